@@ -1,0 +1,410 @@
+//! Segmentation: the conversation cut into atomic units and segments.
+//!
+//! A **unit** is what can never be split: a single message, or a tool exchange — an
+//! assistant message requesting tools together with every message carrying their results
+//! (parallel calls included), and whatever stands between them. A trailing batch whose
+//! results have not all arrived is a unit of its own ([`UnitKind::PendingCalls`]).
+//!
+//! A **segment** is the messages between assistant responses: the units leading up to an
+//! assistant response, and that response (with its tool results). Leading system messages
+//! form a preamble segment; units after the last response form an open segment.
+//!
+//! A **turn** is one assistant response with the tool results it caused: one segment of
+//! kind [`SegmentKind::Exchange`].
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+
+use crate::message::{Message, Role};
+
+/// What a unit holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
+pub enum UnitKind {
+    /// One message without tool calls.
+    Single,
+    /// Tool calls and all their results.
+    ToolExchange,
+    /// Tool calls some of whose results have not arrived: the agent is mid-step.
+    PendingCalls,
+}
+
+/// An atomic run of messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Unit {
+    /// The messages, as indices into the conversation.
+    pub messages: Range<usize>,
+    /// What it holds.
+    pub kind: UnitKind,
+}
+
+/// What a segment holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
+pub enum SegmentKind {
+    /// The leading system messages.
+    Preamble,
+    /// Messages ending with an assistant response: one turn.
+    Exchange,
+    /// Messages after the last assistant response (a new user message, pending calls).
+    Open,
+}
+
+/// A run of units ending with an assistant response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Segment {
+    /// Position among the segments.
+    pub index: usize,
+    /// The messages, as indices into the conversation.
+    pub messages: Range<usize>,
+    /// The units, as indices into [`Segmentation::units`].
+    pub units: Range<usize>,
+    /// What it holds.
+    pub kind: SegmentKind,
+    /// How many turns came after it (0 for the newest).
+    pub age: usize,
+}
+
+/// A conversation cut into units and segments. Both cover every message exactly once, in
+/// order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Segmentation {
+    /// The atomic units, in order.
+    pub units: Vec<Unit>,
+    /// The segments, in order.
+    pub segments: Vec<Segment>,
+}
+
+impl Segmentation {
+    /// How many turns (assistant responses) the conversation holds.
+    pub fn turns(&self) -> usize {
+        self.segments
+            .iter()
+            .filter(|s| s.kind == SegmentKind::Exchange)
+            .count()
+    }
+
+    /// Is `index` the first message of a unit (a place the conversation may be cut)?
+    pub fn is_unit_start(&self, index: usize) -> bool {
+        self.units.iter().any(|u| u.messages.start == index)
+    }
+
+    /// The segment holding message `index`.
+    pub fn segment_of(&self, index: usize) -> Option<&Segment> {
+        self.segments.iter().find(|s| s.messages.contains(&index))
+    }
+}
+
+/// Tool calls and results that do not pair up. Nothing has changed when this is returned.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SegmentError {
+    /// A tool result answers a call no earlier message made.
+    #[error("messages[{index}]: tool result for call {call_id:?}, which no earlier message made")]
+    OrphanToolResult {
+        /// The message carrying the result.
+        index: usize,
+        /// The call id it names.
+        call_id: String,
+    },
+    /// A second result for a call already answered.
+    #[error("messages[{index}]: second tool result for call {call_id:?}")]
+    DuplicateToolResult {
+        /// The message carrying the second result.
+        index: usize,
+        /// The call id.
+        call_id: String,
+    },
+    /// A call reuses the id of an earlier call that has not been answered yet.
+    #[error(
+        "messages[{index}]: tool call id {call_id:?} reused while the earlier call with that id is unanswered"
+    )]
+    DuplicateToolCallId {
+        /// The message carrying the second call.
+        index: usize,
+        /// The call id.
+        call_id: String,
+    },
+}
+
+/// Cuts `messages` into units and segments.
+pub fn segment(messages: &[Message]) -> Result<Segmentation, SegmentError> {
+    let units = units(messages)?;
+    let segments = segments(messages, &units);
+    Ok(Segmentation { units, segments })
+}
+
+#[derive(PartialEq)]
+enum CallState {
+    Open,
+    Answered,
+}
+
+fn units(messages: &[Message]) -> Result<Vec<Unit>, SegmentError> {
+    let mut calls: HashMap<&str, CallState> = HashMap::new();
+    let mut units = Vec::new();
+    let mut open_unit: Option<(usize, HashSet<&str>)> = None;
+    for (index, message) in messages.iter().enumerate() {
+        for result in message.tool_results() {
+            let call_id = result.call_id.as_str();
+            match calls.get_mut(call_id) {
+                Some(state @ CallState::Open) => {
+                    *state = CallState::Answered;
+                    if let Some((_, pending)) = &mut open_unit {
+                        pending.remove(call_id);
+                    }
+                }
+                Some(CallState::Answered) => {
+                    return Err(SegmentError::DuplicateToolResult {
+                        index,
+                        call_id: call_id.to_owned(),
+                    });
+                }
+                None => {
+                    return Err(SegmentError::OrphanToolResult {
+                        index,
+                        call_id: call_id.to_owned(),
+                    });
+                }
+            }
+        }
+        for call in message.tool_calls() {
+            // Ids may be reused once answered (some agents number calls per turn); a
+            // reuse while the first call is still open would make results ambiguous.
+            if calls.insert(call.id.as_str(), CallState::Open) == Some(CallState::Open) {
+                return Err(SegmentError::DuplicateToolCallId {
+                    index,
+                    call_id: call.id.clone(),
+                });
+            }
+            open_unit
+                .get_or_insert_with(|| (index, HashSet::new()))
+                .1
+                .insert(call.id.as_str());
+        }
+        match open_unit.take() {
+            Some((start, pending)) if pending.is_empty() => units.push(Unit {
+                messages: start..index + 1,
+                kind: UnitKind::ToolExchange,
+            }),
+            Some(still_open) => open_unit = Some(still_open),
+            None => units.push(Unit {
+                messages: index..index + 1,
+                kind: UnitKind::Single,
+            }),
+        }
+    }
+    if let Some((start, _)) = open_unit {
+        units.push(Unit {
+            messages: start..messages.len(),
+            kind: UnitKind::PendingCalls,
+        });
+    }
+    Ok(units)
+}
+
+fn segments(messages: &[Message], units: &[Unit]) -> Vec<Segment> {
+    let is_system =
+        |u: &Unit| u.kind == UnitKind::Single && messages[u.messages.start].role == Role::System;
+    let preamble_end = units.iter().take_while(|u| is_system(u)).count();
+    let mut spans = Vec::new();
+    if preamble_end > 0 {
+        spans.push((0..preamble_end, SegmentKind::Preamble));
+    }
+    let mut start = preamble_end;
+    for (i, unit) in units.iter().enumerate().skip(preamble_end) {
+        let responds = messages[unit.messages.start].role == Role::Assistant;
+        if responds && unit.kind != UnitKind::PendingCalls {
+            spans.push((start..i + 1, SegmentKind::Exchange));
+            start = i + 1;
+        }
+    }
+    if start < units.len() {
+        spans.push((start..units.len(), SegmentKind::Open));
+    }
+    let mut segments: Vec<Segment> = spans
+        .into_iter()
+        .enumerate()
+        .map(|(index, (range, kind))| Segment {
+            index,
+            messages: units[range.start].messages.start..units[range.end - 1].messages.end,
+            units: range,
+            kind,
+            age: 0,
+        })
+        .collect();
+    let mut turns_after = 0;
+    for segment in segments.iter_mut().rev() {
+        segment.age = turns_after;
+        if segment.kind == SegmentKind::Exchange {
+            turns_after += 1;
+        }
+    }
+    segments
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::ToolCall;
+
+    fn call(id: &str) -> ToolCall {
+        ToolCall {
+            id: id.into(),
+            name: "bash".into(),
+            arguments: "{}".into(),
+        }
+    }
+
+    fn kinds(s: &Segmentation) -> Vec<(Range<usize>, SegmentKind)> {
+        s.segments
+            .iter()
+            .map(|s| (s.messages.clone(), s.kind))
+            .collect()
+    }
+
+    #[test]
+    fn tool_exchanges_with_parallel_calls_are_atomic() {
+        let messages = [
+            Message::system("s", "rules"),
+            Message::user("u", "fix it"),
+            Message::assistant_calls("a1", None, [call("c1"), call("c2")]),
+            Message::tool_result("t1", "c2", "two"),
+            Message::tool_result("t2", "c1", "one"),
+            Message::assistant("a2", "done"),
+        ];
+        let s = segment(&messages).expect("valid");
+        let units: Vec<_> = s
+            .units
+            .iter()
+            .map(|u| (u.messages.clone(), u.kind))
+            .collect();
+        assert_eq!(
+            units,
+            [
+                (0..1, UnitKind::Single),
+                (1..2, UnitKind::Single),
+                (2..5, UnitKind::ToolExchange),
+                (5..6, UnitKind::Single),
+            ]
+        );
+        assert_eq!(
+            kinds(&s),
+            [
+                (0..1, SegmentKind::Preamble),
+                (1..5, SegmentKind::Exchange),
+                (5..6, SegmentKind::Exchange),
+            ]
+        );
+        assert_eq!(
+            s.segments.iter().map(|s| s.age).collect::<Vec<_>>(),
+            [2, 1, 0]
+        );
+        assert_eq!(s.turns(), 2);
+        assert!(!s.is_unit_start(3));
+    }
+
+    #[test]
+    fn text_agents_pair_observations_with_responses() {
+        let messages = [
+            Message::system("s", "rules"),
+            Message::user("u1", "task"),
+            Message::assistant("a1", "ls"),
+            Message::user("u2", "file.txt"),
+            Message::assistant("a2", "cat file.txt"),
+            Message::user("u3", "contents"),
+        ];
+        let s = segment(&messages).expect("valid");
+        assert_eq!(
+            kinds(&s),
+            [
+                (0..1, SegmentKind::Preamble),
+                (1..3, SegmentKind::Exchange),
+                (3..5, SegmentKind::Exchange),
+                (5..6, SegmentKind::Open),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unanswered_trailing_batch_is_its_own_pending_unit() {
+        let messages = [
+            Message::user("u", "go"),
+            Message::assistant_calls("a", None, [call("c1"), call("c2")]),
+            Message::tool_result("t1", "c1", "one"),
+        ];
+        let s = segment(&messages).expect("valid");
+        assert_eq!(
+            s.units.last().map(|u| (u.messages.clone(), u.kind)),
+            Some((1..3, UnitKind::PendingCalls))
+        );
+        assert_eq!(kinds(&s), [(0..3, SegmentKind::Open)]);
+    }
+
+    #[test]
+    fn unpaired_results_are_errors_naming_the_message() {
+        let orphan = [
+            Message::user("u", "go"),
+            Message::tool_result("t", "nope", "x"),
+        ];
+        assert_eq!(
+            segment(&orphan),
+            Err(SegmentError::OrphanToolResult {
+                index: 1,
+                call_id: "nope".into()
+            })
+        );
+        let twice = [
+            Message::assistant_calls("a", None, [call("c1")]),
+            Message::tool_result("t1", "c1", "x"),
+            Message::tool_result("t2", "c1", "x"),
+        ];
+        assert!(matches!(
+            segment(&twice),
+            Err(SegmentError::DuplicateToolResult { index: 2, .. })
+        ));
+        let reused_while_open = [
+            Message::assistant_calls("a", None, [call("c1")]),
+            Message::assistant_calls("b", None, [call("c1")]),
+        ];
+        assert!(matches!(
+            segment(&reused_while_open),
+            Err(SegmentError::DuplicateToolCallId { index: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn call_ids_may_be_reused_once_answered() {
+        let reused = [
+            Message::assistant_calls("a", None, [call("c1")]),
+            Message::tool_result("t1", "c1", "x"),
+            Message::assistant_calls("b", None, [call("c1")]),
+            Message::tool_result("t2", "c1", "y"),
+        ];
+        let s = segment(&reused).expect("valid");
+        assert_eq!(
+            s.units
+                .iter()
+                .map(|u| u.messages.clone())
+                .collect::<Vec<_>>(),
+            [0..2, 2..4]
+        );
+    }
+
+    #[test]
+    fn empty_conversations_have_no_segments() {
+        let s = segment(&[]).expect("valid");
+        assert!(s.units.is_empty() && s.segments.is_empty());
+    }
+}

@@ -1,0 +1,173 @@
+//! The real corpus: every trajectory loads, round-trips, segments and assesses, and the
+//! token totals are the tiktoken counts of the same text.
+
+use compactor::budget::BudgetConfig;
+use compactor::format::{Format, ParseOptions, parse_str};
+use compactor::message::{Message, Part};
+use compactor::overflow::assess;
+use compactor::plan::plan;
+use compactor::segment::segment;
+use compactor::select::TailPolicy;
+use compactor::tokens::{
+    Estimator, MESSAGE_OVERHEAD, REPLY_PRIMING, TOOL_CALL_OVERHEAD, TOOL_RESULT_OVERHEAD, Tiktoken,
+    TokenAccountant, TokenCounter,
+};
+use compactor_tests::corpus;
+use serde_json::Value;
+use std::sync::Arc;
+
+const LENIENT: ParseOptions = ParseOptions { lenient: true };
+
+#[test]
+fn the_corpus_is_there() {
+    assert!(
+        corpus().len() >= 20,
+        "expected the shared corpus of trajectories"
+    );
+}
+
+#[test]
+fn strict_parsing_accepts_the_corpus_except_unknown_roles() {
+    for (name, text) in corpus() {
+        match parse_str(&text, Format::OpenAi, ParseOptions::default()) {
+            Ok(conversation) => assert!(!conversation.messages.is_empty(), "{name}"),
+            Err(error) => {
+                assert!(name.starts_with("mini-swe-agent"), "{name}: {error}");
+                assert_eq!(error.message, "unknown role \"exit\"", "{name}");
+                let last = serde_json::from_str::<Value>(&text)
+                    .expect(&name)
+                    .as_array()
+                    .map_or(0, |a| a.len() - 1);
+                assert_eq!(error.message_index(), Some(last), "{name}: {error}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_file_round_trips_to_equal_json() {
+    for (name, text) in corpus() {
+        let conversation = parse_str(&text, Format::OpenAi, LENIENT).expect(&name);
+        let original: Value = serde_json::from_str(&text).expect(&name);
+        assert_eq!(
+            conversation.to_json(&conversation.messages),
+            original,
+            "{name}"
+        );
+    }
+}
+
+/// The text tiktoken sees for a message, piece by piece, and the framing added around it.
+fn pieces(message: &Message) -> (Vec<String>, u64) {
+    let mut texts = Vec::new();
+    let mut framing = MESSAGE_OVERHEAD;
+    let mut opaque = 0;
+    for part in &message.parts {
+        match part {
+            Part::Text { text } => texts.push(text.clone()),
+            Part::ToolCall(call) => {
+                framing += TOOL_CALL_OVERHEAD;
+                texts.push(call.name.clone());
+                texts.push(call.arguments.clone());
+            }
+            Part::ToolResult(result) => {
+                framing += TOOL_RESULT_OVERHEAD;
+                texts.push(Message::new("x", message.role, result.content.clone()).text());
+            }
+            Part::Opaque(o) => opaque += o.tokens,
+            other => panic!("unexpected part in corpus: {other:?}"),
+        }
+    }
+    (texts, framing + opaque)
+}
+
+#[test]
+fn token_totals_equal_tiktoken_counts_of_the_same_text() {
+    let bpe = tiktoken_rs::o200k_base_singleton();
+    let accountant = TokenAccountant::new(Arc::new(Tiktoken::o200k_base()));
+    let budget = BudgetConfig::for_model("gpt-4o")
+        .resolve()
+        .expect("catalog");
+    for (name, text) in corpus() {
+        let conversation = parse_str(&text, Format::OpenAi, LENIENT).expect(&name);
+        let assessment = assess(&accountant, &conversation.messages, &budget);
+        let mut expected = REPLY_PRIMING;
+        for (message, counted) in conversation.messages.iter().zip(&assessment.messages) {
+            let (texts, framing) = pieces(message);
+            let exact: u64 = texts
+                .iter()
+                .map(|t| bpe.encode_ordinary(t).len() as u64)
+                .sum();
+            assert_eq!(
+                counted.tokens,
+                exact + framing,
+                "{name}: message {}",
+                counted.id
+            );
+            expected += exact + framing;
+        }
+        assert_eq!(assessment.total_tokens, expected, "{name}");
+    }
+}
+
+#[test]
+fn every_file_segments_and_plans() {
+    let accountant = TokenAccountant::new(Arc::new(Tiktoken::o200k_base()));
+    let budget = BudgetConfig::for_model("gpt-4o")
+        .resolve()
+        .expect("catalog");
+    let policy = TailPolicy::for_budget(4, &budget);
+    for (name, text) in corpus() {
+        let conversation = parse_str(&text, Format::OpenAi, LENIENT).expect(&name);
+        let s = segment(&conversation.messages).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(s.turns() >= 4, "{name}: {} turns", s.turns());
+        let plan = plan(&accountant, &conversation.messages, &budget, &policy).expect(&name);
+        assert!(plan.tail.turns >= 1 && plan.tail.turns <= 4, "{name}");
+        assert!(
+            plan.tail.start > 0,
+            "{name}: the system prompt is never tail"
+        );
+    }
+}
+
+/// The estimator must err high: an undercount makes compaction fire too late.
+#[test]
+fn estimator_errs_high_on_the_corpus() {
+    let exact = Tiktoken::o200k_base();
+    let (mut exact_total, mut estimate_total, mut bytes_total) = (0u64, 0u64, 0u64);
+    let (mut worst_under, mut bytes_worst_under) = (0.0f64, 0.0f64);
+    for (name, text) in corpus() {
+        let conversation = parse_str(&text, Format::OpenAi, LENIENT).expect(&name);
+        for message in &conversation.messages {
+            let body = message.text();
+            if body.len() < 200 {
+                continue; // tiny texts round up either way
+            }
+            let (e, x) = (Estimator.count(&body), exact.count(&body));
+            exact_total += x;
+            estimate_total += e;
+            bytes_total += body.len() as u64 / 4;
+            worst_under = worst_under.max(1.0 - e as f64 / x as f64);
+            bytes_worst_under = bytes_worst_under.max(1.0 - (body.len() / 4) as f64 / x as f64);
+        }
+    }
+    let over = estimate_total as f64 / exact_total as f64 - 1.0;
+    let bytes_over = bytes_total as f64 / exact_total as f64 - 1.0;
+    println!(
+        "estimator: {:+.1}% on the corpus, worst message {:.1}% under; bytes/4: {:+.1}%, worst message {:.1}% under",
+        over * 100.0,
+        worst_under * 100.0,
+        bytes_over * 100.0,
+        bytes_worst_under * 100.0
+    );
+    assert!(
+        over > 0.0 && over < 0.35,
+        "estimator off by {:+.1}% overall",
+        over * 100.0
+    );
+    assert!(
+        worst_under < 0.10,
+        "estimator undercounts a message by {:.1}%",
+        worst_under * 100.0
+    );
+}

@@ -1,0 +1,126 @@
+//! Reading a conversation and the numbers it is measured against.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use compactor::budget::{Budget, BudgetConfig};
+use compactor::format::{self, Conversation, Format, ParseOptions};
+use compactor::segment::segment;
+use compactor::tokens::Encoding;
+
+use crate::Failure;
+
+/// The conversation file and how to read it.
+#[derive(Args, Debug, Clone)]
+pub struct InputArgs {
+    /// A JSON file of messages (OpenAI Chat format), or a request body with `messages`.
+    pub file: PathBuf,
+    /// The message format.
+    #[arg(long, value_enum, default_value = "openai")]
+    pub format: FormatArg,
+    /// Keep unknown roles and content parts as pinned, opaque messages instead of failing
+    /// (for example the `exit` message some agent frameworks append).
+    #[arg(long)]
+    pub lenient: bool,
+}
+
+/// The formats the command line accepts.
+#[derive(clap::ValueEnum, Debug, Clone, Copy)]
+pub enum FormatArg {
+    /// OpenAI Chat Completions messages.
+    Openai,
+}
+
+/// The numbers: a catalog model and overrides.
+#[derive(Args, Debug, Clone)]
+pub struct BudgetArgs {
+    /// The model, looked up in the built-in catalog.
+    #[arg(long, default_value = "gpt-4o")]
+    pub model: String,
+    /// The model's context window in tokens (overrides the catalog).
+    #[arg(long)]
+    pub max_context: Option<u64>,
+    /// Tokens kept free for the answer (overrides the catalog).
+    #[arg(long)]
+    pub output_reserve: Option<u64>,
+    /// Size past which answers degrade [default: 128000].
+    #[arg(long)]
+    pub comfort: Option<u64>,
+    /// Compaction starts above this share of the limit [default: 0.92].
+    #[arg(long)]
+    pub trigger: Option<f64>,
+    /// A run stops at or below this share of the limit [default: 0.75].
+    #[arg(long)]
+    pub target: Option<f64>,
+    /// The message-count signal, or `off`.
+    #[arg(long, default_value = "50", value_parser = parse_max_messages)]
+    pub max_messages: MaxMessages,
+    /// The tokenizer: o200k_base, cl100k_base or estimate (overrides the catalog).
+    #[arg(long, value_parser = parse_encoding)]
+    pub encoding: Option<Encoding>,
+}
+
+/// `--max-messages N` or `off`.
+#[derive(Debug, Clone, Copy)]
+pub struct MaxMessages(pub Option<usize>);
+
+fn parse_max_messages(text: &str) -> Result<MaxMessages, String> {
+    if text == "off" {
+        return Ok(MaxMessages(None));
+    }
+    text.parse()
+        .map(|n| MaxMessages(Some(n)))
+        .map_err(|_| format!("expected a number or `off`, got {text:?}"))
+}
+
+fn parse_encoding(text: &str) -> Result<Encoding, String> {
+    Encoding::parse(text).ok_or_else(|| {
+        format!("unknown encoding {text:?}: use o200k_base, cl100k_base or estimate")
+    })
+}
+
+impl BudgetArgs {
+    /// Resolves the numbers.
+    pub fn budget(&self) -> Result<Budget, Failure> {
+        BudgetConfig {
+            model: Some(self.model.clone()),
+            max_context_tokens: self.max_context,
+            output_reserve: self.output_reserve,
+            comfort_tokens: self.comfort,
+            trigger_ratio: self.trigger,
+            target_ratio: self.target,
+            max_messages: self.max_messages.0,
+            encoding: self.encoding,
+        }
+        .resolve()
+        .map_err(|e| Failure::Input(e.to_string()))
+    }
+}
+
+impl InputArgs {
+    /// Reads and parses the file, and checks that its tool calls and results pair up.
+    pub fn read(&self) -> Result<Conversation, Failure> {
+        let text = read_file(&self.file)?;
+        let format = match self.format {
+            FormatArg::Openai => Format::OpenAi,
+        };
+        let options = ParseOptions {
+            lenient: self.lenient,
+        };
+        let conversation = format::parse_str(&text, format, options).map_err(|e| {
+            let hint = if e.message.starts_with("unknown role") {
+                " (--lenient keeps it as a pinned message)"
+            } else {
+                ""
+            };
+            Failure::Input(format!("{}: {e}{hint}", self.file.display()))
+        })?;
+        segment(&conversation.messages)
+            .map_err(|e| Failure::Input(format!("{}: {e}", self.file.display())))?;
+        Ok(conversation)
+    }
+}
+
+fn read_file(path: &Path) -> Result<String, Failure> {
+    std::fs::read_to_string(path).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+}

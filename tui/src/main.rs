@@ -1,0 +1,48 @@
+//! `compactor`: plan and compact agent conversations from the command line.
+
+mod input;
+mod plan;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Keeps an LLM agent's conversation inside the model's context window.
+#[derive(Parser)]
+#[command(name = "compactor", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Show the assessment, the segments and the raw tail of a conversation.
+    Plan(plan::PlanArgs),
+}
+
+/// A failure to report: bad input exits 2, anything else 1.
+pub enum Failure {
+    /// The input (file, JSON, numbers) is unusable; the message names where.
+    Input(String),
+    /// Something went wrong on our side or in the environment.
+    Other(String),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Plan(args) => plan::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(message)) => {
+            eprintln!("compactor: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Other(message)) => {
+            eprintln!("compactor: {message}");
+            ExitCode::from(1)
+        }
+    }
+}

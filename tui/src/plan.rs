@@ -1,0 +1,217 @@
+//! `compactor plan`: the assessment, the segments and the tail, as text or JSON.
+
+use std::fmt::Write as _;
+
+use clap::Args;
+use compactor::message::Message;
+use compactor::plan::{Plan, plan};
+use compactor::segment::{Segment, SegmentKind};
+use compactor::select::{DEFAULT_KEEP_RECENT_TURNS, TailPolicy};
+use compactor::tokens::TokenAccountant;
+
+use crate::Failure;
+use crate::input::{BudgetArgs, InputArgs};
+
+/// Arguments of `compactor plan`.
+#[derive(Args, Debug)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    budget: BudgetArgs,
+    /// Recent turns kept raw.
+    #[arg(long, default_value_t = DEFAULT_KEEP_RECENT_TURNS)]
+    keep_recent_turns: usize,
+    /// Print the plan as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `compactor plan`.
+pub fn run(args: &PlanArgs) -> Result<(), Failure> {
+    let conversation = args.input.read()?;
+    let budget = args.budget.budget()?;
+    let accountant = TokenAccountant::new(budget.encoding.counter());
+    let policy = TailPolicy::for_budget(args.keep_recent_turns, &budget);
+    let plan = plan(&accountant, &conversation.messages, &budget, &policy)
+        .map_err(|e| Failure::Input(format!("{}: {e}", args.input.file.display())))?;
+    if args.json {
+        let json =
+            serde_json::to_string_pretty(&plan).map_err(|e| Failure::Other(e.to_string()))?;
+        println!("{json}");
+    } else {
+        print!(
+            "{}",
+            render(
+                &args.input.file.display().to_string(),
+                &conversation.messages,
+                &plan,
+                accountant.counter_name()
+            )
+        );
+    }
+    Ok(())
+}
+
+/// Thousands separated by commas.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn render(name: &str, messages: &[Message], plan: &Plan, counter: &str) -> String {
+    let a = &plan.assessment;
+    let b = &a.budget;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{name}: {} messages, {} tokens ({counter})",
+        a.message_count,
+        thousands(a.total_tokens)
+    );
+    let _ = writeln!(
+        out,
+        "model {}: window {} · output reserve {} · comfort {}",
+        b.model.as_deref().unwrap_or("(custom)"),
+        thousands(b.max_context_tokens),
+        thousands(b.output_reserve),
+        thousands(b.comfort_tokens)
+    );
+    let _ = writeln!(
+        out,
+        "limits: effective {} · trigger {} · target {} · absolute {}",
+        thousands(b.effective_limit),
+        thousands(b.trigger_tokens),
+        thousands(b.target_tokens),
+        thousands(b.absolute_limit)
+    );
+    if let Some(max) = b.max_messages {
+        let _ = writeln!(out, "messages: {} of {max}", a.message_count);
+    }
+    let share = a.total_tokens as f64 * 100.0 / b.absolute_limit.max(1) as f64;
+    if a.needs_compaction() {
+        let mut fired = Vec::new();
+        if a.signals.over_absolute_limit {
+            fired.push("over the absolute limit");
+        } else if a.signals.over_trigger {
+            fired.push("over the trigger");
+        }
+        if a.signals.over_max_messages {
+            fired.push("too many messages");
+        }
+        let messages_target = a
+            .target
+            .messages
+            .map(|m| format!(", {m} messages"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "verdict: compaction needed ({}; {share:.1}% of the absolute limit): target {} tokens{messages_target}",
+            fired.join(", "),
+            thousands(a.target.tokens)
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "verdict: below the trigger ({share:.1}% of the absolute limit): nothing to do"
+        );
+    }
+    let tail = &plan.tail;
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "segments: {} ({} turns); tail from message {}: {} turns, {} tokens{}",
+        plan.segmentation.segments.len(),
+        plan.segmentation.turns(),
+        tail.start,
+        tail.turns,
+        thousands(tail.tokens),
+        if tail.capped {
+            " (capped by the tail budget)"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(
+        out,
+        "  {:>4}  {:>4}  {:>11}  {:<14} {:>9}  state",
+        "seg", "age", "messages", "roles", "tokens"
+    );
+    let tokens = a.message_tokens();
+    for segment in &plan.segmentation.segments {
+        if segment.index == tail.first_segment {
+            let _ = writeln!(out, "  ──── tail ────");
+        }
+        let seg_tokens: u64 = tokens[segment.messages.clone()].iter().sum();
+        let age = if segment.kind == SegmentKind::Preamble {
+            "-".to_owned()
+        } else {
+            segment.age.to_string()
+        };
+        let _ = writeln!(
+            out,
+            "  {:>4}  {:>4}  {:>11}  {:<14} {:>9}  {}",
+            segment.index,
+            age,
+            format!("{}..{}", segment.messages.start, segment.messages.end),
+            role_mix(&messages[segment.messages.clone()]),
+            thousands(seg_tokens),
+            state(segment, messages, tail.first_segment)
+        );
+    }
+    out
+}
+
+fn role_mix(messages: &[Message]) -> String {
+    let mut runs: Vec<(char, usize)> = Vec::new();
+    for message in messages {
+        let letter = message.role.letter();
+        match runs.last_mut() {
+            Some((last, count)) if *last == letter => *count += 1,
+            _ => runs.push((letter, 1)),
+        }
+    }
+    runs.iter()
+        .map(|(letter, count)| {
+            if *count == 1 {
+                letter.to_string()
+            } else {
+                format!("{letter}×{count}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn state(segment: &Segment, messages: &[Message], first_tail_segment: usize) -> &'static str {
+    let all_pinned = messages[segment.messages.clone()]
+        .iter()
+        .all(|m| !m.compactable);
+    if all_pinned {
+        "pinned"
+    } else if segment.index >= first_tail_segment {
+        "tail"
+    } else {
+        "candidate"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_are_separated() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+}

@@ -1,0 +1,138 @@
+//! The real `compactor` binary on the corpus and on bad input.
+
+use std::io::Write;
+use std::process::{Command, Output};
+
+use compactor_tests::{corpus, corpus_dir};
+use serde_json::Value;
+
+fn compactor(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_compactor"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn plan_prints_every_corpus_file_as_text_and_json() {
+    for (name, _) in corpus() {
+        let path = corpus_dir().join(&name);
+        let path = path.to_str().expect("utf-8 path");
+        let text = compactor(&["plan", path, "--lenient"]);
+        assert!(text.status.success(), "{name}: {}", stderr(&text));
+        let out = stdout(&text);
+        for expected in [
+            "tokens (o200k_base)",
+            "limits: effective",
+            "verdict:",
+            "segments:",
+            "──── tail ────",
+        ] {
+            assert!(out.contains(expected), "{name}: no {expected:?} in\n{out}");
+        }
+        let json = compactor(&["plan", path, "--lenient", "--json"]);
+        assert!(json.status.success(), "{name}: {}", stderr(&json));
+        let plan: Value = serde_json::from_slice(&json.stdout).expect("plan --json prints JSON");
+        let count = plan["assessment"]["messageCount"]
+            .as_u64()
+            .expect("messageCount");
+        assert_eq!(
+            plan["assessment"]["messages"].as_array().map(Vec::len),
+            Some(count as usize)
+        );
+        assert!(
+            plan["segmentation"]["segments"]
+                .as_array()
+                .is_some_and(|s| !s.is_empty()),
+            "{name}"
+        );
+        assert!(
+            plan["tail"]["start"]
+                .as_u64()
+                .is_some_and(|start| start < count),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn the_sample_plans_and_small_windows_call_for_compaction() {
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/sample.json");
+    let roomy = compactor(&["plan", sample]);
+    assert!(roomy.status.success(), "{}", stderr(&roomy));
+    assert!(stdout(&roomy).contains("nothing to do"));
+    let tight = compactor(&[
+        "plan",
+        sample,
+        "--max-context",
+        "8000",
+        "--output-reserve",
+        "1000",
+    ]);
+    assert!(
+        stdout(&tight).contains("compaction needed"),
+        "{}",
+        stdout(&tight)
+    );
+}
+
+fn with_file(contents: &str, run: impl FnOnce(&str)) {
+    let dir = std::env::temp_dir().join(format!("compactor-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!(
+        "{:016x}.json",
+        contents.len() * 31 + contents.bytes().map(usize::from).sum::<usize>()
+    ));
+    std::fs::File::create(&path)
+        .and_then(|mut f| f.write_all(contents.as_bytes()))
+        .expect("write temp file");
+    run(path.to_str().expect("utf-8 path"));
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn bad_input_is_one_line_naming_the_message_with_exit_code_2() {
+    let cases = [
+        ("not json at all", "not JSON"),
+        (
+            r#"[{"role":"user","content":"hi"},{"role":"bot","content":"x"}]"#,
+            "messages[1].role: unknown role \"bot\"",
+        ),
+        (
+            r#"[{"role":"user","content":"hi"},{"role":"assistant","content":"ok"},{"role":"tool","tool_call_id":"c9","content":"x"}]"#,
+            "messages[2]: tool result for call \"c9\"",
+        ),
+    ];
+    for (contents, expected) in cases {
+        with_file(contents, |path| {
+            let output = compactor(&["plan", path]);
+            let err = stderr(&output);
+            assert_eq!(output.status.code(), Some(2), "{contents}: {err}");
+            assert!(err.contains(expected), "{contents}: {err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{contents}: {err}");
+            assert!(!err.contains("panicked"), "{err}");
+        });
+    }
+    let missing = compactor(&["plan", "/nonexistent/conversation.json"]);
+    assert_eq!(missing.status.code(), Some(2));
+}
+
+#[test]
+fn strict_mode_explains_how_to_keep_unknown_roles() {
+    let path = corpus_dir().join("mini-swe-agent--django-13230.json");
+    let output = compactor(&["plan", path.to_str().expect("utf-8 path")]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("messages[85].role: unknown role \"exit\" (--lenient"),
+        "{}",
+        stderr(&output)
+    );
+}
