@@ -38,6 +38,9 @@
 
 pub mod budget;
 pub mod catalog;
+pub mod driver;
+pub mod engine;
+pub mod extractive;
 #[cfg(feature = "serde")]
 pub mod format;
 pub mod hash;
@@ -45,6 +48,9 @@ pub mod ladder;
 pub mod message;
 pub mod overflow;
 pub mod plan;
+pub mod prompt;
+pub mod prune;
 pub mod segment;
 pub mod select;
 pub mod tokens;
+pub mod validate;

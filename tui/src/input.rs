@@ -80,8 +80,8 @@ fn parse_encoding(text: &str) -> Result<Encoding, String> {
 }
 
 impl BudgetArgs {
-    /// Resolves the numbers.
-    pub fn budget(&self) -> Result<Budget, Failure> {
+    /// The numbers as configuration.
+    pub fn config(&self) -> BudgetConfig {
         BudgetConfig {
             model: Some(self.model.clone()),
             max_context_tokens: self.max_context,
@@ -92,8 +92,13 @@ impl BudgetArgs {
             max_messages: self.max_messages.0,
             encoding: self.encoding,
         }
-        .resolve()
-        .map_err(|e| Failure::Input(e.to_string()))
+    }
+
+    /// Resolves the numbers.
+    pub fn budget(&self) -> Result<Budget, Failure> {
+        self.config()
+            .resolve()
+            .map_err(|e| Failure::Input(e.to_string()))
     }
 }
 

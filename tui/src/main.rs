@@ -1,5 +1,6 @@
 //! `compactor`: plan and compact agent conversations from the command line.
 
+mod compact;
 mod input;
 mod plan;
 
@@ -19,6 +20,8 @@ struct Cli {
 enum Command {
     /// Show the assessment, the segments and the raw tail of a conversation.
     Plan(plan::PlanArgs),
+    /// Compact a conversation and print the report (levels, tokens, requests).
+    Compact(compact::CompactArgs),
 }
 
 /// A failure to report: bad input exits 2, anything else 1.
@@ -33,6 +36,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Plan(args) => plan::run(&args),
+        Command::Compact(args) => compact::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,159 @@
+//! Drivers: thin loops over [`Run::poll`] and [`Run::complete`], never a second engine.
+
+use std::future::Future;
+
+use futures_util::stream::{FuturesUnordered, StreamExt};
+
+use crate::engine::{
+    CompactError, Compactor, Event, Outcome, Run, Step, SummaryFailure, SummaryRequest, Trigger,
+};
+use crate::extractive::Extractive;
+use crate::message::Message;
+
+/// Writes summaries: the caller's model behind a request/answer interface.
+pub trait Summarize {
+    /// Answers one request with the summary text, or says why not.
+    fn summarize(
+        &self,
+        request: &SummaryRequest,
+    ) -> impl Future<Output = Result<String, SummaryFailure>>;
+}
+
+impl Summarize for Extractive {
+    fn summarize(
+        &self,
+        request: &SummaryRequest,
+    ) -> impl Future<Output = Result<String, SummaryFailure>> {
+        let text = self.summarize_prompt(&request.prompt, request.max_output_tokens);
+        std::future::ready(if text.is_empty() {
+            Err(SummaryFailure::Failed("nothing to summarize".into()))
+        } else {
+            Ok(text)
+        })
+    }
+}
+
+/// Drives `run` to its end: hands each level's requests to `summarizer`, at most
+/// `max_concurrency` at a time, feeds the answers back, and reports every event to
+/// `on_event`. `now` is the caller's clock in milliseconds.
+pub async fn drive<S: Summarize>(
+    run: &mut Run,
+    summarizer: &S,
+    max_concurrency: usize,
+    now: &dyn Fn() -> u64,
+    on_event: &mut dyn FnMut(&Event),
+) -> Result<Outcome, CompactError> {
+    let mut queue: Vec<SummaryRequest> = Vec::new();
+    let mut in_flight = FuturesUnordered::new();
+    loop {
+        for event in run.events() {
+            on_event(&event);
+        }
+        match run.poll() {
+            Step::Summarize(requests) => {
+                queue.extend(requests);
+                continue;
+            }
+            Step::Done(outcome) => return Ok(outcome),
+            Step::Failed(error) => return Err(error),
+            Step::Wait => {}
+        }
+        while in_flight.len() < max_concurrency.max(1) && !queue.is_empty() {
+            let request = queue.remove(0);
+            in_flight.push(async move {
+                let result = summarizer.summarize(&request).await;
+                (request.id, result)
+            });
+        }
+        match in_flight.next().await {
+            Some((id, result)) => run.complete(id, result, now())?,
+            None => {
+                // Nothing in flight and nothing queued while the run waits: the engine
+                // and the driver disagree. Stop rather than spin.
+                run.cancel();
+                return Err(CompactError::Cancelled);
+            }
+        }
+    }
+}
+
+impl Compactor {
+    /// Compacts `messages` for `session` with `summarizer`: `begin`, then [`drive`].
+    pub async fn compact<S: Summarize>(
+        &self,
+        session: &str,
+        messages: Vec<Message>,
+        trigger: Trigger,
+        summarizer: &S,
+        now: &dyn Fn() -> u64,
+    ) -> Result<Outcome, CompactError> {
+        let mut run = self.begin(session, messages, trigger, now())?;
+        drive(
+            &mut run,
+            summarizer,
+            self.config().max_concurrency,
+            now,
+            &mut |_| {},
+        )
+        .await
+    }
+}
+
+/// Loads and saves conversations for [`Compactor::compact_session`]: a KV with
+/// compare-and-set, a SQL row, a Durable Object.
+pub trait SessionStore {
+    /// The store's own error.
+    type Error: std::fmt::Display;
+
+    /// The session's messages and their version; `None` when the session is unknown.
+    fn load(
+        &self,
+        session: &str,
+    ) -> impl Future<Output = Result<Option<(Vec<Message>, u64)>, Self::Error>>;
+
+    /// Writes `messages` if the stored version is still `expected_version`; otherwise
+    /// writes nothing and answers `Ok(Err(found_version))`.
+    fn save(
+        &self,
+        session: &str,
+        messages: &[Message],
+        expected_version: u64,
+    ) -> impl Future<Output = Result<Result<(), u64>, Self::Error>>;
+}
+
+impl Compactor {
+    /// Reads the session from `store`, compacts it, and writes the result back with the
+    /// version read. A store changed meanwhile gives [`CompactError::Conflict`] and nothing
+    /// is written; a result that changed nothing is not written either.
+    pub async fn compact_session<S: Summarize, T: SessionStore>(
+        &self,
+        store: &T,
+        session: &str,
+        summarizer: &S,
+        now: &dyn Fn() -> u64,
+    ) -> Result<Outcome, CompactError> {
+        let loaded = store
+            .load(session)
+            .await
+            .map_err(|e| CompactError::PersistFailed(e.to_string()))?;
+        let Some((messages, version)) = loaded else {
+            return Err(CompactError::NoMessagesToCompact);
+        };
+        let outcome = self
+            .compact(session, messages, Trigger::Proactive, summarizer, now)
+            .await?;
+        if matches!(outcome.status, crate::engine::Status::Compacted { .. }) {
+            match store.save(session, &outcome.messages, version).await {
+                Ok(Ok(())) => {}
+                Ok(Err(found)) => {
+                    return Err(CompactError::Conflict {
+                        expected: version,
+                        found,
+                    });
+                }
+                Err(e) => return Err(CompactError::PersistFailed(e.to_string())),
+            }
+        }
+        Ok(outcome)
+    }
+}

@@ -1,0 +1,155 @@
+//! `compactor compact`: compacts a conversation and writes it back in its own format.
+
+use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use clap::{Args, ValueEnum};
+use compactor::engine::{
+    CompactError, CompactionConfig, Compactor, Event, Outcome, Status, Trigger,
+};
+use compactor::extractive::Extractive;
+use compactor::select::DEFAULT_KEEP_RECENT_TURNS;
+
+use crate::Failure;
+use crate::input::{BudgetArgs, InputArgs};
+use crate::plan::thousands;
+
+/// Arguments of `compactor compact`.
+#[derive(Args, Debug)]
+pub struct CompactArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    budget: BudgetArgs,
+    /// Recent turns kept raw.
+    #[arg(long, default_value_t = DEFAULT_KEEP_RECENT_TURNS)]
+    keep_recent_turns: usize,
+    /// Why compact: `proactive` only when a signal fired; `reactive` the provider refused
+    /// the request as too long; `manual` always, towards the target.
+    #[arg(long, value_enum, default_value = "proactive")]
+    reason: TriggerArg,
+    /// Who writes the summaries.
+    #[arg(long, value_enum, default_value = "extractive")]
+    summarizer: SummarizerArg,
+    /// Write the compacted conversation here (same format as the input).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Write the report as JSON here.
+    #[arg(long)]
+    report: Option<PathBuf>,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy)]
+enum TriggerArg {
+    Proactive,
+    Reactive,
+    Manual,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy)]
+enum SummarizerArg {
+    /// Built in, offline and deterministic.
+    Extractive,
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Runs `compactor compact`.
+pub fn run(args: &CompactArgs) -> Result<(), Failure> {
+    let conversation = args.input.read()?;
+    let budget = args.budget.budget()?;
+    let config = CompactionConfig {
+        budget: args.budget.config(),
+        keep_recent_turns: args.keep_recent_turns,
+        ..CompactionConfig::default()
+    };
+    let compactor = Compactor::new(config).map_err(|e| Failure::Input(e.to_string()))?;
+    debug_assert_eq!(compactor.budget(), &budget);
+    let trigger = match args.reason {
+        TriggerArg::Proactive => Trigger::Proactive,
+        TriggerArg::Reactive => Trigger::Reactive,
+        TriggerArg::Manual => Trigger::Manual,
+    };
+    let mut run = compactor
+        .begin("cli", conversation.messages.clone(), trigger, now_ms())
+        .map_err(|e| Failure::Input(e.to_string()))?;
+    let mut log = Vec::new();
+    let result = futures_executor::block_on(compactor::driver::drive(
+        &mut run,
+        &Extractive,
+        compactor.config().max_concurrency,
+        &now_ms,
+        &mut |event| log.push(event.clone()),
+    ));
+    let outcome = result.map_err(|e: CompactError| {
+        Failure::Other(format!("compaction failed, conversation unchanged: {e}"))
+    })?;
+    if let Some(path) = &args.output {
+        let json = conversation.to_json(&outcome.messages);
+        let text =
+            serde_json::to_string_pretty(&json).map_err(|e| Failure::Other(e.to_string()))?;
+        std::fs::write(path, text + "\n")
+            .map_err(|e| Failure::Other(format!("{}: {e}", path.display())))?;
+    }
+    if let Some(path) = &args.report {
+        let text = serde_json::to_string_pretty(&serde_json::json!({ "status": outcome.status, "report": outcome.report, "events": log }))
+            .map_err(|e| Failure::Other(e.to_string()))?;
+        std::fs::write(path, text + "\n")
+            .map_err(|e| Failure::Other(format!("{}: {e}", path.display())))?;
+    }
+    print!(
+        "{}",
+        render(&args.input.file.display().to_string(), &outcome, &log)
+    );
+    Ok(())
+}
+
+fn render(name: &str, outcome: &Outcome, events: &[Event]) -> String {
+    let r = &outcome.report;
+    let status = match &outcome.status {
+        Status::Skipped { reason } => format!("skipped ({reason:?})"),
+        Status::NoOp => "no-op: already this session's latest result".into(),
+        Status::Compacted { target_met: true } => "compacted, target met".into(),
+        Status::Compacted { target_met: false } => {
+            "compacted under the absolute limit, target missed".into()
+        }
+        Status::NoProgress => "no progress: conversation left as it was".into(),
+        other => format!("{other:?}"),
+    };
+    let mut out = format!(
+        "{name}: {status}\ntokens: {} → {} (target {}), messages: {} → {}\n",
+        thousands(r.tokens_before),
+        thousands(r.tokens_after),
+        thousands(r.target_tokens),
+        r.messages_before,
+        r.messages_after
+    );
+    for level in &r.levels {
+        out.push_str(&format!(
+            "  {:<10} {:>9} → {:>9} tokens  requests {}  cache hits {}  failures {}\n",
+            level.level.as_str(),
+            thousands(level.tokens_before),
+            thousands(level.tokens_after),
+            level.requests,
+            level.cache_hits,
+            level.failures
+        ));
+    }
+    let fallbacks = events
+        .iter()
+        .filter(|e| matches!(e, Event::FallbackTaken { .. }))
+        .count();
+    out.push_str(&format!(
+        "requests {} · cache hits {} · failures {} · fallbacks {} · summarizer input {} tokens\n",
+        r.requests,
+        r.cache_hits,
+        r.failures,
+        fallbacks,
+        thousands(r.summary_input_tokens)
+    ));
+    out
+}
