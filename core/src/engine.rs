@@ -339,6 +339,14 @@ pub enum Event {
         /// Tokens at its start.
         tokens: u64,
     },
+    /// A level was skipped: even at best it could not reach the target, so its requests
+    /// would only have fed the next level.
+    LevelSkipped {
+        /// The level.
+        level: Level,
+        /// The best result it could have reached.
+        predicted: u64,
+    },
     /// A level ended.
     LevelLeft {
         /// The level.
@@ -643,6 +651,18 @@ impl Compactor {
             });
         }
         recognize(&mut messages);
+        for i in 0..messages.len() {
+            if messages[i]
+                .compaction
+                .as_ref()
+                .is_some_and(|meta| meta.key.is_empty())
+            {
+                let key = result_key(session, &messages[..=i]).unwrap_or_default();
+                if let Some(meta) = messages[i].compaction.as_mut() {
+                    meta.key = key;
+                }
+            }
+        }
         segment(&messages)?;
         let assessment = assess(&self.accountant, &messages, &self.budget);
         let tokens_before = assessment.total_tokens;
@@ -745,6 +765,14 @@ impl Compactor {
         assess(&self.accountant, messages, &self.budget)
     }
 }
+
+/// MODERATE groups consecutive old segments until a request covers this many tokens.
+const MIN_REQUEST_TOKENS: u64 = 2_000;
+/// MODERATE leaves alone what is smaller than this: its summary would not be smaller.
+const MIN_SEGMENT_TOKENS: u64 = 150;
+
+/// Tokens a summary message adds around the summary itself (marker line and notice).
+const SUMMARY_FRAMING_TOKENS: u64 = 80;
 
 /// The idempotency key of a conversation: `(session, last summarized message id, head
 /// count)`, taken from its newest summary; `None` without one.
@@ -1252,6 +1280,33 @@ impl Run {
                     .collect()
             }
         };
+        // A level that cannot reach the target even if every summary comes back at half
+        // its allowed size would only feed the next level: skip it and save its requests.
+        if matches!(level, Level::Moderate | Level::Aggressive) && !jobs.is_empty() {
+            let replaced: u64 = jobs
+                .iter()
+                .flat_map(|j| j.replace.iter())
+                .map(|&i| counts[i])
+                .sum();
+            let summaries: u64 = jobs
+                .iter()
+                .map(|j| j.max_output_tokens / 2 + SUMMARY_FRAMING_TOKENS)
+                .sum();
+            let predicted = tokens.saturating_sub(replaced) + summaries;
+            let messages_after = self.current.len()
+                - jobs.iter().map(|j| j.replace.len()).sum::<usize>()
+                + jobs.len();
+            if !self.target.is_met(predicted, messages_after) {
+                self.events.push(Event::LevelSkipped { level, predicted });
+                self.events.push(Event::LevelLeft {
+                    level,
+                    tokens_before: tokens,
+                    tokens_after: tokens,
+                });
+                self.report.levels.push(report);
+                return;
+            }
+        }
         let mut level_run = LevelRun {
             level,
             jobs,
@@ -1401,28 +1456,56 @@ impl Run {
             }
         }
         let keep = |i: usize| preserved[i] || self.current[i].is_compaction();
-        segmentation
-            .segments
-            .iter()
-            .filter(|s| s.kind == SegmentKind::Exchange && s.index < tail.first_segment)
-            .filter_map(|s| {
-                let replace = self.replaceable(segmentation, s.messages.clone(), &keep);
-                let tokens: u64 = replace.iter().map(|&i| counts[i]).sum();
-                if replace.is_empty() || tokens < 150 {
-                    return None;
-                }
-                let share = if s.age >= 8 {
+        // Consecutive small segments share a request, so the prompt's fixed instruction
+        // is paid per MIN_REQUEST_TOKENS of history, not per turn. A kept message (user
+        // input, earlier summary) closes a group, so summaries stay in order around it.
+        let mut jobs = Vec::new();
+        let mut group: Vec<usize> = Vec::new();
+        let mut group_tokens = 0;
+        let mut group_age = 0;
+        let flush = |group: &mut Vec<usize>, tokens: &mut u64, age: usize, jobs: &mut Vec<Job>| {
+            if *tokens >= MIN_SEGMENT_TOKENS {
+                let share = if age >= 8 {
                     0.15
-                } else if s.age >= 3 {
+                } else if age >= 3 {
                     0.25
                 } else {
                     0.4
                 };
                 let max_output_tokens =
-                    ((tokens as f64 * share) as u64).clamp(64, config.max_summary_tokens);
-                Some(self.job(Level::Moderate, replace, s.age, None, max_output_tokens))
-            })
-            .collect()
+                    ((*tokens as f64 * share) as u64).clamp(64, config.max_summary_tokens);
+                jobs.push(self.job(
+                    Level::Moderate,
+                    std::mem::take(group),
+                    age,
+                    None,
+                    max_output_tokens,
+                ));
+            }
+            group.clear();
+            *tokens = 0;
+        };
+        for s in segmentation
+            .segments
+            .iter()
+            .filter(|s| s.kind == SegmentKind::Exchange && s.index < tail.first_segment)
+        {
+            if s.messages
+                .clone()
+                .any(|i| keep(i) || !self.current[i].compactable)
+            {
+                flush(&mut group, &mut group_tokens, group_age, &mut jobs);
+            }
+            let replace = self.replaceable(segmentation, s.messages.clone(), &keep);
+            group_tokens += replace.iter().map(|&i| counts[i]).sum::<u64>();
+            group.extend(replace);
+            group_age = s.age;
+            if group_tokens >= MIN_REQUEST_TOKENS {
+                flush(&mut group, &mut group_tokens, group_age, &mut jobs);
+            }
+        }
+        flush(&mut group, &mut group_tokens, group_age, &mut jobs);
+        jobs
     }
 
     /// AGGRESSIVE and MAXIMUM: one running summary of everything not kept.
@@ -1448,9 +1531,17 @@ impl Run {
             None
         };
         let tokens: u64 = replace.iter().map(|&i| counts[i]).sum();
-        let job = self.job(level, replace, 0, existing, config.max_summary_tokens);
+        // The summary gets the room the kept messages leave under the target, within
+        // `max_summary_tokens`: a summary sized for a large window would overflow a small one.
+        let kept: u64 = counts.iter().sum::<u64>() - tokens;
+        let room = self
+            .target
+            .tokens
+            .saturating_sub(kept + SUMMARY_FRAMING_TOKENS);
+        let max_output_tokens = (room * 9 / 10).clamp(64, config.max_summary_tokens);
+        let job = self.job(level, replace, 0, existing, max_output_tokens);
         // A summary that would not be smaller than what it replaces is no progress.
-        (tokens > config.max_summary_tokens / 2 || level == Level::Maximum).then_some(job)
+        (tokens > max_output_tokens || level == Level::Maximum).then_some(job)
     }
 
     fn job(
@@ -1633,26 +1724,20 @@ impl Run {
     }
 
     fn finish(&mut self, tokens: u64) {
-        // Fix the idempotency key into the summaries written by this run.
+        // Fix the idempotency key into the summaries written by this run (metadata only:
+        // the text, and so the tokens, do not change).
         let key = result_key(&self.session, &self.current);
         if let Some(key) = &key {
-            for message in self.current.iter_mut() {
-                if let Some(meta) = message
-                    .compaction
-                    .clone()
-                    .filter(|_| self.created.contains(&message.id))
-                {
-                    *message = summary_message(
-                        &meta.summary_text,
-                        meta.covers,
-                        meta.level,
-                        key,
-                        meta.prompt_version,
-                    );
+            for message in self
+                .current
+                .iter_mut()
+                .filter(|m| self.created.contains(&m.id))
+            {
+                if let Some(meta) = message.compaction.as_mut() {
+                    meta.key = key.clone();
                 }
             }
         }
-        let tokens = if key.is_some() { self.tokens() } else { tokens };
         let limit = self.compactor.budget.absolute_limit;
         let reduction = 1.0 - tokens as f64 / self.tokens_before.max(1) as f64;
         if tokens > limit {

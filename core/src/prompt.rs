@@ -148,7 +148,9 @@ pub fn artifact_refs(text: &str) -> Vec<String> {
         match candidate.find('»') {
             Some(end) => {
                 let reference = &candidate[..end + '»'.len_utf8()];
-                if !reference[1..].contains('«') && !refs.iter().any(|r| r == reference) {
+                if !reference['«'.len_utf8()..].contains('«')
+                    && !refs.iter().any(|r| r == reference)
+                {
                     refs.push(reference.to_owned());
                 }
                 rest = &candidate[end + '»'.len_utf8()..];

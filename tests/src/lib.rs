@@ -1,5 +1,7 @@
 //! Shared helpers for the integration tests: the corpus of real agent trajectories.
 
+pub mod harness;
+
 use std::path::PathBuf;
 
 /// The folder of corpus trajectories: `COMPACTOR_CORPUS` if set, else `../shared/corpus`
