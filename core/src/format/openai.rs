@@ -13,10 +13,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Conversation, Format, FormatError, IdAssigner, ParseOptions, at, index, kind_of};
-use crate::message::{
-    Media, MediaKind, Message, MessageId, Opaque, Part, Role, ToolCall, ToolResult,
+use super::{
+    Conversation, Format, FormatError, IdAssigner, ParseOptions, at, index, kind_of,
+    opaque_message, opaque_part, pin_opaque,
 };
+use crate::message::{Media, MediaKind, Message, MessageId, Part, Role, ToolCall, ToolResult};
 
 /// Estimated tokens of an image at `auto` or `high` detail.
 pub const IMAGE_TOKENS: u64 = 765;
@@ -131,21 +132,7 @@ fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Mess
         .get("name")
         .and_then(Value::as_str)
         .map(str::to_owned);
-    Ok(message)
-}
-
-/// A message with a role the format does not know, kept whole and pinned.
-fn opaque_message(role: &str, item: &Value) -> Message {
-    let tokens = crate::tokens::TokenCounter::count(&crate::tokens::Estimator, &item.to_string());
-    Message::new(
-        MessageId::new(""),
-        Role::User,
-        vec![Part::Opaque(Opaque {
-            kind: format!("role:{role}"),
-            tokens,
-        })],
-    )
-    .with_compactable(false)
+    Ok(pin_opaque(message))
 }
 
 fn content_parts(
@@ -236,13 +223,7 @@ fn content_part(item: &Value, path: &str, options: ParseOptions) -> Result<Part,
                 tokens: data.map_or(FILE_REF_TOKENS, |d| (d.len() as u64 / 3).max(1)),
             })
         }
-        unknown if options.lenient => Part::Opaque(Opaque {
-            kind: unknown.to_owned(),
-            tokens: crate::tokens::TokenCounter::count(
-                &crate::tokens::Estimator,
-                &item.to_string(),
-            ),
-        }),
+        unknown if options.lenient => opaque_part(unknown, item),
         "" => return Err(FormatError::new(at(path, "type"), "missing")),
         unknown => {
             return Err(FormatError::new(
@@ -253,7 +234,7 @@ fn content_part(item: &Value, path: &str, options: ParseOptions) -> Result<Part,
     })
 }
 
-fn short_label(url: &str) -> String {
+pub(crate) fn short_label(url: &str) -> String {
     if let Some(rest) = url.strip_prefix("data:") {
         return rest.split([';', ',']).next().unwrap_or("data").to_owned();
     }

@@ -1,0 +1,586 @@
+//! Vercel AI SDK `ModelMessage`s (AI SDK 5).
+//!
+//! Input: an array of messages, or an object with `messages` (its other fields are kept
+//! and written back). Roles and content:
+//!
+//! - `system`: `content` a string;
+//! - `user`: a string, or parts `text`, `image` ({ image, mediaType? }), `file`
+//!   ({ data, mediaType, filename? });
+//! - `assistant`: a string, or parts `text`, `file`, `reasoning`, `tool-call`
+//!   ({ toolCallId, toolName, input }) and provider-executed `tool-result`;
+//! - `tool`: parts `tool-result` ({ toolCallId, toolName, output }), read as one
+//!   [`Role::Tool`] message with a [`Part::ToolResult`] per part.
+//!
+//! A tool result's `output` is `{ type: "text" | "json" | "error-text" | "error-json",
+//! value }` or `{ type: "content", value: [text | media items] }`; `json` values read as
+//! their JSON text, the `error-` kinds set [`ToolResult::is_error`]. `providerOptions`, on a
+//! message or on any part, stays in the original JSON and survives every write.
+//!
+//! Estimates: the AI SDK talks to every provider, so an image counts as [`IMAGE_TOKENS`],
+//! the larger of OpenAI's and Anthropic's per-image figures; a file given inline one token
+//! per 3 characters of its data, and [`FILE_REF_TOKENS`] when given as a URL.
+
+use serde_json::{Map, Value, json};
+
+use super::{
+    Conversation, Format, FormatError, IdAssigner, ParseOptions, at, index, kind_of,
+    opaque_message, opaque_part, pin_opaque, placeholder, render_blocks,
+};
+use crate::message::{
+    Media, MediaKind, Message, MessageId, Part, Reasoning, Role, ToolCall, ToolResult,
+};
+
+/// Estimated tokens of an image.
+pub const IMAGE_TOKENS: u64 = 1_600;
+/// Estimated tokens of a file given by URL.
+pub const FILE_REF_TOKENS: u64 = 1_500;
+
+/// Parses an array of messages or an object with `messages`.
+pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, FormatError> {
+    let (items, envelope) = match json {
+        Value::Array(items) => (items, None),
+        Value::Object(body) => match body.get("messages") {
+            Some(Value::Array(items)) => (items, Some(body.clone())),
+            Some(other) => {
+                return Err(FormatError::new(
+                    "messages",
+                    format!("expected an array, found {}", kind_of(other)),
+                ));
+            }
+            None => {
+                return Err(FormatError::new(
+                    "$",
+                    "expected an array of messages or an object with \"messages\"",
+                ));
+            }
+        },
+        other => {
+            return Err(FormatError::new(
+                "$",
+                format!("expected an array of messages, found {}", kind_of(other)),
+            ));
+        }
+    };
+    let mut ids = IdAssigner::new();
+    let mut parsed = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let mut message = parse_message(item, &index("messages", i), options)?;
+        ids.assign(&mut message);
+        parsed.push((message, item.clone()));
+    }
+    Ok(Conversation::new(Format::AiSdk, parsed, envelope))
+}
+
+fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Message, FormatError> {
+    let Value::Object(object) = item else {
+        return Err(FormatError::new(
+            path,
+            format!("expected a message object, found {}", kind_of(item)),
+        ));
+    };
+    let role_path = at(path, "role");
+    let role = match object.get("role") {
+        Some(Value::String(role)) => match role.as_str() {
+            "system" => Role::System,
+            "user" => Role::User,
+            "assistant" => Role::Assistant,
+            "tool" => Role::Tool,
+            unknown if options.lenient => return Ok(opaque_message(unknown, item)),
+            unknown => {
+                return Err(FormatError::new(
+                    role_path,
+                    format!("unknown role {unknown:?}"),
+                ));
+            }
+        },
+        Some(other) => {
+            return Err(FormatError::new(
+                role_path,
+                format!("expected a string, found {}", kind_of(other)),
+            ));
+        }
+        None => return Err(FormatError::new(role_path, "missing")),
+    };
+    let content_path = at(path, "content");
+    let parts = match (role, object.get("content")) {
+        (_, None) => return Err(FormatError::new(content_path, "missing")),
+        (Role::System | Role::User | Role::Assistant, Some(Value::String(text))) => {
+            vec![Part::text(text.clone())]
+        }
+        (Role::System, Some(other)) => {
+            return Err(FormatError::new(
+                content_path,
+                format!("expected a string, found {}", kind_of(other)),
+            ));
+        }
+        (_, Some(Value::Array(items))) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| read_part(item, role, &index(&content_path, i), options))
+            .collect::<Result<_, _>>()?,
+        (_, Some(other)) => {
+            return Err(FormatError::new(
+                content_path,
+                format!(
+                    "expected {}, found {}",
+                    if role == Role::Tool {
+                        "an array of parts"
+                    } else {
+                        "a string or an array of parts"
+                    },
+                    kind_of(other)
+                ),
+            ));
+        }
+    };
+    Ok(pin_opaque(Message::new(MessageId::new(""), role, parts)))
+}
+
+fn string_field(part: &Value, name: &str, path: &str) -> Result<String, FormatError> {
+    match part.get(name) {
+        Some(Value::String(text)) => Ok(text.clone()),
+        Some(other) => Err(FormatError::new(
+            at(path, name),
+            format!("expected a string, found {}", kind_of(other)),
+        )),
+        None => Err(FormatError::new(at(path, name), "missing")),
+    }
+}
+
+fn is_url(data: &str) -> bool {
+    data.starts_with("http://") || data.starts_with("https://")
+}
+
+/// Which part types each role may carry.
+fn allowed(role: Role, kind: &str) -> bool {
+    match role {
+        Role::User => matches!(kind, "text" | "image" | "file"),
+        Role::Assistant => matches!(
+            kind,
+            "text" | "file" | "reasoning" | "tool-call" | "tool-result"
+        ),
+        Role::Tool => kind == "tool-result",
+        Role::System => false,
+    }
+}
+
+fn read_part(
+    part: &Value,
+    role: Role,
+    path: &str,
+    options: ParseOptions,
+) -> Result<Part, FormatError> {
+    let Value::Object(object) = part else {
+        return Err(FormatError::new(
+            path,
+            format!("expected a content part object, found {}", kind_of(part)),
+        ));
+    };
+    let kind = match object.get("type") {
+        Some(Value::String(kind)) => kind.as_str(),
+        Some(other) => {
+            return Err(FormatError::new(
+                at(path, "type"),
+                format!("expected a string, found {}", kind_of(other)),
+            ));
+        }
+        None => return Err(FormatError::new(at(path, "type"), "missing")),
+    };
+    if !allowed(role, kind) {
+        if options.lenient {
+            return Ok(opaque_part(kind, part));
+        }
+        let known = [
+            "text",
+            "image",
+            "file",
+            "reasoning",
+            "tool-call",
+            "tool-result",
+        ];
+        let message = if known.contains(&kind) {
+            format!("part type {kind:?} is not allowed in a {role} message")
+        } else {
+            format!("unknown part type {kind:?}")
+        };
+        return Err(FormatError::new(at(path, "type"), message));
+    }
+    Ok(match kind {
+        "text" => Part::text(string_field(part, "text", path)?),
+        "reasoning" => Part::Reasoning(Reasoning {
+            text: string_field(part, "text", path)?,
+            redacted: false,
+        }),
+        "image" => {
+            let image = string_field(part, "image", path)?;
+            let label = object
+                .get("mediaType")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .unwrap_or_else(|| super::openai::short_label(&image));
+            Part::Media(Media {
+                kind: MediaKind::Image,
+                label,
+                tokens: IMAGE_TOKENS,
+            })
+        }
+        "file" => {
+            let data = string_field(part, "data", path)?;
+            let media_type = string_field(part, "mediaType", path)?;
+            let label = object
+                .get("filename")
+                .and_then(Value::as_str)
+                .map_or(media_type, str::to_owned);
+            Part::Media(Media {
+                kind: MediaKind::File,
+                label,
+                tokens: if is_url(&data) {
+                    FILE_REF_TOKENS
+                } else {
+                    (data.len() as u64 / 3).max(1)
+                },
+            })
+        }
+        "tool-call" => {
+            let input = object
+                .get("input")
+                .ok_or_else(|| FormatError::new(at(path, "input"), "missing"))?;
+            Part::ToolCall(ToolCall {
+                id: string_field(part, "toolCallId", path)?,
+                name: string_field(part, "toolName", path)?,
+                arguments: input.to_string(),
+            })
+        }
+        "tool-result" => {
+            let call_id = string_field(part, "toolCallId", path)?;
+            let tool_name = string_field(part, "toolName", path)?;
+            let (content, is_error) = output(object.get("output"), &at(path, "output"))?;
+            Part::ToolResult(ToolResult {
+                call_id,
+                tool_name: Some(tool_name),
+                content,
+                is_error,
+            })
+        }
+        other => unreachable_kind(other, path)?,
+    })
+}
+
+/// Part kinds `allowed` lets through are all handled above; this keeps the match total
+/// without a panic should the two lists ever drift.
+fn unreachable_kind(kind: &str, path: &str) -> Result<Part, FormatError> {
+    Err(FormatError::new(
+        at(path, "type"),
+        format!("unknown part type {kind:?}"),
+    ))
+}
+
+/// A tool result's `output`: its content as parts, and whether it reports an error.
+fn output(output: Option<&Value>, path: &str) -> Result<(Vec<Part>, bool), FormatError> {
+    let Some(Value::Object(object)) = output else {
+        return Err(match output {
+            None => FormatError::new(path, "missing"),
+            Some(other) => FormatError::new(
+                path,
+                format!("expected an object, found {}", kind_of(other)),
+            ),
+        });
+    };
+    let kind = object
+        .get("type")
+        .and_then(Value::as_str)
+        .ok_or_else(|| FormatError::new(at(path, "type"), "missing or not a string"))?;
+    let value = || {
+        object
+            .get("value")
+            .ok_or_else(|| FormatError::new(at(path, "value"), "missing"))
+    };
+    let text_value = || -> Result<String, FormatError> {
+        value()?
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| FormatError::new(at(path, "value"), "expected a string"))
+    };
+    Ok(match kind {
+        "text" => (vec![Part::text(text_value()?)], false),
+        "error-text" => (vec![Part::text(text_value()?)], true),
+        "json" => (vec![Part::text(value()?.to_string())], false),
+        "error-json" => (vec![Part::text(value()?.to_string())], true),
+        "execution-denied" => {
+            let reason = object
+                .get("reason")
+                .and_then(Value::as_str)
+                .unwrap_or("execution denied");
+            (vec![Part::text(reason)], true)
+        }
+        "content" => {
+            let items = value()?
+                .as_array()
+                .ok_or_else(|| FormatError::new(at(path, "value"), "expected an array"))?;
+            let parts = items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| {
+                    let item_path = index(&at(path, "value"), i);
+                    match item.get("type").and_then(Value::as_str) {
+                        Some("text") => Ok(Part::text(string_field(item, "text", &item_path)?)),
+                        Some("media") => {
+                            let data = string_field(item, "data", &item_path)?;
+                            let media_type = string_field(item, "mediaType", &item_path)?;
+                            let image = media_type.starts_with("image/");
+                            Ok(Part::Media(Media {
+                                kind: if image {
+                                    MediaKind::Image
+                                } else {
+                                    MediaKind::File
+                                },
+                                label: media_type,
+                                tokens: if image {
+                                    IMAGE_TOKENS
+                                } else {
+                                    (data.len() as u64 / 3).max(1)
+                                },
+                            }))
+                        }
+                        Some(other) => Err(FormatError::new(
+                            at(&item_path, "type"),
+                            format!("unknown output item type {other:?}"),
+                        )),
+                        None => Err(FormatError::new(at(&item_path, "type"), "missing")),
+                    }
+                })
+                .collect::<Result<_, _>>()?;
+            (parts, false)
+        }
+        other => {
+            return Err(FormatError::new(
+                at(path, "type"),
+                format!("unknown output type {other:?}"),
+            ));
+        }
+    })
+}
+
+fn reread(role: Role) -> impl Fn(&Value) -> Option<Part> {
+    move |part| read_part(part, role, "", ParseOptions { lenient: true }).ok()
+}
+
+/// Renders a message the engine wrote or changed, on top of the original with its id.
+pub(crate) fn render(message: &Message, original: Option<&Value>) -> Value {
+    let mut object = match original {
+        Some(Value::Object(object)) => object.clone(),
+        _ => Map::new(),
+    };
+    object.insert("role".into(), json!(message.role.as_str()));
+    let all_text = message.parts.iter().all(|p| matches!(p, Part::Text { .. }));
+    let original_parts = object.get("content").and_then(Value::as_array);
+    let content = match (message.role, original_parts) {
+        (Role::System, _) => json!(message.text()),
+        (role, Some(parts)) => Value::Array(render_blocks(
+            &message.parts,
+            parts,
+            reread(role),
+            render_part,
+        )),
+        (Role::Tool, None) => Value::Array(render_blocks(
+            &message.parts,
+            &[],
+            reread(Role::Tool),
+            render_part,
+        )),
+        (_, None) if all_text => json!(message.text()),
+        (role, None) => Value::Array(render_blocks(
+            &message.parts,
+            &[],
+            reread(role),
+            render_part,
+        )),
+    };
+    object.insert("content".into(), content);
+    Value::Object(object)
+}
+
+fn render_part(part: &Part, base: Option<&Map<String, Value>>) -> Value {
+    let mut object = base.cloned().unwrap_or_default();
+    match part {
+        Part::Text { text } => {
+            object.insert("type".into(), json!("text"));
+            object.insert("text".into(), json!(text));
+        }
+        Part::Reasoning(reasoning) => {
+            object.insert("type".into(), json!("reasoning"));
+            object.insert("text".into(), json!(reasoning.text));
+        }
+        Part::ToolCall(call) => {
+            object.insert("type".into(), json!("tool-call"));
+            object.insert("toolCallId".into(), json!(call.id));
+            object.insert("toolName".into(), json!(call.name));
+            object.insert(
+                "input".into(),
+                serde_json::from_str(&call.arguments).unwrap_or_else(|_| json!(call.arguments)),
+            );
+        }
+        Part::ToolResult(result) => {
+            object.insert("type".into(), json!("tool-result"));
+            object.insert("toolCallId".into(), json!(result.call_id));
+            let name = result
+                .tool_name
+                .clone()
+                .or_else(|| {
+                    object
+                        .get("toolName")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                })
+                .unwrap_or_default();
+            object.insert("toolName".into(), json!(name));
+            let text = Message::new(MessageId::new(""), Role::Tool, result.content.clone()).text();
+            let kind = if result.is_error {
+                "error-text"
+            } else {
+                "text"
+            };
+            object.insert("output".into(), json!({"type": kind, "value": text}));
+        }
+        other => return json!({"type": "text", "text": placeholder(other)}),
+    }
+    Value::Object(object)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_str;
+
+    fn strict(text: &str) -> Result<Conversation, FormatError> {
+        parse_str(text, Format::AiSdk, ParseOptions::default())
+    }
+
+    fn value(text: &str) -> Value {
+        serde_json::from_str(text).expect("json")
+    }
+
+    const MESSAGES: &str = r#"[
+        {"role":"system","content":"You are a helpful assistant."},
+        {"role":"user","content":[{"type":"text","text":"What is in this image?"},{"type":"image","image":"https://example.com/cat.png","mediaType":"image/png"}],"providerOptions":{"anthropic":{"cacheControl":{"type":"ephemeral"}}}},
+        {"role":"assistant","content":[
+            {"type":"reasoning","text":"Need the weather too."},
+            {"type":"tool-call","toolCallId":"call-1","toolName":"weather","input":{"city":"Paris"},"providerOptions":{"openai":{"x":1}}},
+            {"type":"tool-call","toolCallId":"call-2","toolName":"weather","input":{"city":"Rome"}}]},
+        {"role":"tool","content":[
+            {"type":"tool-result","toolCallId":"call-1","toolName":"weather","output":{"type":"json","value":{"temp":18}}},
+            {"type":"tool-result","toolCallId":"call-2","toolName":"weather","output":{"type":"error-text","value":"timeout"}}]},
+        {"role":"assistant","content":"A cat; Paris is 18C."}
+    ]"#;
+
+    #[test]
+    fn messages_read_with_parts_and_results() {
+        let c = strict(MESSAGES).expect("valid");
+        let m = &c.messages;
+        assert_eq!(
+            m.iter().map(|m| m.role).collect::<Vec<_>>(),
+            [
+                Role::System,
+                Role::User,
+                Role::Assistant,
+                Role::Tool,
+                Role::Assistant
+            ]
+        );
+        assert!(
+            matches!(&m[1].parts[1], Part::Media(Media { kind: MediaKind::Image, label, .. }) if label == "image/png")
+        );
+        assert_eq!(
+            m[2].tool_calls()
+                .map(|c| c.arguments.as_str())
+                .collect::<Vec<_>>(),
+            [r#"{"city":"Paris"}"#, r#"{"city":"Rome"}"#]
+        );
+        let results: Vec<_> = m[3].tool_results().collect();
+        assert_eq!(results[0].content, vec![Part::text(r#"{"temp":18}"#)]);
+        assert_eq!(results[0].tool_name.as_deref(), Some("weather"));
+        assert!(results[1].is_error);
+        assert_eq!(c.to_json(&c.messages), value(MESSAGES));
+    }
+
+    #[test]
+    fn clearing_a_result_keeps_the_other_and_provider_options() {
+        let c = strict(MESSAGES).expect("valid");
+        let mut messages = c.messages.clone();
+        if let Part::ToolResult(result) = &mut messages[3].parts[0] {
+            result.content = vec![Part::text("[cleared]")];
+        }
+        messages[2].parts.remove(0);
+        let out = c.to_json(&messages);
+        let original = value(MESSAGES);
+        assert_eq!(out[3]["content"][1], original[3]["content"][1]);
+        assert_eq!(
+            out[3]["content"][0],
+            json!({"type":"tool-result","toolCallId":"call-1","toolName":"weather","output":{"type":"text","value":"[cleared]"}})
+        );
+        assert_eq!(out[2]["content"][0], original[2]["content"][1]);
+        assert_eq!(out[1], original[1]);
+    }
+
+    #[test]
+    fn bad_input_names_the_path() {
+        let cases = [
+            (
+                r#"[{"role":"user","content":[{"type":"text","text":"a"},{"type":"foo"}]}]"#,
+                "messages[0].content[1].type",
+                r#"unknown part type "foo""#,
+            ),
+            (
+                r#"[{"role":"user","content":[{"type":"tool-call","toolCallId":"c","toolName":"f","input":{}}]}]"#,
+                "messages[0].content[0].type",
+                r#"part type "tool-call" is not allowed in a user message"#,
+            ),
+            (
+                r#"[{"role":"system","content":[]}]"#,
+                "messages[0].content",
+                "expected a string, found an array",
+            ),
+            (
+                r#"[{"role":"tool","content":"x"}]"#,
+                "messages[0].content",
+                "expected an array of parts, found a string",
+            ),
+            (
+                r#"[{"role":"tool","content":[{"type":"tool-result","toolCallId":"c","toolName":"f"}]}]"#,
+                "messages[0].content[0].output",
+                "missing",
+            ),
+            (
+                r#"[{"role":"tool","content":[{"type":"tool-result","toolCallId":"c","toolName":"f","output":{"type":"blob"}}]}]"#,
+                "messages[0].content[0].output.type",
+                r#"unknown output type "blob""#,
+            ),
+            (
+                r#"[{"role":"assistant","content":[{"type":"tool-call","toolName":"f","input":{}}]}]"#,
+                "messages[0].content[0].toolCallId",
+                "missing",
+            ),
+            (
+                r#"[{"role":"exit","content":"x"}]"#,
+                "messages[0].role",
+                r#"unknown role "exit""#,
+            ),
+        ];
+        for (text, path, message) in cases {
+            let error = strict(text).expect_err(text);
+            assert_eq!(
+                (error.path.as_str(), error.message.as_str()),
+                (path, message),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn lenient_parsing_keeps_unknown_parts_pinned_and_verbatim() {
+        let text = r#"[{"role":"assistant","content":[{"type":"tool-approval-request","id":"a"}]},{"role":"exit","content":"x"}]"#;
+        let c = parse_str(text, Format::AiSdk, ParseOptions { lenient: true }).expect("lenient");
+        assert!(c.messages.iter().all(|m| !m.compactable));
+        assert_eq!(c.to_json(&c.messages), value(text));
+    }
+}

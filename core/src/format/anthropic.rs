@@ -1,0 +1,639 @@
+//! Anthropic Messages API.
+//!
+//! Input: a request body (an object with `messages`, and optionally a top-level `system`
+//! given as a string or as text blocks; every other field is kept and written back), or a
+//! bare array of messages. The top-level `system` becomes a leading
+//! [`Role::System`] message, pinned, and is written back to the `system` field, never into
+//! `messages`.
+//!
+//! Messages have roles `user` and `assistant`, and content that is a string or an array of
+//! blocks: `text`, `image`, `document`, `tool_use` (assistant), `tool_result` (user; its
+//! `content` a string or blocks, `is_error` optional), `thinking` and `redacted_thinking`
+//! (assistant). A user message carrying several `tool_result` blocks is one [`Role::User`]
+//! message with several [`Part::ToolResult`]s. Fields the model does not interpret —
+//! `cache_control`, `citations`, a thinking block's `signature` — stay in the original
+//! JSON and survive every write. Server-side tool blocks (`server_tool_use`,
+//! `web_search_tool_result` and their kin) are kept as pinned opaque parts even in strict
+//! mode, since they are documented parts of the format.
+//!
+//! Estimates: an image is counted as [`IMAGE_TOKENS`], Anthropic's figure for an image near
+//! its 1.15 megapixel resize limit (`width × height / 750`); a document with inline text
+//! one token per 4 characters, with inline base64 data one token per 3 characters, and
+//! [`DOCUMENT_REF_TOKENS`] when it is referenced by URL or file id. Thinking counts its
+//! visible text; redacted thinking counts nothing (the API drops thinking of earlier turns
+//! from the context).
+
+use serde_json::{Map, Value, json};
+
+use super::{
+    Conversation, Format, FormatError, IdAssigner, ParseOptions, at, index, kind_of,
+    opaque_message, opaque_part, pin_opaque, placeholder, render_blocks,
+};
+use crate::message::{
+    Media, MediaKind, Message, MessageId, Part, Reasoning, Role, ToolCall, ToolResult,
+};
+
+/// Estimated tokens of an image.
+pub const IMAGE_TOKENS: u64 = 1_600;
+/// Estimated tokens of a document referenced by URL or file id.
+pub const DOCUMENT_REF_TOKENS: u64 = 1_500;
+
+/// Documented block types the adapter carries without interpreting.
+const SERVER_BLOCKS: &[&str] = &[
+    "server_tool_use",
+    "web_search_tool_result",
+    "web_fetch_tool_result",
+    "code_execution_tool_result",
+    "bash_code_execution_tool_result",
+    "text_editor_code_execution_tool_result",
+    "mcp_tool_use",
+    "mcp_tool_result",
+    "container_upload",
+    "search_result",
+];
+
+/// Parses a request body or a bare array of messages.
+pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, FormatError> {
+    let (items, envelope) = match json {
+        Value::Array(items) => (items, None),
+        Value::Object(body) => match body.get("messages") {
+            Some(Value::Array(items)) => (items, Some(body.clone())),
+            Some(other) => {
+                return Err(FormatError::new(
+                    "messages",
+                    format!("expected an array, found {}", kind_of(other)),
+                ));
+            }
+            None => {
+                return Err(FormatError::new(
+                    "$",
+                    "expected an array of messages or an object with \"messages\"",
+                ));
+            }
+        },
+        other => {
+            return Err(FormatError::new(
+                "$",
+                format!("expected an array of messages, found {}", kind_of(other)),
+            ));
+        }
+    };
+    let mut ids = IdAssigner::new();
+    let mut parsed = Vec::with_capacity(items.len() + 1);
+    if let Some(system) = envelope.as_ref().and_then(|body| body.get("system")) {
+        let mut message = Message::new(MessageId::new(""), Role::System, system_parts(system)?);
+        ids.assign(&mut message);
+        parsed.push((message, system.clone()));
+    }
+    for (i, item) in items.iter().enumerate() {
+        let mut message = parse_message(item, &index("messages", i), options)?;
+        ids.assign(&mut message);
+        parsed.push((message, item.clone()));
+    }
+    Ok(Conversation::new(Format::Anthropic, parsed, envelope))
+}
+
+fn system_parts(system: &Value) -> Result<Vec<Part>, FormatError> {
+    match system {
+        Value::String(text) => Ok(vec![Part::text(text.clone())]),
+        Value::Array(blocks) => blocks
+            .iter()
+            .enumerate()
+            .map(|(i, block)| {
+                let path = index("system", i);
+                match block.get("type").and_then(Value::as_str) {
+                    Some("text") => Ok(Part::text(string_field(block, "text", &path)?)),
+                    Some(other) => Err(FormatError::new(
+                        at(&path, "type"),
+                        format!("expected a text block, found {other:?}"),
+                    )),
+                    None => Err(FormatError::new(at(&path, "type"), "missing")),
+                }
+            })
+            .collect(),
+        other => Err(FormatError::new(
+            "system",
+            format!(
+                "expected a string or an array of text blocks, found {}",
+                kind_of(other)
+            ),
+        )),
+    }
+}
+
+fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Message, FormatError> {
+    let Value::Object(object) = item else {
+        return Err(FormatError::new(
+            path,
+            format!("expected a message object, found {}", kind_of(item)),
+        ));
+    };
+    let role_path = at(path, "role");
+    let role = match object.get("role") {
+        Some(Value::String(role)) => match role.as_str() {
+            "user" => Role::User,
+            "assistant" => Role::Assistant,
+            unknown if options.lenient => return Ok(opaque_message(unknown, item)),
+            "system" => {
+                return Err(FormatError::new(
+                    role_path,
+                    "unknown role \"system\" (the system prompt goes in the top-level \"system\" field)",
+                ));
+            }
+            unknown => {
+                return Err(FormatError::new(
+                    role_path,
+                    format!("unknown role {unknown:?}"),
+                ));
+            }
+        },
+        Some(other) => {
+            return Err(FormatError::new(
+                role_path,
+                format!("expected a string, found {}", kind_of(other)),
+            ));
+        }
+        None => return Err(FormatError::new(role_path, "missing")),
+    };
+    let parts = content(object.get("content"), &at(path, "content"), options)?;
+    Ok(pin_opaque(Message::new(MessageId::new(""), role, parts)))
+}
+
+fn content(
+    content: Option<&Value>,
+    path: &str,
+    options: ParseOptions,
+) -> Result<Vec<Part>, FormatError> {
+    match content {
+        Some(Value::String(text)) => Ok(vec![Part::text(text.clone())]),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .enumerate()
+            .map(|(i, block)| read_block(block, &index(path, i), options))
+            .collect(),
+        Some(other) => Err(FormatError::new(
+            path,
+            format!(
+                "expected a string or an array of blocks, found {}",
+                kind_of(other)
+            ),
+        )),
+        None => Err(FormatError::new(path, "missing")),
+    }
+}
+
+fn string_field(block: &Value, name: &str, path: &str) -> Result<String, FormatError> {
+    match block.get(name) {
+        Some(Value::String(text)) => Ok(text.clone()),
+        Some(other) => Err(FormatError::new(
+            at(path, name),
+            format!("expected a string, found {}", kind_of(other)),
+        )),
+        None => Err(FormatError::new(at(path, name), "missing")),
+    }
+}
+
+/// One content block as a part.
+fn read_block(block: &Value, path: &str, options: ParseOptions) -> Result<Part, FormatError> {
+    let Value::Object(object) = block else {
+        return Err(FormatError::new(
+            path,
+            format!("expected a content block object, found {}", kind_of(block)),
+        ));
+    };
+    let kind = match object.get("type") {
+        Some(Value::String(kind)) => kind.as_str(),
+        Some(other) => {
+            return Err(FormatError::new(
+                at(path, "type"),
+                format!("expected a string, found {}", kind_of(other)),
+            ));
+        }
+        None => return Err(FormatError::new(at(path, "type"), "missing")),
+    };
+    let source = || {
+        object
+            .get("source")
+            .and_then(Value::as_object)
+            .ok_or_else(|| FormatError::new(at(path, "source"), "missing or not an object"))
+    };
+    Ok(match kind {
+        "text" => Part::text(string_field(block, "text", path)?),
+        "image" => {
+            let source = source()?;
+            let label = match source.get("type").and_then(Value::as_str) {
+                Some("url") => super::openai::short_label(
+                    source.get("url").and_then(Value::as_str).unwrap_or("url"),
+                ),
+                Some("file") => source
+                    .get("file_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or("file")
+                    .to_owned(),
+                _ => source
+                    .get("media_type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("image")
+                    .to_owned(),
+            };
+            Part::Media(Media {
+                kind: MediaKind::Image,
+                label,
+                tokens: IMAGE_TOKENS,
+            })
+        }
+        "document" => {
+            let source = source()?;
+            let data = source.get("data").and_then(Value::as_str);
+            let tokens = match (source.get("type").and_then(Value::as_str), data) {
+                (Some("text"), Some(text)) => (text.len() as u64 / 4).max(1),
+                (_, Some(data)) => (data.len() as u64 / 3).max(1),
+                (Some("content"), None) => crate::tokens::TokenCounter::count(
+                    &crate::tokens::Estimator,
+                    &source
+                        .get("content")
+                        .map(Value::to_string)
+                        .unwrap_or_default(),
+                ),
+                _ => DOCUMENT_REF_TOKENS,
+            };
+            let label = object
+                .get("title")
+                .or_else(|| source.get("url"))
+                .or_else(|| source.get("file_id"))
+                .or_else(|| source.get("media_type"))
+                .and_then(Value::as_str)
+                .unwrap_or("document");
+            Part::Media(Media {
+                kind: MediaKind::File,
+                label: super::openai::short_label(label),
+                tokens,
+            })
+        }
+        "tool_use" => {
+            let input = object
+                .get("input")
+                .ok_or_else(|| FormatError::new(at(path, "input"), "missing"))?;
+            Part::ToolCall(ToolCall {
+                id: string_field(block, "id", path)?,
+                name: string_field(block, "name", path)?,
+                arguments: input.to_string(),
+            })
+        }
+        "tool_result" => {
+            let call_id = string_field(block, "tool_use_id", path)?;
+            let inner = match object.get("content") {
+                None => Vec::new(),
+                some => content(some, &at(path, "content"), options)?,
+            };
+            let is_error = match object.get("is_error") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(flag)) => *flag,
+                Some(other) => {
+                    return Err(FormatError::new(
+                        at(path, "is_error"),
+                        format!("expected a boolean, found {}", kind_of(other)),
+                    ));
+                }
+            };
+            Part::ToolResult(ToolResult {
+                call_id,
+                tool_name: None,
+                content: inner,
+                is_error,
+            })
+        }
+        "thinking" => Part::Reasoning(Reasoning {
+            text: string_field(block, "thinking", path)?,
+            redacted: false,
+        }),
+        "redacted_thinking" => {
+            string_field(block, "data", path)?;
+            Part::Reasoning(Reasoning {
+                text: String::new(),
+                redacted: true,
+            })
+        }
+        known if SERVER_BLOCKS.contains(&known) => opaque_part(known, block),
+        unknown if options.lenient => opaque_part(unknown, block),
+        unknown => {
+            return Err(FormatError::new(
+                at(path, "type"),
+                format!("unknown block type {unknown:?}"),
+            ));
+        }
+    })
+}
+
+/// What an original block reads as, for telling whether its part changed.
+fn reread(block: &Value) -> Option<Part> {
+    read_block(block, "", ParseOptions { lenient: true }).ok()
+}
+
+/// Writes `messages`: leading system messages to the top-level `system` field, the rest
+/// to `messages`.
+pub(crate) fn write(conversation: &Conversation, messages: &[Message]) -> Value {
+    let leading = messages
+        .iter()
+        .take_while(|m| m.role == Role::System)
+        .count();
+    let (system, rest) = messages.split_at(leading);
+    let rendered: Vec<Value> = rest.iter().map(|m| conversation.write(m, render)).collect();
+    let system = match system {
+        [] => None,
+        [only] => Some(conversation.write(only, render_system)),
+        several => {
+            // Several leading system messages fold into one list of text blocks.
+            let blocks = several
+                .iter()
+                .flat_map(|m| match conversation.write(m, render_system) {
+                    Value::Array(blocks) => blocks,
+                    Value::String(text) => vec![json!({"type": "text", "text": text})],
+                    other => vec![other],
+                })
+                .collect();
+            Some(Value::Array(blocks))
+        }
+    };
+    let mut body = match &conversation.envelope {
+        Some(envelope) => envelope.clone(),
+        None if system.is_some() => Map::new(),
+        None => return Value::Array(rendered),
+    };
+    match system {
+        Some(system) => body.insert("system".into(), system),
+        None => body.remove("system"),
+    };
+    body.insert("messages".into(), Value::Array(rendered));
+    Value::Object(body)
+}
+
+/// Renders a system message for the top-level `system` field: a string, or text blocks when
+/// the original was blocks.
+fn render_system(message: &Message, original: Option<&Value>) -> Value {
+    match original {
+        Some(Value::Array(blocks)) => {
+            Value::Array(render_blocks(&message.parts, blocks, reread, render_block))
+        }
+        _ => json!(message.text()),
+    }
+}
+
+/// Renders a message the engine wrote or changed, on top of the original with its id.
+pub(crate) fn render(message: &Message, original: Option<&Value>) -> Value {
+    let mut object = match original {
+        Some(Value::Object(object)) => object.clone(),
+        _ => Map::new(),
+    };
+    let role = match message.role {
+        Role::Assistant => "assistant",
+        // A system message past the start has no place in `messages`: it is said as the
+        // user, which is also how the engine's summaries speak.
+        Role::User | Role::Tool | Role::System => "user",
+    };
+    object.insert("role".into(), json!(role));
+    let original_blocks = object.get("content").and_then(Value::as_array);
+    let all_text = message.parts.iter().all(|p| matches!(p, Part::Text { .. }));
+    let content = match original_blocks {
+        Some(blocks) => Value::Array(render_blocks(&message.parts, blocks, reread, render_block)),
+        None if all_text => json!(message.text()),
+        None => Value::Array(render_blocks(&message.parts, &[], reread, render_block)),
+    };
+    object.insert("content".into(), content);
+    Value::Object(object)
+}
+
+/// Renders one part as a block, on top of `base` (the original block at its place).
+fn render_block(part: &Part, base: Option<&Map<String, Value>>) -> Value {
+    let mut block = base.cloned().unwrap_or_default();
+    let mut set = |key: &str, value: Value| {
+        block.insert(key.into(), value);
+    };
+    match part {
+        Part::Text { text } => {
+            set("type", json!("text"));
+            set("text", json!(text));
+            // Citations point into the old text.
+            block.remove("citations");
+        }
+        Part::ToolCall(call) => {
+            set("type", json!("tool_use"));
+            set("id", json!(call.id));
+            set("name", json!(call.name));
+            set(
+                "input",
+                serde_json::from_str(&call.arguments).unwrap_or_else(|_| json!({})),
+            );
+        }
+        Part::ToolResult(result) => {
+            set("type", json!("tool_result"));
+            set("tool_use_id", json!(result.call_id));
+            let inner_blocks = base
+                .and_then(|b| b.get("content"))
+                .and_then(Value::as_array);
+            let all_text = result
+                .content
+                .iter()
+                .all(|p| matches!(p, Part::Text { .. }));
+            let content = match inner_blocks {
+                Some(blocks) => {
+                    Value::Array(render_blocks(&result.content, blocks, reread, render_block))
+                }
+                None if all_text => json!(
+                    Message::new(MessageId::new(""), Role::User, result.content.clone()).text()
+                ),
+                None => Value::Array(render_blocks(&result.content, &[], reread, render_block)),
+            };
+            set("content", content);
+            if result.is_error {
+                set("is_error", json!(true));
+            } else if block.contains_key("is_error") {
+                block.insert("is_error".into(), json!(false));
+            }
+        }
+        Part::Reasoning(reasoning) if reasoning.redacted => {
+            set("type", json!("redacted_thinking"));
+            block.entry("data").or_insert_with(|| json!(""));
+        }
+        Part::Reasoning(reasoning) => {
+            set("type", json!("thinking"));
+            set("thinking", json!(reasoning.text));
+            block.entry("signature").or_insert_with(|| json!(""));
+        }
+        other => {
+            return json!({"type": "text", "text": placeholder(other)});
+        }
+    }
+    Value::Object(block)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_str;
+
+    fn strict(text: &str) -> Result<Conversation, FormatError> {
+        parse_str(text, Format::Anthropic, ParseOptions::default())
+    }
+
+    fn value(text: &str) -> Value {
+        serde_json::from_str(text).expect("json")
+    }
+
+    const BODY: &str = r#"{
+        "model": "claude-sonnet-4-5", "max_tokens": 1024,
+        "system": [{"type":"text","text":"You are terse.","cache_control":{"type":"ephemeral"}}],
+        "messages": [
+            {"role":"user","content":[{"type":"text","text":"Weather in Paris and Rome?"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBOR"}}]},
+            {"role":"assistant","content":[
+                {"type":"thinking","thinking":"Two lookups.","signature":"sig=="},
+                {"type":"tool_use","id":"toolu_1","name":"weather","input":{"city":"Paris"}},
+                {"type":"tool_use","id":"toolu_2","name":"weather","input":{"city":"Rome"}}]},
+            {"role":"user","content":[
+                {"type":"tool_result","tool_use_id":"toolu_1","content":"18C","cache_control":{"type":"ephemeral"}},
+                {"type":"tool_result","tool_use_id":"toolu_2","content":[{"type":"text","text":"no data"}],"is_error":true}]},
+            {"role":"assistant","content":"Paris is 18C; Rome failed."}
+        ]
+    }"#;
+
+    #[test]
+    fn a_request_body_reads_with_its_system_prompt_first() {
+        let c = strict(BODY).expect("valid");
+        let m = &c.messages;
+        assert_eq!(
+            m.iter().map(|m| m.role).collect::<Vec<_>>(),
+            [
+                Role::System,
+                Role::User,
+                Role::Assistant,
+                Role::User,
+                Role::Assistant
+            ]
+        );
+        assert!(!m[0].compactable);
+        assert!(matches!(
+            &m[1].parts[1],
+            Part::Media(Media {
+                kind: MediaKind::Image,
+                tokens: IMAGE_TOKENS,
+                ..
+            })
+        ));
+        assert!(matches!(&m[2].parts[0], Part::Reasoning(r) if r.text == "Two lookups."));
+        assert_eq!(m[2].tool_calls().count(), 2);
+        let results: Vec<_> = m[3].tool_results().collect();
+        assert_eq!(results.len(), 2);
+        assert!(results[1].is_error && !results[0].is_error);
+    }
+
+    #[test]
+    fn unchanged_conversations_are_written_back_equal() {
+        let c = strict(BODY).expect("valid");
+        assert_eq!(c.to_json(&c.messages), value(BODY));
+        let bare = r#"[{"role":"user","content":"hi","x":1}]"#;
+        let c = strict(bare).expect("valid");
+        assert_eq!(c.to_json(&c.messages), value(bare));
+    }
+
+    #[test]
+    fn clearing_one_result_keeps_its_siblings_and_cache_control() {
+        let c = strict(BODY).expect("valid");
+        let mut messages = c.messages.clone();
+        if let Part::ToolResult(result) = &mut messages[3].parts[1] {
+            result.content = vec![Part::text("[cleared]")];
+            result.is_error = false;
+        }
+        let out = c.to_json(&messages);
+        let original = value(BODY);
+        assert_eq!(
+            out["messages"][2]["content"][0],
+            original["messages"][2]["content"][0]
+        );
+        assert_eq!(
+            out["messages"][2]["content"][1],
+            json!({"type":"tool_result","tool_use_id":"toolu_2","content":[{"type":"text","text":"[cleared]"}],"is_error":false})
+        );
+        assert_eq!(out["system"], original["system"]);
+    }
+
+    #[test]
+    fn a_changed_system_prompt_goes_back_to_the_system_field() {
+        let c = strict(BODY).expect("valid");
+        let mut messages = c.messages.clone();
+        messages[0].parts = vec![Part::text("You are brief.")];
+        let out = c.to_json(&messages);
+        assert_eq!(
+            out["system"],
+            json!([{"type":"text","text":"You are brief.","cache_control":{"type":"ephemeral"}}])
+        );
+        assert_eq!(out["messages"].as_array().map(Vec::len), Some(4));
+        let without = c.to_json(&messages[1..]);
+        assert!(without.get("system").is_none());
+    }
+
+    #[test]
+    fn new_summary_messages_render_as_user_text() {
+        let c = strict(BODY).expect("valid");
+        let summary = Message::user("s1", "[summary] earlier: weather lookups");
+        let out = c.to_json(&[c.messages[0].clone(), summary, c.messages[4].clone()]);
+        assert_eq!(
+            out["messages"][0],
+            json!({"role":"user","content":"[summary] earlier: weather lookups"})
+        );
+    }
+
+    #[test]
+    fn bad_input_names_the_path() {
+        let cases = [
+            (
+                r#"[{"role":"user","content":[{"type":"text","text":"a"},{"type":"foo"}]}]"#,
+                "messages[0].content[1].type",
+                r#"unknown block type "foo""#,
+            ),
+            (
+                r#"[{"role":"bot","content":"x"}]"#,
+                "messages[0].role",
+                r#"unknown role "bot""#,
+            ),
+            (r#"[{"role":"user"}]"#, "messages[0].content", "missing"),
+            (
+                r#"[{"role":"assistant","content":[{"type":"tool_use","id":"t","input":{}}]}]"#,
+                "messages[0].content[0].name",
+                "missing",
+            ),
+            (
+                r#"[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","is_error":"yes"}]}]"#,
+                "messages[0].content[0].is_error",
+                "expected a boolean, found a string",
+            ),
+            (
+                r#"{"system":7,"messages":[]}"#,
+                "system",
+                "expected a string or an array of text blocks, found a number",
+            ),
+            (
+                r#"[{"role":"user","content":[{"type":"image"}]}]"#,
+                "messages[0].content[0].source",
+                "missing or not an object",
+            ),
+        ];
+        for (text, path, message) in cases {
+            let error = strict(text).expect_err(text);
+            assert_eq!(
+                (error.path.as_str(), error.message.as_str()),
+                (path, message),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn lenient_parsing_keeps_unknown_blocks_pinned_and_verbatim() {
+        let text = r#"[{"role":"user","content":[{"type":"text","text":"a"},{"type":"foo","x":1}]},{"role":"exit","content":"bye"}]"#;
+        let c =
+            parse_str(text, Format::Anthropic, ParseOptions { lenient: true }).expect("lenient");
+        assert!(!c.messages[0].compactable && !c.messages[1].compactable);
+        assert!(matches!(&c.messages[0].parts[1], Part::Opaque(o) if o.kind == "foo"));
+        assert_eq!(c.to_json(&c.messages), value(text));
+    }
+}
