@@ -41,3 +41,36 @@ pub extern "C" fn probe_plan(turns: u32, encoding: u32) -> u64 {
         Err(_) => u64::MAX,
     }
 }
+
+/// Compacts a generated conversation of `turns` turns into a window of `window` tokens
+/// with the extractive summarizer, driving the run by hand; returns the tokens after, or
+/// `u64::MAX` when the run failed.
+#[allow(unsafe_code)] // exporting a symbol is the probe's whole purpose
+#[unsafe(no_mangle)]
+pub extern "C" fn probe_compact(turns: u32, window: u64) -> u64 {
+    use compactor::engine::{CompactionConfig, Compactor, Step, Trigger};
+    use compactor::extractive::Extractive;
+    let config = CompactionConfig {
+        budget: BudgetConfig {
+            max_context_tokens: Some(window),
+            ..BudgetConfig::for_model("gpt-4o")
+        },
+        ..CompactionConfig::default()
+    };
+    let Ok(compactor) = Compactor::new(config) else { return u64::MAX };
+    let Ok(mut run) = compactor.begin("probe", conversation(turns), Trigger::Manual, 0) else { return u64::MAX };
+    loop {
+        match run.poll() {
+            Step::Summarize(requests) => {
+                for request in requests {
+                    let text = Extractive.summarize_prompt(&request.prompt, request.max_output_tokens);
+                    if run.complete(request.id, Ok(text), 0).is_err() {
+                        return u64::MAX;
+                    }
+                }
+            }
+            Step::Done(outcome) => return outcome.report.tokens_after,
+            _ => return u64::MAX,
+        }
+    }
+}
