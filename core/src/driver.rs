@@ -4,8 +4,11 @@ use std::future::Future;
 
 use futures_util::stream::{FuturesUnordered, StreamExt};
 
+#[cfg(doc)]
+use crate::engine::CompactionConfig;
 use crate::engine::{
-    CompactError, Compactor, Event, Outcome, Run, Step, SummaryFailure, SummaryRequest, Trigger,
+    CompactError, Compactor, Event, Outcome, Run, Status, Step, SummaryFailure, SummaryRequest,
+    Trigger,
 };
 use crate::extractive::Extractive;
 use crate::message::Message;
@@ -78,7 +81,9 @@ pub async fn drive<S: Summarize>(
 }
 
 impl Compactor {
-    /// Compacts `messages` for `session` with `summarizer`: `begin`, then [`drive`].
+    /// Compacts `messages` for `session` with `summarizer`: `begin`, then [`drive`]. When
+    /// the session's circuit is open and [`CompactionConfig::extractive_fallback`] is set,
+    /// the offline [`Extractive`] summarizer stands in (the report says so).
     pub async fn compact<S: Summarize>(
         &self,
         session: &str,
@@ -87,15 +92,67 @@ impl Compactor {
         summarizer: &S,
         now: &dyn Fn() -> u64,
     ) -> Result<Outcome, CompactError> {
-        let mut run = self.begin(session, messages, trigger, now())?;
-        drive(
-            &mut run,
-            summarizer,
-            self.config().max_concurrency,
-            now,
-            &mut |_| {},
-        )
-        .await
+        let concurrency = self.config().max_concurrency;
+        match self.begin(session, messages.clone(), trigger, now()) {
+            Ok(mut run) => drive(&mut run, summarizer, concurrency, now, &mut |_| {}).await,
+            Err(CompactError::CircuitOpen { .. }) if self.config().extractive_fallback => {
+                let mut run = self.begin_inner(session, messages, trigger, now(), false)?;
+                let mut outcome =
+                    drive(&mut run, &Extractive, concurrency, now, &mut |_| {}).await?;
+                outcome.report.extractive_fallback = true;
+                Ok(outcome)
+            }
+            Err(error) => Err(error),
+        }
+    }
+}
+
+/// Compaction as an agent loop sees it: hand over the conversation before each model
+/// call, get back a new one when compaction happened.
+pub trait ContextCompaction {
+    /// Compacts when needed: `Some(outcome)` when the conversation changed, `None` when
+    /// it was left as it is (below the trigger, already compact).
+    fn compact(
+        &self,
+        session: &str,
+        messages: Vec<Message>,
+    ) -> impl Future<Output = Result<Option<Outcome>, CompactError>>;
+
+    /// The session's token count as last assessed, from the memo: no recount.
+    fn token_count_hint(&self, session: &str) -> Option<u64>;
+}
+
+/// A [`Compactor`] with its summarizer and clock: the [`ContextCompaction`] of an agent.
+pub struct AgentCompaction<S, C> {
+    /// The engine handle.
+    pub compactor: Compactor,
+    /// Who writes summaries.
+    pub summarizer: S,
+    /// The caller's clock in milliseconds.
+    pub clock: C,
+}
+
+impl<S: Summarize, C: Fn() -> u64> ContextCompaction for AgentCompaction<S, C> {
+    async fn compact(
+        &self,
+        session: &str,
+        messages: Vec<Message>,
+    ) -> Result<Option<Outcome>, CompactError> {
+        let outcome = self
+            .compactor
+            .compact(
+                session,
+                messages,
+                Trigger::Proactive,
+                &self.summarizer,
+                &self.clock,
+            )
+            .await?;
+        Ok(matches!(outcome.status, Status::Compacted { .. }).then_some(outcome))
+    }
+
+    fn token_count_hint(&self, session: &str) -> Option<u64> {
+        self.compactor.token_count_hint(session)
     }
 }
 
@@ -142,7 +199,7 @@ impl Compactor {
         let outcome = self
             .compact(session, messages, Trigger::Proactive, summarizer, now)
             .await?;
-        if matches!(outcome.status, crate::engine::Status::Compacted { .. }) {
+        if matches!(outcome.status, Status::Compacted { .. }) {
             match store.save(session, &outcome.messages, version).await {
                 Ok(Ok(())) => {}
                 Ok(Err(found)) => {

@@ -70,6 +70,9 @@ pub struct CompactionConfig {
     pub min_reduction: f64,
     /// Requests a driver runs at once (8).
     pub max_concurrency: usize,
+    /// When a session's circuit is open, [`Compactor::compact`] compacts with the offline
+    /// [`Extractive`](crate::extractive::Extractive) summarizer instead of refusing (false).
+    pub extractive_fallback: bool,
 }
 
 impl Default for CompactionConfig {
@@ -92,6 +95,7 @@ impl Default for CompactionConfig {
             max_attempts: 3,
             min_reduction: 0.05,
             max_concurrency: 8,
+            extractive_fallback: false,
         }
     }
 }
@@ -281,6 +285,8 @@ pub struct Report {
     pub summary_input_tokens: u64,
     /// The idempotency key of the result, when it holds a summary.
     pub key: Option<String>,
+    /// The circuit was open and the offline extractive summarizer stood in.
+    pub extractive_fallback: bool,
 }
 
 /// A finished run.
@@ -522,6 +528,8 @@ struct SessionState {
     failures: u32,
     opened_at_ms: Option<u64>,
     last: Option<(String, Vec<MessageId>, Report)>,
+    /// Tokens of the conversation the session's latest `begin` assessed.
+    last_tokens: Option<u64>,
 }
 
 #[derive(Default)]
@@ -632,14 +640,36 @@ impl Compactor {
     pub fn begin(
         &self,
         session: &str,
+        messages: Vec<Message>,
+        trigger: Trigger,
+        now_ms: u64,
+    ) -> Result<Run, CompactError> {
+        self.begin_inner(session, messages, trigger, now_ms, true)
+    }
+
+    /// Tokens of the conversation this session's latest run assessed (memoized counts:
+    /// an agent loop can check it before deciding to call `begin`).
+    pub fn token_count_hint(&self, session: &str) -> Option<u64> {
+        self.shared()
+            .sessions
+            .get(session)
+            .and_then(|s| s.last_tokens)
+    }
+
+    /// `begin`, optionally past an open circuit (the extractive fallback does that: it
+    /// does not depend on the model whose failures opened it).
+    pub(crate) fn begin_inner(
+        &self,
+        session: &str,
         mut messages: Vec<Message>,
         trigger: Trigger,
         now_ms: u64,
+        check_breaker: bool,
     ) -> Result<Run, CompactError> {
         if messages.is_empty() {
             return Err(CompactError::NoMessagesToCompact);
         }
-        if self.circuit_open(session, now_ms) {
+        if check_breaker && self.circuit_open(session, now_ms) {
             let failures = self
                 .shared()
                 .sessions
@@ -666,6 +696,11 @@ impl Compactor {
         segment(&messages)?;
         let assessment = assess(&self.accountant, &messages, &self.budget);
         let tokens_before = assessment.total_tokens;
+        self.shared()
+            .sessions
+            .entry(session.to_owned())
+            .or_default()
+            .last_tokens = Some(tokens_before);
         let mut target = assessment.target;
         let mut events = vec![];
         if trigger != Trigger::Proactive {

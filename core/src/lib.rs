@@ -2,19 +2,54 @@
 //! This crate is the engine: deterministic, it performs no IO, reads no clock and draws no
 //! random numbers; time and the summarizer's answers come in as arguments.
 //!
-//! # Accounting
+//! # Driving a run
 //!
-//! The first stages read a conversation without changing it:
+//! [`engine::Compactor::begin`] assesses a conversation and returns a [`engine::Run`]. The
+//! one rule every driver follows: **after `begin` or `complete`, poll until `Wait`, `Done`
+//! or `Failed`.** Requests handed out by `poll` are plain data; run them (in parallel) with
+//! your model, and hand each answer back with `complete`.
 //!
-//! - [`budget`] resolves the numbers (window, output reserve, comfort, trigger, target,
-//!   absolute limit) from explicit overrides, the built-in [`catalog`], and defaults;
-//! - [`overflow`] assesses the conversation against them, counting through a memoized
-//!   [`tokens::TokenAccountant`];
-//! - [`segment`] cuts it into atomic units (a tool call never leaves its result) and
-//!   segments (the messages between assistant responses);
-//! - [`select`] picks the raw tail the model keeps seeing;
-//! - [`plan`] does all of the above in one call.
+//! ```no_run
+//! use compactor::budget::BudgetConfig;
+//! use compactor::engine::{CompactionConfig, Compactor, Step, Trigger};
+//! # fn ask_model(_: &compactor::engine::SummaryRequest) -> Result<String, compactor::engine::SummaryFailure> { todo!() }
+//! # fn now_ms() -> u64 { 0 }
+//! # let messages = Vec::new();
+//! let compactor = Compactor::new(CompactionConfig {
+//!     budget: BudgetConfig::for_model("gpt-4o"),
+//!     ..CompactionConfig::default()
+//! })?;
+//! let mut run = compactor.begin("session-1", messages, Trigger::Proactive, now_ms())?;
+//! let outcome = loop {
+//!     match run.poll() {
+//!         Step::Summarize(requests) => {
+//!             for request in requests {
+//!                 let answer = ask_model(&request); // spawn these concurrently in a real driver
+//!                 run.complete(request.id, answer, now_ms())?;
+//!             }
+//!         }
+//!         Step::Wait => { /* await the next answer, then `complete` it */ }
+//!         Step::Done(outcome) => break outcome,
+//!         Step::Failed(error) => return Err(error.into()),
+//!         _ => unreachable!(),
+//!     }
+//! };
+//! let compacted = outcome.messages; // send these to the provider from now on
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
+//! [`driver::drive`] is that loop, async, with bounded concurrency; [`driver::Summarize`]
+//! is the summarizer's side; [`extractive::Extractive`] is an offline summarizer.
+//!
+//! # Pipeline
+//!
+//! One module per stage: [`overflow`] (assess), [`segment`], [`select`] (the raw tail),
+//! [`ladder`] (LIGHT → MODERATE → AGGRESSIVE → MAXIMUM, walked by [`engine`]), [`prompt`],
+//! [`prune`] (apply), [`validate`]. Around them: [`message`] (the provider-neutral model),
+//! [`format`](mod@format) (OpenAI, Anthropic and AI SDK messages, lossless), [`tokens`] (counting),
+//! [`budget`] and [`catalog`] (the numbers).
+//!
+//! The accounting stages can be used alone:
 //! ```
 //! use std::sync::Arc;
 //! use compactor::budget::BudgetConfig;

@@ -872,3 +872,63 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn an_open_circuit_can_fall_back_to_the_extractive_summarizer() {
+    let messages = agent_session(20, 40);
+    let failing = Scripted::always(Script::Fail("down".into()));
+    for fallback in [false, true] {
+        let compactor = compactor_for(tokens_of(&messages), 0.25, |c| {
+            c.clear_at_least = u64::MAX;
+            c.extractive_fallback = fallback;
+        });
+        for _ in 0..3 {
+            let _ = futures_executor::block_on(compactor.compact(
+                "s1",
+                messages.clone(),
+                Trigger::Proactive,
+                &failing,
+                &|| 0,
+            ));
+        }
+        let result = futures_executor::block_on(compactor.compact(
+            "s1",
+            messages.clone(),
+            Trigger::Proactive,
+            &failing,
+            &|| 0,
+        ));
+        match (fallback, result) {
+            (false, Err(CompactError::CircuitOpen { .. })) => {}
+            (true, Ok(outcome)) => {
+                assert!(outcome.report.extractive_fallback);
+                assert!(matches!(outcome.status, Status::Compacted { .. }));
+            }
+            (fallback, other) => panic!("fallback {fallback}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn agent_loops_get_an_outcome_only_when_the_conversation_changed() {
+    use compactor::driver::{AgentCompaction, ContextCompaction};
+    let messages = agent_session(20, 40);
+    let total = tokens_of(&messages);
+    let agent = AgentCompaction {
+        compactor: compactor_for(total, 0.25, |_| {}),
+        summarizer: Scripted::always(Script::Extract),
+        clock: || 0,
+    };
+    assert_eq!(agent.token_count_hint("s1"), None);
+    let compacted =
+        futures_executor::block_on(agent.compact("s1", messages.clone())).expect("compacts");
+    let compacted = compacted.expect("over the trigger: compacted");
+    assert_eq!(
+        agent.token_count_hint("s1"),
+        Some(total),
+        "the hint is the count last assessed"
+    );
+    let again =
+        futures_executor::block_on(agent.compact("s1", compacted.messages)).expect("no error");
+    assert_eq!(again, None, "below the trigger now: nothing to do");
+}
