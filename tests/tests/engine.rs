@@ -932,3 +932,60 @@ fn agent_loops_get_an_outcome_only_when_the_conversation_changed() {
         futures_executor::block_on(agent.compact("s1", compacted.messages)).expect("no error");
     assert_eq!(again, None, "below the trigger now: nothing to do");
 }
+
+#[test]
+fn a_conversation_already_compacted_returns_its_summary_without_a_request() {
+    let messages = agent_session(20, 40);
+    let compactor = compactor_for(tokens_of(&messages), 0.25, |c| c.clear_at_least = u64::MAX);
+    let first = run_with(
+        &compactor,
+        messages,
+        Trigger::Proactive,
+        &Scripted::always(Script::Extract),
+    )
+    .0
+    .expect("compacts");
+    let summaries_only: Vec<Message> = first
+        .messages
+        .iter()
+        .filter(|m| m.is_compaction() || !m.compactable)
+        .cloned()
+        .collect();
+    assert!(summaries_only.iter().any(Message::is_compaction));
+    let scripted = Scripted::always(Script::Extract);
+    let fresh = compactor_for(10, 1.0, |_| {});
+    let (again, _) = run_with(&fresh, summaries_only.clone(), Trigger::Manual, &scripted);
+    let again = again.expect("outcome");
+    assert_eq!(again.messages, summaries_only);
+    assert!(
+        scripted.seen.lock().expect("seen").is_empty(),
+        "no new request"
+    );
+}
+
+struct BrokenStore;
+
+impl SessionStore for BrokenStore {
+    type Error = String;
+    async fn load(&self, _: &str) -> Result<Option<(Vec<Message>, u64)>, String> {
+        Err("connection refused".into())
+    }
+    async fn save(&self, _: &str, _: &[Message], _: u64) -> Result<Result<(), u64>, String> {
+        Err("read-only".into())
+    }
+}
+
+#[test]
+fn store_failures_are_persist_failed_errors() {
+    let compactor = compactor_for(10_000, 1.0, |_| {});
+    let result = futures_executor::block_on(compactor.compact_session(
+        &BrokenStore,
+        "s1",
+        &Scripted::always(Script::Extract),
+        &|| 0,
+    ));
+    assert_eq!(
+        result,
+        Err(CompactError::PersistFailed("connection refused".into()))
+    );
+}

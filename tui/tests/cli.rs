@@ -136,3 +136,63 @@ fn strict_mode_explains_how_to_keep_unknown_roles() {
         stderr(&output)
     );
 }
+
+#[test]
+fn compact_writes_the_conversation_back_in_its_format_and_a_report() {
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/sample.json");
+    let dir = std::env::temp_dir().join(format!("compactor-compact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = dir.join("out.json");
+    let report = dir.join("report.json");
+    let output = compactor(&[
+        "compact",
+        sample,
+        "--max-context",
+        "3000",
+        "--output-reserve",
+        "500",
+        "-o",
+        out.to_str().expect("utf-8"),
+        "--report",
+        report.to_str().expect("utf-8"),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("compacted") && text.contains("light"),
+        "{text}"
+    );
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("written")).expect("JSON");
+    let original: Value =
+        serde_json::from_str(&std::fs::read_to_string(sample).expect("sample")).expect("JSON");
+    let (written, original) = (
+        written.as_array().expect("array"),
+        original.as_array().expect("array"),
+    );
+    assert!(written.len() < original.len());
+    assert_eq!(
+        written[0], original[0],
+        "the pinned system prompt is written back verbatim"
+    );
+    assert_eq!(
+        written.last(),
+        original.last(),
+        "the newest turn is untouched"
+    );
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("JSON");
+    assert!(report["report"]["tokensAfter"].as_u64() < report["report"]["tokensBefore"].as_u64());
+    assert!(report["events"].as_array().is_some_and(|e| !e.is_empty()));
+    // The result, fed back, is left alone.
+    let again = compactor(&[
+        "compact",
+        out.to_str().expect("utf-8"),
+        "--max-context",
+        "3000",
+        "--output-reserve",
+        "500",
+    ]);
+    assert!(stdout(&again).contains("skipped"), "{}", stdout(&again));
+    let _ = std::fs::remove_dir_all(&dir);
+}
