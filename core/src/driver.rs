@@ -49,10 +49,12 @@ pub async fn drive<S: Summarize>(
     let mut queue: Vec<SummaryRequest> = Vec::new();
     let mut in_flight = FuturesUnordered::new();
     loop {
+        let step = run.poll();
+        // Deliver what happened before acting on the step, the last events included.
         for event in run.events() {
             on_event(&event);
         }
-        match run.poll() {
+        match step {
             Step::Summarize(requests) => {
                 queue.extend(requests);
                 continue;

@@ -829,6 +829,9 @@ pub fn result_key(session: &str, messages: &[Message]) -> Option<String> {
 #[derive(Debug)]
 struct Chunk {
     messages: Vec<Message>,
+    /// The answer's size limit: the job's, or less for the map step of a map-reduce, so
+    /// that all partial summaries fit the summarizer's window together.
+    max_output_tokens: u64,
     request: Option<RequestId>,
     deadline_ms: u64,
     attempt: u32,
@@ -994,7 +997,7 @@ impl Run {
             Ok(text) => {
                 let text = text.trim().to_owned();
                 let tokens = accountant.text_tokens(&text);
-                let limit = job.max_output_tokens + job.max_output_tokens / 2 + 16;
+                let limit = chunk.max_output_tokens + chunk.max_output_tokens / 2 + 16;
                 if text.is_empty() {
                     return self.fail_job(j, id, SummaryFailure::Failed("empty summary".into()));
                 }
@@ -1044,19 +1047,22 @@ impl Run {
                         job.state = JobState::Done(text);
                     }
                 } else if job.chunks.iter().all(|c| c.result.is_some()) && job.reduce.is_none() {
+                    // The existing running summary (incremental mode) is the first part.
                     let partials: Vec<Message> = job
-                        .chunks
+                        .existing
                         .iter()
+                        .cloned()
+                        .chain(
+                            job.chunks
+                                .iter()
+                                .map(|c| c.result.clone().unwrap_or_default()),
+                        )
                         .enumerate()
-                        .map(|(i, c)| {
-                            Message::user(
-                                format!("part{i}").as_str(),
-                                c.result.clone().unwrap_or_default(),
-                            )
-                        })
+                        .map(|(i, text)| Message::user(format!("part{i}").as_str(), text))
                         .collect();
                     let mut reduce = Chunk {
                         messages: partials,
+                        max_output_tokens: job.max_output_tokens,
                         request: None,
                         deadline_ms: 0,
                         attempt: 1,
@@ -1090,6 +1096,7 @@ impl Run {
                     chunk,
                     Chunk {
                         messages: vec![],
+                        max_output_tokens: 0,
                         request: None,
                         deadline_ms: 0,
                         attempt: 0,
@@ -1196,16 +1203,30 @@ impl Run {
         let now_ms = self.now_ms;
         let id = RequestId(self.next_request);
         self.next_request += 1;
-        let (covers, age, max_output_tokens) = match self.level.as_ref().map(|l| &l.jobs[job_index])
-        {
-            Some(job) => (job.covers.clone(), job.age, job.max_output_tokens),
-            None => (Vec::new(), 0, config.max_summary_tokens),
+        let max_output_tokens = chunk.max_output_tokens;
+        let (covers, age) = match self.level.as_ref().map(|l| &l.jobs[job_index]) {
+            Some(job) => (job.covers.clone(), job.age),
+            None => (Vec::new(), 0),
         };
         let prompt = build(kind, &chunk.messages, max_output_tokens);
-        let input_tokens: u64 = prompt
+        // The transcript's messages are counted through the memo (they were counted when
+        // the level was planned); only the instruction and the existing summary are new
+        // text. Re-tokenizing whole prompts cost a third of a level's time on long inputs.
+        let accountant = &self.compactor.accountant;
+        let input_tokens: u64 = chunk
+            .messages
             .iter()
-            .map(|m| self.compactor.accountant.text_tokens(&m.content))
-            .sum();
+            .map(|m| accountant.message_tokens(m))
+            .sum::<u64>()
+            + prompt.first().map_or(0, |instruction| {
+                accountant.text_tokens(&instruction.content)
+            })
+            + match kind {
+                PromptKind::Running {
+                    existing: Some(summary),
+                } => accountant.text_tokens(summary),
+                _ => 0,
+            };
         chunk.request = Some(id);
         chunk.deadline_ms = now_ms.saturating_add(config.request_timeout_ms);
         chunk.result = None;
@@ -1629,6 +1650,12 @@ impl Run {
         if !current.is_empty() || chunks.is_empty() {
             chunks.push(current);
         }
+        let chunk_output_tokens = if chunks.len() > 1 {
+            (config.summarizer_input_tokens / (chunks.len() as u64 + 1))
+                .clamp(64, max_output_tokens)
+        } else {
+            max_output_tokens
+        };
         Job {
             replace,
             covers,
@@ -1640,6 +1667,7 @@ impl Run {
                 .into_iter()
                 .map(|messages| Chunk {
                     messages,
+                    max_output_tokens: chunk_output_tokens,
                     request: None,
                     deadline_ms: u64::MAX,
                     attempt: 1,

@@ -3,6 +3,7 @@
 use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -39,6 +40,9 @@ pub struct Scripted {
     latency: Duration,
     /// Every request received, in order.
     pub seen: Arc<Mutex<Vec<SummaryRequest>>>,
+    in_flight: Arc<AtomicUsize>,
+    /// The most requests that were being answered at the same time.
+    pub max_in_flight: Arc<AtomicUsize>,
 }
 
 impl Scripted {
@@ -54,6 +58,8 @@ impl Scripted {
             fallback,
             latency: Duration::ZERO,
             seen: Arc::default(),
+            in_flight: Arc::default(),
+            max_in_flight: Arc::default(),
         }
     }
 
@@ -131,8 +137,12 @@ impl Summarize for Scripted {
             until: std::time::Instant::now() + self.latency,
             started: false,
         };
+        let (in_flight, max_in_flight) = (self.in_flight.clone(), self.max_in_flight.clone());
         async move {
+            let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+            max_in_flight.fetch_max(now, Ordering::SeqCst);
             delay.await;
+            in_flight.fetch_sub(1, Ordering::SeqCst);
             match answer {
                 Some(answer) => answer,
                 None => std::future::pending().await,

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use compactor::budget::BudgetConfig;
 use compactor::driver::{SessionStore, drive};
@@ -668,62 +668,51 @@ fn compact_session_writes_back_with_the_version_read_or_reports_a_conflict() {
     );
 }
 
-/// MODERATE's requests run concurrently: k segments at latency L take about L, not k·L.
+/// MODERATE's requests run concurrently: all k are in the summarizer at once. (Its wall
+/// time, about L rather than k·L, is measured by the `moderate` benchmark, not here: this
+/// machine is shared and timings in tests are noise.)
 #[test]
-fn moderate_wall_time_is_about_one_latency() {
+fn moderate_requests_are_all_in_flight_at_once() {
     let messages = agent_session(20, 40);
-    let compactor = compactor_for(tokens_of(&messages), 0.25, |c| {
+    let compactor = compactor_for(tokens_of(&messages), 0.5, |c| {
         c.clear_at_least = u64::MAX;
         c.max_concurrency = 64;
     });
-    let latency = Duration::from_millis(200);
-    let scripted = Scripted::always(Script::Extract).with_latency(latency);
+    let scripted = Scripted::always(Script::Extract).with_latency(Duration::from_millis(20));
     let mut run = compactor
         .begin("s1", messages, Trigger::Proactive, 0)
         .expect("begin");
-    let start = Instant::now();
-    let mut moderate: Option<(Instant, Option<Instant>, usize)> = None;
-    let outcome =
-        futures_executor::block_on(drive(
-            &mut run,
-            &scripted,
-            64,
-            &|| 0,
-            &mut |event| match event {
-                Event::LevelEntered {
-                    level: Level::Moderate,
-                    ..
-                } => moderate = Some((Instant::now(), None, 0)),
-                Event::RequestIssued {
-                    level: Level::Moderate,
-                    ..
-                } => {
-                    if let Some(m) = moderate.as_mut() {
-                        m.2 += 1;
-                    }
-                }
-                Event::LevelLeft {
-                    level: Level::Moderate,
-                    ..
-                } => {
-                    if let Some(m) = moderate.as_mut() {
-                        m.1 = Some(Instant::now());
-                    }
-                }
-                _ => {}
-            },
-        ))
-        .expect("compacts");
-    let (entered, left, k) = moderate.expect("moderate ran");
-    let wall = left.expect("moderate ended") - entered;
-    println!(
-        "moderate: k = {k} requests at L = {latency:?}: wall {wall:?} (sequential would be {:?}); whole run {:?}",
-        latency * k as u32,
-        start.elapsed()
-    );
+    let mut k = 0;
+    let outcome = futures_executor::block_on(drive(&mut run, &scripted, 64, &|| 0, &mut |event| {
+        if let Event::RequestIssued {
+            level: Level::Moderate,
+            ..
+        } = event
+        {
+            k += 1;
+        }
+    }))
+    .expect("compacts");
     assert!(k >= 3, "{k}");
-    assert!(wall < latency * 13 / 10, "wall {wall:?} >= 1.3 L");
+    assert_eq!(
+        scripted
+            .max_in_flight
+            .load(std::sync::atomic::Ordering::SeqCst),
+        k
+    );
     assert!(matches!(outcome.status, Status::Compacted { .. }));
+    // Bounded: with a limit of 2, never more than 2 at once.
+    let bounded = Scripted::always(Script::Extract).with_latency(Duration::from_millis(5));
+    let mut run = compactor
+        .begin("s2", agent_session(20, 40), Trigger::Proactive, 0)
+        .expect("begin");
+    futures_executor::block_on(drive(&mut run, &bounded, 2, &|| 0, &mut |_| {})).expect("compacts");
+    assert_eq!(
+        bounded
+            .max_in_flight
+            .load(std::sync::atomic::Ordering::SeqCst),
+        2
+    );
 }
 
 /// Over a long session that compacts repeatedly, incremental summaries and the cache
@@ -988,4 +977,67 @@ fn store_failures_are_persist_failed_errors() {
         result,
         Err(CompactError::PersistFailed("connection refused".into()))
     );
+}
+
+#[test]
+fn inputs_larger_than_the_summarizers_window_are_map_reduced() {
+    let messages = agent_session(30, 30);
+    let compactor = compactor_for(tokens_of(&messages), 0.1, |c| {
+        c.clear_at_least = u64::MAX;
+        c.summarizer_input_tokens = 2_000;
+    });
+    let scripted = Scripted::always(Script::Extract);
+    let (result, events) = run_with(&compactor, messages.clone(), Trigger::Proactive, &scripted);
+    let outcome = result.expect("compacts");
+    assert_sound(&messages, &outcome);
+    let seen = scripted.seen.lock().expect("seen");
+    let sizes: Vec<(u64, usize, String)> = seen
+        .iter()
+        .map(|r| (r.input_tokens, r.covers.len(), r.level.to_string()))
+        .collect();
+    assert!(
+        seen.iter().all(|r| r.input_tokens <= 2_000 + 600),
+        "every request fits the window (plus the instruction): {sizes:?}"
+    );
+    let reduces = seen
+        .iter()
+        .filter(|r| r.prompt[0].content.contains("Merge the partial summaries"))
+        .count();
+    assert!(reduces >= 1, "chunk summaries were merged");
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::LevelLeft {
+            level: Level::Aggressive | Level::Maximum,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn the_async_driver_delivers_every_event_the_last_included() {
+    let messages = agent_session(20, 40);
+    let compactor = compactor_for(tokens_of(&messages), 0.5, |c| c.clear_at_least = u64::MAX);
+    let mut run = compactor
+        .begin("s1", messages, Trigger::Proactive, 0)
+        .expect("begin");
+    let mut seen = Vec::new();
+    futures_executor::block_on(drive(
+        &mut run,
+        &Scripted::always(Script::Extract),
+        8,
+        &|| 0,
+        &mut |e| seen.push(e.clone()),
+    ))
+    .expect("compacts");
+    assert!(matches!(seen.first(), Some(Event::Assessed { .. })));
+    assert!(matches!(seen.last(), Some(Event::Finished { .. })));
+    let entered = seen
+        .iter()
+        .filter(|e| matches!(e, Event::LevelEntered { .. }))
+        .count();
+    let left = seen
+        .iter()
+        .filter(|e| matches!(e, Event::LevelLeft { .. }))
+        .count();
+    assert_eq!(entered, left, "every level entered is left");
 }
