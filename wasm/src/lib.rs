@@ -248,9 +248,9 @@ impl Compactor {
     pub fn assess(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Conversation")] messages: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ReadOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let messages = read_messages(&messages, &options)?;
+        let messages = read_messages(&messages, &options.unwrap_or_default())?;
         let assessment = compactor::overflow::assess(&self.accountant, &messages, &self.budget);
         Ok(to_js(&assessment)?)
     }
@@ -261,9 +261,9 @@ impl Compactor {
     pub fn plan(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Conversation")] messages: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ReadOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let messages = read_messages(&messages, &options)?;
+        let messages = read_messages(&messages, &options.unwrap_or_default())?;
         let plan = compactor::plan::plan(&self.accountant, &messages, &self.budget, &self.tail)
             .map_err(Failure::from)?;
         Ok(to_js(&plan)?)
@@ -276,7 +276,7 @@ impl Compactor {
         #[wasm_bindgen(unchecked_param_type = "Conversation")] messages: JsValue,
         #[wasm_bindgen(js_name = reportedPromptTokens, unchecked_param_type = "number")]
         reported_prompt_tokens: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ReadOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
     ) -> Result<(), JsValue> {
         let reported = reported_prompt_tokens
             .as_f64()
@@ -284,7 +284,7 @@ impl Compactor {
             .ok_or_else(|| {
                 Failure::invalid("reportedPromptTokens", "expected a non-negative integer")
             })?;
-        let messages = read_messages(&messages, &options)?;
+        let messages = read_messages(&messages, &options.unwrap_or_default())?;
         self.accountant.calibrate(&messages, reported as u64);
         Ok(())
     }
@@ -331,7 +331,7 @@ impl Compactor {
 #[wasm_bindgen(js_name = countTokens)]
 pub fn count_tokens(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "EncodingName | undefined")] encoding: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "EncodingName")] encoding: Option<JsValue>,
 ) -> Result<f64, JsValue> {
     let text = text.as_string().ok_or_else(|| {
         Failure::invalid(
@@ -339,6 +339,7 @@ pub fn count_tokens(
             format!("expected a string, found {}", type_of(&text)),
         )
     })?;
+    let encoding = encoding.unwrap_or_default();
     let encoding = if encoding.is_undefined() || encoding.is_null() {
         Encoding::O200kBase
     } else {
