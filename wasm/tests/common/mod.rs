@@ -45,9 +45,7 @@ fn code_and_path(error: &JsValue) -> (String, Option<String>) {
 
 #[wasm_bindgen_test]
 fn assess_counts_and_resolves_the_budget() {
-    let assessment = compactor()
-        .assess(conversation(), JsValue::UNDEFINED)
-        .expect("valid");
+    let assessment = compactor().assess(conversation(), None).expect("valid");
     assert_eq!(get(&assessment, "messageCount").as_f64(), Some(5.0));
     assert!(get(&assessment, "totalTokens").as_f64().expect("a number") > 20.0);
     let budget = get(&assessment, "budget");
@@ -64,7 +62,7 @@ fn assess_counts_and_resolves_the_budget() {
 #[wasm_bindgen_test]
 fn plan_keeps_tool_calls_with_their_results() {
     let plan = compactor()
-        .plan(conversation(), js(r#"{"format": "openai"}"#))
+        .plan(conversation(), Some(js(r#"{"format": "openai"}"#)))
         .expect("valid");
     let units: js_sys::Array = get(&get(&plan, "segmentation"), "units").into();
     let exchange = units
@@ -79,22 +77,20 @@ fn plan_keeps_tool_calls_with_their_results() {
 
 #[wasm_bindgen_test]
 fn count_tokens_is_exact_with_the_full_build() {
-    let count = count_tokens("hello world".into(), JsValue::UNDEFINED).expect("text");
+    let count = count_tokens("hello world".into(), None).expect("text");
     if cfg!(feature = "o200k") {
         assert_eq!(count, 2.0);
     } else {
         assert!(count >= 2.0);
     }
-    assert!(count_tokens("hello world".into(), "estimate".into()).expect("known") >= 2.0);
+    assert!(count_tokens("hello world".into(), Some("estimate".into())).expect("known") >= 2.0);
 }
 
 #[wasm_bindgen_test]
 fn clones_share_the_token_memo() {
     let original = compactor();
     let clone = original.clone_handle();
-    clone
-        .assess(conversation(), JsValue::UNDEFINED)
-        .expect("valid");
+    clone.assess(conversation(), None).expect("valid");
     assert_eq!(original.memo_size(), 5);
     assert_eq!(clone.memo_size(), 5);
 }
@@ -104,7 +100,7 @@ fn bad_messages_name_the_path() {
     let error = compactor()
         .assess(
             js(r#"[{"role":"user","content":"x"},{"role":"bot","content":"x"}]"#),
-            JsValue::UNDEFINED,
+            None,
         )
         .expect_err("unknown role");
     assert_eq!(
@@ -181,10 +177,10 @@ fn garbage_never_panics() {
     for text in garbage {
         let value = js(text);
         for result in [
-            c.assess(value.clone(), JsValue::UNDEFINED),
-            c.plan(value.clone(), JsValue::UNDEFINED),
-            c.assess(conversation(), value.clone()),
-            c.plan(conversation(), value.clone()),
+            c.assess(value.clone(), None),
+            c.plan(value.clone(), None),
+            c.assess(conversation(), Some(value.clone())),
+            c.plan(conversation(), Some(value.clone())),
         ] {
             if let Err(error) = result {
                 assert_eq!(code_and_path(&error).0, "INVALID_INPUT", "{text}");
@@ -193,14 +189,12 @@ fn garbage_never_panics() {
         if let Err(error) = Compactor::new(value.clone()) {
             assert_eq!(code_and_path(&error).0, "INVALID_INPUT", "{text}");
         }
-        let counted = count_tokens(value.clone(), value.clone());
+        let counted = count_tokens(value.clone(), Some(value.clone()));
         if let Err(error) = counted {
             assert_eq!(code_and_path(&error).0, "INVALID_INPUT", "{text}");
         }
-        let _ = c.calibrate(conversation(), value.clone(), JsValue::UNDEFINED);
+        let _ = c.calibrate(conversation(), value.clone(), None);
     }
-    let assessment = c
-        .assess(conversation(), JsValue::UNDEFINED)
-        .expect("still works");
+    let assessment = c.assess(conversation(), None).expect("still works");
     assert_eq!(get(&assessment, "messageCount").as_f64(), Some(5.0));
 }
