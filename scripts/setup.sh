@@ -10,3 +10,20 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 command -v python3 >/dev/null || { echo "setup: python3 is required" >&2; exit 1; }
+
+# The npm package: wasm-bindgen's CLI at the version wasm/Cargo.toml pins (its test runner
+# too), wasm-pack, Chromium and its driver for the browser tests, and the JS test tools.
+if [[ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen 0.2.130" ]]; then
+  # Not --locked: the CLI's own lockfile no longer builds with this toolchain.
+  cargo install wasm-bindgen-cli --version 0.2.130
+fi
+command -v wasm-pack >/dev/null || cargo install wasm-pack --locked
+if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
+fi
+command -v node >/dev/null || { echo "setup: node (20 or later) is required" >&2; exit 1; }
+if [[ ! -f wasm/node_modules/.package-lock.json \
+   || wasm/package-lock.json -nt wasm/node_modules/.package-lock.json ]]; then
+  npm ci --prefix wasm --no-audit --no-fund
+fi

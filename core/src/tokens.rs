@@ -91,13 +91,14 @@ impl Encoding {
         }
     }
 
-    /// A counter for this encoding. Without the `tiktoken` feature the exact encodings are
-    /// unavailable and the estimator stands in (its name says so).
+    /// A counter for this encoding. An exact encoding whose feature (`o200k`, `cl100k`, or
+    /// `tiktoken` for both) is off is unavailable, and the estimator stands in (its name
+    /// says so).
     pub fn counter(self) -> Arc<dyn TokenCounter> {
         match self {
-            #[cfg(feature = "tiktoken")]
+            #[cfg(feature = "o200k")]
             Encoding::O200kBase => Arc::new(Tiktoken::o200k_base()),
-            #[cfg(feature = "tiktoken")]
+            #[cfg(feature = "cl100k")]
             Encoding::Cl100kBase => Arc::new(Tiktoken::cl100k_base()),
             _ => Arc::new(Estimator),
         }
@@ -111,15 +112,16 @@ impl fmt::Display for Encoding {
 }
 
 /// Exact counting with a tiktoken vocabulary, built once per process.
-#[cfg(feature = "tiktoken")]
+#[cfg(any(feature = "o200k", feature = "cl100k"))]
 #[derive(Clone, Copy)]
 pub struct Tiktoken {
     bpe: &'static tiktoken_rs::CoreBPE,
     name: &'static str,
 }
 
-#[cfg(feature = "tiktoken")]
+#[cfg(any(feature = "o200k", feature = "cl100k"))]
 impl Tiktoken {
+    #[cfg(feature = "o200k")]
     /// `o200k_base` (GPT-4o, GPT-4.1, GPT-5, o-series). The first call parses the
     /// vocabulary (about 3.6 MB); later calls share it.
     pub fn o200k_base() -> Self {
@@ -129,6 +131,7 @@ impl Tiktoken {
         }
     }
 
+    #[cfg(feature = "cl100k")]
     /// `cl100k_base` (GPT-4, GPT-3.5).
     pub fn cl100k_base() -> Self {
         Self {
@@ -138,7 +141,7 @@ impl Tiktoken {
     }
 }
 
-#[cfg(feature = "tiktoken")]
+#[cfg(any(feature = "o200k", feature = "cl100k"))]
 impl TokenCounter for Tiktoken {
     fn count(&self, text: &str) -> u64 {
         // Special-token strings inside a conversation are text, not control tokens.
@@ -150,7 +153,7 @@ impl TokenCounter for Tiktoken {
     }
 }
 
-#[cfg(feature = "tiktoken")]
+#[cfg(any(feature = "o200k", feature = "cl100k"))]
 impl fmt::Debug for Tiktoken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("Tiktoken").field(&self.name).finish()

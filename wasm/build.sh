@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Builds the npm packages:
+#   wasm/pkg       @compactor-rs/compactor       exact o200k_base counting (vocabulary embedded)
+#   wasm/pkg-lite  @compactor-rs/compactor-lite  no vocabularies: counts with the estimator
+#
+# Both are `wasm-pack build --target web` output (ES modules with an `init` that takes a
+# URL, a Response, bytes or a compiled WebAssembly.Module), plus a `node` entry that
+# instantiates synchronously from the file next to it, so `import` alone works in Node.
+# Browsers and workers call `await init()` (or `initSync({ module })` where the bundler or
+# the platform hands over a compiled module, as Cloudflare Workers do).
+#
+# Usage: wasm/build.sh [--dev]   (prints the gzipped size of each .wasm)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+profile=--release
+[[ "${1:-}" == "--dev" ]] && profile=--dev
+
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' ../Cargo.toml | head -1)
+
+build() { # out-dir npm-name description [cargo args...]
+  local out=$1 name=$2 description=$3
+  shift 3
+  rm -rf "$out"
+  wasm-pack --quiet build "$profile" --target web --out-dir "$out" --out-name compactor \
+    --no-pack . -- "$@"
+  rm -f "$out/.gitignore"
+
+  # Node: read the module next to this file and instantiate it synchronously, so the
+  # package is ready as soon as it is imported. `init()` stays callable (a no-op).
+  cat >"$out/node.js" <<'JS'
+import { readFileSync } from "node:fs";
+import { initSync } from "./compactor.js";
+
+initSync({ module: readFileSync(new URL("./compactor_bg.wasm", import.meta.url)) });
+
+export * from "./compactor.js";
+export { default } from "./compactor.js";
+JS
+
+  # Cloudflare Workers (workerd) import .wasm files as compiled modules.
+  cat >"$out/workerd.js" <<'JS'
+import module from "./compactor_bg.wasm";
+import { initSync } from "./compactor.js";
+
+initSync({ module });
+
+export * from "./compactor.js";
+export { default } from "./compactor.js";
+JS
+
+  cat >"$out/package.json" <<JSON
+{
+  "name": "$name",
+  "version": "$version",
+  "description": "$description",
+  "license": "MIT OR Apache-2.0",
+  "repository": { "type": "git", "url": "https://github.com/compactor-rs/compactor" },
+  "type": "module",
+  "main": "./node.js",
+  "module": "./compactor.js",
+  "types": "./compactor.d.ts",
+  "exports": {
+    ".": {
+      "types": "./compactor.d.ts",
+      "workerd": "./workerd.js",
+      "node": "./node.js",
+      "default": "./compactor.js"
+    },
+    "./compactor_bg.wasm": "./compactor_bg.wasm",
+    "./package.json": "./package.json"
+  },
+  "files": [
+    "compactor.js",
+    "compactor.d.ts",
+    "compactor_bg.wasm",
+    "compactor_bg.wasm.d.ts",
+    "node.js",
+    "workerd.js",
+    "README.md"
+  ],
+  "sideEffects": ["./node.js", "./workerd.js"],
+  "engines": { "node": ">=20" },
+  "keywords": ["llm", "agent", "context-window", "compaction", "tokenizer", "wasm"]
+}
+JSON
+  cp README.md "$out/README.md"
+  printf '%-10s %s: %s bytes gzipped (%s raw)\n' "$out" compactor_bg.wasm \
+    "$(gzip -9 -c "$out/compactor_bg.wasm" | wc -c)" "$(wc -c <"$out/compactor_bg.wasm")"
+}
+
+build pkg @compactor-rs/compactor \
+  "Keeps an LLM agent's conversation inside the model's context window (exact o200k_base counting)"
+build pkg-lite @compactor-rs/compactor-lite \
+  "Keeps an LLM agent's conversation inside the model's context window (small: estimated counting)" \
+  --no-default-features

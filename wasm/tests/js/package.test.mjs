@@ -1,0 +1,154 @@
+// The built packages, as users import them: `wasm/build.sh` first.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+
+const full = await import("../../pkg/node.js");
+const lite = await import("../../pkg-lite/node.js");
+
+const conversation = [
+  { role: "system", content: "You are a coding agent." },
+  { role: "user", content: "Fix the failing test." },
+  {
+    role: "assistant",
+    content: null,
+    tool_calls: [{ id: "c1", type: "function", function: { name: "bash", arguments: '{"cmd":"cargo test"}' } }],
+  },
+  { role: "tool", tool_call_id: "c1", content: "test result: FAILED. 1 failed" },
+  { role: "assistant", content: "One test fails; fixing it.", extra: { kept: true } },
+];
+
+for (const [name, pkg] of [["full", full], ["lite", lite]]) {
+  const { Compactor, countTokens, errorCodes } = pkg;
+
+  test(`${name}: assess resolves the budget and counts every message`, () => {
+    const c = new Compactor({ model: "gpt-4o" });
+    const a = c.assess(conversation);
+    assert.equal(a.messageCount, 5);
+    assert.equal(a.messages.length, 5);
+    assert.equal(a.budget.absoluteLimit, 111_616);
+    assert.equal(a.budget.maxMessages, 50);
+    assert.equal(a.target.messages, null);
+    assert.deepEqual(a.signals, { overTrigger: false, overMaxMessages: false, overAbsoluteLimit: false });
+    assert.equal(typeof a.totalTokens, "number");
+    assert.equal(c.counter, name === "full" ? "o200k_base" : "estimate");
+  });
+
+  test(`${name}: request bodies and options are accepted`, () => {
+    const c = new Compactor({ maxContextTokens: 1000, outputReserve: 100, maxMessages: null, keepRecentTurns: 1 });
+    const a = c.assess({ model: "x", messages: conversation }, { format: "openai", lenient: false });
+    assert.equal(a.budget.maxMessages, null);
+    const small = new Compactor({ maxContextTokens: 60, outputReserve: 10, maxMessages: 4 });
+    const s = small.assess(conversation);
+    assert.equal(s.signals.overMaxMessages, true);
+    assert.equal(s.signals.overTrigger, true);
+    assert.equal(s.target.messages, 3);
+  });
+
+  test(`${name}: plan keeps tool calls with their results`, () => {
+    const p = new Compactor({ model: "gpt-4o", keepRecentTurns: 1 }).plan(conversation);
+    const exchange = p.segmentation.units.find((u) => u.kind === "tool_exchange");
+    assert.deepEqual(exchange.messages, { start: 2, end: 4 });
+    assert.equal(p.tail.turns, 1);
+    assert.equal(p.assessment.messageCount, 5);
+    assert.deepEqual(p.segmentation.segments.map((s) => s.kind), ["preamble", "exchange", "exchange"]);
+  });
+
+  test(`${name}: countTokens`, () => {
+    const n = countTokens("hello world");
+    if (name === "full") assert.equal(n, 2);
+    else assert.ok(n >= 2);
+    assert.ok(countTokens("hello world", "estimate") >= 2);
+  });
+
+  test(`${name}: cloneHandle shares the memo and the calibration`, () => {
+    const c = new Compactor({ model: "gpt-4o" });
+    const clone = c.cloneHandle();
+    clone.assess(conversation);
+    assert.equal(c.memoSize, 5);
+    const before = c.assess(conversation).totalTokens;
+    clone.calibrate(conversation, before * 2);
+    assert.equal(c.calibration.observations, 1);
+    assert.ok(c.assess(conversation).totalTokens > before);
+    clone.free();
+    assert.equal(c.assess(conversation).messageCount, 5);
+  });
+
+  test(`${name}: errors carry a code and the path`, () => {
+    const c = new Compactor({ model: "gpt-4o" });
+    const bad = [{ role: "user", content: "x" }, { role: "user", content: "y" }, { role: "user", content: "z" }, { role: "bot", content: "x" }];
+    assert.throws(() => c.assess(bad), (e) => {
+      assert.ok(e instanceof Error);
+      assert.equal(e.name, "CompactorError");
+      assert.equal(e.code, "INVALID_INPUT");
+      assert.equal(e.path, "messages[3].role");
+      assert.equal(e.message, 'messages[3].role: unknown role "bot"');
+      return true;
+    });
+    assert.throws(() => c.plan([{ role: "tool", tool_call_id: "nope", content: "x" }]), { code: "INVALID_INPUT", path: "messages[0]" });
+    assert.throws(() => new Compactor({ model: "gpt-4o", maxContextTokens: -1 }), { code: "INVALID_INPUT", path: "config.maxContextTokens" });
+    assert.throws(() => new Compactor({ model: "nope" }), { code: "INVALID_INPUT", path: "config.model" });
+    assert.throws(() => c.assess(conversation, { format: "anthropic" }), { code: "INVALID_INPUT", path: "options.format" });
+    assert.throws(() => c.assess(conversation, { format: "yaml" }), { code: "INVALID_INPUT", path: "options.format" });
+    assert.throws(() => countTokens(42), { code: "INVALID_INPUT", path: "text" });
+    assert.throws(() => countTokens("x", "gpt2"), { code: "INVALID_INPUT", path: "encoding" });
+    assert.deepEqual(errorCodes(), ["INVALID_INPUT", "CONTEXT_OVERFLOW", "CIRCUIT_OPEN", "CONFLICT", "ABORTED", "SUMMARY_FAILED"]);
+  });
+
+  test(`${name}: garbage of every kind, then a normal call`, () => {
+    const cyclic = [];
+    cyclic.push(cyclic);
+    let deep = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const junk = [
+      undefined, null, 0, -1, NaN, Infinity, true, "text", 10n, Symbol("s"), () => 1, [], {}, [null], [1, "a"],
+      cyclic, deep, new Date(0), new Map([[1, 2]]), new Uint8Array(8),
+      { toJSON() { throw new Error("boom"); } },
+      [{ role: "user", content: "lorem ipsum dolor sit amet ".repeat(300_000) }],
+      [{ role: 7 }], [{ role: "user", content: {} }], [{ role: "user", content: [{ type: "image_url" }] }],
+      [{ role: "assistant", tool_calls: "no" }], [{ role: "assistant", tool_calls: [{ id: 1, function: null }] }],
+      [{ role: "tool", content: "x", tool_call_id: {} }], { messages: "no" }, { messages: [[[]]] },
+    ];
+    const c = new Compactor({ model: "gpt-4o" });
+    const calls = [
+      (v) => c.assess(v), (v) => c.plan(v), (v) => c.assess(conversation, v), (v) => c.plan(conversation, v),
+      (v) => new Compactor(v), (v) => countTokens(v), (v) => countTokens("x", v),
+      (v) => c.calibrate(conversation, v), (v) => c.calibrate(v, 10),
+    ];
+    for (const value of junk) {
+      for (const call of calls) {
+        try {
+          call(value);
+        } catch (e) {
+          assert.equal(e.code, "INVALID_INPUT", `${String(e)}`);
+          assert.equal(typeof e.path, "string");
+        }
+      }
+    }
+    assert.equal(c.assess(conversation).messageCount, 5);
+    assert.equal(new Compactor({ model: "gpt-4o" }).plan(conversation).assessment.messageCount, 5);
+  });
+}
+
+test("the web entry initializes from bytes, and init is idempotent", async () => {
+  const web = await import("../../pkg/compactor.js");
+  const bytes = readFileSync(new URL("../../pkg-lite/compactor_bg.wasm", import.meta.url));
+  const webLite = await import("../../pkg-lite/compactor.js");
+  await webLite.default({ module_or_path: bytes });
+  await webLite.default({ module_or_path: bytes });
+  assert.equal(new webLite.Compactor({ model: "gpt-4o" }).assess(conversation).messageCount, 5);
+  // The node entry already initialized the full build's module.
+  await web.default();
+  assert.equal(web.countTokens("hello world"), 2);
+});
+
+test("package.json maps every runtime to an entry that exists", () => {
+  for (const dir of ["pkg", "pkg-lite"]) {
+    const meta = JSON.parse(readFileSync(new URL(`../../${dir}/package.json`, import.meta.url)));
+    const entries = meta.exports["."];
+    for (const file of [entries.types, entries.node, entries.workerd, entries.default, ...meta.files]) {
+      assert.ok(readFileSync(new URL(`../../${dir}/${file}`, import.meta.url)).length > 0, `${dir}/${file}`);
+    }
+    assert.equal(meta.type, "module");
+  }
+});
