@@ -136,3 +136,35 @@ fn strict_mode_explains_how_to_keep_unknown_roles() {
         stderr(&output)
     );
 }
+
+#[test]
+fn every_format_plans_detected_or_named() {
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+    for (folder, name) in [
+        ("openai", "openai"),
+        ("anthropic", "anthropic"),
+        ("aisdk", "ai-sdk"),
+    ] {
+        for entry in std::fs::read_dir(fixtures.join(folder)).expect("fixtures") {
+            let path = entry.expect("entry").path();
+            let path = path.to_str().expect("utf-8 path");
+            for format in ["auto", name] {
+                let output = compactor(&["plan", path, "--format", format, "--json"]);
+                assert!(output.status.success(), "{path} as {format}: {}", stderr(&output));
+            }
+        }
+    }
+    let anthropic_as_openai = fixtures.join("anthropic/tool-use.json");
+    let output = compactor(&[
+        "plan",
+        anthropic_as_openai.to_str().expect("utf-8 path"),
+        "--format",
+        "openai",
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("messages[1].content[1].type"),
+        "{}",
+        stderr(&output)
+    );
+}
