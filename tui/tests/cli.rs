@@ -150,7 +150,11 @@ fn every_format_plans_detected_or_named() {
             let path = path.to_str().expect("utf-8 path");
             for format in ["auto", name] {
                 let output = compactor(&["plan", path, "--format", format, "--json"]);
-                assert!(output.status.success(), "{path} as {format}: {}", stderr(&output));
+                assert!(
+                    output.status.success(),
+                    "{path} as {format}: {}",
+                    stderr(&output)
+                );
             }
         }
     }
