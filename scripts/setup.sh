@@ -10,3 +10,11 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 command -v python3 >/dev/null || { echo "setup: python3 is required" >&2; exit 1; }
+
+# cargo-fuzz, for the bounded fuzz run in test.sh (it needs a nightly toolchain too).
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  cargo install cargo-fuzz --locked
+fi
+if ! cargo +nightly --version >/dev/null 2>&1; then
+  rustup toolchain install nightly --profile minimal || echo "setup: no nightly toolchain; the fuzz step will be skipped" >&2
+fi

@@ -29,4 +29,22 @@ CARGO_TARGET_DIR=target cargo build --manifest-path tests/purity/Cargo.toml \
   --target wasm32-unknown-unknown --release --locked
 python3 scripts/check-wasm-imports.py target/wasm32-unknown-unknown/release/compactor_purity_probe.wasm
 
+step "fuzz: each format adapter, briefly (parse -> write -> parse gives the same messages)"
+if cargo +nightly --version >/dev/null 2>&1 && cargo fuzz --version >/dev/null 2>&1; then
+  log="$(mktemp)"
+  for target in openai anthropic aisdk; do
+    mkdir -p "fuzz/corpus/$target"
+    if ! (cd fuzz && cargo +nightly fuzz run -O "$target" "corpus/$target" "seeds/$target" -- \
+      -max_total_time="${FUZZ_SECONDS:-20}" -dict=json.dict -max_len=8192) >"$log" 2>&1; then
+      tail -n 60 "$log"
+      echo "fuzz target $target failed"
+      exit 1
+    fi
+    echo "$target: $(grep -E '^Done' "$log")"
+  done
+  rm -f "$log"
+else
+  echo "skipped: needs cargo +nightly and cargo-fuzz (scripts/setup.sh installs them)"
+fi
+
 step "all checks passed"

@@ -259,7 +259,7 @@ fn check_anthropic(messages: &[&Message], out: &mut Vec<Violation>) {
                 format!("first message is the {}'s", message.role),
             ));
         }
-        if index > start && side(&messages[index - 1]) == side(message) {
+        if index > start && side(messages[index - 1]) == side(message) {
             out.push(violation(
                 index,
                 Rule::RolesDoNotAlternate,
