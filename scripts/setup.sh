@@ -27,3 +27,11 @@ if [[ ! -f wasm/node_modules/.package-lock.json \
    || wasm/package-lock.json -nt wasm/node_modules/.package-lock.json ]]; then
   npm ci --prefix wasm --no-audit --no-fund
 fi
+
+# cargo-fuzz, for the bounded fuzz run in test.sh (it needs a nightly toolchain too).
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  cargo install cargo-fuzz --locked
+fi
+if ! cargo +nightly --version >/dev/null 2>&1; then
+  rustup toolchain install nightly --profile minimal || echo "setup: no nightly toolchain; the fuzz step will be skipped" >&2
+fi

@@ -49,4 +49,22 @@ step "wasm: tsc --noEmit on a program using the whole API"
 step "wasm: counting agrees with gpt-tokenizer and js-tiktoken on the corpus"
 node wasm/bench/count.mjs 1
 
+step "fuzz: each format adapter, briefly (parse -> write -> parse gives the same messages)"
+if cargo +nightly --version >/dev/null 2>&1 && cargo fuzz --version >/dev/null 2>&1; then
+  log="$(mktemp)"
+  for target in openai anthropic aisdk; do
+    mkdir -p "fuzz/corpus/$target"
+    if ! (cd fuzz && cargo +nightly fuzz run -O "$target" "corpus/$target" "seeds/$target" -- \
+      -max_total_time="${FUZZ_SECONDS:-20}" -dict=json.dict -max_len=8192) >"$log" 2>&1; then
+      tail -n 60 "$log"
+      echo "fuzz target $target failed"
+      exit 1
+    fi
+    echo "$target: $(grep -E '^Done' "$log")"
+  done
+  rm -f "$log"
+else
+  echo "skipped: needs cargo +nightly and cargo-fuzz (scripts/setup.sh installs them)"
+fi
+
 step "all checks passed"

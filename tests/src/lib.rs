@@ -1,4 +1,7 @@
-//! Shared helpers for the integration tests: the corpus of real agent trajectories.
+//! Shared helpers for the integration tests: the corpus of real agent trajectories, random
+//! sessions, and a converter from OpenAI conversations to the other formats.
+
+pub mod convert;
 
 pub mod harness;
 

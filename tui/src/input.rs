@@ -13,10 +13,11 @@ use crate::Failure;
 /// The conversation file and how to read it.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
-    /// A JSON file of messages (OpenAI Chat format), or a request body with `messages`.
+    /// A JSON file of messages (OpenAI Chat, Anthropic Messages or AI SDK), or a request
+    /// body with `messages`.
     pub file: PathBuf,
-    /// The message format.
-    #[arg(long, value_enum, default_value = "openai")]
+    /// The message format; `auto` tells it from the content.
+    #[arg(long, value_enum, default_value = "auto")]
     pub format: FormatArg,
     /// Keep unknown roles and content parts as pinned, opaque messages instead of failing
     /// (for example the `exit` message some agent frameworks append).
@@ -27,8 +28,26 @@ pub struct InputArgs {
 /// The formats the command line accepts.
 #[derive(clap::ValueEnum, Debug, Clone, Copy)]
 pub enum FormatArg {
+    /// Tell the format from the content (a top-level `system`, block and part types).
+    Auto,
     /// OpenAI Chat Completions messages.
     Openai,
+    /// Anthropic Messages: content blocks, top-level `system`.
+    Anthropic,
+    /// Vercel AI SDK `ModelMessage`s.
+    AiSdk,
+}
+
+impl FormatArg {
+    /// The explicit format, or `None` for `auto`.
+    pub fn format(self) -> Option<Format> {
+        match self {
+            FormatArg::Auto => None,
+            FormatArg::Openai => Some(Format::OpenAi),
+            FormatArg::Anthropic => Some(Format::Anthropic),
+            FormatArg::AiSdk => Some(Format::AiSdk),
+        }
+    }
 }
 
 /// The numbers: a catalog model and overrides.
@@ -106,14 +125,15 @@ impl InputArgs {
     /// Reads and parses the file, and checks that its tool calls and results pair up.
     pub fn read(&self) -> Result<Conversation, Failure> {
         let text = read_file(&self.file)?;
-        let format = match self.format {
-            FormatArg::Openai => Format::OpenAi,
-        };
         let options = ParseOptions {
             lenient: self.lenient,
         };
-        let conversation = format::parse_str(&text, format, options).map_err(|e| {
-            let hint = if e.message.starts_with("unknown role") {
+        let parsed = match self.format.format() {
+            Some(format) => format::parse_str(&text, format, options),
+            None => format::parse_str_auto(&text, options),
+        };
+        let conversation = parsed.map_err(|e| {
+            let hint = if e.message.starts_with("unknown") {
                 " (--lenient keeps it as a pinned message)"
             } else {
                 ""

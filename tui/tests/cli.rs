@@ -195,4 +195,38 @@ fn compact_writes_the_conversation_back_in_its_format_and_a_report() {
     ]);
     assert!(stdout(&again).contains("skipped"), "{}", stdout(&again));
     let _ = std::fs::remove_dir_all(&dir);
+
+fn every_format_plans_detected_or_named() {
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+    for (folder, name) in [
+        ("openai", "openai"),
+        ("anthropic", "anthropic"),
+        ("aisdk", "ai-sdk"),
+    ] {
+        for entry in std::fs::read_dir(fixtures.join(folder)).expect("fixtures") {
+            let path = entry.expect("entry").path();
+            let path = path.to_str().expect("utf-8 path");
+            for format in ["auto", name] {
+                let output = compactor(&["plan", path, "--format", format, "--json"]);
+                assert!(
+                    output.status.success(),
+                    "{path} as {format}: {}",
+                    stderr(&output)
+                );
+            }
+        }
+    }
+    let anthropic_as_openai = fixtures.join("anthropic/tool-use.json");
+    let output = compactor(&[
+        "plan",
+        anthropic_as_openai.to_str().expect("utf-8 path"),
+        "--format",
+        "openai",
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("messages[1].content[1].type"),
+        "{}",
+        stderr(&output)
+    );
 }

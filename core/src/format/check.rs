@@ -99,11 +99,23 @@ impl fmt::Display for Violation {
 /// Checks `messages` against the rules of `format`: `Ok` when the provider would accept
 /// them, else every violation found, in message order.
 pub fn check(format: Format, messages: &[Message]) -> Result<(), Vec<Violation>> {
+    // Messages made only of opaque parts (unknown roles kept by lenient parsing) are the
+    // caller's own business: the provider never sees them as they are, so they are skipped.
+    let kept: Vec<usize> = (0..messages.len())
+        .filter(|&i| {
+            let parts = &messages[i].parts;
+            parts.is_empty() || !parts.iter().all(|p| matches!(p, Part::Opaque(_)))
+        })
+        .collect();
+    let view: Vec<&Message> = kept.iter().map(|&i| &messages[i]).collect();
     let mut violations = Vec::new();
     match format {
-        Format::OpenAi => check_openai(messages, &mut violations),
-        Format::Anthropic => check_anthropic(messages, &mut violations),
-        Format::AiSdk => check_aisdk(messages, &mut violations),
+        Format::OpenAi => check_openai(&view, &mut violations),
+        Format::Anthropic => check_anthropic(&view, &mut violations),
+        Format::AiSdk => check_aisdk(&view, &mut violations),
+    }
+    for violation in &mut violations {
+        violation.index = kept[violation.index];
     }
     violations.sort_by_key(|v| v.index);
     if violations.is_empty() {
@@ -123,7 +135,7 @@ fn violation(index: usize, rule: Rule, detail: impl Into<String>) -> Violation {
 
 /// Pairing shared by OpenAI and the AI SDK: results after their call, once; every call
 /// answered before the next assistant message; calls only from the assistant.
-fn check_pairing(messages: &[Message], out: &mut Vec<Violation>) {
+fn check_pairing(messages: &[&Message], out: &mut Vec<Violation>) {
     // Open calls: id → index of the message that made it.
     let mut open: HashMap<&str, usize> = HashMap::new();
     let mut answered: HashSet<&str> = HashSet::new();
@@ -182,7 +194,7 @@ fn report_open(open: &mut HashMap<&str, usize>, out: &mut Vec<Violation>) {
     }
 }
 
-fn check_openai(messages: &[Message], out: &mut Vec<Violation>) {
+fn check_openai(messages: &[&Message], out: &mut Vec<Violation>) {
     check_pairing(messages, out);
     for (index, message) in messages.iter().enumerate() {
         let results = message.tool_results().count();
@@ -209,7 +221,7 @@ fn check_openai(messages: &[Message], out: &mut Vec<Violation>) {
     }
 }
 
-fn check_aisdk(messages: &[Message], out: &mut Vec<Violation>) {
+fn check_aisdk(messages: &[&Message], out: &mut Vec<Violation>) {
     check_pairing(messages, out);
     for (index, message) in messages.iter().enumerate() {
         if message.role == Role::User && message.tool_results().next().is_some() {
@@ -222,7 +234,7 @@ fn check_aisdk(messages: &[Message], out: &mut Vec<Violation>) {
     }
 }
 
-fn check_anthropic(messages: &[Message], out: &mut Vec<Violation>) {
+fn check_anthropic(messages: &[&Message], out: &mut Vec<Violation>) {
     let start = messages
         .iter()
         .take_while(|m| m.role == Role::System)
@@ -247,7 +259,7 @@ fn check_anthropic(messages: &[Message], out: &mut Vec<Violation>) {
                 format!("first message is the {}'s", message.role),
             ));
         }
-        if index > start && side(&messages[index - 1]) == side(message) {
+        if index > start && side(messages[index - 1]) == side(message) {
             out.push(violation(
                 index,
                 Rule::RolesDoNotAlternate,
@@ -330,7 +342,7 @@ fn check_anthropic(messages: &[Message], out: &mut Vec<Violation>) {
 }
 
 /// The calls of message `index` are all answered in the message right after it.
-fn check_results_in_next(messages: &[Message], index: usize, out: &mut Vec<Violation>) {
+fn check_results_in_next(messages: &[&Message], index: usize, out: &mut Vec<Violation>) {
     let message = &messages[index];
     if message.role != Role::Assistant || !message.has_tool_calls() {
         return;

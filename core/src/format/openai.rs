@@ -349,10 +349,34 @@ pub(crate) fn render(message: &Message, original: Option<&Value>) -> Value {
             if !object.contains_key("role") || role != Role::System {
                 object.insert("role".into(), json!(role.as_str()));
             }
-            object.insert("content".into(), json!(text));
+            // Parts the run did not change (an image beside clipped text) stay as they were.
+            let content = match object.get("content").and_then(Value::as_array) {
+                Some(originals) => Value::Array(super::render_blocks(
+                    &message.parts,
+                    originals,
+                    |part| content_part(part, "", ParseOptions { lenient: true }).ok(),
+                    render_part,
+                )),
+                None => json!(text),
+            };
+            object.insert("content".into(), content);
         }
     }
     Value::Object(object)
+}
+
+/// Renders one content part, on top of the original part at its place.
+fn render_part(part: &Part, base: Option<&Map<String, Value>>) -> Value {
+    match part {
+        Part::Text { text } => {
+            let mut object = base.cloned().unwrap_or_default();
+            object.insert("type".into(), json!("text"));
+            object.insert("text".into(), json!(text));
+            object.remove("refusal");
+            Value::Object(object)
+        }
+        other => json!({"type": "text", "text": super::placeholder(other)}),
+    }
 }
 
 #[cfg(test)]
@@ -414,6 +438,19 @@ mod tests {
         assert_eq!(
             out[1],
             json!({"role":"tool","tool_call_id":"c1","content":"[cleared]","cache":1})
+        );
+    }
+
+    #[test]
+    fn clipping_text_keeps_the_image_beside_it() {
+        let text = r#"[{"role":"user","content":[{"type":"text","text":"long text"},{"type":"image_url","image_url":{"url":"https://x/y.png"}}]}]"#;
+        let conversation = strict(text).expect("valid");
+        let mut messages = conversation.messages.clone();
+        messages[0].parts[0] = Part::text("long…");
+        let out = conversation.to_json(&messages);
+        assert_eq!(
+            out[0]["content"],
+            json!([{"type":"text","text":"long…"},{"type":"image_url","image_url":{"url":"https://x/y.png"}}])
         );
     }
 
