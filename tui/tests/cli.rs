@@ -195,7 +195,9 @@ fn compact_writes_the_conversation_back_in_its_format_and_a_report() {
     ]);
     assert!(stdout(&again).contains("skipped"), "{}", stdout(&again));
     let _ = std::fs::remove_dir_all(&dir);
+}
 
+#[test]
 fn every_format_plans_detected_or_named() {
     let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
     for (folder, name) in [
