@@ -73,6 +73,10 @@ pub struct CompactionConfig {
     /// When a session's circuit is open, [`Compactor::compact`] compacts with the offline
     /// [`Extractive`](crate::extractive::Extractive) summarizer instead of refusing (false).
     pub extractive_fallback: bool,
+    /// The provider format the conversation travels in: results are also checked against
+    /// its rules before they leave ([`validate_format`](crate::validate::validate_format)).
+    #[cfg(feature = "serde")]
+    pub format: Option<crate::format::Format>,
 }
 
 impl Default for CompactionConfig {
@@ -96,6 +100,8 @@ impl Default for CompactionConfig {
             min_reduction: 0.05,
             max_concurrency: 8,
             extractive_fallback: false,
+            #[cfg(feature = "serde")]
+            format: None,
         }
     }
 }
@@ -1830,7 +1836,13 @@ impl Run {
             self.finish_with(Status::NoProgress, false);
             return;
         }
-        if let Err(error) = validate(&self.original, &self.current, tokens, limit) {
+        let checked = validate(&self.original, &self.current, tokens, limit);
+        #[cfg(feature = "serde")]
+        let checked = checked.and_then(|()| match self.compactor.config.format {
+            Some(format) => crate::validate::validate_format(format, &self.original, &self.current),
+            None => Ok(()),
+        });
+        if let Err(error) = checked {
             self.fail(CompactError::Validation(error));
             return;
         }

@@ -30,6 +30,15 @@ pub enum ValidationError {
         /// The role it starts with.
         role: Role,
     },
+    /// The result breaks a rule of the provider format in play that the input kept.
+    #[cfg(feature = "serde")]
+    #[error("the result breaks {format} rules: {}", violations.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    Provider {
+        /// The format.
+        format: crate::format::Format,
+        /// What is broken.
+        violations: Vec<crate::format::check::Violation>,
+    },
     /// The result is still larger than the absolute limit.
     #[error("{tokens} tokens exceed the absolute limit of {limit}")]
     OverLimit {
@@ -38,6 +47,36 @@ pub enum ValidationError {
         /// The absolute limit.
         limit: u64,
     },
+}
+
+/// Checks `result` against the rules of the provider `format`: every rule the original
+/// kept must still hold. Consecutive user messages are allowed (a summary next to a kept
+/// user message): Anthropic's API combines consecutive same-role turns, and the others
+/// accept them.
+#[cfg(feature = "serde")]
+pub fn validate_format(
+    format: crate::format::Format,
+    original: &[Message],
+    result: &[Message],
+) -> Result<(), ValidationError> {
+    use crate::format::check::{Rule, check};
+    let broken_before: Vec<Rule> = check(format, original)
+        .err()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|v| v.rule)
+        .collect();
+    let violations: Vec<_> = check(format, result)
+        .err()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|v| v.rule != Rule::RolesDoNotAlternate && !broken_before.contains(&v.rule))
+        .collect();
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        Err(ValidationError::Provider { format, violations })
+    }
 }
 
 /// Checks `result` against `original`: pairs intact, pinned messages byte-identical and in

@@ -1041,3 +1041,58 @@ fn the_async_driver_delivers_every_event_the_last_included() {
         .count();
     assert_eq!(entered, left, "every level entered is left");
 }
+
+/// The corpus converted to each provider format compacts to half and a quarter of its
+/// tokens, and the written result passes that format's checker.
+#[test]
+fn the_corpus_in_every_format_compacts_to_results_its_provider_accepts() {
+    use compactor::format::check::{Rule, check};
+    use compactor_tests::convert::{to_aisdk, to_anthropic};
+    let mut compacted = 0;
+    for (name, text) in corpus() {
+        let openai = parse_str(&text, Format::OpenAi, ParseOptions { lenient: true }).expect(&name);
+        let inputs = [
+            (Format::OpenAi, text.clone()),
+            (
+                Format::Anthropic,
+                to_anthropic(&openai.messages).to_string(),
+            ),
+            (Format::AiSdk, to_aisdk(&openai.messages).to_string()),
+        ];
+        for (format, json) in inputs {
+            let conversation = parse_str(&json, format, ParseOptions { lenient: true })
+                .unwrap_or_else(|e| panic!("{name} as {format}: {e}"));
+            let total = tokens_of(&conversation.messages);
+            for share in [0.5, 0.25] {
+                let compactor = compactor_for(total, share, |c| c.format = Some(format));
+                let (result, _) = run_with(
+                    &compactor,
+                    conversation.messages.clone(),
+                    Trigger::Proactive,
+                    &Scripted::always(Script::Extract),
+                );
+                let outcome = match result {
+                    Ok(outcome) => outcome,
+                    // A pinned system prompt larger than the budget: nothing may touch it.
+                    Err(CompactError::ContextOverflow { .. }) => continue,
+                    Err(e) => panic!("{name} as {format} at {share}: {e}"),
+                };
+                let written = conversation.to_json(&outcome.messages).to_string();
+                let reread = parse_str(&written, format, ParseOptions { lenient: true })
+                    .unwrap_or_else(|e| panic!("{name} as {format}: output: {e}"));
+                let broken: Vec<_> = check(format, &reread.messages)
+                    .err()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|v| v.rule != Rule::RolesDoNotAlternate)
+                    .collect();
+                assert!(
+                    broken.is_empty(),
+                    "{name} as {format} at {share}: {broken:?}"
+                );
+                compacted += 1;
+            }
+        }
+    }
+    assert!(compacted >= 100, "{compacted}");
+}

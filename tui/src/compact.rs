@@ -65,6 +65,7 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
     let config = CompactionConfig {
         budget: args.budget.config(),
         keep_recent_turns: args.keep_recent_turns,
+        format: Some(conversation.format),
         ..CompactionConfig::default()
     };
     let compactor = Compactor::new(config).map_err(|e| Failure::Input(e.to_string()))?;
