@@ -26,8 +26,9 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    Conversation, Format, FormatError, IdAssigner, ParseOptions, at, index, kind_of,
-    opaque_message, opaque_part, pin_opaque, placeholder, render_blocks,
+    Conversation, Format, FormatError, IdAssigner, ParseOptions, at, index, kind_of, messages_of,
+    object_at, opaque_message, opaque_part, pin_opaque, placeholder, read_messages, render_blocks,
+    required_str,
 };
 use crate::message::{
     Media, MediaKind, Message, MessageId, Part, Reasoning, Role, ToolCall, ToolResult,
@@ -54,30 +55,7 @@ const SERVER_BLOCKS: &[&str] = &[
 
 /// Parses a request body or a bare array of messages.
 pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, FormatError> {
-    let (items, envelope) = match json {
-        Value::Array(items) => (items, None),
-        Value::Object(body) => match body.get("messages") {
-            Some(Value::Array(items)) => (items, Some(body.clone())),
-            Some(other) => {
-                return Err(FormatError::new(
-                    "messages",
-                    format!("expected an array, found {}", kind_of(other)),
-                ));
-            }
-            None => {
-                return Err(FormatError::new(
-                    "$",
-                    "expected an array of messages or an object with \"messages\"",
-                ));
-            }
-        },
-        other => {
-            return Err(FormatError::new(
-                "$",
-                format!("expected an array of messages, found {}", kind_of(other)),
-            ));
-        }
-    };
+    let (items, envelope) = messages_of(json)?;
     let mut ids = IdAssigner::new();
     let mut parsed = Vec::with_capacity(items.len() + 1);
     if let Some(system) = envelope.as_ref().and_then(|body| body.get("system")) {
@@ -85,11 +63,9 @@ pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, Format
         ids.assign(&mut message);
         parsed.push((message, system.clone()));
     }
-    for (i, item) in items.iter().enumerate() {
-        let mut message = parse_message(item, &index("messages", i), options)?;
-        ids.assign(&mut message);
-        parsed.push((message, item.clone()));
-    }
+    parsed.extend(read_messages(items, &mut ids, |item, path| {
+        parse_message(item, path, options)
+    })?);
     Ok(Conversation::new(Format::Anthropic, parsed, envelope))
 }
 
@@ -122,12 +98,7 @@ fn system_parts(system: &Value) -> Result<Vec<Part>, FormatError> {
 }
 
 fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Message, FormatError> {
-    let Value::Object(object) = item else {
-        return Err(FormatError::new(
-            path,
-            format!("expected a message object, found {}", kind_of(item)),
-        ));
-    };
+    let object = object_at(item, path, "message")?;
     let role_path = at(path, "role");
     let role = match object.get("role") {
         Some(Value::String(role)) => match role.as_str() {
@@ -195,22 +166,8 @@ fn string_field(block: &Value, name: &str, path: &str) -> Result<String, FormatE
 
 /// One content block as a part.
 fn read_block(block: &Value, path: &str, options: ParseOptions) -> Result<Part, FormatError> {
-    let Value::Object(object) = block else {
-        return Err(FormatError::new(
-            path,
-            format!("expected a content block object, found {}", kind_of(block)),
-        ));
-    };
-    let kind = match object.get("type") {
-        Some(Value::String(kind)) => kind.as_str(),
-        Some(other) => {
-            return Err(FormatError::new(
-                at(path, "type"),
-                format!("expected a string, found {}", kind_of(other)),
-            ));
-        }
-        None => return Err(FormatError::new(at(path, "type"), "missing")),
-    };
+    let object = object_at(block, path, "content block")?;
+    let kind = required_str(object, path, "type")?;
     let source = || {
         object
             .get("source")

@@ -482,6 +482,80 @@ impl IdAssigner {
     }
 }
 
+/// The fields of a request body other than its messages, written back unchanged.
+pub(crate) type Envelope = serde_json::Map<String, Value>;
+
+/// The messages array of `json` — an array, or a request body with `messages` — and the
+/// body around it.
+pub(crate) fn messages_of(json: &Value) -> Result<(&Vec<Value>, Option<Envelope>), FormatError> {
+    match json {
+        Value::Array(items) => Ok((items, None)),
+        Value::Object(body) => match body.get("messages") {
+            Some(Value::Array(items)) => Ok((items, Some(body.clone()))),
+            Some(other) => Err(FormatError::new(
+                "messages",
+                format!("expected an array, found {}", kind_of(other)),
+            )),
+            None => Err(FormatError::new(
+                "$",
+                "expected an array of messages or an object with \"messages\"",
+            )),
+        },
+        other => Err(FormatError::new(
+            "$",
+            format!("expected an array of messages, found {}", kind_of(other)),
+        )),
+    }
+}
+
+/// `value` as an object, or an error at `path` saying a `what` object was expected.
+pub(crate) fn object_at<'a>(
+    value: &'a Value,
+    path: &str,
+    what: &str,
+) -> Result<&'a serde_json::Map<String, Value>, FormatError> {
+    value.as_object().ok_or_else(|| {
+        FormatError::new(
+            path,
+            format!("expected a {what} object, found {}", kind_of(value)),
+        )
+    })
+}
+
+/// The string field `key` of `object` at `path`: missing and not-a-string are errors.
+pub(crate) fn required_str<'a>(
+    object: &'a serde_json::Map<String, Value>,
+    path: &str,
+    key: &str,
+) -> Result<&'a str, FormatError> {
+    match object.get(key) {
+        Some(Value::String(text)) => Ok(text),
+        Some(other) => Err(FormatError::new(
+            at(path, key),
+            format!("expected a string, found {}", kind_of(other)),
+        )),
+        None => Err(FormatError::new(at(path, key), "missing")),
+    }
+}
+
+/// Reads every message of `items` with `read` (given the item and its path) and assigns
+/// content-derived ids, keeping each item's JSON beside its message.
+pub(crate) fn read_messages(
+    items: &[Value],
+    ids: &mut IdAssigner,
+    read: impl Fn(&Value, &str) -> Result<Message, FormatError>,
+) -> Result<Vec<(Message, Value)>, FormatError> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let mut message = read(item, &index("messages", i))?;
+            ids.assign(&mut message);
+            Ok((message, item.clone()))
+        })
+        .collect()
+}
+
 /// `path` helpers shared by the adapters.
 pub(crate) fn at(path: &str, key: &str) -> String {
     format!("{path}.{key}")

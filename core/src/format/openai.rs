@@ -14,8 +14,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    Conversation, Format, FormatError, IdAssigner, ParseOptions, at, index, kind_of,
-    opaque_message, opaque_part, pin_opaque,
+    Conversation, Format, FormatError, IdAssigner, ParseOptions, at, index, kind_of, messages_of,
+    object_at, opaque_message, opaque_part, pin_opaque, read_messages,
 };
 use crate::message::{Media, MediaKind, Message, MessageId, Part, Role, ToolCall, ToolResult};
 
@@ -28,47 +28,16 @@ pub const FILE_REF_TOKENS: u64 = 1_500;
 
 /// Parses an array of messages or a request body.
 pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, FormatError> {
-    let (items, envelope) = match json {
-        Value::Array(items) => (items, None),
-        Value::Object(body) => match body.get("messages") {
-            Some(Value::Array(items)) => (items, Some(body.clone())),
-            Some(other) => {
-                return Err(FormatError::new(
-                    "messages",
-                    format!("expected an array, found {}", kind_of(other)),
-                ));
-            }
-            None => {
-                return Err(FormatError::new(
-                    "$",
-                    "expected an array of messages or an object with \"messages\"",
-                ));
-            }
-        },
-        other => {
-            return Err(FormatError::new(
-                "$",
-                format!("expected an array of messages, found {}", kind_of(other)),
-            ));
-        }
-    };
+    let (items, envelope) = messages_of(json)?;
     let mut ids = IdAssigner::new();
-    let mut parsed = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        let mut message = parse_message(item, &index("messages", i), options)?;
-        ids.assign(&mut message);
-        parsed.push((message, item.clone()));
-    }
+    let parsed = read_messages(items, &mut ids, |item, path| {
+        parse_message(item, path, options)
+    })?;
     Ok(Conversation::new(Format::OpenAi, parsed, envelope))
 }
 
 fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Message, FormatError> {
-    let Value::Object(object) = item else {
-        return Err(FormatError::new(
-            path,
-            format!("expected a message object, found {}", kind_of(item)),
-        ));
-    };
+    let object = object_at(item, path, "message")?;
     let role_path = at(path, "role");
     let role_name = match object.get("role") {
         Some(Value::String(role)) => role.as_str(),
@@ -159,12 +128,7 @@ fn content_parts(
 }
 
 fn content_part(item: &Value, path: &str, options: ParseOptions) -> Result<Part, FormatError> {
-    let Value::Object(object) = item else {
-        return Err(FormatError::new(
-            path,
-            format!("expected a content part object, found {}", kind_of(item)),
-        ));
-    };
+    let object = object_at(item, path, "content part")?;
     let kind = object
         .get("type")
         .and_then(Value::as_str)
