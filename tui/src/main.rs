@@ -2,7 +2,9 @@
 
 mod compact;
 mod input;
+mod inspect;
 mod plan;
+mod summarizer;
 
 use std::process::ExitCode;
 
@@ -22,6 +24,8 @@ enum Command {
     Plan(plan::PlanArgs),
     /// Compact a conversation and print the report (levels, tokens, requests).
     Compact(compact::CompactArgs),
+    /// Watch compaction live: gauge, segments, ladder, requests in flight, events.
+    Inspect(inspect::InspectArgs),
 }
 
 /// A failure to report: bad input exits 2, anything else 1.
@@ -37,6 +41,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Plan(args) => plan::run(&args),
         Command::Compact(args) => compact::run(&args),
+        Command::Inspect(args) => inspect::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
