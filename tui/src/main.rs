@@ -29,6 +29,7 @@ enum Command {
 }
 
 /// A failure to report: bad input exits 2, anything else 1.
+#[derive(Debug)]
 pub enum Failure {
     /// The input (file, JSON, numbers) is unusable; the message names where.
     Input(String),

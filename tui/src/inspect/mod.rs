@@ -107,3 +107,6 @@ pub fn run(args: &InspectArgs) -> Result<(), Failure> {
     let (app, summarizer) = args.build()?;
     runtime::run(app, summarizer).map_err(|e| Failure::Other(format!("terminal: {e}")))
 }
+
+#[cfg(test)]
+mod tests;

@@ -782,23 +782,38 @@ fn has_cleared_result(message: &Message) -> bool {
 
 /// A level's outcome in words.
 pub fn level_outcome(row: &LevelRow) -> String {
-    match (&row.outcome, row.tokens_before, row.tokens_after) {
+    let mut text = match (&row.outcome, row.tokens_before, row.tokens_after) {
         (LevelOutcome::Pending, ..) => "—".into(),
         (LevelOutcome::Running, ..) => "running".into(),
         (LevelOutcome::Skipped { predicted }, ..) => {
-            format!("skipped: at best {}", crate::plan::thousands(*predicted))
+            format!("skipped (≥{})", crate::plan::thousands(*predicted))
         }
         (LevelOutcome::Left, Some(before), Some(after)) if after < before => {
-            let mut text = format!("−{}", crate::plan::thousands(before - after));
-            if row.fallbacks > 0 {
-                text.push_str(&format!(", {} kept", row.fallbacks));
-            }
-            text
-        }
-        (LevelOutcome::Left, ..) if row.fallbacks > 0 => {
-            format!("no change, {} kept", row.fallbacks)
+            format!("−{}", crate::plan::thousands(before - after))
         }
         (LevelOutcome::Left, ..) => "no change".into(),
+    };
+    if row.failed > 0 {
+        text.push_str(&format!(", {} failed", row.failed));
+    }
+    if row.cache_hits > 0 {
+        text.push_str(&format!(", {} cached", row.cache_hits));
+    }
+    text
+}
+
+/// A run's status in words.
+pub fn status_words(status: &compactor::engine::Status) -> String {
+    use compactor::engine::Status;
+    match status {
+        Status::Compacted { target_met: true } => "compacted, target met".to_owned(),
+        Status::Compacted { target_met: false } => {
+            "compacted under the absolute limit, target missed".to_owned()
+        }
+        Status::Skipped { reason } => format!("skipped ({reason:?})"),
+        Status::NoOp => "no-op: already this session's latest result".to_owned(),
+        Status::NoProgress => "no progress: conversation left as it was".to_owned(),
+        other => format!("{other:?}"),
     }
 }
 

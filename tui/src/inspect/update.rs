@@ -14,7 +14,7 @@ use compactor::engine::{CompactError, Event, RequestId, Status, Step, SummaryFai
 
 use super::model::{
     AppEvent, DetailTarget, Effect, Held, LadderTable, LevelOutcome, LogLine, Mode, Numbers,
-    Overlay, Pane, Phase, RequestState, RequestTable, App, EventLog,
+    Overlay, Pane, Phase, RequestState, RequestTable, App, EventLog, status_words,
 };
 use crate::plan::thousands;
 
@@ -271,7 +271,7 @@ impl App {
         }
         self.phase = Phase::Running;
         self.level_ended = false;
-        self.status = "next level".into();
+        self.status = "stepping: the next level runs, then the inspector pauses".into();
         self.release();
         self.dispatch();
         self.refresh();
@@ -534,16 +534,10 @@ impl App {
             Ok(outcome) => {
                 self.messages = outcome.messages.clone();
                 let r = &outcome.report;
-                let what = match &outcome.status {
-                    Status::Compacted { target_met: true } => "compacted, target met".to_owned(),
-                    Status::Compacted { target_met: false } => {
-                        "compacted under the absolute limit, target missed".to_owned()
-                    }
-                    Status::Skipped { reason } => format!("skipped ({reason:?}); n edits the numbers"),
-                    Status::NoOp => "no-op: already this session's latest result".to_owned(),
-                    Status::NoProgress => "no progress: conversation left as it was".to_owned(),
-                    other => format!("{other:?}"),
-                };
+                let mut what = status_words(&outcome.status);
+                if matches!(outcome.status, Status::Skipped { .. }) {
+                    what.push_str("; n edits the numbers");
+                }
                 self.status = format!(
                     "{what}: {} → {} tokens · e exports, u undoes",
                     thousands(r.tokens_before),
@@ -772,7 +766,8 @@ impl App {
                 tokens_after,
             } => self.log_line(
                 format!(
-                    "finished: {status:?}, {} → {} tokens",
+                    "finished: {}, {} → {} tokens",
+                    status_words(&status),
                     thousands(tokens_before),
                     thousands(tokens_after)
                 ),

@@ -143,8 +143,8 @@ impl Widget for &SegmentTable {
 impl Widget for &LadderTable {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let mut lines = vec![Line::from(format!(
-            "{:<10} {:>6} {:>3} {:>3} {:>3} {:>13}  outcome",
-            "level", "at", "req", "ok", "err", "tokens"
+            "{:<10} {:>6} {:>5} {:>13}  outcome",
+            "level", "at", "ok/rq", "tokens"
         ))
         .bold()];
         for row in &self.rows {
@@ -164,12 +164,10 @@ impl Widget for &LadderTable {
             };
             lines.push(
                 Line::from(format!(
-                    "{:<10} {:>6} {:>3} {:>3} {:>3} {:>13}  {}",
+                    "{:<10} {:>6} {:>5} {:>13}  {}",
                     row.level.as_str(),
                     entered,
-                    row.requests,
-                    row.answered,
-                    row.failed,
+                    format!("{}/{}", row.answered, row.requests),
                     tokens,
                     level_outcome(row)
                 ))
@@ -422,7 +420,7 @@ impl Widget for &App {
             .render(gauge, buf);
 
         // Body: segments left; ladder and requests right.
-        let [left, right] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(body);
+        let [left, right] = Layout::horizontal([Constraint::Percentage(52), Constraint::Percentage(48)]).areas(body);
         let [ladder, requests] = Layout::vertical([Constraint::Length(7), Constraint::Min(3)]).areas(right);
         let panes = [
             (Pane::Segments, left, format!(" segments · {} messages ", self.messages.len())),
