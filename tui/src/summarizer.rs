@@ -348,4 +348,135 @@ mod tests {
         assert_eq!(failed, [false, false, true, false, false, true]);
         assert_eq!(faulty.name(), "echo fail every 3");
     }
+
+    /// A loopback server that answers `answers.len()` connections, one request each, in
+    /// order, then stops; it hands back the request bodies it read.
+    fn serve(answers: Vec<(u16, String, Duration)>) -> (String, std::thread::JoinHandle<Vec<String>>) {
+        use std::io::{BufRead, BufReader, Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+        let address = format!("http://{}", listener.local_addr().expect("address"));
+        let handle = std::thread::spawn(move || {
+            let mut bodies = Vec::new();
+            for (status, body, delay) in answers {
+                let Ok((stream, _)) = listener.accept() else {
+                    break;
+                };
+                let mut reader = BufReader::new(stream);
+                let mut length = 0usize;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                        break;
+                    }
+                    let lower = line.to_ascii_lowercase();
+                    if let Some(value) = lower.strip_prefix("content-length:") {
+                        length = value.trim().parse().unwrap_or(0);
+                    }
+                }
+                let mut request = vec![0; length];
+                let _ = reader.read_exact(&mut request);
+                bodies.push(String::from_utf8_lossy(&request).into_owned());
+                std::thread::sleep(delay);
+                let mut stream = reader.into_inner();
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+            bodies
+        });
+        (address, handle)
+    }
+
+    fn request() -> SummaryRequest {
+        SummaryRequest {
+            id: compactor::engine::RequestId(7),
+            level: compactor::ladder::Level::Moderate,
+            prompt: vec![
+                compactor::prompt::PromptMessage {
+                    role: Role::System,
+                    content: "Summarize.".into(),
+                },
+                compactor::prompt::PromptMessage {
+                    role: Role::User,
+                    content: "<transcript>\n[user] fix src/lib.rs\n</transcript>".into(),
+                },
+            ],
+            max_output_tokens: 321,
+            covers: vec![],
+            age: 2,
+            model: Some("summary-model".into()),
+            provider: None,
+            deadline_ms: 0,
+            attempt: 1,
+            input_tokens: 20,
+        }
+    }
+
+    fn client(base_url: String, timeout: Duration) -> OpenAi {
+        OpenAi {
+            base_url,
+            model: "fallback-model".into(),
+            api_key: Some("sk-test".into()),
+            timeout,
+        }
+    }
+
+    #[test]
+    fn the_openai_client_sends_the_prompt_and_reads_the_answer() {
+        let ok = r###"{"choices":[{"message":{"role":"assistant","content":"## Facts\n- src/lib.rs"}}]}"###;
+        let (url, server) = serve(vec![(200, ok.into(), Duration::ZERO)]);
+        let answer = client(url, Duration::from_secs(5)).summarize(&request());
+        assert_eq!(answer, Ok("## Facts\n- src/lib.rs".into()));
+        let bodies = server.join().expect("server");
+        let body: Value = serde_json::from_str(&bodies[0]).expect("JSON body");
+        assert_eq!(body["model"], "summary-model");
+        assert_eq!(body["max_tokens"], 321);
+        assert_eq!(body["messages"][0]["role"], "system");
+        assert_eq!(body["messages"][0]["content"], "Summarize.");
+        assert_eq!(body["messages"][1]["role"], "user");
+        assert!(
+            body["messages"][1]["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("fix src/lib.rs"))
+        );
+    }
+
+    #[test]
+    fn the_openai_client_surfaces_errors_and_timeouts_as_failures() {
+        let too_long = r#"{"error":{"code":"context_length_exceeded"}}"#;
+        let (url, server) = serve(vec![
+            (500, r#"{"error":"boom"}"#.into(), Duration::ZERO),
+            (400, too_long.into(), Duration::ZERO),
+            (200, "{}".into(), Duration::from_millis(1500)),
+        ]);
+        let summarizer = client(url, Duration::from_millis(300));
+        let failed = summarizer.summarize(&request());
+        assert!(
+            matches!(&failed, Err(SummaryFailure::Failed(m)) if m.contains("HTTP 500")),
+            "{failed:?}"
+        );
+        assert_eq!(
+            summarizer.summarize(&request()),
+            Err(SummaryFailure::InputTooLong)
+        );
+        let started = std::time::Instant::now();
+        let timed_out = summarizer.summarize(&request());
+        assert!(
+            matches!(&timed_out, Err(SummaryFailure::Failed(m)) if m.contains("request failed")),
+            "{timed_out:?}"
+        );
+        assert!(started.elapsed() < Duration::from_millis(1400), "the timeout held");
+        assert_eq!(server.join().expect("server").len(), 3);
+    }
+
+    #[test]
+    fn an_unreachable_endpoint_is_a_failure() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let url = format!("http://{}", listener.local_addr().expect("address"));
+        drop(listener);
+        let answer = client(url, Duration::from_secs(2)).summarize(&request());
+        assert!(matches!(answer, Err(SummaryFailure::Failed(_))), "{answer:?}");
+    }
 }
