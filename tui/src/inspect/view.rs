@@ -428,7 +428,10 @@ impl Widget for &App {
             (
                 Pane::Requests,
                 requests,
-                format!(" requests · {} in flight · {} ", self.requests.in_flight(), self.summarizer),
+                match self.requests.in_flight() {
+                    0 => format!(" requests · {} ", self.summarizer),
+                    n => format!(" requests · {n} in flight · {} ", self.summarizer),
+                },
             ),
             (Pane::Log, log, " events ".to_owned()),
         ];
