@@ -94,9 +94,14 @@ impl OpenAi {
 pub fn parse_answer(status: u16, body: &str) -> Result<String, SummaryFailure> {
     if status == 400 {
         let lower = body.to_lowercase();
-        if ["context_length", "context length", "maximum context", "too long"]
-            .iter()
-            .any(|needle| lower.contains(needle))
+        if [
+            "context_length",
+            "context length",
+            "maximum context",
+            "too long",
+        ]
+        .iter()
+        .any(|needle| lower.contains(needle))
         {
             return Err(SummaryFailure::InputTooLong);
         }
@@ -190,7 +195,10 @@ impl BlockingSummarizer for Faulty {
         if !self.latency.is_zero() {
             std::thread::sleep(self.latency);
         }
-        if self.fail_every.is_some_and(|every| every > 0 && n % every == 0) {
+        if self
+            .fail_every
+            .is_some_and(|every| every > 0 && n.is_multiple_of(every))
+        {
             return Err(SummaryFailure::Failed(format!(
                 "injected failure (every {} requests)",
                 self.fail_every.unwrap_or_default()
@@ -272,7 +280,10 @@ impl SummarizerArgs {
             SummarizerKind::Extractive => Box::new(Extractive),
             SummarizerKind::Openai => Box::new(OpenAi {
                 base_url: self.base_url.clone(),
-                model: self.summary_model.clone().unwrap_or_else(|| model.to_owned()),
+                model: self
+                    .summary_model
+                    .clone()
+                    .unwrap_or_else(|| model.to_owned()),
                 api_key: std::env::var(&self.api_key_env)
                     .ok()
                     .filter(|k| !k.is_empty()),
@@ -298,8 +309,13 @@ mod tests {
         assert_eq!(parse_answer(200, ok), Ok("- done".into()));
         let long = r#"{"error":{"code":"context_length_exceeded","message":"This model's maximum context length is 8192 tokens"}}"#;
         assert_eq!(parse_answer(400, long), Err(SummaryFailure::InputTooLong));
-        assert!(matches!(parse_answer(500, "boom"), Err(SummaryFailure::Failed(m)) if m.contains("HTTP 500")));
-        assert!(matches!(parse_answer(200, "{}"), Err(SummaryFailure::Failed(_))));
+        assert!(
+            matches!(parse_answer(500, "boom"), Err(SummaryFailure::Failed(m)) if m.contains("HTTP 500"))
+        );
+        assert!(matches!(
+            parse_answer(200, "{}"),
+            Err(SummaryFailure::Failed(_))
+        ));
     }
 
     #[test]
@@ -351,7 +367,9 @@ mod tests {
 
     /// A loopback server that answers `answers.len()` connections, one request each, in
     /// order, then stops; it hands back the request bodies it read.
-    fn serve(answers: Vec<(u16, String, Duration)>) -> (String, std::thread::JoinHandle<Vec<String>>) {
+    fn serve(
+        answers: Vec<(u16, String, Duration)>,
+    ) -> (String, std::thread::JoinHandle<Vec<String>>) {
         use std::io::{BufRead, BufReader, Read, Write};
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
         let address = format!("http://{}", listener.local_addr().expect("address"));
@@ -467,7 +485,10 @@ mod tests {
             matches!(&timed_out, Err(SummaryFailure::Failed(m)) if m.contains("request failed")),
             "{timed_out:?}"
         );
-        assert!(started.elapsed() < Duration::from_millis(1400), "the timeout held");
+        assert!(
+            started.elapsed() < Duration::from_millis(1400),
+            "the timeout held"
+        );
         assert_eq!(server.join().expect("server").len(), 3);
     }
 
@@ -477,6 +498,9 @@ mod tests {
         let url = format!("http://{}", listener.local_addr().expect("address"));
         drop(listener);
         let answer = client(url, Duration::from_secs(2)).summarize(&request());
-        assert!(matches!(answer, Err(SummaryFailure::Failed(_))), "{answer:?}");
+        assert!(
+            matches!(answer, Err(SummaryFailure::Failed(_))),
+            "{answer:?}"
+        );
     }
 }

@@ -129,8 +129,14 @@ fn inspect_steps_through_the_ladder_watches_requests_and_exports() {
     assert!(status.contains("ctf-rock.compacted.json"), "{status}");
     let text = std::fs::read_to_string(&exported).expect("the export was written");
     let json: serde_json::Value = serde_json::from_str(&text).expect("the export is JSON");
-    let messages = json.as_array().expect("an array of messages, like the input");
-    assert!(messages.len() < 25, "compacted: {} messages", messages.len());
+    let messages = json
+        .as_array()
+        .expect("an array of messages, like the input");
+    assert!(
+        messages.len() < 25,
+        "compacted: {} messages",
+        messages.len()
+    );
     let output = Command::new(env!("CARGO_BIN_EXE_compactor"))
         .args(["plan", "--lenient"])
         .arg(&exported)

@@ -96,7 +96,9 @@ impl InspectArgs {
         app.status = "Space steps through the ladder, r runs to the end, ? shows the keys".into();
         if self.run {
             app.mode = Mode::Run;
-            app.handle_key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('r')));
+            app.handle_key(crossterm::event::KeyEvent::from(
+                crossterm::event::KeyCode::Char('r'),
+            ));
         }
         Ok((app, Arc::new(summarizer)))
     }

@@ -727,7 +727,12 @@ impl App {
                     ));
                 }
                 lines.push(String::new());
-                for r in self.requests.rows.values().filter(|r| r.request.level == level) {
+                for r in self
+                    .requests
+                    .rows
+                    .values()
+                    .filter(|r| r.request.level == level)
+                {
                     lines.push(request_summary(r, self.requests.now_ms));
                 }
                 (format!("level {level}"), lines)

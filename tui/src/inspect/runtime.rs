@@ -9,9 +9,9 @@ use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use compactor::engine::SummaryFailure;
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, MouseEventKind};
 use crossterm::execute;
-use compactor::engine::SummaryFailure;
 
 use super::model::{App, AppEvent, Effect};
 use crate::summarizer::BlockingSummarizer;

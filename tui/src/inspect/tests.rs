@@ -131,8 +131,15 @@ fn space_walks_one_level_and_holds_the_next_levels_requests() {
     let mut app = app();
     press(&mut app, ' ');
     assert_eq!(app.phase, Phase::Paused, "{}", app.status);
-    assert!(summarize_effects(&mut app).is_empty(), "MODERATE waits for Space");
-    assert!(app.status.starts_with("paused after light"), "{}", app.status);
+    assert!(
+        summarize_effects(&mut app).is_empty(),
+        "MODERATE waits for Space"
+    );
+    assert!(
+        app.status.starts_with("paused after light"),
+        "{}",
+        app.status
+    );
     insta::assert_snapshot!("paused_after_light", screen(&app, 110, 32));
 
     // The run's clock stands still while held.
@@ -143,7 +150,11 @@ fn space_walks_one_level_and_holds_the_next_levels_requests() {
     assert_eq!(app.phase, Phase::Running);
     let requests = summarize_effects(&mut app);
     assert!(!requests.is_empty());
-    assert!(requests.iter().all(|r| r.level == compactor::ladder::Level::Moderate));
+    assert!(
+        requests
+            .iter()
+            .all(|r| r.level == compactor::ladder::Level::Moderate)
+    );
     app.handle_event(AppEvent::Tick(60_450));
     assert_eq!(app.run_clock(), 450);
     assert_eq!(app.requests.in_flight(), requests.len());
@@ -173,7 +184,11 @@ fn space_walks_one_level_and_holds_the_next_levels_requests() {
 fn run_mode_goes_to_the_end_and_export_writes_the_input_format() {
     let mut app = app();
     press(&mut app, 'e');
-    assert!(app.status.starts_with("nothing to export"), "{}", app.status);
+    assert!(
+        app.status.starts_with("nothing to export"),
+        "{}",
+        app.status
+    );
     press(&mut app, 'r');
     assert_eq!(app.mode, Mode::Run);
     settle(&mut app, 10, &extractive);
@@ -206,8 +221,14 @@ fn requests_are_bounded_by_max_concurrency() {
     config.budget.max_context_tokens = Some(8_000);
     config.budget.output_reserve = Some(1_000);
     config.max_concurrency = 1;
-    let mut app = App::new("ctf-rock.json", conversation, PathBuf::from("x"), config, "extractive")
-        .expect("numbers");
+    let mut app = App::new(
+        "ctf-rock.json",
+        conversation,
+        PathBuf::from("x"),
+        config,
+        "extractive",
+    )
+    .expect("numbers");
     press(&mut app, 'r');
     let mut total = 0;
     loop {
@@ -266,8 +287,18 @@ fn failures_fall_back_and_open_the_breaker_after_three_failed_runs() {
         settle(&mut app, 1, &fail);
         assert!(matches!(app.phase, Phase::Failed(_)), "{:?}", app.phase);
     }
-    assert!(app.log.lines.iter().any(|l| l.text.contains("kept") && l.warning));
-    assert!(app.ladder.rows.iter().any(|r| r.failed > 0 && r.fallbacks > 0));
+    assert!(
+        app.log
+            .lines
+            .iter()
+            .any(|l| l.text.contains("kept") && l.warning)
+    );
+    assert!(
+        app.ladder
+            .rows
+            .iter()
+            .any(|r| r.failed > 0 && r.fallbacks > 0)
+    );
     insta::assert_snapshot!("failed", screen(&app, 110, 32));
     press(&mut app, 'r');
     let Phase::Failed(reason) = &app.phase else {
@@ -335,7 +366,10 @@ fn keys_move_focus_selection_and_overlays() {
     assert!(matches!(app.overlay, Some(Overlay::Detail { .. })));
     insta::assert_snapshot!("detail_segment", screen(&app, 110, 32));
     app.handle_event(AppEvent::Scroll(3));
-    assert!(matches!(app.overlay, Some(Overlay::Detail { scroll: 3, .. })));
+    assert!(matches!(
+        app.overlay,
+        Some(Overlay::Detail { scroll: 3, .. })
+    ));
     key(&mut app, KeyCode::Esc);
     assert_eq!(app.overlay, None);
     assert!(!app.quit, "Esc closes the overlay first");
@@ -431,7 +465,10 @@ fn the_gauge_marks_target_trigger_and_limits() {
             .render(buf.area, &mut buf);
         text(&buf)
     };
-    insta::assert_snapshot!("gauge", format!("{}{}{}", gauge(0), gauge(6_000), gauge(9_000)));
+    insta::assert_snapshot!(
+        "gauge",
+        format!("{}{}{}", gauge(0), gauge(6_000), gauge(9_000))
+    );
 }
 
 #[test]
@@ -460,5 +497,10 @@ fn pending_in_flight_failure_is_shown_per_request() {
         "{:?}",
         row.state
     );
-    assert!(app.log.lines.iter().any(|l| l.text.contains("failed: HTTP 500")));
+    assert!(
+        app.log
+            .lines
+            .iter()
+            .any(|l| l.text.contains("failed: HTTP 500"))
+    );
 }

@@ -13,8 +13,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use compactor::engine::{CompactError, Event, RequestId, Status, Step, SummaryFailure};
 
 use super::model::{
-    AppEvent, DetailTarget, Effect, Held, LadderTable, LevelOutcome, LogLine, Mode, Numbers,
-    Overlay, Pane, Phase, RequestState, RequestTable, App, EventLog, status_words,
+    App, AppEvent, DetailTarget, Effect, EventLog, Held, LadderTable, LevelOutcome, LogLine, Mode,
+    Numbers, Overlay, Pane, Phase, RequestState, RequestTable, status_words,
 };
 use crate::plan::thousands;
 
@@ -322,7 +322,8 @@ impl App {
                     .rev()
                     .find(|r| r.outcome != LevelOutcome::Pending)
                     .map_or("the level".to_owned(), |r| r.level.to_string());
-                self.status = format!("paused after {left}: Space enters the next level, r runs to the end");
+                self.status =
+                    format!("paused after {left}: Space enters the next level, r runs to the end");
                 return;
             }
             let Some(item) = self.held.pop_front() else {
@@ -404,7 +405,11 @@ impl App {
         let completed = run.complete(id, result, now);
         self.held.extend(run.events().into_iter().map(Held::Event));
         if let Err(error) = completed {
-            self.log_line(format!("answer to #{} dropped: {error}", id.0), Some(id), true);
+            self.log_line(
+                format!("answer to #{} dropped: {error}", id.0),
+                Some(id),
+                true,
+            );
         }
         self.poll_run();
         self.release();
@@ -521,7 +526,10 @@ impl App {
         self.queue.clear();
         self.paused_since = None;
         for row in self.requests.rows.values_mut() {
-            if matches!(row.state, RequestState::Queued | RequestState::InFlight { .. }) {
+            if matches!(
+                row.state,
+                RequestState::Queued | RequestState::InFlight { .. }
+            ) {
                 row.state = RequestState::Abandoned;
             }
         }
@@ -568,7 +576,10 @@ impl App {
         });
     }
 
-    fn level_row(&mut self, level: compactor::ladder::Level) -> Option<&mut super::model::LevelRow> {
+    fn level_row(
+        &mut self,
+        level: compactor::ladder::Level,
+    ) -> Option<&mut super::model::LevelRow> {
         self.ladder.rows.iter_mut().find(|r| r.level == level)
     }
 
@@ -724,7 +735,11 @@ impl App {
                         took_ms,
                     };
                 }
-                self.log_line(format!("request #{} failed: {reason}", id.0), Some(id), true);
+                self.log_line(
+                    format!("request #{} failed: {reason}", id.0),
+                    Some(id),
+                    true,
+                );
             }
             Event::CacheHit { level, covers } => {
                 if let Some(row) = self.level_row(level) {
@@ -785,4 +800,3 @@ fn level_index(level: compactor::ladder::Level) -> usize {
         .position(|&l| l == level)
         .unwrap_or(0)
 }
-

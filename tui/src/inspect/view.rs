@@ -36,7 +36,11 @@ impl Widget for &TokenGauge<'_> {
             return;
         }
         let b = self.budget;
-        let scale = b.effective_limit.max(b.absolute_limit).max(self.tokens).max(1);
+        let scale = b
+            .effective_limit
+            .max(b.absolute_limit)
+            .max(self.tokens)
+            .max(1);
         let width = u64::from(area.width);
         let at = |tokens: u64| -> u16 { ((tokens * (width - 1)) / scale).min(width - 1) as u16 };
         let filled = ((self.tokens * width) / scale).min(width) as u16;
@@ -53,7 +57,9 @@ impl Widget for &TokenGauge<'_> {
             } else {
                 ("░", Style::new().fg(Color::DarkGray))
             };
-            buf[(area.x + x, area.y)].set_symbol(symbol).set_style(style);
+            buf[(area.x + x, area.y)]
+                .set_symbol(symbol)
+                .set_style(style);
         }
         if area.height < 2 {
             return;
@@ -74,7 +80,13 @@ impl Widget for &TokenGauge<'_> {
 }
 
 /// Renders `lines` into `area`, scrolled so that `selected` is visible and highlighted.
-fn list(lines: Vec<Line<'_>>, selected: Option<usize>, highlight: bool, area: Rect, buf: &mut Buffer) {
+fn list(
+    lines: Vec<Line<'_>>,
+    selected: Option<usize>,
+    highlight: bool,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let height = usize::from(area.height);
     if height == 0 || area.width == 0 {
         return;
@@ -84,7 +96,13 @@ fn list(lines: Vec<Line<'_>>, selected: Option<usize>, highlight: bool, area: Re
         Some(_) => 0,
         None => lines.len().saturating_sub(height),
     };
-    for (row, (i, line)) in lines.into_iter().enumerate().skip(offset).take(height).enumerate() {
+    for (row, (i, line)) in lines
+        .into_iter()
+        .enumerate()
+        .skip(offset)
+        .take(height)
+        .enumerate()
+    {
         let y = area.y + row as u16;
         let line_area = Rect::new(area.x, y, area.width, 1);
         let line = if highlight && Some(i) == selected {
@@ -109,11 +127,13 @@ fn state_style(state: SegmentState) -> Style {
 
 impl Widget for &SegmentTable {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let mut lines = vec![Line::from(format!(
-            "{:>4} {:>4} {:>9}  {:<12} {:>7}  state",
-            "seg", "age", "messages", "roles", "tokens"
-        ))
-        .bold()];
+        let mut lines = vec![
+            Line::from(format!(
+                "{:>3} {:>3} {:>8}  {:<9} {:>7}  state",
+                "seg", "age", "messages", "roles", "tokens"
+            ))
+            .bold(),
+        ];
         let mut selected_line = None;
         for row in &self.rows {
             if row.index == self.tail_segment {
@@ -123,10 +143,10 @@ impl Widget for &SegmentTable {
                 selected_line = Some(lines.len());
             }
             let age = row.age.map_or("-".to_owned(), |a| a.to_string());
-            let roles: String = row.roles.chars().take(12).collect();
+            let roles: String = row.roles.chars().take(9).collect();
             lines.push(Line::from(vec![
                 Span::raw(format!(
-                    "{:>4} {:>4} {:>9}  {:<12} {:>7}  ",
+                    "{:>3} {:>3} {:>8}  {:<9} {:>7}  ",
                     row.index,
                     age,
                     format!("{}..{}", row.messages.start, row.messages.end),
@@ -142,13 +162,17 @@ impl Widget for &SegmentTable {
 
 impl Widget for &LadderTable {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let mut lines = vec![Line::from(format!(
-            "{:<10} {:>6} {:>5} {:>13}  outcome",
-            "level", "at", "ok/rq", "tokens"
-        ))
-        .bold()];
+        let mut lines = vec![
+            Line::from(format!(
+                "{:<10} {:>6} {:>5} {:>13}  outcome",
+                "level", "at", "ok/rq", "tokens"
+            ))
+            .bold(),
+        ];
         for row in &self.rows {
-            let entered = row.entered_ms.map_or("—".to_owned(), |ms| format!("+{}", seconds(ms)));
+            let entered = row
+                .entered_ms
+                .map_or("—".to_owned(), |ms| format!("+{}", seconds(ms)));
             let tokens = match (row.tokens_before, row.tokens_after) {
                 (Some(before), Some(after)) => {
                     format!("{}→{}", thousands(before), thousands(after))
@@ -181,7 +205,9 @@ impl Widget for &LadderTable {
 impl Widget for &RequestTable {
     fn render(self, area: Rect, buf: &mut Buffer) {
         if self.rows.is_empty() {
-            Line::from("no requests yet").fg(Color::DarkGray).render(area, buf);
+            Line::from("no requests yet")
+                .fg(Color::DarkGray)
+                .render(area, buf);
             return;
         }
         let lines: Vec<Line> = self
@@ -197,7 +223,9 @@ impl Widget for &RequestTable {
                             Style::new().fg(Color::Blue).add_modifier(Modifier::BOLD),
                         )
                     }
-                    RequestState::Answered { .. } => ("✓".to_owned(), Style::new().fg(Color::Green)),
+                    RequestState::Answered { .. } => {
+                        ("✓".to_owned(), Style::new().fg(Color::Green))
+                    }
                     RequestState::Failed { .. } => ("✗".to_owned(), Style::new().fg(Color::Red)),
                     RequestState::Abandoned => ("-".to_owned(), Style::new().fg(Color::DarkGray)),
                 };
@@ -218,10 +246,17 @@ impl Widget for &EventLog {
             .iter()
             .map(|l| {
                 let line = Line::from(vec![
-                    Span::styled(format!("{:>7} ", format!("+{}", seconds(l.at_ms))), Style::new().fg(Color::DarkGray)),
+                    Span::styled(
+                        format!("{:>7} ", format!("+{}", seconds(l.at_ms))),
+                        Style::new().fg(Color::DarkGray),
+                    ),
                     Span::raw(l.text.clone()),
                 ]);
-                if l.warning { line.fg(Color::Yellow) } else { line }
+                if l.warning {
+                    line.fg(Color::Yellow)
+                } else {
+                    line
+                }
             })
             .collect();
         list(lines, self.selected, self.selected.is_some(), area, buf);
@@ -281,10 +316,19 @@ pub const KEYS: [(&str, &str); 16] = [
     ("r", "run to the end"),
     ("c", "cancel the run (nothing is applied)"),
     ("u", "undo: the original conversation and numbers"),
-    ("n", "edit the numbers (window, reserve, trigger, target, recent turns)"),
-    ("e", "export the result next to the input as <name>.compacted.json"),
+    (
+        "n",
+        "edit the numbers (window, reserve, trigger, target, recent turns)",
+    ),
+    (
+        "e",
+        "export the result next to the input as <name>.compacted.json",
+    ),
     ("b", "before/after: the whole conversation side by side"),
-    ("Enter", "detail of the selected segment, level, request or event"),
+    (
+        "Enter",
+        "detail of the selected segment, level, request or event",
+    ),
     ("Tab / S-Tab", "next / previous pane"),
     ("↑↓ j k", "move; PgUp PgDn Home End too"),
     ("mouse wheel", "scroll"),
@@ -292,7 +336,10 @@ pub const KEYS: [(&str, &str); 16] = [
     ("Esc", "close the overlay, or quit"),
     ("q", "quit"),
     ("", ""),
-    ("states", "raw · tail · pinned · masked · summarized · in flight"),
+    (
+        "states",
+        "raw · tail · pinned · masked · summarized · in flight",
+    ),
 ];
 
 fn render_help(area: Rect, buf: &mut Buffer) {
@@ -300,7 +347,10 @@ fn render_help(area: Rect, buf: &mut Buffer) {
         .iter()
         .map(|(key, what)| {
             Line::from(vec![
-                Span::styled(format!("{key:>12}  "), Style::new().fg(Color::Yellow).bold()),
+                Span::styled(
+                    format!("{key:>12}  "),
+                    Style::new().fg(Color::Yellow).bold(),
+                ),
                 Span::raw(*what),
             ])
         })
@@ -317,8 +367,17 @@ fn message_row(i: usize, m: &Message, tokens: u64) -> String {
     } else if !m.compactable {
         mark.push('*');
     }
-    let first = m.text().lines().find(|l| !l.trim().is_empty()).unwrap_or("").to_owned();
-    format!("{i:>3} {}{mark:<1} {:>6}  {first}", m.role.letter(), thousands(tokens))
+    let first = m
+        .text()
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .to_owned();
+    format!(
+        "{i:>3} {}{mark:<1} {:>6}  {first}",
+        m.role.letter(),
+        thousands(tokens)
+    )
 }
 
 fn render_compare(app: &App, scroll: u16, area: Rect, buf: &mut Buffer) {
@@ -329,21 +388,36 @@ fn render_compare(app: &App, scroll: u16, area: Rect, buf: &mut Buffer) {
     ));
     let inner = block.inner(area);
     block.render(area, buf);
-    let [left, right] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(inner);
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(inner);
     let before_tokens = app.compactor.accountant().count_messages(app.original());
     let before: Vec<Line> = app
         .original()
         .iter()
         .enumerate()
-        .map(|(i, m)| Line::from(message_row(i, m, before_tokens.get(i).copied().unwrap_or(0))))
+        .map(|(i, m)| {
+            Line::from(message_row(
+                i,
+                m,
+                before_tokens.get(i).copied().unwrap_or(0),
+            ))
+        })
         .collect();
     let after: Vec<Line> = app
         .messages
         .iter()
         .enumerate()
         .map(|(i, m)| {
-            let line = Line::from(message_row(i, m, app.message_tokens.get(i).copied().unwrap_or(0)));
-            if m.is_compaction() { line.fg(Color::Green) } else { line }
+            let line = Line::from(message_row(
+                i,
+                m,
+                app.message_tokens.get(i).copied().unwrap_or(0),
+            ));
+            if m.is_compaction() {
+                line.fg(Color::Green)
+            } else {
+                line
+            }
         })
         .collect();
     Paragraph::new(before)
@@ -364,11 +438,18 @@ fn render_edit(fields: &[String], field: usize, area: Rect, buf: &mut Buffer) {
             let label = Numbers::LABELS.get(i).copied().unwrap_or("");
             let cursor = if i == field { "▏" } else { "" };
             let line = Line::from(format!("{label:>18}: {value}{cursor}"));
-            if i == field { line.fg(Color::Yellow).bold() } else { line }
+            if i == field {
+                line.fg(Color::Yellow).bold()
+            } else {
+                line
+            }
         })
         .collect();
     lines.push(Line::from(""));
-    lines.push(Line::from("↑↓ field · digits edit · Enter applies and resets the run · Esc cancels").fg(Color::DarkGray));
+    lines.push(
+        Line::from("↑↓ field · digits edit · Enter applies and resets the run · Esc cancels")
+            .fg(Color::DarkGray),
+    );
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .block(Block::bordered().title(" numbers "))
@@ -385,7 +466,9 @@ impl Widget for &App {
                 "terminal too small: {}×{}, need {MIN_WIDTH}×{MIN_HEIGHT}",
                 area.width, area.height
             );
-            Paragraph::new(text).wrap(Wrap { trim: true }).render(area, buf);
+            Paragraph::new(text)
+                .wrap(Wrap { trim: true })
+                .render(area, buf);
             return;
         }
         let [header, body, log, status] = Layout::vertical([
@@ -398,7 +481,8 @@ impl Widget for &App {
 
         // Header: names, numbers, the gauge.
         let b = self.budget();
-        let [title, gauge] = Layout::vertical([Constraint::Length(1), Constraint::Length(2)]).areas(header);
+        let [title, gauge] =
+            Layout::vertical([Constraint::Length(1), Constraint::Length(2)]).areas(header);
         let share = self.tokens as f64 * 100.0 / b.absolute_limit.max(1) as f64;
         Line::from(vec![
             Span::styled(format!(" {} ", self.name), Style::new().bold().reversed()),
@@ -420,10 +504,17 @@ impl Widget for &App {
             .render(gauge, buf);
 
         // Body: segments left; ladder and requests right.
-        let [left, right] = Layout::horizontal([Constraint::Percentage(52), Constraint::Percentage(48)]).areas(body);
-        let [ladder, requests] = Layout::vertical([Constraint::Length(7), Constraint::Min(3)]).areas(right);
+        let [left, right] =
+            Layout::horizontal([Constraint::Percentage(52), Constraint::Percentage(48)])
+                .areas(body);
+        let [ladder, requests] =
+            Layout::vertical([Constraint::Length(7), Constraint::Min(3)]).areas(right);
         let panes = [
-            (Pane::Segments, left, format!(" segments · {} messages ", self.messages.len())),
+            (
+                Pane::Segments,
+                left,
+                format!(" segments · {} messages ", self.messages.len()),
+            ),
             (Pane::Ladder, ladder, " ladder ".to_owned()),
             (
                 Pane::Requests,
@@ -448,7 +539,11 @@ impl Widget for &App {
         }
 
         let hint = " ? help · Space step · r run · q quit ";
-        let [text, keys] = Layout::horizontal([Constraint::Min(1), Constraint::Length(hint.chars().count() as u16)]).areas(status);
+        let [text, keys] = Layout::horizontal([
+            Constraint::Min(1),
+            Constraint::Length(hint.chars().count() as u16),
+        ])
+        .areas(status);
         Line::from(self.status.as_str()).render(text, buf);
         Line::from(hint).fg(Color::DarkGray).render(keys, buf);
 
@@ -463,7 +558,13 @@ impl Widget for &App {
                 let (title, lines) = self.detail(*target);
                 let lines: Vec<Line> = lines
                     .into_iter()
-                    .map(|l| if l.starts_with("──") { Line::from(l).fg(Color::Cyan).bold() } else { Line::from(l) })
+                    .map(|l| {
+                        if l.starts_with("──") {
+                            Line::from(l).fg(Color::Cyan).bold()
+                        } else {
+                            Line::from(l)
+                        }
+                    })
                     .collect();
                 Paragraph::new(lines)
                     .wrap(Wrap { trim: false })
