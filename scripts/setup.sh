@@ -35,3 +35,13 @@ fi
 if ! cargo +nightly --version >/dev/null 2>&1; then
   rustup toolchain install nightly --profile minimal || echo "setup: no nightly toolchain; the fuzz step will be skipped" >&2
 fi
+
+# tmux: the inspector's end-to-end test drives the real binary in a pseudo-terminal.
+if ! command -v tmux >/dev/null; then
+  if command -v apt-get >/dev/null; then
+    (apt-get install -y tmux >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y tmux >/dev/null; }) \
+      || { echo "setup: could not install tmux" >&2; exit 1; }
+  else
+    echo "setup: tmux is required" >&2; exit 1
+  fi
+fi

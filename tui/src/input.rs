@@ -125,25 +125,38 @@ impl InputArgs {
     /// Reads and parses the file, and checks that its tool calls and results pair up.
     pub fn read(&self) -> Result<Conversation, Failure> {
         let text = read_file(&self.file)?;
-        let options = ParseOptions {
-            lenient: self.lenient,
-        };
-        let parsed = match self.format.format() {
-            Some(format) => format::parse_str(&text, format, options),
-            None => format::parse_str_auto(&text, options),
-        };
-        let conversation = parsed.map_err(|e| {
-            let hint = if e.message.starts_with("unknown") {
-                " (--lenient keeps it as a pinned message)"
-            } else {
-                ""
-            };
-            Failure::Input(format!("{}: {e}{hint}", self.file.display()))
-        })?;
-        segment(&conversation.messages)
-            .map_err(|e| Failure::Input(format!("{}: {e}", self.file.display())))?;
-        Ok(conversation)
+        parse_text(
+            &text,
+            &self.file.display().to_string(),
+            self.format,
+            self.lenient,
+        )
     }
+}
+
+/// Parses a conversation's text (`name` says where it came from in messages), and checks
+/// that its tool calls and results pair up.
+pub fn parse_text(
+    text: &str,
+    name: &str,
+    format: FormatArg,
+    lenient: bool,
+) -> Result<Conversation, Failure> {
+    let options = ParseOptions { lenient };
+    let parsed = match format.format() {
+        Some(format) => format::parse_str(text, format, options),
+        None => format::parse_str_auto(text, options),
+    };
+    let conversation = parsed.map_err(|e| {
+        let hint = if e.message.starts_with("unknown") {
+            " (--lenient keeps it as a pinned message)"
+        } else {
+            ""
+        };
+        Failure::Input(format!("{name}: {e}{hint}"))
+    })?;
+    segment(&conversation.messages).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+    Ok(conversation)
 }
 
 fn read_file(path: &Path) -> Result<String, Failure> {

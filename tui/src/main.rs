@@ -2,7 +2,9 @@
 
 mod compact;
 mod input;
+mod inspect;
 mod plan;
+mod summarizer;
 
 use std::process::ExitCode;
 
@@ -22,9 +24,12 @@ enum Command {
     Plan(plan::PlanArgs),
     /// Compact a conversation and print the report (levels, tokens, requests).
     Compact(compact::CompactArgs),
+    /// Watch compaction live: gauge, segments, ladder, requests in flight, events.
+    Inspect(inspect::InspectArgs),
 }
 
 /// A failure to report: bad input exits 2, anything else 1.
+#[derive(Debug)]
 pub enum Failure {
     /// The input (file, JSON, numbers) is unusable; the message names where.
     Input(String),
@@ -37,6 +42,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Plan(args) => plan::run(&args),
         Command::Compact(args) => compact::run(&args),
+        Command::Inspect(args) => inspect::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -169,7 +169,7 @@ fn render(name: &str, messages: &[Message], plan: &Plan, counter: &str) -> Strin
     out
 }
 
-fn role_mix(messages: &[Message]) -> String {
+pub fn role_mix(messages: &[Message]) -> String {
     let mut runs: Vec<(char, usize)> = Vec::new();
     for message in messages {
         let letter = message.role.letter();

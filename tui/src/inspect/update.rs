@@ -1,0 +1,802 @@
+//! How the inspector's state changes: keys, answers and the clock in, [`Effect`]s out.
+//! No IO: the runtime performs the effects and feeds the results back as [`AppEvent`]s.
+//!
+//! The run is driven eagerly — after `begin` or `complete` the engine is polled until it
+//! waits or finishes, as every driver must — and what it hands out is *held* and released
+//! to the panes in order. In step mode the release stops where the next level would be
+//! entered, so its requests go out only when `Space` is pressed. The run's clock stands
+//! still while it is held, so a long look at a level cannot push requests past their
+//! deadline.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use compactor::engine::{CompactError, Event, RequestId, Status, Step, SummaryFailure};
+
+use super::model::{
+    App, AppEvent, DetailTarget, Effect, EventLog, Held, LadderTable, LevelOutcome, LogLine, Mode,
+    Numbers, Overlay, Pane, Phase, RequestState, RequestTable, status_words,
+};
+use crate::plan::thousands;
+
+/// The session name the inspector's runs are recorded under.
+const SESSION: &str = "inspect";
+
+impl App {
+    /// Handles one input.
+    pub fn handle_event(&mut self, event: AppEvent) {
+        match event {
+            AppEvent::Key(key) => self.handle_key(key),
+            AppEvent::Scroll(lines) => self.scroll(lines),
+            AppEvent::Tick(now_ms) => self.tick(now_ms),
+            AppEvent::Answered {
+                generation,
+                id,
+                result,
+                now_ms,
+            } => {
+                self.now_ms = self.now_ms.max(now_ms);
+                self.answer(generation, id, result);
+            }
+            AppEvent::Written { path, result } => {
+                self.status = match result {
+                    Ok(()) => format!("exported to {}", path.display()),
+                    Err(e) => format!("export failed: {}: {e}", path.display()),
+                };
+            }
+        }
+    }
+
+    /// Handles one key.
+    pub fn handle_key(&mut self, key: KeyEvent) {
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+            self.quit = true;
+            return;
+        }
+        if self.overlay.is_some() {
+            self.overlay_key(key);
+            return;
+        }
+        match key.code {
+            KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
+            KeyCode::Char('?') => self.overlay = Some(Overlay::Help),
+            KeyCode::Tab => self.focus = Pane::ALL[(self.focus.index() + 1) % Pane::ALL.len()],
+            KeyCode::BackTab => {
+                self.focus = Pane::ALL[(self.focus.index() + Pane::ALL.len() - 1) % Pane::ALL.len()]
+            }
+            KeyCode::Up | KeyCode::Char('k') => self.move_selection(-1),
+            KeyCode::Down | KeyCode::Char('j') => self.move_selection(1),
+            KeyCode::PageUp => self.move_selection(-10),
+            KeyCode::PageDown => self.move_selection(10),
+            KeyCode::Home | KeyCode::Char('g') => self.move_selection(i32::MIN / 2),
+            KeyCode::End | KeyCode::Char('G') => self.move_selection(i32::MAX / 2),
+            KeyCode::Enter => self.open_detail(),
+            KeyCode::Char(' ') => self.step(),
+            KeyCode::Char('r') => self.run_to_end(),
+            KeyCode::Char('c') => self.cancel(),
+            KeyCode::Char('u') => self.undo(),
+            KeyCode::Char('e') => self.export(),
+            KeyCode::Char('b') => self.overlay = Some(Overlay::Compare { scroll: 0 }),
+            KeyCode::Char('n') => {
+                self.overlay = Some(Overlay::Edit {
+                    fields: (0..Numbers::LABELS.len())
+                        .map(|i| self.numbers.field(i))
+                        .collect(),
+                    field: 0,
+                })
+            }
+            _ => {}
+        }
+    }
+
+    fn overlay_key(&mut self, key: KeyEvent) {
+        if let Some(Overlay::Edit { fields, field }) = &mut self.overlay {
+            match key.code {
+                KeyCode::Esc => {
+                    self.overlay = None;
+                    self.status = "numbers unchanged".into();
+                }
+                KeyCode::Up | KeyCode::BackTab => {
+                    *field = (*field + fields.len() - 1) % fields.len();
+                }
+                KeyCode::Down | KeyCode::Tab => *field = (*field + 1) % fields.len(),
+                KeyCode::Backspace => {
+                    if let Some(text) = fields.get_mut(*field) {
+                        text.pop();
+                    }
+                }
+                KeyCode::Char(c) if c.is_ascii_digit() || c == '.' => {
+                    if let Some(text) = fields.get_mut(*field) {
+                        text.push(c);
+                    }
+                }
+                KeyCode::Enter => {
+                    let fields = fields.clone();
+                    self.apply_numbers(&fields);
+                }
+                _ => {}
+            }
+            return;
+        }
+        match key.code {
+            KeyCode::Esc => self.overlay = None,
+            KeyCode::Char('q') => self.quit = true,
+            KeyCode::Char('?') if self.overlay == Some(Overlay::Help) => self.overlay = None,
+            KeyCode::Char('?') => self.overlay = Some(Overlay::Help),
+            KeyCode::Enter if self.overlay == Some(Overlay::Help) => self.overlay = None,
+            KeyCode::Up | KeyCode::Char('k') => self.scroll(-1),
+            KeyCode::Down | KeyCode::Char('j') => self.scroll(1),
+            KeyCode::PageUp => self.scroll(-20),
+            KeyCode::PageDown | KeyCode::Char(' ') => self.scroll(20),
+            KeyCode::Home | KeyCode::Char('g') => self.scroll(i32::MIN / 2),
+            _ => {}
+        }
+    }
+
+    fn scroll(&mut self, lines: i32) {
+        match &mut self.overlay {
+            Some(Overlay::Detail { scroll, .. } | Overlay::Compare { scroll }) => {
+                *scroll = (i64::from(*scroll) + i64::from(lines)).clamp(0, 60_000) as u16;
+            }
+            Some(_) => {}
+            None => self.move_selection(lines),
+        }
+    }
+
+    fn move_selection(&mut self, by: i32) {
+        let moved = |at: usize, len: usize| -> usize {
+            if len == 0 {
+                return 0;
+            }
+            (at as i64 + i64::from(by)).clamp(0, len as i64 - 1) as usize
+        };
+        match self.focus {
+            Pane::Segments => {
+                self.segments.selected = moved(self.segments.selected, self.segments.rows.len())
+            }
+            Pane::Ladder => {
+                self.ladder.selected = moved(self.ladder.selected, self.ladder.rows.len())
+            }
+            Pane::Requests => {
+                self.requests.selected = moved(self.requests.selected, self.requests.rows.len())
+            }
+            Pane::Log => {
+                let len = self.log.lines.len();
+                let at = self.log.selected.unwrap_or(len.saturating_sub(1));
+                let next = moved(at, len);
+                // Back at the newest line, the log follows new lines again.
+                self.log.selected = (next + 1 < len).then_some(next);
+            }
+        }
+    }
+
+    fn open_detail(&mut self) {
+        let target = match self.focus {
+            Pane::Segments => (!self.segments.rows.is_empty())
+                .then_some(DetailTarget::Segment(self.segments.selected)),
+            Pane::Ladder => self
+                .ladder
+                .rows
+                .get(self.ladder.selected)
+                .map(|r| DetailTarget::Level(r.level)),
+            Pane::Requests => self
+                .requests
+                .rows
+                .keys()
+                .nth(self.requests.selected)
+                .map(|&id| DetailTarget::Request(id)),
+            Pane::Log => {
+                let len = self.log.lines.len();
+                self.log
+                    .lines
+                    .get(self.log.selected.unwrap_or(len.saturating_sub(1)))
+                    .and_then(|l| l.request)
+                    .map(DetailTarget::Request)
+            }
+        };
+        match target {
+            Some(target) => self.overlay = Some(Overlay::Detail { target, scroll: 0 }),
+            None => self.status = "nothing to show in detail here".into(),
+        }
+    }
+
+    /// `Space`: one ladder level, beginning a run when none is going.
+    fn step(&mut self) {
+        self.mode = Mode::Step;
+        match self.phase {
+            Phase::Paused => self.resume(),
+            Phase::Running => self.status = "step mode: stopping after this level".into(),
+            _ => self.begin(),
+        }
+    }
+
+    /// `r`: to the end, beginning a run when none is going.
+    fn run_to_end(&mut self) {
+        self.mode = Mode::Run;
+        match self.phase {
+            Phase::Paused => self.resume(),
+            Phase::Running => {
+                self.status = "run mode: to the end".into();
+                self.release();
+                self.dispatch();
+            }
+            _ => self.begin(),
+        }
+    }
+
+    fn reset_run_state(&mut self) {
+        self.generation += 1;
+        self.run = None;
+        self.held.clear();
+        self.queue.clear();
+        self.ladder = LadderTable::default();
+        self.requests = RequestTable::default();
+        self.log = EventLog::default();
+        self.messages = self.conversation.messages.clone();
+        self.run_started_ms = self.now_ms;
+        self.paused_total_ms = 0;
+        self.paused_since = None;
+        self.level_ended = false;
+    }
+
+    fn begin(&mut self) {
+        self.reset_run_state();
+        self.phase = Phase::Running;
+        let trigger = self.trigger;
+        match self
+            .compactor
+            .begin(SESSION, self.messages.clone(), trigger, self.run_clock())
+        {
+            Ok(run) => {
+                self.run = Some(run);
+                self.status = match self.mode {
+                    Mode::Step => "step mode: Space enters the next level, r runs to the end",
+                    Mode::Run => "running to the end (c cancels)",
+                }
+                .into();
+                self.poll_run();
+                self.release();
+                self.dispatch();
+            }
+            Err(error) => self.finish(Err(error)),
+        }
+        self.refresh();
+    }
+
+    fn resume(&mut self) {
+        if let Some(since) = self.paused_since.take() {
+            self.paused_total_ms += self.now_ms.saturating_sub(since);
+        }
+        self.phase = Phase::Running;
+        self.level_ended = false;
+        self.status = "stepping: the next level runs, then the inspector pauses".into();
+        self.release();
+        self.dispatch();
+        self.refresh();
+    }
+
+    /// Polls the run until it waits or finishes, holding what it hands out.
+    fn poll_run(&mut self) {
+        while let Some(run) = self.run.as_mut() {
+            let step = run.poll();
+            self.held.extend(run.events().into_iter().map(Held::Event));
+            match step {
+                Step::Summarize(requests) => self.held.push_back(Held::Requests(requests)),
+                Step::Wait => return,
+                Step::Done(outcome) => {
+                    self.held.push_back(Held::Finished(Ok(outcome)));
+                    self.run = None;
+                }
+                Step::Failed(error) => {
+                    self.held.push_back(Held::Finished(Err(error)));
+                    self.run = None;
+                }
+                // A step this inspector does not know: stop rather than spin.
+                _ => {
+                    if let Some(run) = self.run.as_mut() {
+                        run.cancel();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Releases held items to the panes, stopping at a level boundary in step mode.
+    fn release(&mut self) {
+        if self.phase == Phase::Paused {
+            return;
+        }
+        while let Some(item) = self.held.front() {
+            if self.mode == Mode::Step
+                && self.level_ended
+                && matches!(item, Held::Event(Event::LevelEntered { .. }))
+            {
+                self.phase = Phase::Paused;
+                self.paused_since = Some(self.now_ms);
+                let left = self
+                    .ladder
+                    .rows
+                    .iter()
+                    .rev()
+                    .find(|r| r.outcome != LevelOutcome::Pending)
+                    .map_or("the level".to_owned(), |r| r.level.to_string());
+                self.status =
+                    format!("paused after {left}: Space enters the next level, r runs to the end");
+                return;
+            }
+            let Some(item) = self.held.pop_front() else {
+                return;
+            };
+            match item {
+                Held::Event(event) => self.apply_event(event),
+                Held::Requests(requests) => {
+                    for request in requests {
+                        self.requests.rows.insert(
+                            request.id,
+                            super::model::RequestRow {
+                                request: request.clone(),
+                                state: RequestState::Queued,
+                            },
+                        );
+                        self.queue.push_back(request);
+                    }
+                }
+                Held::Finished(result) => self.finish(result),
+            }
+        }
+    }
+
+    /// Hands queued requests to workers, up to the concurrency limit.
+    fn dispatch(&mut self) {
+        if self.phase != Phase::Running {
+            self.refresh();
+            return;
+        }
+        let waiting: Vec<RequestId> = self.run.as_ref().map(|r| r.in_flight()).unwrap_or_default();
+        while self.requests.in_flight() < self.max_concurrency() {
+            let Some(request) = self.queue.pop_front() else {
+                break;
+            };
+            let since_ms = self.run_clock();
+            let Some(row) = self.requests.rows.get_mut(&request.id) else {
+                continue;
+            };
+            if !waiting.contains(&request.id) {
+                // Its job failed meanwhile: the engine no longer wants the answer.
+                row.state = RequestState::Abandoned;
+                continue;
+            }
+            row.state = RequestState::InFlight { since_ms };
+            self.effects.push(Effect::Summarize {
+                generation: self.generation,
+                request,
+            });
+        }
+        self.refresh();
+    }
+
+    fn answer(&mut self, generation: u64, id: RequestId, result: Result<String, SummaryFailure>) {
+        if generation != self.generation {
+            return; // an answer to a run that was cancelled or replaced
+        }
+        let now = self.run_clock();
+        self.requests.now_ms = now;
+        if let Some(row) = self.requests.rows.get_mut(&id) {
+            let RequestState::InFlight { since_ms } = row.state else {
+                return;
+            };
+            let took_ms = now.saturating_sub(since_ms);
+            row.state = match &result {
+                Ok(text) => RequestState::Answered {
+                    text: text.clone(),
+                    took_ms,
+                },
+                Err(failure) => RequestState::Failed {
+                    reason: failure.to_string(),
+                    took_ms,
+                },
+            };
+        }
+        let Some(run) = self.run.as_mut() else {
+            return;
+        };
+        let completed = run.complete(id, result, now);
+        self.held.extend(run.events().into_iter().map(Held::Event));
+        if let Err(error) = completed {
+            self.log_line(
+                format!("answer to #{} dropped: {error}", id.0),
+                Some(id),
+                true,
+            );
+        }
+        self.poll_run();
+        self.release();
+        self.dispatch();
+    }
+
+    fn tick(&mut self, now_ms: u64) {
+        self.now_ms = self.now_ms.max(now_ms);
+        self.requests.now_ms = self.run_clock();
+        if self.phase != Phase::Running {
+            return;
+        }
+        let now = self.run_clock();
+        if let Some(run) = self.run.as_mut() {
+            let before = run.in_flight().len();
+            run.expire(now);
+            if run.in_flight().len() != before {
+                self.held.extend(run.events().into_iter().map(Held::Event));
+                self.poll_run();
+                self.release();
+                self.dispatch();
+            }
+        }
+    }
+
+    fn cancel(&mut self) {
+        let Some(run) = self.run.as_mut() else {
+            self.status = match self.phase {
+                Phase::Running | Phase::Paused => "cancelling".into(),
+                _ => "no run to cancel".into(),
+            };
+            return;
+        };
+        run.cancel();
+        self.generation += 1;
+        self.held.clear();
+        self.queue.clear();
+        self.phase = Phase::Running;
+        self.paused_since = None;
+        self.poll_run();
+        self.release();
+        self.refresh();
+    }
+
+    fn undo(&mut self) {
+        if let Some(run) = self.run.as_mut() {
+            run.cancel();
+        }
+        let config = self.original_config.clone();
+        match compactor::engine::Compactor::new(config.clone()) {
+            Ok(compactor) => {
+                self.numbers = Numbers::of(&config, compactor.budget());
+                self.compactor = compactor;
+                self.config = config;
+            }
+            Err(e) => self.status = format!("undo failed: {e}"),
+        }
+        self.reset_run_state();
+        self.phase = Phase::Ready;
+        self.overlay = None;
+        self.refresh();
+        self.status = "undone: the original conversation and numbers".into();
+    }
+
+    fn apply_numbers(&mut self, fields: &[String]) {
+        let mut numbers = self.numbers;
+        for (i, text) in fields.iter().enumerate() {
+            if let Err(e) = numbers.set_field(i, text) {
+                self.status = e;
+                return;
+            }
+        }
+        let config = numbers.apply(&self.config);
+        let compactor = match compactor::engine::Compactor::new(config.clone()) {
+            Ok(c) => c,
+            Err(e) => {
+                self.status = format!("numbers refused: {e}");
+                return;
+            }
+        };
+        if let Some(run) = self.run.as_mut() {
+            run.cancel();
+        }
+        self.numbers = Numbers::of(&config, compactor.budget());
+        self.compactor = compactor;
+        self.config = config;
+        self.reset_run_state();
+        self.phase = Phase::Ready;
+        self.overlay = None;
+        self.refresh();
+        self.status = "numbers changed: Space steps, r runs; u undoes".into();
+    }
+
+    fn export(&mut self) {
+        let Phase::Done(outcome) = &self.phase else {
+            self.status = "nothing to export yet: run to the end first (r)".into();
+            return;
+        };
+        let json = self.conversation.to_json(&outcome.messages);
+        match serde_json::to_string_pretty(&json) {
+            Ok(text) => {
+                self.effects.push(Effect::Write {
+                    path: self.export_path.clone(),
+                    text: text + "\n",
+                });
+                self.status = format!("exporting to {}…", self.export_path.display());
+            }
+            Err(e) => self.status = format!("export failed: {e}"),
+        }
+    }
+
+    fn finish(&mut self, result: Result<compactor::engine::Outcome, CompactError>) {
+        self.run = None;
+        self.queue.clear();
+        self.paused_since = None;
+        for row in self.requests.rows.values_mut() {
+            if matches!(
+                row.state,
+                RequestState::Queued | RequestState::InFlight { .. }
+            ) {
+                row.state = RequestState::Abandoned;
+            }
+        }
+        for row in &mut self.ladder.rows {
+            if row.outcome == LevelOutcome::Running {
+                row.outcome = LevelOutcome::Left;
+            }
+        }
+        match result {
+            Ok(outcome) => {
+                self.messages = outcome.messages.clone();
+                let r = &outcome.report;
+                let mut what = status_words(&outcome.status);
+                if matches!(outcome.status, Status::Skipped { .. }) {
+                    what.push_str("; n edits the numbers");
+                }
+                self.status = format!(
+                    "{what}: {} → {} tokens · e exports, u undoes",
+                    thousands(r.tokens_before),
+                    thousands(r.tokens_after)
+                );
+                self.phase = Phase::Done(outcome);
+            }
+            Err(CompactError::Cancelled) => {
+                self.messages = self.conversation.messages.clone();
+                self.status = "cancelled: nothing applied".into();
+                self.phase = Phase::Cancelled;
+            }
+            Err(error) => {
+                self.messages = self.conversation.messages.clone();
+                self.status = format!("failed, conversation unchanged: {error}");
+                self.log_line(format!("run failed: {error}"), None, true);
+                self.phase = Phase::Failed(error.to_string());
+            }
+        }
+    }
+
+    fn log_line(&mut self, text: String, request: Option<RequestId>, warning: bool) {
+        self.log.lines.push(LogLine {
+            at_ms: self.run_clock(),
+            text,
+            request,
+            warning,
+        });
+    }
+
+    fn level_row(
+        &mut self,
+        level: compactor::ladder::Level,
+    ) -> Option<&mut super::model::LevelRow> {
+        self.ladder.rows.iter_mut().find(|r| r.level == level)
+    }
+
+    fn request_level(&self, id: RequestId) -> Option<compactor::ladder::Level> {
+        self.requests.rows.get(&id).map(|r| r.request.level)
+    }
+
+    fn apply_event(&mut self, event: Event) {
+        let now = self.run_clock();
+        match event {
+            Event::Assessed {
+                tokens,
+                messages,
+                signals,
+                target,
+                trigger,
+            } => {
+                let mut fired = Vec::new();
+                if signals.over_absolute_limit {
+                    fired.push("over the absolute limit");
+                } else if signals.over_trigger {
+                    fired.push("over the trigger");
+                }
+                if signals.over_max_messages {
+                    fired.push("too many messages");
+                }
+                let fired = if fired.is_empty() {
+                    "no signal".to_owned()
+                } else {
+                    fired.join(", ")
+                };
+                self.log_line(
+                    format!(
+                        "assessed ({trigger:?}): {} tokens, {messages} messages, {fired}; target {} tokens",
+                        thousands(tokens),
+                        thousands(target.tokens)
+                    ),
+                    None,
+                    false,
+                );
+            }
+            Event::ReactiveOverride {
+                counted,
+                absolute_limit,
+            } => self.log_line(
+                format!(
+                    "reactive: compacting although {} ≤ {} counted",
+                    thousands(counted),
+                    thousands(absolute_limit)
+                ),
+                None,
+                false,
+            ),
+            Event::LevelEntered { level, tokens } => {
+                if let Some(row) = self.level_row(level) {
+                    row.entered_ms = Some(now);
+                    row.tokens_before = Some(tokens);
+                    row.outcome = LevelOutcome::Running;
+                }
+                self.ladder.selected = level_index(level);
+                self.log_line(
+                    format!("entered {level} at {} tokens", thousands(tokens)),
+                    None,
+                    false,
+                );
+            }
+            Event::LevelSkipped { level, predicted } => {
+                if let Some(row) = self.level_row(level) {
+                    row.outcome = LevelOutcome::Skipped { predicted };
+                }
+                self.log_line(
+                    format!(
+                        "skipped {level}: at best {} tokens, short of the target",
+                        thousands(predicted)
+                    ),
+                    None,
+                    false,
+                );
+            }
+            Event::LevelLeft {
+                level,
+                tokens_before,
+                tokens_after,
+            } => {
+                if let Some(row) = self.level_row(level) {
+                    row.tokens_after = Some(tokens_after);
+                    if row.outcome == LevelOutcome::Running {
+                        row.outcome = LevelOutcome::Left;
+                    }
+                }
+                self.level_ended = true;
+                if let Some(run) = &self.run {
+                    self.messages = run.messages().to_vec();
+                }
+                self.log_line(
+                    format!(
+                        "left {level}: {} → {} tokens",
+                        thousands(tokens_before),
+                        thousands(tokens_after)
+                    ),
+                    None,
+                    false,
+                );
+            }
+            Event::RequestIssued {
+                id,
+                level,
+                covers,
+                input_tokens,
+                attempt,
+            } => {
+                if let Some(row) = self.level_row(level) {
+                    row.requests += 1;
+                }
+                let retry = if attempt > 1 {
+                    format!(" (attempt {attempt})")
+                } else {
+                    String::new()
+                };
+                self.log_line(
+                    format!(
+                        "request #{} issued: {level}, {covers} messages, {} tokens{retry}",
+                        id.0,
+                        thousands(input_tokens)
+                    ),
+                    Some(id),
+                    false,
+                );
+            }
+            Event::RequestAnswered { id, tokens } => {
+                if let Some(level) = self.request_level(id)
+                    && let Some(row) = self.level_row(level)
+                {
+                    row.answered += 1;
+                }
+                self.log_line(
+                    format!("request #{} answered: {tokens} tokens", id.0),
+                    Some(id),
+                    false,
+                );
+            }
+            Event::RequestFailed { id, reason } => {
+                if let Some(level) = self.request_level(id)
+                    && let Some(row) = self.level_row(level)
+                {
+                    row.failed += 1;
+                }
+                if let Some(row) = self.requests.rows.get_mut(&id)
+                    && let RequestState::Answered { took_ms, .. } = row.state
+                {
+                    row.state = RequestState::Failed {
+                        reason: reason.clone(),
+                        took_ms,
+                    };
+                }
+                self.log_line(
+                    format!("request #{} failed: {reason}", id.0),
+                    Some(id),
+                    true,
+                );
+            }
+            Event::CacheHit { level, covers } => {
+                if let Some(row) = self.level_row(level) {
+                    row.cache_hits += 1;
+                }
+                self.log_line(
+                    format!("{level}: cache hit for {covers} messages"),
+                    None,
+                    false,
+                );
+            }
+            Event::FallbackTaken {
+                level,
+                kept,
+                reason,
+            } => {
+                if let Some(row) = self.level_row(level) {
+                    row.fallbacks += 1;
+                }
+                self.log_line(
+                    format!("{level}: kept {kept} messages as they were ({reason})"),
+                    None,
+                    true,
+                );
+            }
+            Event::ArtifactRefsRestored { id, refs } => self.log_line(
+                format!("request #{}: restored {}", id.0, refs.join(" ")),
+                Some(id),
+                true,
+            ),
+            Event::CircuitOpened { session, failures } => self.log_line(
+                format!("circuit opened for {session:?} after {failures} failed runs (u resets)"),
+                None,
+                true,
+            ),
+            Event::Finished {
+                status,
+                tokens_before,
+                tokens_after,
+            } => self.log_line(
+                format!(
+                    "finished: {}, {} → {} tokens",
+                    status_words(&status),
+                    thousands(tokens_before),
+                    thousands(tokens_after)
+                ),
+                None,
+                false,
+            ),
+            other => self.log_line(format!("{other:?}"), None, false),
+        }
+    }
+}
+
+fn level_index(level: compactor::ladder::Level) -> usize {
+    compactor::ladder::Level::ALL
+        .iter()
+        .position(|&l| l == level)
+        .unwrap_or(0)
+}

@@ -1,0 +1,506 @@
+//! Summarizers the command drives from worker threads: the offline extractive one, any
+//! OpenAI-compatible `/v1/chat/completions` endpoint, and fault injection around either.
+//!
+//! They block: each request runs on its own thread, so a slow model never holds the
+//! interface. The engine never sees them; the driver hands their answers to
+//! `Run::complete`.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use compactor::engine::{SummaryFailure, SummaryRequest};
+use compactor::extractive::Extractive;
+use compactor::message::Role;
+use serde_json::{Value, json};
+
+use crate::Failure;
+
+/// Writes one summary, blocking the calling thread.
+pub trait BlockingSummarizer: Send + Sync {
+    /// Answers `request` with the summary text, or says why not.
+    fn summarize(&self, request: &SummaryRequest) -> Result<String, SummaryFailure>;
+
+    /// A short name for status lines.
+    fn name(&self) -> String;
+}
+
+impl BlockingSummarizer for Extractive {
+    fn summarize(&self, request: &SummaryRequest) -> Result<String, SummaryFailure> {
+        let text = self.summarize_prompt(&request.prompt, request.max_output_tokens);
+        if text.is_empty() {
+            Err(SummaryFailure::Failed("nothing to summarize".into()))
+        } else {
+            Ok(text)
+        }
+    }
+
+    fn name(&self) -> String {
+        "extractive".into()
+    }
+}
+
+/// Any OpenAI-compatible chat completions endpoint.
+#[derive(Debug, Clone)]
+pub struct OpenAi {
+    /// The endpoint's base, e.g. `https://api.openai.com` or `http://127.0.0.1:8080/v1`:
+    /// `/v1/chat/completions` is appended unless the base already ends in `/v1`.
+    pub base_url: String,
+    /// The model asked when the request names none.
+    pub model: String,
+    /// Sent as a bearer token when set.
+    pub api_key: Option<String>,
+    /// The whole exchange's time limit.
+    pub timeout: Duration,
+}
+
+impl OpenAi {
+    fn url(&self) -> String {
+        let base = self.base_url.trim_end_matches('/');
+        if base.ends_with("/chat/completions") {
+            base.to_owned()
+        } else if base.ends_with("/v1") {
+            format!("{base}/chat/completions")
+        } else {
+            format!("{base}/v1/chat/completions")
+        }
+    }
+
+    /// The request body: the prompt messages, the model and `max_tokens`.
+    pub fn body(&self, request: &SummaryRequest) -> Value {
+        let messages: Vec<Value> = request
+            .prompt
+            .iter()
+            .map(|m| {
+                let role = match m.role {
+                    Role::System => "system",
+                    Role::Assistant => "assistant",
+                    _ => "user",
+                };
+                json!({ "role": role, "content": m.content })
+            })
+            .collect();
+        json!({
+            "model": request.model.as_deref().unwrap_or(&self.model),
+            "messages": messages,
+            "max_tokens": request.max_output_tokens,
+        })
+    }
+}
+
+/// Reads an OpenAI-compatible answer: `choices[0].message.content` on success; an HTTP 400
+/// about the context length is [`SummaryFailure::InputTooLong`], so the engine retries
+/// with less; anything else fails with the server's words.
+pub fn parse_answer(status: u16, body: &str) -> Result<String, SummaryFailure> {
+    if status == 400 {
+        let lower = body.to_lowercase();
+        if [
+            "context_length",
+            "context length",
+            "maximum context",
+            "too long",
+        ]
+        .iter()
+        .any(|needle| lower.contains(needle))
+        {
+            return Err(SummaryFailure::InputTooLong);
+        }
+    }
+    if !(200..300).contains(&status) {
+        let detail: String = body.chars().take(200).collect();
+        return Err(SummaryFailure::Failed(format!("HTTP {status}: {detail}")));
+    }
+    let json: Value = serde_json::from_str(body)
+        .map_err(|e| SummaryFailure::Failed(format!("answer is not JSON: {e}")))?;
+    json["choices"][0]["message"]["content"]
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| SummaryFailure::Failed("answer has no choices[0].message.content".into()))
+}
+
+impl BlockingSummarizer for OpenAi {
+    fn summarize(&self, request: &SummaryRequest) -> Result<String, SummaryFailure> {
+        let config = ureq::Agent::config_builder()
+            .timeout_global(Some(self.timeout))
+            .http_status_as_error(false)
+            .build();
+        let agent = ureq::Agent::new_with_config(config);
+        let body = self.body(request).to_string();
+        let mut call = agent
+            .post(&self.url())
+            .header("Content-Type", "application/json");
+        if let Some(key) = &self.api_key {
+            call = call.header("Authorization", &format!("Bearer {key}"));
+        }
+        let mut response = call
+            .send(body.as_str())
+            .map_err(|e| SummaryFailure::Failed(format!("request failed: {e}")))?;
+        let status = response.status().as_u16();
+        let text = response
+            .body_mut()
+            .read_to_string()
+            .map_err(|e| SummaryFailure::Failed(format!("reading the answer failed: {e}")))?;
+        parse_answer(status, &text)
+    }
+
+    fn name(&self) -> String {
+        format!("openai {}", self.model)
+    }
+}
+
+/// A summarizer slowed down and made to fail on purpose, to watch the failure discipline
+/// and the circuit breaker at work.
+pub struct Faulty {
+    /// The summarizer that answers when no fault is injected.
+    pub inner: Box<dyn BlockingSummarizer>,
+    /// Added before every answer.
+    pub latency: Duration,
+    /// Every Nth request fails (1-based count).
+    pub fail_every: Option<u64>,
+    /// This share of requests fails, chosen by a fixed pseudo-random sequence so runs
+    /// repeat.
+    pub fail_rate: f64,
+    count: AtomicU64,
+}
+
+impl Faulty {
+    /// Wraps `inner`.
+    pub fn new(
+        inner: Box<dyn BlockingSummarizer>,
+        latency: Duration,
+        fail_every: Option<u64>,
+        fail_rate: f64,
+    ) -> Self {
+        Self {
+            inner,
+            latency,
+            fail_every,
+            fail_rate,
+            count: AtomicU64::new(0),
+        }
+    }
+}
+
+/// splitmix64: a fixed, well-spread sequence; no randomness crate needed for a fault knob.
+fn splitmix(n: u64) -> u64 {
+    let mut z = n.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl BlockingSummarizer for Faulty {
+    fn summarize(&self, request: &SummaryRequest) -> Result<String, SummaryFailure> {
+        let n = self.count.fetch_add(1, Ordering::Relaxed) + 1;
+        if !self.latency.is_zero() {
+            std::thread::sleep(self.latency);
+        }
+        if self
+            .fail_every
+            .is_some_and(|every| every > 0 && n.is_multiple_of(every))
+        {
+            return Err(SummaryFailure::Failed(format!(
+                "injected failure (every {} requests)",
+                self.fail_every.unwrap_or_default()
+            )));
+        }
+        let draw = (splitmix(n) >> 11) as f64 / ((1u64 << 53) as f64);
+        if self.fail_rate > 0.0 && draw < self.fail_rate {
+            return Err(SummaryFailure::Failed(format!(
+                "injected failure (rate {})",
+                self.fail_rate
+            )));
+        }
+        self.inner.summarize(request)
+    }
+
+    fn name(&self) -> String {
+        let mut name = self.inner.name();
+        if !self.latency.is_zero() {
+            name.push_str(&format!(" +{}ms", self.latency.as_millis()));
+        }
+        if let Some(every) = self.fail_every {
+            name.push_str(&format!(" fail every {every}"));
+        }
+        if self.fail_rate > 0.0 {
+            name.push_str(&format!(" fail {:.0}%", self.fail_rate * 100.0));
+        }
+        name
+    }
+}
+
+/// Who writes the summaries.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SummarizerKind {
+    /// Built in, offline and deterministic.
+    Extractive,
+    /// Any OpenAI-compatible `/v1/chat/completions` endpoint.
+    Openai,
+}
+
+/// The summarizer and its knobs.
+#[derive(Args, Debug, Clone)]
+pub struct SummarizerArgs {
+    /// Who writes the summaries.
+    #[arg(long, value_enum, default_value = "extractive")]
+    pub summarizer: SummarizerKind,
+    /// The OpenAI-compatible endpoint (with `--summarizer openai`).
+    #[arg(long, default_value = "https://api.openai.com")]
+    pub base_url: String,
+    /// The model that writes summaries [default: the conversation's `--model`].
+    #[arg(long)]
+    pub summary_model: Option<String>,
+    /// The environment variable holding the API key.
+    #[arg(long, default_value = "OPENAI_API_KEY")]
+    pub api_key_env: String,
+    /// Time limit of one summary request, in seconds.
+    #[arg(long, default_value_t = 120)]
+    pub request_timeout: u64,
+    /// Delay every answer by this many milliseconds (to watch requests in flight).
+    #[arg(long, default_value_t = 0)]
+    pub latency: u64,
+    /// Fail this share of requests (0 to 1), to watch fallbacks and the breaker.
+    #[arg(long, default_value_t = 0.0)]
+    pub fail_rate: f64,
+    /// Fail every Nth request.
+    #[arg(long)]
+    pub fail_every: Option<u64>,
+}
+
+impl SummarizerArgs {
+    /// Builds the summarizer; `model` is the conversation's model.
+    pub fn build(&self, model: &str) -> Result<Faulty, Failure> {
+        if !(0.0..=1.0).contains(&self.fail_rate) {
+            return Err(Failure::Input(format!(
+                "--fail-rate {} is not between 0 and 1",
+                self.fail_rate
+            )));
+        }
+        let inner: Box<dyn BlockingSummarizer> = match self.summarizer {
+            SummarizerKind::Extractive => Box::new(Extractive),
+            SummarizerKind::Openai => Box::new(OpenAi {
+                base_url: self.base_url.clone(),
+                model: self
+                    .summary_model
+                    .clone()
+                    .unwrap_or_else(|| model.to_owned()),
+                api_key: std::env::var(&self.api_key_env)
+                    .ok()
+                    .filter(|k| !k.is_empty()),
+                timeout: Duration::from_secs(self.request_timeout.max(1)),
+            }),
+        };
+        Ok(Faulty::new(
+            inner,
+            Duration::from_millis(self.latency),
+            self.fail_every,
+            self.fail_rate,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_parsed_and_context_errors_recognized() {
+        let ok = r#"{"choices":[{"message":{"role":"assistant","content":"- done"}}]}"#;
+        assert_eq!(parse_answer(200, ok), Ok("- done".into()));
+        let long = r#"{"error":{"code":"context_length_exceeded","message":"This model's maximum context length is 8192 tokens"}}"#;
+        assert_eq!(parse_answer(400, long), Err(SummaryFailure::InputTooLong));
+        assert!(
+            matches!(parse_answer(500, "boom"), Err(SummaryFailure::Failed(m)) if m.contains("HTTP 500"))
+        );
+        assert!(matches!(
+            parse_answer(200, "{}"),
+            Err(SummaryFailure::Failed(_))
+        ));
+    }
+
+    #[test]
+    fn urls_gain_the_completions_path_once() {
+        let mut s = OpenAi {
+            base_url: "http://h:1".into(),
+            model: "m".into(),
+            api_key: None,
+            timeout: Duration::from_secs(1),
+        };
+        assert_eq!(s.url(), "http://h:1/v1/chat/completions");
+        s.base_url = "http://h:1/v1/".into();
+        assert_eq!(s.url(), "http://h:1/v1/chat/completions");
+        s.base_url = "http://h:1/v1/chat/completions".into();
+        assert_eq!(s.url(), "http://h:1/v1/chat/completions");
+    }
+
+    #[test]
+    fn fail_every_fails_exactly_every_nth() {
+        struct Echo;
+        impl BlockingSummarizer for Echo {
+            fn summarize(&self, _: &SummaryRequest) -> Result<String, SummaryFailure> {
+                Ok("x".into())
+            }
+            fn name(&self) -> String {
+                "echo".into()
+            }
+        }
+        let faulty = Faulty::new(Box::new(Echo), Duration::ZERO, Some(3), 0.0);
+        let request = SummaryRequest {
+            id: compactor::engine::RequestId(1),
+            level: compactor::ladder::Level::Moderate,
+            prompt: vec![],
+            max_output_tokens: 10,
+            covers: vec![],
+            age: 0,
+            model: None,
+            provider: None,
+            deadline_ms: 0,
+            attempt: 1,
+            input_tokens: 0,
+        };
+        let failed: Vec<bool> = (0..6)
+            .map(|_| faulty.summarize(&request).is_err())
+            .collect();
+        assert_eq!(failed, [false, false, true, false, false, true]);
+        assert_eq!(faulty.name(), "echo fail every 3");
+    }
+
+    /// A loopback server that answers `answers.len()` connections, one request each, in
+    /// order, then stops; it hands back the request bodies it read.
+    fn serve(
+        answers: Vec<(u16, String, Duration)>,
+    ) -> (String, std::thread::JoinHandle<Vec<String>>) {
+        use std::io::{BufRead, BufReader, Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+        let address = format!("http://{}", listener.local_addr().expect("address"));
+        let handle = std::thread::spawn(move || {
+            let mut bodies = Vec::new();
+            for (status, body, delay) in answers {
+                let Ok((stream, _)) = listener.accept() else {
+                    break;
+                };
+                let mut reader = BufReader::new(stream);
+                let mut length = 0usize;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                        break;
+                    }
+                    let lower = line.to_ascii_lowercase();
+                    if let Some(value) = lower.strip_prefix("content-length:") {
+                        length = value.trim().parse().unwrap_or(0);
+                    }
+                }
+                let mut request = vec![0; length];
+                let _ = reader.read_exact(&mut request);
+                bodies.push(String::from_utf8_lossy(&request).into_owned());
+                std::thread::sleep(delay);
+                let mut stream = reader.into_inner();
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+            bodies
+        });
+        (address, handle)
+    }
+
+    fn request() -> SummaryRequest {
+        SummaryRequest {
+            id: compactor::engine::RequestId(7),
+            level: compactor::ladder::Level::Moderate,
+            prompt: vec![
+                compactor::prompt::PromptMessage {
+                    role: Role::System,
+                    content: "Summarize.".into(),
+                },
+                compactor::prompt::PromptMessage {
+                    role: Role::User,
+                    content: "<transcript>\n[user] fix src/lib.rs\n</transcript>".into(),
+                },
+            ],
+            max_output_tokens: 321,
+            covers: vec![],
+            age: 2,
+            model: Some("summary-model".into()),
+            provider: None,
+            deadline_ms: 0,
+            attempt: 1,
+            input_tokens: 20,
+        }
+    }
+
+    fn client(base_url: String, timeout: Duration) -> OpenAi {
+        OpenAi {
+            base_url,
+            model: "fallback-model".into(),
+            api_key: Some("sk-test".into()),
+            timeout,
+        }
+    }
+
+    #[test]
+    fn the_openai_client_sends_the_prompt_and_reads_the_answer() {
+        let ok = r###"{"choices":[{"message":{"role":"assistant","content":"## Facts\n- src/lib.rs"}}]}"###;
+        let (url, server) = serve(vec![(200, ok.into(), Duration::ZERO)]);
+        let answer = client(url, Duration::from_secs(5)).summarize(&request());
+        assert_eq!(answer, Ok("## Facts\n- src/lib.rs".into()));
+        let bodies = server.join().expect("server");
+        let body: Value = serde_json::from_str(&bodies[0]).expect("JSON body");
+        assert_eq!(body["model"], "summary-model");
+        assert_eq!(body["max_tokens"], 321);
+        assert_eq!(body["messages"][0]["role"], "system");
+        assert_eq!(body["messages"][0]["content"], "Summarize.");
+        assert_eq!(body["messages"][1]["role"], "user");
+        assert!(
+            body["messages"][1]["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("fix src/lib.rs"))
+        );
+    }
+
+    #[test]
+    fn the_openai_client_surfaces_errors_and_timeouts_as_failures() {
+        let too_long = r#"{"error":{"code":"context_length_exceeded"}}"#;
+        let (url, server) = serve(vec![
+            (500, r#"{"error":"boom"}"#.into(), Duration::ZERO),
+            (400, too_long.into(), Duration::ZERO),
+            (200, "{}".into(), Duration::from_millis(1500)),
+        ]);
+        let summarizer = client(url, Duration::from_millis(300));
+        let failed = summarizer.summarize(&request());
+        assert!(
+            matches!(&failed, Err(SummaryFailure::Failed(m)) if m.contains("HTTP 500")),
+            "{failed:?}"
+        );
+        assert_eq!(
+            summarizer.summarize(&request()),
+            Err(SummaryFailure::InputTooLong)
+        );
+        let started = std::time::Instant::now();
+        let timed_out = summarizer.summarize(&request());
+        assert!(
+            matches!(&timed_out, Err(SummaryFailure::Failed(m)) if m.contains("request failed")),
+            "{timed_out:?}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_millis(1400),
+            "the timeout held"
+        );
+        assert_eq!(server.join().expect("server").len(), 3);
+    }
+
+    #[test]
+    fn an_unreachable_endpoint_is_a_failure() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let url = format!("http://{}", listener.local_addr().expect("address"));
+        drop(listener);
+        let answer = client(url, Duration::from_secs(2)).summarize(&request());
+        assert!(
+            matches!(answer, Err(SummaryFailure::Failed(_))),
+            "{answer:?}"
+        );
+    }
+}

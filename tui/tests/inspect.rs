@@ -1,0 +1,178 @@
+//! The real `compactor inspect` in a pseudo-terminal (tmux): keys in, the screen out.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use compactor_tests::corpus_dir;
+
+/// A tmux session running one command, killed when dropped.
+struct Tmux {
+    name: String,
+}
+
+impl Tmux {
+    fn start(command: &str, width: u16, height: u16) -> Self {
+        let name = format!("compactor-inspect-{}", std::process::id());
+        let status = Command::new("tmux")
+            .args(["new-session", "-d", "-s", &name, "-x"])
+            .arg(width.to_string())
+            .arg("-y")
+            .arg(height.to_string())
+            .arg(command)
+            .status()
+            .expect("tmux runs");
+        assert!(status.success(), "tmux new-session failed");
+        Self { name }
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let status = Command::new("tmux")
+            .args(["send-keys", "-t", &self.name])
+            .args(keys)
+            .status()
+            .expect("tmux send-keys");
+        assert!(status.success());
+    }
+
+    fn screen(&self) -> String {
+        let output = Command::new("tmux")
+            .args(["capture-pane", "-p", "-t", &self.name])
+            .output()
+            .expect("tmux capture-pane");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// Waits until the screen shows `text`, or fails with the last screen.
+    fn wait_for(&self, text: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no {text:?} on the screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        // Already gone after `q`: the error is expected and not worth printing.
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &self.name])
+            .output();
+    }
+}
+
+fn have_tmux() -> bool {
+    let found = Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    // CI installs tmux (scripts/setup.sh): there its absence is a failure, not a skip.
+    assert!(found || std::env::var_os("CI").is_none(), "tmux is missing");
+    found
+}
+
+#[test]
+fn inspect_steps_through_the_ladder_watches_requests_and_exports() {
+    if !have_tmux() {
+        eprintln!("tmux not installed: skipping the terminal test");
+        return;
+    }
+    // The corpus is read-only: work on a copy, so the export lands beside it.
+    let dir = std::env::temp_dir().join(format!("compactor-inspect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let input = dir.join("ctf-rock.json");
+    std::fs::copy(corpus_dir().join("ctf-rock.json"), &input).expect("copy corpus file");
+    let exported = dir.join("ctf-rock.compacted.json");
+    let _ = std::fs::remove_file(&exported);
+
+    let command = format!(
+        "{} inspect {} --lenient --max-context 8000 --output-reserve 1000 --latency 300",
+        env!("CARGO_BIN_EXE_compactor"),
+        quote(&input)
+    );
+    let tmux = Tmux::start(&command, 120, 36);
+    let ready = tmux.wait_for("step · ready");
+    assert!(ready.contains("──── tail ────"), "{ready}");
+    assert!(ready.contains("T trigger 6,440"), "{ready}");
+
+    // One level per Space: LIGHT, then a pause before MODERATE.
+    tmux.keys(&["Space"]);
+    let paused = tmux.wait_for("paused after light");
+    assert!(paused.contains("left light"), "{paused}");
+    assert!(!paused.contains("entered moderate"), "{paused}");
+
+    // MODERATE: its requests fly (300 ms each), then answer.
+    tmux.keys(&["Space"]);
+    let flying = tmux.wait_for("in flight · ");
+    assert!(flying.contains("entered moderate"), "{flying}");
+    assert!(flying.contains("running, "), "requests in flight: {flying}");
+    let done = tmux.wait_for("step · done");
+    assert!(done.contains("request #1 answered"), "{done}");
+    assert!(done.contains("summarized"), "{done}");
+    assert!(done.contains("compacted, target met"), "{done}");
+
+    // Help opens and Esc closes it without quitting.
+    tmux.keys(&["?"]);
+    tmux.wait_for("keys · Esc closes");
+    tmux.keys(&["Escape"]);
+
+    tmux.keys(&["e"]);
+    let status = tmux.wait_for("exported to");
+    assert!(status.contains("ctf-rock.compacted.json"), "{status}");
+    let text = std::fs::read_to_string(&exported).expect("the export was written");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("the export is JSON");
+    let messages = json
+        .as_array()
+        .expect("an array of messages, like the input");
+    assert!(
+        messages.len() < 25,
+        "compacted: {} messages",
+        messages.len()
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_compactor"))
+        .args(["plan", "--lenient"])
+        .arg(&exported)
+        .output()
+        .expect("plan runs");
+    assert!(
+        output.status.success(),
+        "the export parses as a conversation: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    // A terminal too small says so; resizing back redraws the panes.
+    Command::new("tmux")
+        .args(["resize-window", "-t", &tmux.name, "-x", "40", "-y", "10"])
+        .status()
+        .expect("resize");
+    tmux.wait_for("too small");
+    Command::new("tmux")
+        .args(["resize-window", "-t", &tmux.name, "-x", "120", "-y", "36"])
+        .status()
+        .expect("resize");
+    tmux.wait_for("step · done");
+
+    tmux.keys(&["q"]);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Command::new("tmux")
+        .args(["has-session", "-t", &tmux.name])
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        assert!(Instant::now() < deadline, "q did not quit");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn quote(path: &Path) -> String {
+    format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
+}
