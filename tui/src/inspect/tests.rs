@@ -504,3 +504,24 @@ fn pending_in_flight_failure_is_shown_per_request() {
             .any(|l| l.text.contains("failed: HTTP 500"))
     );
 }
+
+#[test]
+fn requests_the_engine_times_out_leave_the_in_flight_list() {
+    let mut config = CompactionConfig::default();
+    config.budget.max_context_tokens = Some(8_000);
+    config.budget.output_reserve = Some(1_000);
+    config.clear_at_least = u64::MAX;
+    config.request_timeout_ms = 1_000;
+    let mut app = app_with(config);
+    press(&mut app, 'r');
+    let requests = summarize_effects(&mut app);
+    assert!(!requests.is_empty());
+    app.handle_event(AppEvent::Tick(100));
+    assert_eq!(app.requests.in_flight(), requests.len());
+    // Nobody answers: past the deadline the engine fails them, and so do the rows.
+    app.handle_event(AppEvent::Tick(5_000));
+    assert!(requests.iter().all(|r| matches!(
+        app.requests.rows.get(&r.id).map(|row| &row.state),
+        Some(RequestState::Failed { reason, .. }) if reason.contains("deadline")
+    )));
+}

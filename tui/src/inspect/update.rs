@@ -727,13 +727,23 @@ impl App {
                 {
                     row.failed += 1;
                 }
-                if let Some(row) = self.requests.rows.get_mut(&id)
-                    && let RequestState::Answered { took_ms, .. } = row.state
-                {
-                    row.state = RequestState::Failed {
-                        reason: reason.clone(),
-                        took_ms,
+                // An answer the engine refused (empty, over-long) was Answered; a request
+                // the engine timed out is still InFlight: both end as failed rows.
+                let now_ms = self.run_clock();
+                if let Some(row) = self.requests.rows.get_mut(&id) {
+                    let took_ms = match row.state {
+                        RequestState::Answered { took_ms, .. } => Some(took_ms),
+                        RequestState::InFlight { since_ms } => {
+                            Some(now_ms.saturating_sub(since_ms))
+                        }
+                        _ => None,
                     };
+                    if let Some(took_ms) = took_ms {
+                        row.state = RequestState::Failed {
+                            reason: reason.clone(),
+                            took_ms,
+                        };
+                    }
                 }
                 self.log_line(
                     format!("request #{} failed: {reason}", id.0),
