@@ -73,7 +73,7 @@ pub struct Failure {
     pub path: Option<String>,
     /// More properties of the JS error, by name: the offenders of an overflow, the
     /// versions of a conflict.
-    pub details: serde_json::Map<String, serde_json::Value>,
+    pub details: Vec<(String, serde_json::Value)>,
 }
 
 impl Failure {
@@ -84,7 +84,7 @@ impl Failure {
             code: ErrorCode::InvalidInput,
             message: format!("{path}: {what}"),
             path: Some(path),
-            details: serde_json::Map::new(),
+            details: Vec::new(),
         }
     }
 
@@ -94,7 +94,7 @@ impl Failure {
             code,
             message: message.into(),
             path: None,
-            details: serde_json::Map::new(),
+            details: Vec::new(),
         }
     }
 
@@ -103,7 +103,7 @@ impl Failure {
     pub fn with(mut self, name: &str, value: impl serde::Serialize) -> Self {
         // The values are the core's own plain types: serializing them cannot fail.
         if let Ok(value) = serde_json::to_value(value) {
-            self.details.insert(name.to_owned(), value);
+            self.details.push((name.to_owned(), value));
         }
         self
     }
@@ -190,7 +190,7 @@ impl From<SegmentError> for Failure {
             code: ErrorCode::InvalidInput,
             message: error.to_string(),
             path: Some(path),
-            details: serde_json::Map::new(),
+            details: Vec::new(),
         }
     }
 }
