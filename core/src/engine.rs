@@ -201,7 +201,11 @@ pub enum Step {
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
-    serde(tag = "kind", rename_all = "camelCase")
+    serde(
+        tag = "kind",
+        rename_all = "camelCase",
+        rename_all_fields = "camelCase"
+    )
 )]
 #[non_exhaustive]
 pub enum Status {

@@ -2,8 +2,10 @@
 //! bad input, the `path` of the offending value.
 
 use compactor::budget::BudgetError;
+use compactor::engine::CompactError;
 use compactor::format::FormatError;
 use compactor::segment::SegmentError;
+use serde::Serialize;
 use wasm_bindgen::JsValue;
 
 /// The stable error codes. JS code branches on these, never on messages, so they are only
@@ -21,19 +23,28 @@ pub enum ErrorCode {
     Conflict,
     /// The caller's `AbortSignal` fired; nothing was applied.
     Aborted,
-    /// A summary at the MAXIMUM level failed.
+    /// A summary at the MAXIMUM level failed; `level` and `failure` say which and why.
+    /// The conversation is unchanged.
     SummaryFailed,
+    /// The session store's `load` or `save` threw (or rejected); `cause` is what it threw.
+    /// Nothing was written by compactor.
+    PersistFailed,
+    /// A bug in compactor: the result failed its final check, or the driver and the
+    /// engine disagreed. The conversation is unchanged; please report it.
+    Internal,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 6] = [
+    pub const ALL: [ErrorCode; 8] = [
         ErrorCode::InvalidInput,
         ErrorCode::ContextOverflow,
         ErrorCode::CircuitOpen,
         ErrorCode::Conflict,
         ErrorCode::Aborted,
         ErrorCode::SummaryFailed,
+        ErrorCode::PersistFailed,
+        ErrorCode::Internal,
     ];
 
     /// The value of the error's `code` property.
@@ -45,6 +56,8 @@ impl ErrorCode {
             ErrorCode::Conflict => "CONFLICT",
             ErrorCode::Aborted => "ABORTED",
             ErrorCode::SummaryFailed => "SUMMARY_FAILED",
+            ErrorCode::PersistFailed => "PERSIST_FAILED",
+            ErrorCode::Internal => "INTERNAL",
         }
     }
 }
@@ -58,6 +71,9 @@ pub struct Failure {
     pub message: String,
     /// Where the bad input is: `messages[3].role`, `config.maxContextTokens`.
     pub path: Option<String>,
+    /// More properties of the JS error, by name: the offenders of an overflow, the
+    /// versions of a conflict.
+    pub details: Vec<(String, serde_json::Value)>,
 }
 
 impl Failure {
@@ -68,6 +84,83 @@ impl Failure {
             code: ErrorCode::InvalidInput,
             message: format!("{path}: {what}"),
             path: Some(path),
+            details: Vec::new(),
+        }
+    }
+
+    /// A failure that is not about one input value.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            path: None,
+            details: Vec::new(),
+        }
+    }
+
+    /// Adds the property `name` to the JS error.
+    #[must_use]
+    pub fn with(mut self, name: &str, value: impl serde::Serialize) -> Self {
+        // The values are the core's own plain types: serializing them cannot fail.
+        if let Ok(value) = serde_json::to_value(value) {
+            self.details.push((name.to_owned(), value));
+        }
+        self
+    }
+
+    /// The same failure with its path (and the path in its message) under `prefix`
+    /// instead of `messages`: messages read from a store are `store.load().messages`.
+    #[must_use]
+    pub fn rebased(mut self, prefix: &str) -> Self {
+        if let Some(path) = self.path.take() {
+            let rest = path.strip_prefix("messages").unwrap_or(&path);
+            let new = format!("{prefix}{rest}");
+            if let Some(message) = self.message.strip_prefix(path.as_str()) {
+                self.message = format!("{new}{message}");
+            }
+            self.path = Some(new);
+        }
+        self
+    }
+}
+
+impl From<CompactError> for Failure {
+    fn from(error: CompactError) -> Self {
+        let message = error.to_string();
+        match error {
+            CompactError::NoMessagesToCompact => Failure::invalid("messages", message),
+            CompactError::SummaryFailed { level, failure } => {
+                Failure::new(ErrorCode::SummaryFailed, message)
+                    .with("level", level)
+                    .with("failure", failure)
+            }
+            CompactError::PersistFailed(_) => Failure::new(ErrorCode::PersistFailed, message),
+            CompactError::CircuitOpen { session, failures } => {
+                Failure::new(ErrorCode::CircuitOpen, message)
+                    .with("session", session)
+                    .with("failures", failures)
+            }
+            CompactError::ContextOverflow {
+                tokens,
+                limit,
+                offenders,
+            } => Failure::new(ErrorCode::ContextOverflow, message)
+                .with("tokens", tokens)
+                .with("limit", limit)
+                .with("offenders", offenders),
+            CompactError::Conflict { expected, found } => {
+                Failure::new(ErrorCode::Conflict, message)
+                    .with("expected", expected)
+                    .with("found", found)
+            }
+            CompactError::Cancelled => {
+                Failure::new(ErrorCode::Aborted, "aborted: nothing was applied")
+            }
+            CompactError::InvalidConversation(error) => error.into(),
+            CompactError::Budget(error) => error.into(),
+            // Validation refusing a result, an unknown request id, and whatever the core
+            // adds later: none is the caller's doing.
+            _ => Failure::new(ErrorCode::Internal, message),
         }
     }
 }
@@ -97,6 +190,7 @@ impl From<SegmentError> for Failure {
             code: ErrorCode::InvalidInput,
             message: error.to_string(),
             path: Some(path),
+            details: Vec::new(),
         }
     }
 }
@@ -122,6 +216,12 @@ impl From<Failure> for JsValue {
         let _ = js_sys::Reflect::set(&error, &"code".into(), &failure.code.as_str().into());
         if let Some(path) = &failure.path {
             let _ = js_sys::Reflect::set(&error, &"path".into(), &path.into());
+        }
+        for (name, value) in &failure.details {
+            let value = value
+                .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+                .unwrap_or(JsValue::UNDEFINED);
+            let _ = js_sys::Reflect::set(&error, &name.into(), &value);
         }
         error.into()
     }

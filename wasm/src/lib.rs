@@ -20,14 +20,15 @@
 //! [`ErrorCode`]) and, for bad input, a `path`. Nothing input can reach panics: a panic
 //! would poison the module for every later call.
 
+mod driver;
 mod error;
 mod types;
 
-use compactor::budget::{Budget, BudgetConfig, DEFAULT_MAX_MESSAGES};
-use compactor::format::{self, Format, ParseOptions};
-use compactor::message::Message;
+use compactor::budget::{BudgetConfig, DEFAULT_MAX_MESSAGES};
+use compactor::engine::{self, CompactionConfig};
+use compactor::format::{self, Conversation, Format, ParseOptions};
 use compactor::select::{DEFAULT_KEEP_RECENT_TURNS, TailPolicy};
-use compactor::tokens::{Encoding, TokenAccountant};
+use compactor::tokens::Encoding;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 use wasm_bindgen::prelude::*;
@@ -43,7 +44,8 @@ fn start() {
 /// The largest integer a JS number holds exactly.
 const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
-/// `new Compactor(config)`: the numbers, the tail policy and the tokenizer.
+/// `new Compactor(config)`: the numbers, the tail policy, the tokenizer, and how runs
+/// behave (the core's `CompactionConfig`, camelCase).
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct Config {
@@ -58,6 +60,21 @@ struct Config {
     max_messages: Option<Option<usize>>,
     keep_recent_turns: Option<usize>,
     encoding: Option<Encoding>,
+    min_tail_turns: Option<usize>,
+    max_summary_tokens: Option<u64>,
+    summary_model: Option<String>,
+    summary_provider: Option<String>,
+    enable_incremental: Option<bool>,
+    max_failures: Option<u32>,
+    breaker_cooldown_ms: Option<u64>,
+    min_messages: Option<usize>,
+    clear_at_least: Option<u64>,
+    max_preserved_user_tokens: Option<u64>,
+    summarizer_input_tokens: Option<u64>,
+    request_timeout_ms: Option<u64>,
+    max_attempts: Option<u32>,
+    min_reduction: Option<f64>,
+    max_concurrency: Option<usize>,
 }
 
 /// Tells a field given as `null` (`Some(None)`) from a missing one (`None`).
@@ -74,17 +91,14 @@ struct ReadOptions {
     lenient: bool,
 }
 
-/// The format named in JS options. Known names of formats this build cannot read yet are
-/// refused with a message saying so.
-fn parse_format(name: Option<&str>) -> Result<Format, Failure> {
+/// The format named in JS options (`path` says where), `openai` when absent.
+fn parse_format(name: Option<&str>, path: &str) -> Result<Format, Failure> {
     match name.unwrap_or("openai") {
         "openai" => Ok(Format::OpenAi),
-        other @ ("anthropic" | "aiSdk") => Err(Failure::invalid(
-            "options.format",
-            format!("format {other:?} is not supported by this version (supported: \"openai\")"),
-        )),
+        "anthropic" => Ok(Format::Anthropic),
+        "aiSdk" => Ok(Format::AiSdk),
         other => Err(Failure::invalid(
-            "options.format",
+            path,
             format!("unknown format {other:?} (expected \"openai\", \"anthropic\" or \"aiSdk\")"),
         )),
     }
@@ -160,9 +174,21 @@ fn type_of(value: &JsValue) -> String {
 }
 
 /// Parses the caller's messages in the format the options name.
-fn read_messages(messages: &JsValue, options: &JsValue) -> Result<Vec<Message>, Failure> {
+fn read_messages(
+    messages: &JsValue,
+    options: &JsValue,
+) -> Result<Vec<compactor::message::Message>, Failure> {
     let options: ReadOptions = optional(options, "options")?;
-    let format = parse_format(options.format.as_deref())?;
+    let format = parse_format(options.format.as_deref(), "options.format")?;
+    Ok(read_conversation(messages, format, options.lenient)?.messages)
+}
+
+/// Parses the caller's messages as `format`, keeping what writing them back needs.
+fn read_conversation(
+    messages: &JsValue,
+    format: Format,
+    lenient: bool,
+) -> Result<Conversation, Failure> {
     let Some(text) = json_text(messages, "messages")? else {
         return Err(Failure::invalid(
             "messages",
@@ -171,10 +197,22 @@ fn read_messages(messages: &JsValue, options: &JsValue) -> Result<Vec<Message>, 
     };
     let json: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| Failure::invalid("messages", without_position(&e)))?;
-    let parse_options = ParseOptions {
-        lenient: options.lenient,
-    };
-    Ok(format::parse(&json, format, parse_options)?.messages)
+    Ok(format::parse(&json, format, ParseOptions { lenient })?)
+}
+
+/// A JSON value as the JS value `JSON.parse` makes of it: exact for every number the
+/// input held, which serde-wasm-bindgen is not for integers past 2^53.
+fn json_to_js(value: &serde_json::Value) -> JsValue {
+    // Serializing a `Value` cannot fail, and its text is valid JSON.
+    let text = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
+    js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL)
+}
+
+/// A session id: a string.
+fn session_id_of(value: &JsValue, path: &str) -> Result<String, Failure> {
+    value.as_string().ok_or_else(|| {
+        Failure::invalid(path, format!("expected a string, found {}", type_of(value)))
+    })
 }
 
 /// A core output as a plain JS object.
@@ -187,12 +225,12 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, Failure> {
 
 /// Keeps a JS conversation inside the model's context window.
 ///
-/// Cheap to clone with [`Compactor::clone_handle`]: clones share the token memo.
+/// Cheap to clone with [`Compactor::clone_handle`]: clones share the engine — token memo,
+/// calibration, summary cache and circuit breakers.
 #[wasm_bindgen]
 pub struct Compactor {
-    budget: Budget,
+    engine: engine::Compactor,
     tail: TailPolicy,
-    accountant: TokenAccountant,
 }
 
 #[wasm_bindgen]
@@ -212,6 +250,12 @@ impl Compactor {
             ("maxContextTokens", config.max_context_tokens),
             ("outputReserve", config.output_reserve),
             ("comfortTokens", config.comfort_tokens),
+            ("maxSummaryTokens", config.max_summary_tokens),
+            ("breakerCooldownMs", config.breaker_cooldown_ms),
+            ("clearAtLeast", config.clear_at_least),
+            ("maxPreservedUserTokens", config.max_preserved_user_tokens),
+            ("summarizerInputTokens", config.summarizer_input_tokens),
+            ("requestTimeoutMs", config.request_timeout_ms),
         ];
         for (name, value) in safe {
             if value.is_some_and(|v| v > MAX_SAFE_INTEGER) {
@@ -221,24 +265,69 @@ impl Compactor {
                 ));
             }
         }
-        let budget = BudgetConfig {
-            model: config.model,
-            max_context_tokens: config.max_context_tokens,
-            output_reserve: config.output_reserve,
-            comfort_tokens: config.comfort_tokens,
-            trigger_ratio: config.trigger_ratio,
-            target_ratio: config.target_ratio,
-            max_messages: config.max_messages.unwrap_or(Some(DEFAULT_MAX_MESSAGES)),
-            encoding: config.encoding,
+        if config.max_concurrency == Some(0) {
+            return Err(Failure::invalid(
+                "config.maxConcurrency",
+                "expected at least 1",
+            ));
         }
-        .resolve()?;
+        if config
+            .min_reduction
+            .is_some_and(|r| !(0.0..=1.0).contains(&r))
+        {
+            return Err(Failure::invalid(
+                "config.minReduction",
+                "expected a share between 0 and 1",
+            ));
+        }
+        let defaults = CompactionConfig::default();
         let keep_recent_turns = config
             .keep_recent_turns
             .unwrap_or(DEFAULT_KEEP_RECENT_TURNS);
+        let engine = engine::Compactor::new(CompactionConfig {
+            budget: BudgetConfig {
+                model: config.model,
+                max_context_tokens: config.max_context_tokens,
+                output_reserve: config.output_reserve,
+                comfort_tokens: config.comfort_tokens,
+                trigger_ratio: config.trigger_ratio,
+                target_ratio: config.target_ratio,
+                max_messages: config.max_messages.unwrap_or(Some(DEFAULT_MAX_MESSAGES)),
+                encoding: config.encoding,
+            },
+            keep_recent_turns,
+            min_tail_turns: config.min_tail_turns.unwrap_or(defaults.min_tail_turns),
+            max_summary_tokens: config
+                .max_summary_tokens
+                .unwrap_or(defaults.max_summary_tokens),
+            summary_model: config.summary_model,
+            summary_provider: config.summary_provider,
+            enable_incremental: config
+                .enable_incremental
+                .unwrap_or(defaults.enable_incremental),
+            max_failures: config.max_failures.unwrap_or(defaults.max_failures),
+            breaker_cooldown_ms: config.breaker_cooldown_ms,
+            min_messages: config.min_messages.unwrap_or(defaults.min_messages),
+            clear_at_least: config.clear_at_least.unwrap_or(defaults.clear_at_least),
+            max_preserved_user_tokens: config
+                .max_preserved_user_tokens
+                .unwrap_or(defaults.max_preserved_user_tokens),
+            summarizer_input_tokens: config
+                .summarizer_input_tokens
+                .unwrap_or(defaults.summarizer_input_tokens),
+            request_timeout_ms: config
+                .request_timeout_ms
+                .unwrap_or(defaults.request_timeout_ms),
+            max_attempts: config.max_attempts.unwrap_or(defaults.max_attempts),
+            min_reduction: config.min_reduction.unwrap_or(defaults.min_reduction),
+            max_concurrency: config.max_concurrency.unwrap_or(defaults.max_concurrency),
+            // The offline fallback needs a way past the open circuit that the core
+            // keeps to its own Rust driver; JS callers pass an extractive summarizer.
+            extractive_fallback: false,
+        })?;
         Ok(Compactor {
-            tail: TailPolicy::for_budget(keep_recent_turns, &budget),
-            accountant: TokenAccountant::new(budget.encoding.counter()),
-            budget,
+            tail: TailPolicy::for_budget(keep_recent_turns, engine.budget()),
+            engine,
         })
     }
 
@@ -251,7 +340,7 @@ impl Compactor {
         #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let messages = read_messages(&messages, &options.unwrap_or_default())?;
-        let assessment = compactor::overflow::assess(&self.accountant, &messages, &self.budget);
+        let assessment = self.engine.assess(&messages);
         Ok(to_js(&assessment)?)
     }
 
@@ -264,8 +353,13 @@ impl Compactor {
         #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let messages = read_messages(&messages, &options.unwrap_or_default())?;
-        let plan = compactor::plan::plan(&self.accountant, &messages, &self.budget, &self.tail)
-            .map_err(Failure::from)?;
+        let plan = compactor::plan::plan(
+            self.engine.accountant(),
+            &messages,
+            self.engine.budget(),
+            &self.tail,
+        )
+        .map_err(Failure::from)?;
         Ok(to_js(&plan)?)
     }
 
@@ -285,44 +379,107 @@ impl Compactor {
                 Failure::invalid("reportedPromptTokens", "expected a non-negative integer")
             })?;
         let messages = read_messages(&messages, &options.unwrap_or_default())?;
-        self.accountant.calibrate(&messages, reported as u64);
+        self.engine
+            .accountant()
+            .calibrate(&messages, reported as u64);
         Ok(())
     }
 
-    /// Another handle on the same compactor: same numbers, shared token memo and
-    /// calibration.
+    /// Another handle on the same compactor: same numbers; shared token memo,
+    /// calibration, summary cache and circuit breakers. Freeing one handle leaves the
+    /// others working.
     #[wasm_bindgen(js_name = cloneHandle)]
     pub fn clone_handle(&self) -> Compactor {
         Compactor {
-            budget: self.budget.clone(),
+            engine: self.engine.clone(),
             tail: self.tail,
-            accountant: self.accountant.clone(),
         }
+    }
+
+    /// Closes a session's circuit breaker and forgets its failures: `compact` runs again.
+    #[wasm_bindgen(js_name = resetCircuit)]
+    pub fn reset_circuit(
+        &self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
+    ) -> Result<(), JsValue> {
+        let session = session_id_of(&session_id, "sessionId")?;
+        self.engine.reset_circuit(&session);
+        Ok(())
+    }
+
+    /// Forgets every cached summary, for every handle cloned from this one.
+    #[wasm_bindgen(js_name = clearCache)]
+    pub fn clear_cache(&self) {
+        self.engine.clear_cache();
+    }
+
+    /// How many summaries the shared cache holds.
+    #[wasm_bindgen(getter, js_name = cacheSize)]
+    pub fn cache_size(&self) -> u32 {
+        u32::try_from(self.engine.cache_len()).unwrap_or(u32::MAX)
+    }
+
+    /// The tokens of the conversation the session's latest `compact` assessed, without
+    /// counting anything: `undefined` before the first. An agent loop can skip `compact`
+    /// while this is far below the trigger.
+    #[wasm_bindgen(js_name = tokenCountHint)]
+    pub fn token_count_hint(
+        &self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
+    ) -> Result<Option<f64>, JsValue> {
+        let session = session_id_of(&session_id, "sessionId")?;
+        Ok(self.engine.token_count_hint(&session).map(|t| t as f64))
+    }
+
+    /// Compacts `messages` when a limit is crossed: summaries are written by
+    /// `options.summarize`, all of a level's requests at once (at most `maxConcurrency`
+    /// in flight). Resolves to the conversation to use from now on, in the format it came
+    /// in, with the report; rejects with a `CompactorError` and changes nothing.
+    #[wasm_bindgen(unchecked_return_type = "Promise<CompactResult>")]
+    pub fn compact(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Conversation")] messages: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CompactOptions")] options: JsValue,
+    ) -> js_sys::Promise {
+        driver::compact(self.engine.clone(), &messages, &options)
+    }
+
+    /// Reads the session from `store`, compacts it, and writes the result back with the
+    /// version read. A store changed meanwhile rejects with `CONFLICT` and nothing is
+    /// written; a conversation left as it was is not written either.
+    #[wasm_bindgen(js_name = compactSession, unchecked_return_type = "Promise<CompactResult>")]
+    pub fn compact_session(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SessionStore")] store: JsValue,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SessionOptions")] options: JsValue,
+    ) -> js_sys::Promise {
+        driver::compact_session(self.engine.clone(), &store, &session_id, &options)
     }
 
     /// The resolved numbers.
     #[wasm_bindgen(getter, unchecked_return_type = "Budget")]
     pub fn budget(&self) -> Result<JsValue, JsValue> {
-        Ok(to_js(&self.budget)?)
+        Ok(to_js(self.engine.budget())?)
     }
 
     /// The counter in use: `o200k_base`, `cl100k_base` or `estimate` (the lite package
     /// counts exact encodings with the estimator).
     #[wasm_bindgen(getter)]
     pub fn counter(&self) -> String {
-        self.accountant.counter_name().to_owned()
+        self.engine.accountant().counter_name().to_owned()
     }
 
     /// The calibration in force.
     #[wasm_bindgen(getter, unchecked_return_type = "Calibration")]
     pub fn calibration(&self) -> Result<JsValue, JsValue> {
-        Ok(to_js(&self.accountant.calibration())?)
+        Ok(to_js(&self.engine.accountant().calibration())?)
     }
 
     /// How many message counts the shared memo holds.
     #[wasm_bindgen(getter, js_name = memoSize)]
     pub fn memo_size(&self) -> u32 {
-        u32::try_from(self.accountant.memo_len()).unwrap_or(u32::MAX)
+        u32::try_from(self.engine.accountant().memo_len()).unwrap_or(u32::MAX)
     }
 }
 

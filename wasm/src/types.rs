@@ -13,20 +13,54 @@ export type ErrorCode =
   | "CIRCUIT_OPEN"
   | "CONFLICT"
   | "ABORTED"
-  | "SUMMARY_FAILED";
+  | "SUMMARY_FAILED"
+  | "PERSIST_FAILED"
+  | "INTERNAL";
 
-/** What every method throws: a plain `Error` with a stable `code`. */
+/**
+ * What every method throws, and every Promise rejects with: a plain `Error` with a stable
+ * `code`. Whatever the code, the caller's conversation and store are unchanged.
+ */
 export interface CompactorError extends Error {
   name: "CompactorError";
   code: ErrorCode;
   /** Where the bad input is (`messages[3].role`, `config.maxContextTokens`); set for `INVALID_INPUT`. */
   path?: string;
+  /** `CONTEXT_OVERFLOW`: tokens left after compacting everything compactable. */
+  tokens?: number;
+  /** `CONTEXT_OVERFLOW`: the absolute limit. */
+  limit?: number;
+  /** `CONTEXT_OVERFLOW`: the messages that remain, largest first: remove or shorten them. */
+  offenders?: Offender[];
+  /** `CIRCUIT_OPEN`: the session. */
+  session?: string;
+  /** `CIRCUIT_OPEN`: failed runs counted. */
+  failures?: number;
+  /** `SUMMARY_FAILED`: the level whose summary failed. */
+  level?: Level;
+  /** `SUMMARY_FAILED`: why. */
+  failure?: SummaryFailure;
+  /** `CONFLICT`: the version read. */
+  expected?: unknown;
+  /** `CONFLICT`: the version the store holds now. */
+  found?: unknown;
+  /** `ABORTED`: the signal's reason; `PERSIST_FAILED`: what the store threw. */
+  cause?: unknown;
+}
+
+/** A message left over an overflow, with its tokens. */
+export interface Offender {
+  id: string;
+  tokens: number;
 }
 
 /** Tokenizers by name. `estimate` needs no vocabulary and errs high. */
 export type EncodingName = "o200k_base" | "cl100k_base" | "estimate";
 
-/** Message formats. `anthropic` and `aiSdk` are refused until their adapters ship. */
+/**
+ * Message formats: OpenAI Chat Completions, Anthropic Messages (a body with `system`, or
+ * an array of messages), Vercel AI SDK `ModelMessage`s.
+ */
 export type MessageFormat = "openai" | "anthropic" | "aiSdk";
 
 /** `new Compactor(config)`. Every number left out comes from the model catalog, else a default. */
@@ -49,6 +83,36 @@ export interface CompactorConfig {
   keepRecentTurns?: number;
   /** Overrides the model's tokenizer. */
   encoding?: EncodingName;
+  /** Turns kept raw at AGGRESSIVE (default 1). */
+  minTailTurns?: number;
+  /** The largest summary asked for, in tokens (default 1000). */
+  maxSummaryTokens?: number;
+  /** Handed to the summarizer in every request as `model` (default: `model`). */
+  summaryModel?: string;
+  /** Handed to the summarizer in every request as `provider`. */
+  summaryProvider?: string;
+  /** Keep earlier summaries and summarize only what came since (default true). */
+  enableIncremental?: boolean;
+  /** Failed runs before a session's circuit opens (default 3). */
+  maxFailures?: number;
+  /** An open circuit closes by itself after this long; absent: only `resetCircuit` closes it. */
+  breakerCooldownMs?: number;
+  /** Below this many messages a run is skipped (default 4). */
+  minMessages?: number;
+  /** LIGHT clears at least this many tokens or nothing (default 1000). */
+  clearAtLeast?: number;
+  /** MODERATE keeps old user messages verbatim up to this many tokens (default 2000). */
+  maxPreservedUserTokens?: number;
+  /** The summarizer's input window: larger inputs are map-reduced (default 64,000). */
+  summarizerInputTokens?: number;
+  /** A request unanswered this long counts as failed (default 360,000 ms). */
+  requestTimeoutMs?: number;
+  /** Attempts per request when the summarizer answers that the input is too long (default 3). */
+  maxAttempts?: number;
+  /** A run that cannot cut this share of the tokens reports `noProgress` (default 0.05). */
+  minReduction?: number;
+  /** Summary requests in flight at once (default 8). */
+  maxConcurrency?: number;
 }
 
 /** How to read the messages of one call. */
@@ -203,5 +267,189 @@ export interface Plan {
 export interface Calibration {
   factor: number;
   observations: number;
+}
+
+/** The ladder, lightest first. */
+export type Level = "light" | "moderate" | "aggressive" | "maximum";
+
+/** Why a run was started. */
+export type Trigger =
+  /** Before a model call: compacts only when a limit is crossed (the default). */
+  | "proactive"
+  /** The provider refused the request as too long: compacts even if the count says it fits. */
+  | "reactive"
+  /** Asked for: compacts towards the target whatever the signals. */
+  | "manual";
+
+/** One message of a summary prompt. */
+export interface PromptMessage {
+  role: "system" | "user" | "assistant" | "tool";
+  content: string;
+}
+
+/** A summary to write: send `prompt` to a model, answer with the text. Plain data. */
+export interface SummaryRequest {
+  /** Unique within the run. */
+  id: number;
+  level: Level;
+  /** A system instruction and the fenced transcript. */
+  prompt: PromptMessage[];
+  /** The longest answer wanted; much longer answers are refused. */
+  maxOutputTokens: number;
+  /** Ids of the messages the summary will stand for. */
+  covers: string[];
+  /** Turns since the newest covered message. */
+  age: number;
+  /** `summaryModel` from the config, else the conversation's model. */
+  model: string | null;
+  provider: string | null;
+  /** 1 first; higher after an "input too long" answer, with a smaller input. */
+  attempt: number;
+  /** Past this time (`Date.now()`) the answer is ignored and the request counts as failed. */
+  deadlineMs: number;
+  /** Tokens of the prompt. */
+  inputTokens: number;
+}
+
+/** The second argument of `summarize`. */
+export interface SummarizeContext {
+  /** The `signal` of the call's options: pass it on to the model's client. */
+  signal?: AbortSignal;
+}
+
+/** Answers a summary request that is too long for the model: it is retried with less. */
+export interface InputTooLong {
+  inputTooLong: true;
+}
+
+/**
+ * Writes one summary. Resolve with the text. To ask for a smaller input, resolve with
+ * `{ inputTooLong: true }` or reject with an error whose `code` is `"INPUT_TOO_LONG"`.
+ * Any other rejection, or a value that is not a string, is a failed summary: below
+ * MAXIMUM the run keeps those messages as they were; at MAXIMUM the run rejects with
+ * `SUMMARY_FAILED`. All of a level's requests are asked at once (up to `maxConcurrency`).
+ */
+export type SummarizeFn = (
+  request: SummaryRequest,
+  context: SummarizeContext,
+) => Promise<string | InputTooLong> | string | InputTooLong;
+
+/** The options of `compactSession`. */
+export interface SessionOptions {
+  summarize: SummarizeFn;
+  /** Aborting stops the run at once: pending summaries are ignored, nothing is applied or
+   * written, and the Promise rejects with `ABORTED`. */
+  signal?: AbortSignal;
+  /** Every engine event, as it happens. What it throws rejects the run. */
+  onEvent?: (event: CompactionEvent) => void;
+  /** Default `"openai"`; the result comes back in the same format. */
+  format?: MessageFormat;
+  /** Keep unknown roles and content parts as pinned, opaque messages instead of rejecting. */
+  lenient?: boolean;
+  /** Default `"proactive"`. */
+  trigger?: Trigger;
+}
+
+/** The options of `compact`. */
+export interface CompactOptions extends SessionOptions {
+  /** Circuit breaker, idempotency and `tokenCountHint` are per session (default `"default"`). */
+  sessionId?: string;
+}
+
+/** Why a run was skipped. */
+export type SkipReason = "belowTrigger" | "tooFewMessages" | "notCompactable";
+
+/** What a run did. */
+export type Status =
+  /** Nothing to do: the messages are the input. */
+  | { kind: "skipped"; reason: SkipReason }
+  /** The input is this session's latest result: returned as it is. */
+  | { kind: "noOp" }
+  /** Compacted; `targetMet` says whether the target was reached. */
+  | { kind: "compacted"; targetMet: boolean }
+  /** No level could cut `minReduction` of the tokens: the input is returned unchanged. */
+  | { kind: "noProgress" };
+
+/** One level's part in a run. */
+export interface LevelReport {
+  level: Level;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Requests issued, retries included. */
+  requests: number;
+  cacheHits: number;
+  failures: number;
+}
+
+/** What a run did, in numbers. */
+export interface Report {
+  tokensBefore: number;
+  tokensAfter: number;
+  messagesBefore: number;
+  messagesAfter: number;
+  targetTokens: number;
+  /** The levels walked, in order. */
+  levels: LevelReport[];
+  requests: number;
+  cacheHits: number;
+  failures: number;
+  /** Prompt tokens handed to the summarizer in all. */
+  summaryInputTokens: number;
+  /** The idempotency key of the result, when it holds a summary. */
+  key: string | null;
+  extractiveFallback: boolean;
+}
+
+/** `compact` and `compactSession` resolve to this. */
+export interface CompactResult {
+  /** The conversation to use from now on, in the format it came in; messages the run did not rewrite are the input's, unchanged. */
+  messages: Conversation;
+  report: Report;
+  status: Status;
+}
+
+/** A summarizer's failure. */
+export type SummaryFailure = { kind: "inputTooLong" } | { kind: "failed"; message: string };
+
+/** Everything a run reports to `onEvent`, in order: `assessed` first, `finished` last
+ * (unless the run fails), each `levelEntered` followed by its `levelLeft`. */
+export type CompactionEvent =
+  | { type: "assessed"; tokens: number; messages: number; signals: Signals; target: Target; trigger: Trigger }
+  | { type: "reactiveOverride"; counted: number; absoluteLimit: number }
+  | { type: "levelEntered"; level: Level; tokens: number }
+  | { type: "levelSkipped"; level: Level; predicted: number }
+  | { type: "levelLeft"; level: Level; tokensBefore: number; tokensAfter: number }
+  | { type: "requestIssued"; id: number; level: Level; covers: number; inputTokens: number; attempt: number }
+  | { type: "requestAnswered"; id: number; tokens: number }
+  | { type: "requestFailed"; id: number; reason: string }
+  | { type: "cacheHit"; level: Level; covers: number }
+  | { type: "fallbackTaken"; level: Level; kept: number; reason: string }
+  | { type: "artifactRefsRestored"; id: number; refs: string[] }
+  | { type: "circuitOpened"; session: string; failures: number }
+  | { type: "finished"; status: Status; tokensBefore: number; tokensAfter: number };
+
+/** A stored session: its messages (any format) and an opaque version. */
+export interface StoredSession<V = unknown> {
+  messages: Conversation;
+  version: V;
+}
+
+/**
+ * Where `compactSession` reads and writes conversations: a KV with compare-and-set, a SQL
+ * row, a Durable Object. Either method may return a Promise; what they throw rejects with
+ * `PERSIST_FAILED`.
+ */
+export interface SessionStore<V = unknown> {
+  /** The session, or `null` when there is none. */
+  load(sessionId: string): StoredSession<V> | null | Promise<StoredSession<V> | null>;
+  /**
+   * Writes `messages` only if the stored version is still `expectedVersion`: `true` when
+   * written, else `{ conflict: foundVersion }` with nothing written.
+   */
+  save(
+    sessionId: string,
+    messages: Conversation,
+    expectedVersion: V,
+  ): true | { conflict: V } | Promise<true | { conflict: V }>;
 }
 "#;

@@ -88,11 +88,12 @@ for (const [name, pkg] of [["full", full], ["lite", lite]]) {
     assert.throws(() => c.plan([{ role: "tool", tool_call_id: "nope", content: "x" }]), { code: "INVALID_INPUT", path: "messages[0]" });
     assert.throws(() => new Compactor({ model: "gpt-4o", maxContextTokens: -1 }), { code: "INVALID_INPUT", path: "config.maxContextTokens" });
     assert.throws(() => new Compactor({ model: "nope" }), { code: "INVALID_INPUT", path: "config.model" });
-    assert.throws(() => c.assess(conversation, { format: "anthropic" }), { code: "INVALID_INPUT", path: "options.format" });
+    assert.equal(c.assess({ system: "s", messages: [{ role: "user", content: "hi" }] }, { format: "anthropic" }).messageCount, 2);
+    assert.equal(c.assess([{ role: "user", content: [{ type: "text", text: "hi" }] }], { format: "aiSdk" }).messageCount, 1);
     assert.throws(() => c.assess(conversation, { format: "yaml" }), { code: "INVALID_INPUT", path: "options.format" });
     assert.throws(() => countTokens(42), { code: "INVALID_INPUT", path: "text" });
     assert.throws(() => countTokens("x", "gpt2"), { code: "INVALID_INPUT", path: "encoding" });
-    assert.deepEqual(errorCodes(), ["INVALID_INPUT", "CONTEXT_OVERFLOW", "CIRCUIT_OPEN", "CONFLICT", "ABORTED", "SUMMARY_FAILED"]);
+    assert.deepEqual(errorCodes(), ["INVALID_INPUT", "CONTEXT_OVERFLOW", "CIRCUIT_OPEN", "CONFLICT", "ABORTED", "SUMMARY_FAILED", "PERSIST_FAILED", "INTERNAL"]);
   });
 
   test(`${name}: garbage of every kind, then a normal call`, () => {

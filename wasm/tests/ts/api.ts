@@ -7,18 +7,35 @@ import init, {
   type Assessment,
   type Budget,
   type Calibration,
+  type CompactionEvent,
+  type CompactOptions,
   type CompactorConfig,
+  type CompactResult,
   type CompactorError,
   type Conversation,
   type EncodingName,
   type ErrorCode,
+  type InputTooLong,
+  type Level,
+  type LevelReport,
   type MessageTokens,
+  type Offender,
   type OpenAIMessage,
   type Plan,
   type ReadOptions,
+  type Report,
   type Segment,
   type SegmentKind,
+  type SessionOptions,
+  type SessionStore,
+  type Status,
+  type StoredSession,
+  type SummarizeContext,
+  type SummarizeFn,
+  type SummaryFailure,
+  type SummaryRequest,
   type Tail,
+  type Trigger,
   type Unit,
   type UnitKind,
 } from "../../pkg/compactor.js";
@@ -89,5 +106,126 @@ export async function useEverything(wasm: Uint8Array, module: WebAssembly.Module
   countTokens("x", "gpt2");
 
   void [again, encoding, first, needsCompaction, targetMessages, tail, kinds, unitKinds, calibration, memo, counter, resolved, codes, code];
-  return countTokens("hello", "cl100k_base") + countTokens("hello");
+  return countTokens("hello", "cl100k_base") + countTokens("hello") + (await compactEverything(compactor, messages));
+}
+
+async function compactEverything(compactor: Compactor, messages: OpenAIMessage[]): Promise<number> {
+  const runs = new Compactor({
+    model: "gpt-4o",
+    minTailTurns: 1,
+    maxSummaryTokens: 800,
+    summaryModel: "gpt-4o-mini",
+    summaryProvider: "openai",
+    enableIncremental: true,
+    maxFailures: 3,
+    breakerCooldownMs: 60_000,
+    minMessages: 4,
+    clearAtLeast: 1000,
+    maxPreservedUserTokens: 2000,
+    summarizerInputTokens: 64_000,
+    requestTimeoutMs: 120_000,
+    maxAttempts: 3,
+    minReduction: 0.05,
+    maxConcurrency: 4,
+  });
+  const summarize: SummarizeFn = async (request: SummaryRequest, { signal }: SummarizeContext) => {
+    const level: Level = request.level;
+    const deadline: number = request.deadlineMs;
+    const covers: string[] = request.covers;
+    const model: string | null = request.model;
+    const transcript: string = request.prompt.map((m) => `${m.role}: ${m.content}`).join("\n");
+    void [level, deadline, covers, model, signal?.aborted];
+    if (request.attempt === 1 && request.inputTokens > 50_000) {
+      const tooLong: InputTooLong = { inputTooLong: true };
+      return tooLong;
+    }
+    return transcript.slice(0, request.maxOutputTokens);
+  };
+  const seen: CompactionEvent[] = [];
+  const controller = new AbortController();
+  const trigger: Trigger = "proactive";
+  const options: CompactOptions = {
+    summarize,
+    signal: controller.signal,
+    onEvent: (event) => {
+      seen.push(event);
+      switch (event.type) {
+        case "assessed": {
+          const tokens: number = event.tokens;
+          const fired: boolean = event.signals.overTrigger;
+          void [tokens, fired];
+          break;
+        }
+        case "levelLeft": {
+          const saved: number = event.tokensBefore - event.tokensAfter;
+          void saved;
+          break;
+        }
+        case "requestFailed": {
+          const reason: string = event.reason;
+          void reason;
+          break;
+        }
+        case "finished": {
+          const status: Status = event.status;
+          void status;
+          break;
+        }
+        default:
+          break;
+      }
+    },
+    format: "openai",
+    lenient: false,
+    sessionId: "chat-1",
+    trigger,
+  };
+  const result: CompactResult = await runs.compact(messages, options);
+  const report: Report = result.report;
+  const levels: LevelReport[] = report.levels;
+  const key: string | null = report.key;
+  if (result.status.kind === "compacted") {
+    const met: boolean = result.status.targetMet;
+    void met;
+  } else if (result.status.kind === "skipped") {
+    const reason: "belowTrigger" | "tooFewMessages" | "notCompactable" = result.status.reason;
+    void reason;
+  }
+  await runs.compact(messages, { summarize: () => "- short", format: "aiSdk" });
+  await runs.compact(messages, { summarize: async () => "- short" });
+
+  const sessions = new Map<string, StoredSession<number>>();
+  const store: SessionStore<number> = {
+    load: async (id) => sessions.get(id) ?? null,
+    save: (id, saved, expectedVersion) => {
+      const current = sessions.get(id);
+      if (current && current.version !== expectedVersion) return { conflict: current.version };
+      sessions.set(id, { messages: saved, version: expectedVersion + 1 });
+      return true;
+    },
+  };
+  const sessionOptions: SessionOptions = { summarize, signal: AbortSignal.timeout(10_000) };
+  try {
+    await runs.compactSession(store, "chat-1", sessionOptions);
+  } catch (e) {
+    const error = e as CompactorError;
+    const code: ErrorCode = error.code;
+    const offenders: Offender[] | undefined = error.offenders;
+    const failure: SummaryFailure | undefined = error.failure;
+    const found: unknown = error.found;
+    void [code, offenders, failure, found];
+  }
+  // @ts-expect-error: sessionId is compactSession's argument, not an option
+  await runs.compactSession(store, "chat-1", { summarize, sessionId: "x" });
+  // @ts-expect-error: summarize is required
+  await runs.compact(messages, {});
+  // @ts-expect-error: summaries are strings
+  await runs.compact(messages, { summarize: async () => 42 });
+
+  runs.resetCircuit("chat-1");
+  runs.clearCache();
+  const cached: number = runs.cacheSize;
+  const hint: number | undefined = compactor.cloneHandle().tokenCountHint("chat-1");
+  void [levels, key, seen, cached];
+  return hint ?? 0;
 }

@@ -1,0 +1,706 @@
+//! The JS driver: `compact` and `compactSession` are thin loops over the engine's
+//! `begin`/`poll`/`complete`, the same loop as the Rust `drive`, awaiting the caller's
+//! Promises in between. No engine borrow is held while JS runs: requests are handed out
+//! as plain objects, the answers come back through `complete`.
+//!
+//! Time is `Date.now()`, read here and passed in; the engine never reads a clock.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
+use std::task::Poll;
+
+use compactor::engine::{
+    self, CompactError, Outcome, RequestId, Run, Status, Step, SummaryFailure, SummaryRequest,
+    Trigger,
+};
+use compactor::format::{Conversation, Format};
+use futures_util::FutureExt;
+use futures_util::future::poll_fn;
+use futures_util::stream::{FuturesUnordered, StreamExt};
+use js_sys::{Array, Function, Object, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{JsFuture, future_to_promise};
+
+use crate::{
+    ErrorCode, Failure, js_message, json_to_js, parse_format, read_conversation, to_js, type_of,
+};
+
+#[wasm_bindgen]
+extern "C" {
+    /// An `AbortSignal`, or anything shaped like one (checked before use).
+    #[wasm_bindgen(typescript_type = "AbortSignal")]
+    type Signal;
+    #[wasm_bindgen(method, getter)]
+    fn aborted(this: &Signal) -> bool;
+    #[wasm_bindgen(method, getter)]
+    fn reason(this: &Signal) -> JsValue;
+    #[wasm_bindgen(method, js_name = addEventListener)]
+    fn add_event_listener(this: &Signal, kind: &str, listener: &Function);
+    #[wasm_bindgen(method, js_name = removeEventListener)]
+    fn remove_event_listener(this: &Signal, kind: &str, listener: &Function);
+
+    // Every runtime the package supports (browsers, Node, workers) has these globals.
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn set_timeout(handler: &Function, ms: f64) -> JsValue;
+    #[wasm_bindgen(js_name = clearTimeout)]
+    fn clear_timeout(id: &JsValue);
+}
+
+/// The caller's clock, in milliseconds.
+fn now() -> u64 {
+    js_sys::Date::now() as u64
+}
+
+/// The options of `compact` (and of `compactSession`, without `sessionId`).
+struct Options {
+    summarize: Function,
+    on_event: Option<Function>,
+    signal: Option<Signal>,
+    format: Format,
+    lenient: bool,
+    session: String,
+    trigger: Trigger,
+}
+
+/// The session `compact` uses when the options name none.
+const DEFAULT_SESSION: &str = "default";
+
+impl Options {
+    fn read(options: &JsValue, with_session: bool) -> Result<Options, Failure> {
+        if !options.is_object() || options.is_function() {
+            return Err(Failure::invalid(
+                "options",
+                format!(
+                    "expected an object with a summarize function, found {}",
+                    describe(options)
+                ),
+            ));
+        }
+        let known: &[&str] = if with_session {
+            &[
+                "summarize",
+                "signal",
+                "onEvent",
+                "format",
+                "lenient",
+                "sessionId",
+                "trigger",
+            ]
+        } else {
+            &[
+                "summarize",
+                "signal",
+                "onEvent",
+                "format",
+                "lenient",
+                "trigger",
+            ]
+        };
+        for key in Object::keys(options.unchecked_ref::<Object>()).iter() {
+            let key = key.as_string().unwrap_or_default();
+            if !known.contains(&key.as_str()) {
+                return Err(Failure::invalid(
+                    format!("options.{key}"),
+                    format!("unknown option (expected one of {})", known.join(", ")),
+                ));
+            }
+        }
+        let get = |name: &str| {
+            Reflect::get(options, &name.into())
+                .map_err(|thrown| Failure::invalid(format!("options.{name}"), js_message(&thrown)))
+        };
+        let summarize = get("summarize")?.dyn_into::<Function>().map_err(|value| {
+            Failure::invalid(
+                "options.summarize",
+                format!("expected a function, found {}", describe(&value)),
+            )
+        })?;
+        let on_event = match get("onEvent")? {
+            v if v.is_undefined() || v.is_null() => None,
+            v => Some(v.dyn_into::<Function>().map_err(|value| {
+                Failure::invalid(
+                    "options.onEvent",
+                    format!("expected a function, found {}", describe(&value)),
+                )
+            })?),
+        };
+        let signal = match get("signal")? {
+            v if v.is_undefined() || v.is_null() => None,
+            v => {
+                let shaped = v.is_object()
+                    && Reflect::get(&v, &"aborted".into()).is_ok_and(|a| a.as_bool().is_some())
+                    && Reflect::get(&v, &"addEventListener".into()).is_ok_and(|f| f.is_function());
+                if !shaped {
+                    return Err(Failure::invalid(
+                        "options.signal",
+                        format!("expected an AbortSignal, found {}", describe(&v)),
+                    ));
+                }
+                Some(v.unchecked_into::<Signal>())
+            }
+        };
+        let format = match get("format")? {
+            v if v.is_undefined() => None,
+            v => Some(v.as_string().ok_or_else(|| {
+                Failure::invalid(
+                    "options.format",
+                    format!("expected a string, found {}", describe(&v)),
+                )
+            })?),
+        };
+        let format = parse_format(format.as_deref(), "options.format")?;
+        let lenient = match get("lenient")? {
+            v if v.is_undefined() => false,
+            v => v.as_bool().ok_or_else(|| {
+                Failure::invalid(
+                    "options.lenient",
+                    format!("expected a boolean, found {}", describe(&v)),
+                )
+            })?,
+        };
+        let session = if with_session {
+            match get("sessionId")? {
+                v if v.is_undefined() => DEFAULT_SESSION.to_owned(),
+                v => crate::session_id_of(&v, "options.sessionId")?,
+            }
+        } else {
+            String::new()
+        };
+        let trigger = match get("trigger")? {
+            v if v.is_undefined() => Trigger::Proactive,
+            v => match v.as_string().as_deref() {
+                Some("proactive") => Trigger::Proactive,
+                Some("reactive") => Trigger::Reactive,
+                Some("manual") => Trigger::Manual,
+                _ => {
+                    return Err(Failure::invalid(
+                        "options.trigger",
+                        format!(
+                            "expected \"proactive\", \"reactive\" or \"manual\", found {}",
+                            describe(&v)
+                        ),
+                    ));
+                }
+            },
+        };
+        Ok(Options {
+            summarize,
+            on_event,
+            signal,
+            format,
+            lenient,
+            session,
+            trigger,
+        })
+    }
+
+    /// The signal, when it has fired.
+    fn aborted(&self) -> Option<&Signal> {
+        self.signal.as_ref().filter(|s| s.aborted())
+    }
+}
+
+/// A value for messages: `null`, `an array`, or its `typeof`.
+fn describe(value: &JsValue) -> String {
+    if value.is_null() {
+        "null".to_owned()
+    } else if Array::is_array(value) {
+        "an array".to_owned()
+    } else {
+        type_of(value)
+    }
+}
+
+/// Why a driven run stopped without an outcome.
+enum Stop {
+    /// The engine's error, or the driver's own (a coded failure).
+    Failure(Failure),
+    /// The signal fired; its reason becomes the error's `cause`.
+    Aborted(JsValue),
+    /// The caller's `onEvent` threw this: it is rethrown as it is.
+    Thrown(JsValue),
+}
+
+impl From<CompactError> for Stop {
+    fn from(error: CompactError) -> Self {
+        Stop::Failure(error.into())
+    }
+}
+
+impl From<Failure> for Stop {
+    fn from(failure: Failure) -> Self {
+        Stop::Failure(failure)
+    }
+}
+
+impl From<Stop> for JsValue {
+    fn from(stop: Stop) -> Self {
+        match stop {
+            Stop::Failure(failure) => failure.into(),
+            Stop::Aborted(reason) => with_cause(
+                Failure::new(ErrorCode::Aborted, "aborted: nothing was applied").into(),
+                &reason,
+            ),
+            Stop::Thrown(thrown) => thrown,
+        }
+    }
+}
+
+/// Sets `cause` on a JS error.
+fn with_cause(error: JsValue, cause: &JsValue) -> JsValue {
+    if !cause.is_undefined() {
+        let _ = Reflect::set(&error, &"cause".into(), cause);
+    }
+    error
+}
+
+/// A Promise that settles when the signal fires; the listener goes when this does.
+struct AbortWatch {
+    signal: Signal,
+    listener: Option<Function>,
+    fired: JsFuture,
+}
+
+impl AbortWatch {
+    fn new(signal: &Signal) -> Self {
+        let mut listener = None;
+        let promise = Promise::new(&mut |resolve, _reject| {
+            signal.add_event_listener("abort", &resolve);
+            listener = Some(resolve);
+        });
+        Self {
+            signal: signal.unchecked_ref::<JsValue>().clone().unchecked_into(),
+            listener,
+            fired: JsFuture::from(promise),
+        }
+    }
+}
+
+impl Drop for AbortWatch {
+    fn drop(&mut self) {
+        if let Some(listener) = &self.listener {
+            self.signal.remove_event_listener("abort", listener);
+        }
+    }
+}
+
+/// A Promise that settles after `ms`; the timer is cleared when this goes.
+struct Timer {
+    id: JsValue,
+    fired: JsFuture,
+}
+
+impl Timer {
+    fn new(ms: u64) -> Self {
+        // setTimeout's delay is a signed 32-bit number: longer ones fire at once.
+        let ms = ms.min(i32::MAX as u64) as f64;
+        let mut id = JsValue::UNDEFINED;
+        let promise = Promise::new(&mut |resolve, _reject| id = set_timeout(&resolve, ms));
+        Self {
+            id,
+            fired: JsFuture::from(promise),
+        }
+    }
+}
+
+impl Drop for Timer {
+    fn drop(&mut self) {
+        clear_timeout(&self.id);
+    }
+}
+
+/// Awaits a JS value: a Promise (or any thenable) settles, anything else is itself.
+async fn settle(value: JsValue) -> Result<JsValue, JsValue> {
+    JsFuture::from(Promise::resolve(&value)).await
+}
+
+/// A summarizer's answer as the engine takes it. A string is the summary; `{ inputTooLong:
+/// true }`, or a rejection whose `code` is `"INPUT_TOO_LONG"`, asks for a smaller input;
+/// anything else is a failure with its message.
+fn answer(settled: Result<JsValue, JsValue>) -> Result<String, SummaryFailure> {
+    let flag = |value: &JsValue, key: &str| {
+        value.is_object()
+            && Reflect::get(value, &key.into())
+                .unwrap_or_default()
+                .as_bool()
+                == Some(true)
+    };
+    let code = |value: &JsValue| {
+        if value.is_object() {
+            Reflect::get(value, &"code".into())
+                .ok()
+                .and_then(|c| c.as_string())
+        } else {
+            None
+        }
+    };
+    match settled {
+        Ok(value) => match value.as_string() {
+            Some(text) => Ok(text),
+            None if flag(&value, "inputTooLong") => Err(SummaryFailure::InputTooLong),
+            None => Err(SummaryFailure::Failed(format!(
+                "summarize resolved to {}, expected a string",
+                describe(&value)
+            ))),
+        },
+        Err(thrown) if code(&thrown).as_deref() == Some("INPUT_TOO_LONG") => {
+            Err(SummaryFailure::InputTooLong)
+        }
+        Err(thrown) => Err(SummaryFailure::Failed(js_message(&thrown))),
+    }
+}
+
+type Answer = (RequestId, Result<String, SummaryFailure>);
+
+/// Calls `summarize(request, { signal })` and returns the future of its answer. A
+/// synchronous throw is a failed answer like a rejection.
+fn ask(options: &Options, request: &SummaryRequest) -> Pin<Box<dyn Future<Output = Answer>>> {
+    let id = request.id;
+    let called = to_js(request).map_err(JsValue::from).and_then(|request| {
+        let context = Object::new();
+        if let Some(signal) = &options.signal {
+            let _ = Reflect::set(&context, &"signal".into(), signal);
+        }
+        options
+            .summarize
+            .call2(&JsValue::UNDEFINED, &request, &context)
+    });
+    Box::pin(async move {
+        let settled = match called {
+            Ok(value) => settle(value).await,
+            Err(thrown) => Err(thrown),
+        };
+        (id, answer(settled))
+    })
+}
+
+/// What woke the driver.
+enum Wake {
+    Answer(Option<Answer>),
+    Aborted,
+    Deadline,
+}
+
+/// Drives `run` to its end: hands each level's requests to `summarize`, at most
+/// `max_concurrency` at a time, feeds the answers back, reports every event to `onEvent`,
+/// and stops at once when the signal fires. The loop of the Rust `drive`, plus the two
+/// things a JS caller's Promises need: abort, and a timer for requests that never settle.
+async fn drive(run: &mut Run, options: &Options, max_concurrency: usize) -> Result<Outcome, Stop> {
+    let mut abort = options.signal.as_ref().map(AbortWatch::new);
+    let mut queue: VecDeque<SummaryRequest> = VecDeque::new();
+    let mut in_flight = FuturesUnordered::new();
+    // Deadlines of the requests in flight; requests the timer failed, whose Promises are
+    // still pending (they no longer count against the concurrency bound).
+    let mut deadlines: HashMap<RequestId, u64> = HashMap::new();
+    let mut expired: HashSet<RequestId> = HashSet::new();
+    loop {
+        let step = run.poll();
+        // Deliver what happened before acting on the step, the last events included.
+        for event in run.events() {
+            if let Some(on_event) = &options.on_event {
+                let event = to_js(&event)?;
+                if let Err(thrown) = on_event.call1(&JsValue::UNDEFINED, &event) {
+                    run.cancel();
+                    return Err(Stop::Thrown(thrown));
+                }
+            }
+        }
+        match step {
+            Step::Summarize(requests) => {
+                queue.extend(requests);
+                continue;
+            }
+            Step::Done(outcome) => return Ok(outcome),
+            Step::Failed(error) => return Err(error.into()),
+            Step::Wait => {}
+            // A step this driver does not know: stop rather than guess.
+            _ => {
+                run.cancel();
+                return Err(
+                    Failure::new(ErrorCode::Internal, "unknown step from the engine").into(),
+                );
+            }
+        }
+        // `summarize` (or `onEvent`) may have aborted synchronously.
+        if let Some(signal) = options.aborted() {
+            run.cancel();
+            return Err(Stop::Aborted(signal.reason()));
+        }
+        while in_flight.len() - expired.len() < max_concurrency.max(1) {
+            let Some(request) = queue.pop_front() else {
+                break;
+            };
+            deadlines.insert(request.id, request.deadline_ms);
+            in_flight.push(ask(options, &request));
+        }
+        if in_flight.len() == expired.len() {
+            // Nothing in flight and nothing queued while the run waits: the engine and
+            // the driver disagree. Stop rather than spin.
+            run.cancel();
+            return Err(Failure::new(
+                ErrorCode::Internal,
+                "the run waits for no request in flight",
+            )
+            .into());
+        }
+        let mut timer = deadlines
+            .values()
+            .min()
+            .map(|deadline| Timer::new(deadline.saturating_sub(now()) + 1));
+        let wake = poll_fn(|cx| {
+            if let Some(abort) = abort.as_mut()
+                && abort.fired.poll_unpin(cx).is_ready()
+            {
+                return Poll::Ready(Wake::Aborted);
+            }
+            if let Poll::Ready(answer) = in_flight.poll_next_unpin(cx) {
+                return Poll::Ready(Wake::Answer(answer));
+            }
+            if let Some(timer) = timer.as_mut()
+                && timer.fired.poll_unpin(cx).is_ready()
+            {
+                return Poll::Ready(Wake::Deadline);
+            }
+            Poll::Pending
+        })
+        .await;
+        drop(timer);
+        match wake {
+            Wake::Aborted => {
+                // Pending Promises are left to settle unheard.
+                run.cancel();
+                abort = None;
+                let reason = options
+                    .signal
+                    .as_ref()
+                    .map(|s| s.reason())
+                    .unwrap_or_default();
+                drop(abort);
+                return Err(Stop::Aborted(reason));
+            }
+            Wake::Answer(None) => {}
+            Wake::Answer(Some((id, result))) => {
+                if expired.remove(&id) {
+                    continue; // already failed by the timer
+                }
+                deadlines.remove(&id);
+                match run.complete(id, result, now()) {
+                    // The request's job was settled meanwhile (another part of it failed,
+                    // or its deadline passed): the answer is no longer wanted.
+                    Ok(()) | Err(CompactError::UnknownRequest(_)) => {}
+                    Err(error) => return Err(error.into()),
+                }
+            }
+            Wake::Deadline => {
+                let now = now();
+                run.expire(now);
+                let overdue: Vec<RequestId> = deadlines
+                    .iter()
+                    .filter(|(_, deadline)| **deadline < now)
+                    .map(|(id, _)| *id)
+                    .collect();
+                for id in overdue {
+                    deadlines.remove(&id);
+                    expired.insert(id);
+                }
+            }
+        }
+    }
+}
+
+/// `{ messages, report, status }`: the outcome, its messages written back in the
+/// caller's format (untouched messages verbatim).
+fn result(conversation: &Conversation, outcome: &Outcome) -> Result<JsValue, Failure> {
+    let object = Object::new();
+    let messages = json_to_js(&conversation.to_json(&outcome.messages));
+    let _ = Reflect::set(&object, &"messages".into(), &messages);
+    let _ = Reflect::set(&object, &"report".into(), &to_js(&outcome.report)?);
+    let _ = Reflect::set(&object, &"status".into(), &to_js(&outcome.status)?);
+    Ok(object.into())
+}
+
+/// Begins a run and drives it to its outcome.
+async fn run(
+    engine: &engine::Compactor,
+    options: &Options,
+    session: &str,
+    conversation: &Conversation,
+) -> Result<Outcome, Stop> {
+    if let Some(signal) = options.aborted() {
+        return Err(Stop::Aborted(signal.reason()));
+    }
+    let mut run = engine.begin(
+        session,
+        conversation.messages.clone(),
+        options.trigger,
+        now(),
+    )?;
+    drive(&mut run, options, engine.config().max_concurrency).await
+}
+
+/// `compactor.compact(messages, options)`.
+pub(crate) fn compact(engine: engine::Compactor, messages: &JsValue, options: &JsValue) -> Promise {
+    // Read everything before the first await: the caller may change its objects after.
+    let prepared = Options::read(options, true).and_then(|options| {
+        let conversation = read_conversation(messages, options.format, options.lenient)?;
+        Ok((options, conversation))
+    });
+    let (options, conversation) = match prepared {
+        Ok(prepared) => prepared,
+        Err(failure) => return Promise::reject(&failure.into()),
+    };
+    future_to_promise(async move {
+        let outcome = run(&engine, &options, &options.session, &conversation).await?;
+        Ok(result(&conversation, &outcome)?)
+    })
+}
+
+/// A store's method, bound to the store.
+fn method(store: &JsValue, name: &str) -> Result<Function, Failure> {
+    let path = format!("store.{name}");
+    if !store.is_object() {
+        return Err(Failure::invalid(
+            "store",
+            format!(
+                "expected an object with load and save, found {}",
+                describe(store)
+            ),
+        ));
+    }
+    Reflect::get(store, &name.into())
+        .map_err(|thrown| Failure::invalid(&path, js_message(&thrown)))?
+        .dyn_into::<Function>()
+        .map_err(|value| {
+            Failure::invalid(
+                &path,
+                format!("expected a function, found {}", describe(&value)),
+            )
+        })
+}
+
+/// A store's `load` or `save` threw or rejected: its error is the cause.
+fn persist_failed(method: &str, thrown: JsValue) -> Stop {
+    let failure = Failure::new(
+        ErrorCode::PersistFailed,
+        format!(
+            "session store failed: store.{method}: {}",
+            js_message(&thrown)
+        ),
+    );
+    Stop::Thrown(with_cause(failure.into(), &thrown))
+}
+
+/// `compactor.compactSession(store, sessionId, options)`: the Rust `compact_session` as a
+/// loop in this driver. Read with the version, compact, write back only a compacted
+/// result, with the version read.
+pub(crate) fn compact_session(
+    engine: engine::Compactor,
+    store: &JsValue,
+    session_id: &JsValue,
+    options: &JsValue,
+) -> Promise {
+    let prepared = (|| {
+        let load = method(store, "load")?;
+        let save = method(store, "save")?;
+        let session = crate::session_id_of(session_id, "sessionId")?;
+        let options = Options::read(options, false)?;
+        Ok::<_, Failure>((load, save, session, options))
+    })();
+    let (load, save, session, options) = match prepared {
+        Ok(prepared) => prepared,
+        Err(failure) => return Promise::reject(&failure.into()),
+    };
+    let store = store.clone();
+    future_to_promise(async move {
+        let id = JsValue::from_str(&session);
+        let loaded = match load.call1(&store, &id) {
+            Ok(value) => settle(value).await,
+            Err(thrown) => Err(thrown),
+        }
+        .map_err(|thrown| persist_failed("load", thrown))?;
+        if loaded.is_null() || loaded.is_undefined() {
+            return Err(Failure::invalid(
+                "sessionId",
+                format!("no messages to compact: the store has no session {session:?}"),
+            )
+            .into());
+        }
+        let field = |name: &str| {
+            if loaded.is_object() {
+                Reflect::get(&loaded, &name.into()).unwrap_or_default()
+            } else {
+                JsValue::UNDEFINED
+            }
+        };
+        let (messages, version) = (field("messages"), field("version"));
+        if messages.is_undefined() || version.is_undefined() {
+            return Err(Failure::invalid(
+                "store.load()",
+                format!(
+                    "expected {{ messages, version }} or null, found {}",
+                    describe(&loaded)
+                ),
+            )
+            .into());
+        }
+        let conversation = read_conversation(&messages, options.format, options.lenient)
+            .map_err(|f| f.rebased("store.load().messages"))?;
+        let outcome = run(&engine, &options, &session, &conversation).await?;
+        let written = result(&conversation, &outcome)?;
+        if matches!(outcome.status, Status::Compacted { .. }) {
+            // Once the write starts it is awaited to its end: rejecting ABORTED while it
+            // lands would tell the caller nothing was written when it was.
+            if let Some(signal) = options.aborted() {
+                return Err(Stop::Aborted(signal.reason()).into());
+            }
+            let messages = Reflect::get(&written, &"messages".into()).unwrap_or_default();
+            let saved = match save.call3(&store, &id, &messages, &version) {
+                Ok(value) => settle(value).await,
+                Err(thrown) => Err(thrown),
+            }
+            .map_err(|thrown| persist_failed("save", thrown))?;
+            if saved.as_bool() != Some(true) {
+                let found = saved
+                    .is_object()
+                    .then(|| Reflect::get(&saved, &"conflict".into()).ok())
+                    .flatten()
+                    .filter(|found| !found.is_undefined());
+                let Some(found) = found else {
+                    return Err(Failure::invalid(
+                        "store.save()",
+                        format!(
+                            "expected true or {{ conflict: version }}, found {}",
+                            describe(&saved)
+                        ),
+                    )
+                    .into());
+                };
+                let error: JsValue = Failure::new(
+                    ErrorCode::Conflict,
+                    format!(
+                        "session changed meanwhile: expected version {}, found {}",
+                        display(&version),
+                        display(&found)
+                    ),
+                )
+                .into();
+                let _ = Reflect::set(&error, &"expected".into(), &version);
+                let _ = Reflect::set(&error, &"found".into(), &found);
+                return Err(error);
+            }
+        }
+        Ok(written)
+    })
+}
+
+/// A version for messages: numbers and strings as they are, anything else as JSON.
+fn display(value: &JsValue) -> String {
+    if let Some(text) = value.as_string() {
+        return format!("{text:?}");
+    }
+    js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|t| t.as_string())
+        .unwrap_or_else(|| describe(value))
+}
