@@ -71,7 +71,11 @@ pub async fn drive<S: Summarize>(
             });
         }
         match in_flight.next().await {
-            Some((id, result)) => run.complete(id, result, now())?,
+            // A stale answer (its summary already failed in another part) changes nothing.
+            Some((id, result)) => match run.complete(id, result, now()) {
+                Ok(()) | Err(CompactError::StaleRequest(_)) => {}
+                Err(error) => return Err(error),
+            },
             None => {
                 // Nothing in flight and nothing queued while the run waits: the engine
                 // and the driver disagree. Stop rather than spin.

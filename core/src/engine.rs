@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::budget::{Budget, BudgetConfig, BudgetError};
-use crate::hash::Hasher;
+use crate::hash::{ContentHash, Hasher, message_hash};
 use crate::ladder::Level;
 use crate::message::{Message, MessageId, Part, Role};
 use crate::overflow::{Signals, Target, assess};
@@ -73,10 +73,6 @@ pub struct CompactionConfig {
     /// When a session's circuit is open, [`Compactor::compact`] compacts with the offline
     /// [`Extractive`](crate::extractive::Extractive) summarizer instead of refusing (false).
     pub extractive_fallback: bool,
-    /// The provider format the conversation travels in: results are also checked against
-    /// its rules before they leave ([`validate_format`](crate::validate::validate_format)).
-    #[cfg(feature = "serde")]
-    pub format: Option<crate::format::Format>,
 }
 
 impl Default for CompactionConfig {
@@ -100,8 +96,6 @@ impl Default for CompactionConfig {
             min_reduction: 0.05,
             max_concurrency: 8,
             extractive_fallback: false,
-            #[cfg(feature = "serde")]
-            format: None,
         }
     }
 }
@@ -516,9 +510,13 @@ pub enum CompactError {
     /// The result failed its final check (a bug); the original is kept.
     #[error("result refused by validation: {0}")]
     Validation(#[from] ValidationError),
-    /// `complete` named a request this run did not issue or already settled.
-    #[error("unknown or already answered request {0:?}")]
+    /// `complete` named a request this run never issued. Nothing changed.
+    #[error("unknown request {0:?}")]
     UnknownRequest(RequestId),
+    /// `complete` named a request already settled: answered, failed, or moot because
+    /// another part of its summary failed. Nothing changed; drivers may ignore it.
+    #[error("request {0:?} was already settled")]
+    StaleRequest(RequestId),
 }
 
 impl CompactError {
@@ -537,7 +535,9 @@ impl CompactError {
 struct SessionState {
     failures: u32,
     opened_at_ms: Option<u64>,
-    last: Option<(String, Vec<MessageId>, Report)>,
+    /// The latest result: its key, the content hash of each message (ids change when a
+    /// result is stored as JSON and read back; content does not), and its report.
+    last: Option<(String, Vec<ContentHash>, Report)>,
     /// Tokens of the conversation the session's latest `begin` assessed.
     last_tokens: Option<u64>,
 }
@@ -758,15 +758,18 @@ impl Compactor {
             finished: None,
             created: Vec::new(),
             now_ms,
+            #[cfg(feature = "serde")]
+            format: None,
         };
         let last = self
             .shared()
             .sessions
             .get(session)
             .and_then(|s| s.last.clone());
-        if let Some((key, ids, report)) = last {
-            let ids_now: Vec<MessageId> = run.current.iter().map(|m| m.id.clone()).collect();
-            if result_key(session, &run.current).as_deref() == Some(key.as_str()) && ids_now == ids
+        if let Some((key, hashes, report)) = last {
+            let hashes_now: Vec<ContentHash> = run.current.iter().map(message_hash).collect();
+            if result_key(session, &run.current).as_deref() == Some(key.as_str())
+                && hashes_now == hashes
             {
                 run.report = Report {
                     key: Some(key),
@@ -895,6 +898,8 @@ pub struct Run {
     /// The caller's clock at the latest `begin`, `complete` or `expire`: requests issued
     /// by the next `poll` take their deadline from it.
     now_ms: u64,
+    #[cfg(feature = "serde")]
+    format: Option<crate::format::Format>,
 }
 
 impl std::fmt::Debug for Run {
@@ -908,6 +913,14 @@ impl std::fmt::Debug for Run {
 }
 
 impl Run {
+    /// Also checks the result against the rules of the provider `format` the conversation
+    /// travels in ([`validate_format`](crate::validate::validate_format)) before it leaves.
+    /// Call before the first `poll`.
+    #[cfg(feature = "serde")]
+    pub fn check_format(&mut self, format: crate::format::Format) {
+        self.format = Some(format);
+    }
+
     /// The session this run belongs to.
     pub fn session(&self) -> &str {
         &self.session
@@ -966,8 +979,15 @@ impl Run {
     ) -> Result<(), CompactError> {
         self.now_ms = self.now_ms.max(now_ms);
         let config = self.compactor.config.clone();
+        // Ids are issued in sequence: one below the next is known, and if it is not
+        // pending any more, its answer is stale.
+        let not_pending = if (1..self.next_request).contains(&id.0) {
+            CompactError::StaleRequest(id)
+        } else {
+            CompactError::UnknownRequest(id)
+        };
         let Some(level) = self.level.as_mut() else {
-            return Err(CompactError::UnknownRequest(id));
+            return Err(not_pending);
         };
         let found = level.jobs.iter_mut().enumerate().find_map(|(j, job)| {
             if job
@@ -983,19 +1003,16 @@ impl Run {
                 .map(|c| (j, Some(c)))
         });
         let Some((j, chunk_index)) = found else {
-            return Err(CompactError::UnknownRequest(id));
+            return Err(not_pending);
         };
         let level_name = level.level;
         let job = &mut level.jobs[j];
         if !matches!(job.state, JobState::Open) {
-            return Err(CompactError::UnknownRequest(id));
+            return Err(not_pending);
         }
         let chunk = match chunk_index {
             Some(c) => &mut job.chunks[c],
-            None => job
-                .reduce
-                .as_mut()
-                .ok_or(CompactError::UnknownRequest(id))?,
+            None => job.reduce.as_mut().ok_or(not_pending)?,
         };
         let result = if now_ms > chunk.deadline_ms {
             Err(SummaryFailure::Failed("deadline exceeded".into()))
@@ -1842,7 +1859,7 @@ impl Run {
         }
         let checked = validate(&self.original, &self.current, tokens, limit);
         #[cfg(feature = "serde")]
-        let checked = checked.and_then(|()| match self.compactor.config.format {
+        let checked = checked.and_then(|()| match self.format {
             Some(format) => crate::validate::validate_format(format, &self.original, &self.current),
             None => Ok(()),
         });
@@ -1873,7 +1890,7 @@ impl Run {
             if let Some(key) = &self.report.key {
                 state.last = Some((
                     key.clone(),
-                    self.current.iter().map(|m| m.id.clone()).collect(),
+                    self.current.iter().map(message_hash).collect(),
                     self.report.clone(),
                 ));
             }

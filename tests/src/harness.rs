@@ -169,7 +169,10 @@ pub fn drive_bounded(
             Step::Failed(error) => return Err(error),
             Step::Wait => match pending.pop_front() {
                 Some(request) => match Scripted::answer(&scripted.next(&request), &request) {
-                    Some(answer) => run.complete(request.id, answer, now_ms)?,
+                    Some(answer) => match run.complete(request.id, answer, now_ms) {
+                        Ok(()) | Err(CompactError::StaleRequest(_)) => {}
+                        Err(error) => return Err(error),
+                    },
                     None => hanging.push(request.id),
                 },
                 None => {

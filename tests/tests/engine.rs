@@ -1064,13 +1064,12 @@ fn the_corpus_in_every_format_compacts_to_results_its_provider_accepts() {
                 .unwrap_or_else(|e| panic!("{name} as {format}: {e}"));
             let total = tokens_of(&conversation.messages);
             for share in [0.5, 0.25] {
-                let compactor = compactor_for(total, share, |c| c.format = Some(format));
-                let (result, _) = run_with(
-                    &compactor,
-                    conversation.messages.clone(),
-                    Trigger::Proactive,
-                    &Scripted::always(Script::Extract),
-                );
+                let compactor = compactor_for(total, share, |_| {});
+                let mut run = compactor
+                    .begin("s1", conversation.messages.clone(), Trigger::Proactive, 0)
+                    .expect("begin");
+                run.check_format(format);
+                let result = drive_bounded(&mut run, &Scripted::always(Script::Extract), 0, 10_000);
                 let outcome = match result {
                     Ok(outcome) => outcome,
                     // A pinned system prompt larger than the budget: nothing may touch it.
@@ -1095,4 +1094,82 @@ fn the_corpus_in_every_format_compacts_to_results_its_provider_accepts() {
         }
     }
     assert!(compacted >= 100, "{compacted}");
+}
+
+#[test]
+fn answers_to_a_summary_that_already_failed_are_stale_not_fatal() {
+    let messages = agent_session(30, 30);
+    let compactor = compactor_for(tokens_of(&messages), 0.1, |c| {
+        c.clear_at_least = u64::MAX;
+        c.summarizer_input_tokens = 2_000;
+    });
+    let mut run = compactor
+        .begin("s1", messages, Trigger::Proactive, 0)
+        .expect("begin");
+    // Walk to the first level that splits its input into several parts.
+    let requests = loop {
+        match run.poll() {
+            compactor::engine::Step::Summarize(requests)
+                if requests.len() > 1 && requests[0].level >= Level::Aggressive =>
+            {
+                break requests;
+            }
+            compactor::engine::Step::Summarize(requests) => {
+                for r in requests {
+                    let answer = Scripted::answer(&Script::Extract, &r).expect("answer");
+                    run.complete(r.id, answer, 0).expect("pending");
+                }
+            }
+            other => panic!("expected a map step, got {other:?}"),
+        }
+    };
+    run.complete(
+        requests[0].id,
+        Err(compactor::engine::SummaryFailure::Failed(
+            "part failed".into(),
+        )),
+        0,
+    )
+    .expect("pending");
+    let late = Scripted::answer(&Script::Extract, &requests[1]).expect("answer");
+    assert_eq!(
+        run.complete(requests[1].id, late, 0),
+        Err(CompactError::StaleRequest(requests[1].id))
+    );
+    assert_eq!(
+        run.complete(compactor::engine::RequestId(10_000), Ok("x".into()), 0),
+        Err(CompactError::UnknownRequest(compactor::engine::RequestId(
+            10_000
+        )))
+    );
+}
+
+#[test]
+fn a_result_stored_as_json_and_read_back_is_still_a_no_op() {
+    let text = std::fs::read_to_string(
+        compactor_tests::corpus_dir().join("mini-swe-agent--django-13230.json"),
+    )
+    .expect("corpus");
+    let conversation =
+        parse_str(&text, Format::OpenAi, ParseOptions { lenient: true }).expect("parses");
+    let compactor = compactor_for(tokens_of(&conversation.messages), 0.5, |_| {});
+    let (first, _) = run_with(
+        &compactor,
+        conversation.messages.clone(),
+        Trigger::Proactive,
+        &Scripted::always(Script::Extract),
+    );
+    let first = first.expect("compacts");
+    let stored = conversation.to_json(&first.messages).to_string();
+    let read_back =
+        parse_str(&stored, Format::OpenAi, ParseOptions { lenient: true }).expect("parses");
+    let scripted = Scripted::always(Script::Extract);
+    let (again, _) = run_with(
+        &compactor,
+        read_back.messages.clone(),
+        Trigger::Manual,
+        &scripted,
+    );
+    assert_eq!(again.expect("outcome").status, Status::NoOp);
+    assert!(scripted.seen.lock().expect("seen").is_empty());
 }

@@ -65,7 +65,6 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
     let config = CompactionConfig {
         budget: args.budget.config(),
         keep_recent_turns: args.keep_recent_turns,
-        format: Some(conversation.format),
         ..CompactionConfig::default()
     };
     let compactor = Compactor::new(config).map_err(|e| Failure::Input(e.to_string()))?;
@@ -78,6 +77,7 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
     let mut run = compactor
         .begin("cli", conversation.messages.clone(), trigger, now_ms())
         .map_err(|e| Failure::Input(e.to_string()))?;
+    run.check_format(conversation.format);
     let mut log = Vec::new();
     let result = futures_executor::block_on(compactor::driver::drive(
         &mut run,

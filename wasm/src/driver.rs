@@ -488,7 +488,7 @@ async fn drive(run: &mut Run, options: &Options, max_concurrency: usize) -> Resu
                 match run.complete(id, result, now()) {
                     // The request's job was settled meanwhile (another part of it failed,
                     // or its deadline passed): the answer is no longer wanted.
-                    Ok(()) | Err(CompactError::UnknownRequest(_)) => {}
+                    Ok(()) | Err(CompactError::StaleRequest(_)) => {}
                     Err(error) => return Err(error.into()),
                 }
             }
@@ -536,6 +536,7 @@ async fn run(
         options.trigger,
         now(),
     )?;
+    run.check_format(conversation.format);
     drive(&mut run, options, engine.config().max_concurrency).await
 }
 

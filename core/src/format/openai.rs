@@ -388,6 +388,8 @@ mod tests {
         let conversation = strict(text).expect("valid");
         let out = conversation.to_json(&conversation.messages);
         assert_eq!(out, serde_json::from_str::<Value>(text).expect("json"));
+        // Byte for byte, keys in their original order: prompt caches key on the bytes.
+        assert_eq!(out.to_string(), text);
     }
 
     #[test]
