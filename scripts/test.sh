@@ -28,7 +28,7 @@ cargo bench --workspace --no-run --locked
 step "purity: the engine builds for wasm32 and imports nothing from its host"
 CARGO_TARGET_DIR=target cargo build --manifest-path tests/purity/Cargo.toml \
   --target wasm32-unknown-unknown --release --locked
-python3 scripts/check-wasm-imports.py target/wasm32-unknown-unknown/release/compactor_purity_probe.wasm
+python3 scripts/wasm_sections.py imports target/wasm32-unknown-unknown/release/compactor_purity_probe.wasm
 
 step "wasm: build the npm packages (pkg: o200k_base embedded, pkg-lite: none)"
 wasm/build.sh

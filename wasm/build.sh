@@ -13,8 +13,9 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-profile=--release
-[[ "${1:-}" == "--dev" ]] && profile=--dev
+# `wasm-release` (root Cargo.toml): the release profile optimized for size, with fat LTO.
+profile=(--profile wasm-release)
+[[ "${1:-}" == "--dev" ]] && profile=(--dev)
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' ../Cargo.toml | head -1)
 
@@ -22,9 +23,12 @@ build() { # out-dir npm-name description [cargo args...]
   local out=$1 name=$2 description=$3
   shift 3
   rm -rf "$out"
-  wasm-pack --quiet build "$profile" --target web --out-dir "$out" --out-name compactor \
+  wasm-pack --quiet build "${profile[@]}" --target web --out-dir "$out" --out-name compactor \
     --no-pack . -- "$@"
   rm -f "$out/.gitignore"
+  # wasm-opt stays off (Debian's breaks modules, and on this code it grows the gzipped
+  # size); dropping the debug-only sections is what pays.
+  [[ "${profile[0]}" == --dev ]] || python3 ../scripts/wasm_sections.py strip "$out/compactor_bg.wasm"
 
   # Node: read the module next to this file and instantiate it synchronously, so the
   # package is ready as soon as it is imported. `init()` stays callable (a no-op).

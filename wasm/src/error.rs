@@ -5,7 +5,7 @@ use compactor::budget::BudgetError;
 use compactor::engine::CompactError;
 use compactor::format::FormatError;
 use compactor::segment::SegmentError;
-use serde::Serialize;
+
 use wasm_bindgen::JsValue;
 
 /// The stable error codes. JS code branches on these, never on messages, so they are only
@@ -218,8 +218,9 @@ impl From<Failure> for JsValue {
             let _ = js_sys::Reflect::set(&error, &"path".into(), &path.into());
         }
         for (name, value) in &failure.details {
-            let value = value
-                .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            let value = serde_json::to_string(value)
+                .ok()
+                .and_then(|text| js_sys::JSON::parse(&text).ok())
                 .unwrap_or(JsValue::UNDEFINED);
             let _ = js_sys::Reflect::set(&error, &name.into(), &value);
         }

@@ -125,16 +125,25 @@ fn json_text(value: &JsValue, path: &str) -> Result<Option<String>, Failure> {
 }
 
 /// Deserializes JSON text into `T`, naming the path of the first bad value.
+///
+/// `T` is a flat object of optional fields (configs, options). On an error the field at
+/// fault is found by deserializing each field alone: only the error path pays for it, and
+/// it spares the packages a second deserializer that tracks paths.
 fn from_json<T: DeserializeOwned>(text: &str, path: &str) -> Result<T, Failure> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
-        let inner = error.path().to_string();
-        let at = if inner == "." {
-            path.to_owned()
-        } else {
-            format!("{path}.{inner}")
-        };
-        Failure::invalid(at, without_position(&error.into_inner()))
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| Failure::invalid(path, without_position(&e)))?;
+    serde_json::from_value::<T>(value.clone()).map_err(|error| {
+        let culprit = value.as_object().and_then(|object| {
+            object.iter().find_map(|(key, field)| {
+                let alone =
+                    serde_json::Value::Object([(key.clone(), field.clone())].into_iter().collect());
+                serde_json::from_value::<T>(alone).err().map(|e| (key, e))
+            })
+        });
+        match culprit {
+            Some((key, e)) => Failure::invalid(format!("{path}.{key}"), without_position(&e)),
+            None => Failure::invalid(path, without_position(&error)),
+        }
     })
 }
 
@@ -215,12 +224,14 @@ fn session_id_of(value: &JsValue, path: &str) -> Result<String, Failure> {
     })
 }
 
-/// A core output as a plain JS object.
+/// A core output as a plain JS object, through JSON text: one serializer (serde_json,
+/// which the adapters need anyway) instead of a second one for JS values keeps the lite
+/// package within its size budget, and `JSON.parse` builds objects faster than
+/// property-by-property calls across the boundary.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, Failure> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        // Only numbers past 2^53 can fail, and the config refuses those.
-        .map_err(|e| Failure::invalid("config", format!("result not representable: {e}")))
+    let text = serde_json::to_string(value)
+        .map_err(|e| Failure::invalid("config", format!("result not representable: {e}")))?;
+    js_sys::JSON::parse(&text).map_err(|_| Failure::invalid("config", "result not representable"))
 }
 
 /// Keeps a JS conversation inside the model's context window.
