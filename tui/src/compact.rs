@@ -4,11 +4,8 @@ use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::{Args, ValueEnum};
-use compactor::engine::{
-    CompactError, CompactionConfig, Compactor, Event, Outcome, Status, Trigger,
-};
+use compactor::engine::{CompactError, Compactor, Event, Outcome, Status, Trigger};
 use compactor::extractive::Extractive;
-use compactor::select::DEFAULT_KEEP_RECENT_TURNS;
 
 use crate::Failure;
 use crate::input::{BudgetArgs, InputArgs};
@@ -21,9 +18,6 @@ pub struct CompactArgs {
     input: InputArgs,
     #[command(flatten)]
     budget: BudgetArgs,
-    /// Recent turns kept raw.
-    #[arg(long, default_value_t = DEFAULT_KEEP_RECENT_TURNS)]
-    keep_recent_turns: usize,
     /// Why compact: `proactive` only when a signal fired; `reactive` the provider refused
     /// the request as too long; `manual` always, towards the target.
     #[arg(long, value_enum, default_value = "proactive")]
@@ -62,11 +56,7 @@ fn now_ms() -> u64 {
 pub fn run(args: &CompactArgs) -> Result<(), Failure> {
     let conversation = args.input.read()?;
     let budget = args.budget.budget()?;
-    let config = CompactionConfig {
-        budget: args.budget.config(),
-        keep_recent_turns: args.keep_recent_turns,
-        ..CompactionConfig::default()
-    };
+    let config = args.budget.compaction_config();
     let compactor = Compactor::new(config).map_err(|e| Failure::Input(e.to_string()))?;
     debug_assert_eq!(compactor.budget(), &budget);
     let trigger = match args.reason {

@@ -4,8 +4,10 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use compactor::budget::{Budget, BudgetConfig};
+use compactor::engine::CompactionConfig;
 use compactor::format::{self, Conversation, Format, ParseOptions};
 use compactor::segment::segment;
+use compactor::select::DEFAULT_KEEP_RECENT_TURNS;
 use compactor::tokens::Encoding;
 
 use crate::Failure;
@@ -77,6 +79,9 @@ pub struct BudgetArgs {
     /// The tokenizer: o200k_base, cl100k_base or estimate (overrides the catalog).
     #[arg(long, value_parser = parse_encoding)]
     pub encoding: Option<Encoding>,
+    /// Recent turns kept raw.
+    #[arg(long, default_value_t = DEFAULT_KEEP_RECENT_TURNS)]
+    pub keep_recent_turns: usize,
 }
 
 /// `--max-messages N` or `off`.
@@ -110,6 +115,15 @@ impl BudgetArgs {
             target_ratio: self.target,
             max_messages: self.max_messages.0,
             encoding: self.encoding,
+        }
+    }
+
+    /// The engine's configuration: these numbers, defaults for the rest.
+    pub fn compaction_config(&self) -> CompactionConfig {
+        CompactionConfig {
+            budget: self.config(),
+            keep_recent_turns: self.keep_recent_turns,
+            ..CompactionConfig::default()
         }
     }
 

@@ -6,7 +6,7 @@ use clap::Args;
 use compactor::message::Message;
 use compactor::plan::{Plan, plan};
 use compactor::segment::{Segment, SegmentKind};
-use compactor::select::{DEFAULT_KEEP_RECENT_TURNS, TailPolicy};
+use compactor::select::TailPolicy;
 use compactor::tokens::TokenAccountant;
 
 use crate::Failure;
@@ -19,9 +19,6 @@ pub struct PlanArgs {
     input: InputArgs,
     #[command(flatten)]
     budget: BudgetArgs,
-    /// Recent turns kept raw.
-    #[arg(long, default_value_t = DEFAULT_KEEP_RECENT_TURNS)]
-    keep_recent_turns: usize,
     /// Print the plan as JSON.
     #[arg(long)]
     json: bool,
@@ -32,7 +29,7 @@ pub fn run(args: &PlanArgs) -> Result<(), Failure> {
     let conversation = args.input.read()?;
     let budget = args.budget.budget()?;
     let accountant = TokenAccountant::new(budget.encoding.counter());
-    let policy = TailPolicy::for_budget(args.keep_recent_turns, &budget);
+    let policy = TailPolicy::for_budget(args.budget.keep_recent_turns, &budget);
     let plan = plan(&accountant, &conversation.messages, &budget, &policy)
         .map_err(|e| Failure::Input(format!("{}: {e}", args.input.file.display())))?;
     if args.json {

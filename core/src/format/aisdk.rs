@@ -49,27 +49,18 @@ pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, Format
 fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Message, FormatError> {
     let object = object_at(item, path, "message")?;
     let role_path = at(path, "role");
-    let role = match object.get("role") {
-        Some(Value::String(role)) => match role.as_str() {
-            "system" => Role::System,
-            "user" => Role::User,
-            "assistant" => Role::Assistant,
-            "tool" => Role::Tool,
-            unknown if options.lenient => return Ok(opaque_message(unknown, item)),
-            unknown => {
-                return Err(FormatError::new(
-                    role_path,
-                    format!("unknown role {unknown:?}"),
-                ));
-            }
-        },
-        Some(other) => {
+    let role = match required_str(object, path, "role")? {
+        "system" => Role::System,
+        "user" => Role::User,
+        "assistant" => Role::Assistant,
+        "tool" => Role::Tool,
+        unknown if options.lenient => return Ok(opaque_message(unknown, item)),
+        unknown => {
             return Err(FormatError::new(
                 role_path,
-                format!("expected a string, found {}", kind_of(other)),
+                format!("unknown role {unknown:?}"),
             ));
         }
-        None => return Err(FormatError::new(role_path, "missing")),
     };
     let content_path = at(path, "content");
     let parts = match (role, object.get("content")) {

@@ -100,31 +100,22 @@ fn system_parts(system: &Value) -> Result<Vec<Part>, FormatError> {
 fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Message, FormatError> {
     let object = object_at(item, path, "message")?;
     let role_path = at(path, "role");
-    let role = match object.get("role") {
-        Some(Value::String(role)) => match role.as_str() {
-            "user" => Role::User,
-            "assistant" => Role::Assistant,
-            unknown if options.lenient => return Ok(opaque_message(unknown, item)),
-            "system" => {
-                return Err(FormatError::new(
-                    role_path,
-                    "unknown role \"system\" (the system prompt goes in the top-level \"system\" field)",
-                ));
-            }
-            unknown => {
-                return Err(FormatError::new(
-                    role_path,
-                    format!("unknown role {unknown:?}"),
-                ));
-            }
-        },
-        Some(other) => {
+    let role = match required_str(object, path, "role")? {
+        "user" => Role::User,
+        "assistant" => Role::Assistant,
+        unknown if options.lenient => return Ok(opaque_message(unknown, item)),
+        "system" => {
             return Err(FormatError::new(
                 role_path,
-                format!("expected a string, found {}", kind_of(other)),
+                "unknown role \"system\" (the system prompt goes in the top-level \"system\" field)",
             ));
         }
-        None => return Err(FormatError::new(role_path, "missing")),
+        unknown => {
+            return Err(FormatError::new(
+                role_path,
+                format!("unknown role {unknown:?}"),
+            ));
+        }
     };
     let parts = content(object.get("content"), &at(path, "content"), options)?;
     Ok(pin_opaque(Message::new(MessageId::new(""), role, parts)))

@@ -15,7 +15,7 @@ use serde_json::{Map, Value, json};
 
 use super::{
     Conversation, Format, FormatError, IdAssigner, ParseOptions, at, index, kind_of, messages_of,
-    object_at, opaque_message, opaque_part, pin_opaque, read_messages,
+    object_at, opaque_message, opaque_part, pin_opaque, read_messages, required_str,
 };
 use crate::message::{Media, MediaKind, Message, MessageId, Part, Role, ToolCall, ToolResult};
 
@@ -39,16 +39,7 @@ pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, Format
 fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Message, FormatError> {
     let object = object_at(item, path, "message")?;
     let role_path = at(path, "role");
-    let role_name = match object.get("role") {
-        Some(Value::String(role)) => role.as_str(),
-        Some(other) => {
-            return Err(FormatError::new(
-                role_path,
-                format!("expected a string, found {}", kind_of(other)),
-            ));
-        }
-        None => return Err(FormatError::new(role_path, "missing")),
-    };
+    let role_name = required_str(object, path, "role")?;
     let role = match role_name {
         "system" | "developer" => Role::System,
         "user" => Role::User,

@@ -13,8 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use compactor::engine::{CompactionConfig, Trigger};
-use compactor::select::DEFAULT_KEEP_RECENT_TURNS;
+use compactor::engine::Trigger;
 
 use crate::Failure;
 use crate::input::{BudgetArgs, FormatArg, parse_text};
@@ -27,19 +26,16 @@ pub const SAMPLE: &str = include_str!("../../../samples/sample.json");
 /// Arguments of `compactor inspect`.
 #[derive(Args, Debug)]
 pub struct InspectArgs {
-    /// A JSON file of messages (OpenAI Chat format) [default: the bundled sample].
+    /// A JSON file of messages (OpenAI, Anthropic or AI SDK) [default: the bundled sample].
     pub file: Option<PathBuf>,
     /// The message format.
-    #[arg(long, value_enum, default_value = "openai")]
+    #[arg(long, value_enum, default_value = "auto")]
     pub format: FormatArg,
     /// Keep unknown roles as pinned, opaque messages instead of failing.
     #[arg(long)]
     pub lenient: bool,
     #[command(flatten)]
     pub budget: BudgetArgs,
-    /// Recent turns kept raw.
-    #[arg(long, default_value_t = DEFAULT_KEEP_RECENT_TURNS)]
-    pub keep_recent_turns: usize,
     /// Compact towards the target even when no signal fired.
     #[arg(long)]
     pub manual: bool,
@@ -80,11 +76,7 @@ impl InspectArgs {
             .as_deref()
             .and_then(Path::file_name)
             .map_or(name, |n| n.to_string_lossy().into_owned());
-        let config = CompactionConfig {
-            budget: self.budget.config(),
-            keep_recent_turns: self.keep_recent_turns,
-            ..CompactionConfig::default()
-        };
+        let config = self.budget.compaction_config();
         let summarizer = self.summarizer.build(&self.budget.model)?;
         let mut app = App::new(name, conversation, export, config, summarizer.name())
             .map_err(Failure::Input)?;
