@@ -536,7 +536,7 @@ pub fn count_tokens(
 /// for a damaged file, and in the lite package, which leaves the tokenizer code out.
 #[wasm_bindgen(js_name = loadEncoding)]
 pub fn load_encoding(
-    #[wasm_bindgen(unchecked_param_type = "\"o200k_base\" | \"cl100k_base\"")] encoding: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "VocabularyName")] encoding: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Uint8Array | string")] ranks: JsValue,
 ) -> Result<(), JsValue> {
     Ok(loaded::load(&encoding, &ranks)?)
