@@ -171,6 +171,10 @@ pub enum RanksError {
         /// The line, counted from 1.
         line: usize,
     },
+    /// A single byte has no rank, and text containing it could not be counted: the file is
+    /// truncated or not a byte-level vocabulary.
+    #[error("byte {0:#04x} has no rank: the file is incomplete")]
+    MissingByte(u8),
     /// A line repeats a token or a rank of an earlier line: the file is damaged.
     #[error("line {line}: repeats a token or a rank of an earlier line")]
     Duplicate {
@@ -250,7 +254,7 @@ impl Tiktoken {
 }
 
 /// The token → rank map of a `.tiktoken` file. Refuses repeated tokens and ranks, on which
-/// tiktoken-rs would panic (it asserts the map inverts).
+/// tiktoken-rs would panic (it asserts the map inverts), and files missing a single byte.
 #[cfg(feature = "bpe-runtime")]
 fn parse_ranks(
     ranks: &[u8],
@@ -281,6 +285,11 @@ fn parse_ranks(
     }
     if encoder.is_empty() {
         return Err(RanksError::Empty);
+    }
+    // tiktoken-rs indexes the map with every single byte of the text (and panics on a
+    // missing one), so each of the 256 must be there.
+    if let Some(byte) = (0..=u8::MAX).find(|b| !encoder.contains_key(std::slice::from_ref(b))) {
+        return Err(RanksError::MissingByte(byte));
     }
     Ok(encoder)
 }
@@ -744,18 +753,34 @@ mod tests {
     #[cfg(feature = "bpe-runtime")]
     #[test]
     fn a_small_rank_file_merges_by_rank() {
-        // Bytes of "a", "b", "ab", " " and " ab": "ab ab" is "ab" then " ab".
-        let ranks = b"YQ== 0\nYg== 1\nIA== 2\nYWI= 3\nIGFi 4\r\n";
-        let tiktoken = Tiktoken::from_ranks(Encoding::O200kBase, ranks).expect("valid ranks");
+        // Every byte, then "ab" and " ab": "ab ab" is "ab" then " ab".
+        let tiktoken = Tiktoken::from_ranks(
+            Encoding::O200kBase,
+            bytes_then(&["YWI=", "IGFi"]).as_bytes(),
+        )
+        .expect("valid ranks");
         assert_eq!(tiktoken.count("ab ab"), 2);
         assert_eq!(tiktoken.count("ba"), 2);
+        assert_eq!(tiktoken.count("\u{1F600}"), 4);
         assert_eq!(tiktoken.count(""), 0);
+    }
+
+    /// A rank file with every single byte (ranks 0 to 255), then `merged` (base64).
+    #[cfg(feature = "bpe-runtime")]
+    fn bytes_then(merged: &[&str]) -> String {
+        use base64::Engine as _;
+        let bytes = (0..=u8::MAX).map(|b| base64::engine::general_purpose::STANDARD.encode([b]));
+        bytes
+            .chain(merged.iter().map(|m| (*m).to_owned()))
+            .enumerate()
+            .map(|(rank, token)| format!("{token} {rank}\r\n"))
+            .collect()
     }
 
     #[cfg(feature = "bpe-runtime")]
     #[test]
     fn bad_rank_files_name_the_line() {
-        let cases: [(&[u8], RanksError); 8] = [
+        let cases: [(&[u8], RanksError); 9] = [
             (b"", RanksError::Empty),
             (b"\n\n", RanksError::Empty),
             (b"YQ== 0\n\xff\xfe 1\n", RanksError::NotUtf8 { line: 2 }),
@@ -764,6 +789,7 @@ mod tests {
             (b"YQ== -1\n", RanksError::BadRank { line: 1 }),
             (b"YQ== 0\nYg== 0\n", RanksError::Duplicate { line: 2 }),
             (b"YQ== 0\nYQ== 1\n", RanksError::Duplicate { line: 2 }),
+            (b"YQ== 0\nYg== 1\n", RanksError::MissingByte(0)),
         ];
         for (ranks, expected) in cases {
             let error = Tiktoken::from_ranks(Encoding::O200kBase, ranks).expect_err("refused");

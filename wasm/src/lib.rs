@@ -498,8 +498,8 @@ impl Compactor {
     }
 }
 
-/// Counts the tokens of `text` with `encoding` (default `o200k_base`). Without embedded
-/// vocabularies (the lite package) exact encodings are counted by the estimator.
+/// Counts the tokens of `text` with `encoding` (default `o200k_base`): with the vocabulary
+/// `loadEncoding` loaded for it, else the embedded one, else the estimator.
 #[wasm_bindgen(js_name = countTokens)]
 pub fn count_tokens(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,

@@ -65,6 +65,8 @@ test("bad input is INVALID_INPUT naming the argument and the line", () => {
   invalid(() => ranks.loadEncoding("o200k_base", "YQ== 0\nnot-base64! 1\n"), "ranks", /line 2/);
   invalid(() => ranks.loadEncoding("o200k_base", new Uint8Array([...Buffer.from("YQ== 0\n"), 0xff])), "ranks", /line 2: not UTF-8/);
   invalid(() => ranks.loadEncoding("o200k_base", "YQ== 0\nYg== 0\n"), "ranks", /line 2: repeats/);
+  // Counting text with a byte the file lacks would panic inside the tokenizer.
+  invalid(() => ranks.loadEncoding("o200k_base", "YQ== 0\n"), "ranks", /byte 0x00 has no rank/);
   // A refused file leaves the loaded vocabulary in place.
   assert.equal(ranks.countTokens("hello world"), 2);
 });
