@@ -2,6 +2,8 @@
 # Builds the npm packages:
 #   wasm/pkg       @compactor-rs/compactor       exact o200k_base counting (vocabulary embedded)
 #   wasm/pkg-lite  @compactor-rs/compactor-lite  no vocabularies: counts with the estimator
+#   wasm/pkg-ranks @compactor-rs/compactor-ranks no vocabularies, but the tokenizer code:
+#                                                exact with ranks loaded at run time
 #
 # Both are `wasm-pack build --target web` output (ES modules with an `init` that takes a
 # URL, a Response, bytes or a compiled WebAssembly.Module), plus a `node` entry that
@@ -98,3 +100,6 @@ build pkg @compactor-rs/compactor \
 build pkg-lite @compactor-rs/compactor-lite \
   "Keeps an LLM agent's conversation inside the model's context window (small: estimated counting)" \
   --no-default-features
+build pkg-ranks @compactor-rs/compactor-ranks \
+  "Keeps an LLM agent's conversation inside the model's context window (exact counting with vocabularies loaded at run time)" \
+  --no-default-features --features ranks

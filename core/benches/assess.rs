@@ -123,7 +123,7 @@ fn bench(c: &mut Criterion) {
         .expect("catalog model");
     let o200k = Tiktoken::o200k_base();
     o200k.count("warm the singleton");
-    let counter: Arc<dyn TokenCounter> = Arc::new(o200k);
+    let counter: Arc<dyn TokenCounter> = Arc::new(o200k.clone());
     let base = conversation(1_000);
     let mut appended = base.clone();
     appended.push(Message::user("new", "one more observation: tests pass"));

@@ -111,22 +111,90 @@ impl fmt::Display for Encoding {
     }
 }
 
-/// Exact counting with a tiktoken vocabulary, built once per process.
-#[cfg(any(feature = "o200k", feature = "cl100k"))]
-#[derive(Clone, Copy)]
+/// Exact counting with a tiktoken vocabulary: an embedded one (built once per process and
+/// shared) or one read from a rank file at run time ([`Tiktoken::from_ranks`]).
+#[cfg(feature = "bpe-runtime")]
+#[derive(Clone)]
 pub struct Tiktoken {
-    bpe: &'static tiktoken_rs::CoreBPE,
+    bpe: Bpe,
     name: &'static str,
 }
 
-#[cfg(any(feature = "o200k", feature = "cl100k"))]
+/// Where a [`Tiktoken`]'s vocabulary lives. The embedded ones are tiktoken-rs's process-wide
+/// singletons; a loaded one is shared by the clones of the counter that loaded it.
+#[cfg(feature = "bpe-runtime")]
+#[derive(Clone)]
+enum Bpe {
+    #[cfg(any(feature = "o200k", feature = "cl100k"))]
+    Embedded(&'static tiktoken_rs::CoreBPE),
+    Loaded(Arc<tiktoken_rs::CoreBPE>),
+}
+
+/// The split pattern of `cl100k_base`, as tiktoken-rs builds it in `cl100k_base()` (it
+/// exports only `o200k_base`'s as a constant). A rank file is counted exactly only with the
+/// pattern its vocabulary was trained with.
+#[cfg(feature = "bpe-runtime")]
+const CL100K_BASE_PAT_STR: &str = "'(?i:[sdmt]|ll|ve|re)|[^\\r\\n\\p{L}\\p{N}]?+\\p{L}++|\\p{N}{1,3}+| ?[^\\s\\p{L}\\p{N}]++[\\r\\n]*+|\\s++$|\\s*[\\r\\n]|\\s+(?!\\S)|\\s";
+
+/// Why a rank file was refused by [`Tiktoken::from_ranks`]. Nothing was built.
+#[cfg(feature = "bpe-runtime")]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RanksError {
+    /// The encoding has no vocabulary (`estimate`): count with [`Estimator`] instead.
+    #[error("{0} is not a tiktoken encoding")]
+    NotBpe(Encoding),
+    /// The file holds no ranks: pass the contents of the encoding's `.tiktoken` file.
+    #[error("the rank file is empty")]
+    Empty,
+    /// A line is not UTF-8 text: the bytes are not a `.tiktoken` file.
+    #[error("line {line}: not UTF-8 text")]
+    NotUtf8 {
+        /// The line, counted from 1.
+        line: usize,
+    },
+    /// A line is not `base64token rank`.
+    #[error("line {line}: expected `base64token rank`")]
+    Malformed {
+        /// The line, counted from 1.
+        line: usize,
+    },
+    /// A line's token is not standard base64.
+    #[error("line {line}: the token is not base64")]
+    BadToken {
+        /// The line, counted from 1.
+        line: usize,
+    },
+    /// A line's rank is not an integer below 2^32.
+    #[error("line {line}: the rank is not a 32-bit unsigned integer")]
+    BadRank {
+        /// The line, counted from 1.
+        line: usize,
+    },
+    /// A single byte has no rank, and text containing it could not be counted: the file is
+    /// truncated or not a byte-level vocabulary.
+    #[error("byte {0:#04x} has no rank: the file is incomplete")]
+    MissingByte(u8),
+    /// A line repeats a token or a rank of an earlier line: the file is damaged.
+    #[error("line {line}: repeats a token or a rank of an earlier line")]
+    Duplicate {
+        /// The line, counted from 1.
+        line: usize,
+    },
+    /// tiktoken-rs refused the vocabulary (a bug here rather than in the input: the
+    /// patterns are fixed).
+    #[error("the tokenizer could not be built: {0}")]
+    Build(String),
+}
+
+#[cfg(feature = "bpe-runtime")]
 impl Tiktoken {
     #[cfg(feature = "o200k")]
     /// `o200k_base` (GPT-4o, GPT-4.1, GPT-5, o-series). The first call parses the
     /// vocabulary (about 3.6 MB); later calls share it.
     pub fn o200k_base() -> Self {
         Self {
-            bpe: tiktoken_rs::o200k_base_singleton(),
+            bpe: Bpe::Embedded(tiktoken_rs::o200k_base_singleton()),
             name: "o200k_base",
         }
     }
@@ -135,17 +203,102 @@ impl Tiktoken {
     /// `cl100k_base` (GPT-4, GPT-3.5).
     pub fn cl100k_base() -> Self {
         Self {
-            bpe: tiktoken_rs::cl100k_base_singleton(),
+            bpe: Bpe::Embedded(tiktoken_rs::cl100k_base_singleton()),
             name: "cl100k_base",
+        }
+    }
+
+    /// `encoding` counted with the ranks of `ranks`, the contents of its `.tiktoken` file
+    /// (one `base64token rank` per line, as OpenAI publishes `o200k_base.tiktoken` and
+    /// `cl100k_base.tiktoken`). For builds that do not embed the vocabulary; counts equal the
+    /// embedded one's when the file is the same. Takes about as long as the first use of an
+    /// embedded vocabulary (parsing some 200,000 lines).
+    pub fn from_ranks(encoding: Encoding, ranks: &[u8]) -> Result<Self, RanksError> {
+        let (pattern, special): (&str, &[(&str, tiktoken_rs::Rank)]) = match encoding {
+            Encoding::O200kBase => (
+                tiktoken_rs::O200K_BASE_PAT_STR,
+                &[("<|endoftext|>", 199_999), ("<|endofprompt|>", 200_018)],
+            ),
+            Encoding::Cl100kBase => (
+                CL100K_BASE_PAT_STR,
+                &[
+                    ("<|endoftext|>", 100_257),
+                    ("<|fim_prefix|>", 100_258),
+                    ("<|fim_middle|>", 100_259),
+                    ("<|fim_suffix|>", 100_260),
+                    ("<|endofprompt|>", 100_276),
+                ],
+            ),
+            Encoding::Estimate => return Err(RanksError::NotBpe(encoding)),
+        };
+        let encoder = parse_ranks(ranks)?;
+        let special = special
+            .iter()
+            .map(|&(token, rank)| (token.to_owned(), rank))
+            .collect();
+        let bpe = tiktoken_rs::CoreBPE::new(encoder, special, pattern)
+            .map_err(|e| RanksError::Build(e.to_string()))?;
+        Ok(Self {
+            bpe: Bpe::Loaded(Arc::new(bpe)),
+            name: encoding.as_str(),
+        })
+    }
+
+    fn bpe(&self) -> &tiktoken_rs::CoreBPE {
+        match &self.bpe {
+            #[cfg(any(feature = "o200k", feature = "cl100k"))]
+            Bpe::Embedded(bpe) => bpe,
+            Bpe::Loaded(bpe) => bpe,
         }
     }
 }
 
-#[cfg(any(feature = "o200k", feature = "cl100k"))]
+/// The token → rank map of a `.tiktoken` file. Refuses repeated tokens and ranks, on which
+/// tiktoken-rs would panic (it asserts the map inverts), and files missing a single byte.
+#[cfg(feature = "bpe-runtime")]
+fn parse_ranks(
+    ranks: &[u8],
+) -> Result<rustc_hash::FxHashMap<Vec<u8>, tiktoken_rs::Rank>, RanksError> {
+    use base64::Engine as _;
+    let mut encoder = rustc_hash::FxHashMap::default();
+    let mut seen_ranks = std::collections::HashSet::new();
+    for (index, line) in ranks.split(|&b| b == b'\n').enumerate() {
+        let line_number = index + 1;
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() {
+            continue;
+        }
+        let line =
+            std::str::from_utf8(line).map_err(|_| RanksError::NotUtf8 { line: line_number })?;
+        let Some((token, rank)) = line.split_once(' ') else {
+            return Err(RanksError::Malformed { line: line_number });
+        };
+        let token = base64::engine::general_purpose::STANDARD
+            .decode(token)
+            .map_err(|_| RanksError::BadToken { line: line_number })?;
+        let rank: tiktoken_rs::Rank = rank
+            .parse()
+            .map_err(|_| RanksError::BadRank { line: line_number })?;
+        if !seen_ranks.insert(rank) || encoder.insert(token, rank).is_some() {
+            return Err(RanksError::Duplicate { line: line_number });
+        }
+    }
+    if encoder.is_empty() {
+        return Err(RanksError::Empty);
+    }
+    // tiktoken-rs indexes the map with every single byte of the text (and panics on a
+    // missing one), so each of the 256 must be there.
+    if let Some(byte) = (0..=u8::MAX).find(|b| !encoder.contains_key(std::slice::from_ref(b))) {
+        return Err(RanksError::MissingByte(byte));
+    }
+    Ok(encoder)
+}
+
+#[cfg(feature = "bpe-runtime")]
 impl TokenCounter for Tiktoken {
     fn count(&self, text: &str) -> u64 {
         // Special-token strings inside a conversation are text, not control tokens.
-        self.bpe.count_ordinary(text) as u64
+        self.bpe().count_ordinary(text) as u64
     }
 
     fn name(&self) -> &str {
@@ -153,7 +306,7 @@ impl TokenCounter for Tiktoken {
     }
 }
 
-#[cfg(any(feature = "o200k", feature = "cl100k"))]
+#[cfg(feature = "bpe-runtime")]
 impl fmt::Debug for Tiktoken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("Tiktoken").field(&self.name).finish()
@@ -551,5 +704,104 @@ mod tests {
         assert_eq!(Encoding::Cl100kBase.counter().count("hello world"), 2);
         assert_eq!(Encoding::parse("o200k_base"), Some(Encoding::O200kBase));
         assert_eq!(Encoding::parse("gpt2"), None);
+    }
+
+    /// The `.tiktoken` text of an embedded vocabulary, rebuilt rank by rank from the
+    /// tokenizer (tiktoken-rs does not export the file it embeds).
+    #[cfg(feature = "tiktoken")]
+    fn rank_file(bpe: &tiktoken_rs::CoreBPE, ordinary: u32) -> String {
+        use base64::Engine as _;
+        (0..ordinary)
+            .map(|rank| {
+                let bytes = bpe
+                    .decode_bytes(&[rank])
+                    .expect("every ordinary rank decodes");
+                let token = base64::engine::general_purpose::STANDARD.encode(bytes);
+                format!("{token} {rank}\n")
+            })
+            .collect()
+    }
+
+    #[cfg(feature = "tiktoken")]
+    #[test]
+    fn loaded_ranks_count_like_the_embedded_vocabularies() {
+        let samples = [
+            "hello world",
+            "fn main() {\n    println!(\"{}\", 0xDEADBEEF);\n}\n",
+            "上下文窗口是模型一次能够读取的最大令牌数量。",
+            "Когда разговор превышает окно контекста <|endoftext|> 🙂🙂  \r\n\n   trailing   ",
+            "I'm sure they'll say WE'RE 12345678 aGVsbG8gd29ybGQ=",
+        ];
+        let pairs = [
+            (Encoding::O200kBase, Tiktoken::o200k_base(), 199_998),
+            (Encoding::Cl100kBase, Tiktoken::cl100k_base(), 100_256),
+        ];
+        for (encoding, embedded, ordinary) in pairs {
+            let file = rank_file(embedded.bpe(), ordinary);
+            let loaded = Tiktoken::from_ranks(encoding, file.as_bytes()).expect("valid ranks");
+            assert_eq!(loaded.name(), encoding.as_str());
+            for text in samples {
+                assert_eq!(
+                    loaded.count(text),
+                    embedded.count(text),
+                    "{encoding}: {text}"
+                );
+            }
+        }
+    }
+
+    #[cfg(feature = "bpe-runtime")]
+    #[test]
+    fn a_small_rank_file_merges_by_rank() {
+        // Every byte, then "ab" and " ab": "ab ab" is "ab" then " ab".
+        let tiktoken = Tiktoken::from_ranks(
+            Encoding::O200kBase,
+            bytes_then(&["YWI=", "IGFi"]).as_bytes(),
+        )
+        .expect("valid ranks");
+        assert_eq!(tiktoken.count("ab ab"), 2);
+        assert_eq!(tiktoken.count("ba"), 2);
+        assert_eq!(tiktoken.count("\u{1F600}"), 4);
+        assert_eq!(tiktoken.count(""), 0);
+    }
+
+    /// A rank file with every single byte (ranks 0 to 255), then `merged` (base64).
+    #[cfg(feature = "bpe-runtime")]
+    fn bytes_then(merged: &[&str]) -> String {
+        use base64::Engine as _;
+        let bytes = (0..=u8::MAX).map(|b| base64::engine::general_purpose::STANDARD.encode([b]));
+        bytes
+            .chain(merged.iter().map(|m| (*m).to_owned()))
+            .enumerate()
+            .map(|(rank, token)| format!("{token} {rank}\r\n"))
+            .collect()
+    }
+
+    #[cfg(feature = "bpe-runtime")]
+    #[test]
+    fn bad_rank_files_name_the_line() {
+        let cases: [(&[u8], RanksError); 9] = [
+            (b"", RanksError::Empty),
+            (b"\n\n", RanksError::Empty),
+            (b"YQ== 0\n\xff\xfe 1\n", RanksError::NotUtf8 { line: 2 }),
+            (b"YQ==\n", RanksError::Malformed { line: 1 }),
+            (b"YQ== 0\n!!! 1\n", RanksError::BadToken { line: 2 }),
+            (b"YQ== -1\n", RanksError::BadRank { line: 1 }),
+            (b"YQ== 0\nYg== 0\n", RanksError::Duplicate { line: 2 }),
+            (b"YQ== 0\nYQ== 1\n", RanksError::Duplicate { line: 2 }),
+            (b"YQ== 0\nYg== 1\n", RanksError::MissingByte(0)),
+        ];
+        for (ranks, expected) in cases {
+            let error = Tiktoken::from_ranks(Encoding::O200kBase, ranks).expect_err("refused");
+            assert_eq!(error, expected);
+        }
+        assert_eq!(
+            Tiktoken::from_ranks(Encoding::Estimate, b"YQ== 0").expect_err("refused"),
+            RanksError::NotBpe(Encoding::Estimate)
+        );
+        assert_eq!(
+            RanksError::BadToken { line: 7 }.to_string(),
+            "line 7: the token is not base64"
+        );
     }
 }

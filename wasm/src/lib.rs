@@ -28,9 +28,10 @@ use compactor::budget::{BudgetConfig, DEFAULT_MAX_MESSAGES};
 use compactor::engine::{self, CompactionConfig};
 use compactor::format::{self, Conversation, Format, ParseOptions};
 use compactor::select::{DEFAULT_KEEP_RECENT_TURNS, TailPolicy};
-use compactor::tokens::Encoding;
+use compactor::tokens::{Encoding, TokenAccountant, TokenCounter};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 pub use error::{ErrorCode, Failure};
@@ -295,7 +296,7 @@ impl Compactor {
         let keep_recent_turns = config
             .keep_recent_turns
             .unwrap_or(DEFAULT_KEEP_RECENT_TURNS);
-        let engine = engine::Compactor::new(CompactionConfig {
+        let config = CompactionConfig {
             budget: BudgetConfig {
                 model: config.model,
                 max_context_tokens: config.max_context_tokens,
@@ -335,7 +336,10 @@ impl Compactor {
             // The offline fallback needs a way past the open circuit that the core
             // keeps to its own Rust driver; JS callers pass an extractive summarizer.
             extractive_fallback: false,
-        })?;
+        };
+        let budget = config.budget.resolve()?;
+        let accountant = TokenAccountant::new(counter(budget.encoding));
+        let engine = engine::Compactor::with_accountant(config, budget, accountant);
         Ok(Compactor {
             tail: TailPolicy::for_budget(keep_recent_turns, engine.budget()),
             engine,
@@ -494,8 +498,8 @@ impl Compactor {
     }
 }
 
-/// Counts the tokens of `text` with `encoding` (default `o200k_base`). Without embedded
-/// vocabularies (the lite package) exact encodings are counted by the estimator.
+/// Counts the tokens of `text` with `encoding` (default `o200k_base`): with the vocabulary
+/// `loadEncoding` loaded for it, else the embedded one, else the estimator.
 #[wasm_bindgen(js_name = countTokens)]
 pub fn count_tokens(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -522,7 +526,108 @@ pub fn count_tokens(
             )
         })?
     };
-    Ok(encoding.counter().count(&text) as f64)
+    Ok(counter(encoding).count(&text) as f64)
+}
+
+/// Counts `encoding` exactly from now on with the ranks of `ranks`, the contents of its
+/// `.tiktoken` file (`Uint8Array` or string). Compactors constructed afterwards and
+/// `countTokens` use it; compactors constructed before keep their counter (their memo
+/// and calibration belong to it). Throws `INVALID_INPUT` (path `ranks`, naming the line)
+/// for a damaged file, and in the lite package, which leaves the tokenizer code out.
+#[wasm_bindgen(js_name = loadEncoding)]
+pub fn load_encoding(
+    #[wasm_bindgen(unchecked_param_type = "VocabularyName")] encoding: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Uint8Array | string")] ranks: JsValue,
+) -> Result<(), JsValue> {
+    Ok(loaded::load(&encoding, &ranks)?)
+}
+
+/// The counter for `encoding`: the vocabulary `loadEncoding` loaded for it, else the
+/// embedded one, else the estimator.
+fn counter(encoding: Encoding) -> Arc<dyn TokenCounter> {
+    loaded::get(encoding).unwrap_or_else(|| encoding.counter())
+}
+
+/// The vocabularies `loadEncoding` loaded. The tokenizer code (tiktoken-rs and its regex
+/// engines) is about 350 kB gzipped: the lite package leaves it out, and this module with it.
+#[cfg(feature = "ranks")]
+mod loaded {
+    use super::{Failure, type_of};
+    use compactor::tokens::{Encoding, Tiktoken, TokenCounter};
+    use std::cell::RefCell;
+    use std::sync::Arc;
+    use wasm_bindgen::{JsCast, JsValue};
+
+    thread_local! {
+        /// By encoding. A wasm instance runs one thread, so this is the module's registry.
+        static LOADED: RefCell<Vec<(Encoding, Arc<dyn TokenCounter>)>> =
+            const { RefCell::new(Vec::new()) };
+    }
+
+    pub(super) fn get(encoding: Encoding) -> Option<Arc<dyn TokenCounter>> {
+        LOADED.with_borrow(|loaded| {
+            loaded
+                .iter()
+                .find(|(e, _)| *e == encoding)
+                .map(|(_, c)| c.clone())
+        })
+    }
+
+    pub(super) fn load(encoding: &JsValue, ranks: &JsValue) -> Result<(), Failure> {
+        let name = encoding.as_string();
+        let encoding = match name.as_deref().and_then(Encoding::parse) {
+            Some(e @ (Encoding::O200kBase | Encoding::Cl100kBase)) => e,
+            _ => {
+                return Err(Failure::invalid(
+                    "encoding",
+                    format!(
+                        "expected \"o200k_base\" or \"cl100k_base\", found {}",
+                        name.map_or_else(|| type_of(encoding), |n| format!("{n:?}"))
+                    ),
+                ));
+            }
+        };
+        let bytes = if let Some(text) = ranks.as_string() {
+            text.into_bytes()
+        } else if let Some(array) = ranks.dyn_ref::<js_sys::Uint8Array>() {
+            array.to_vec()
+        } else {
+            return Err(Failure::invalid(
+                "ranks",
+                format!(
+                    "expected a Uint8Array or a string, found {}",
+                    type_of(ranks)
+                ),
+            ));
+        };
+        let tiktoken =
+            Tiktoken::from_ranks(encoding, &bytes).map_err(|e| Failure::invalid("ranks", e))?;
+        LOADED.with_borrow_mut(|loaded| {
+            loaded.retain(|(e, _)| *e != encoding);
+            loaded.push((encoding, Arc::new(tiktoken)));
+        });
+        Ok(())
+    }
+}
+
+/// The lite package: nothing is ever loaded.
+#[cfg(not(feature = "ranks"))]
+mod loaded {
+    use super::Failure;
+    use compactor::tokens::{Encoding, TokenCounter};
+    use std::sync::Arc;
+    use wasm_bindgen::JsValue;
+
+    pub(super) fn get(_: Encoding) -> Option<Arc<dyn TokenCounter>> {
+        None
+    }
+
+    pub(super) fn load(_: &JsValue, _: &JsValue) -> Result<(), Failure> {
+        Err(Failure::invalid(
+            "ranks",
+            "the lite package cannot load vocabularies: use @compactor-rs/compactor-ranks",
+        ))
+    }
 }
 
 /// The error codes a `CompactorError` may carry, for `switch`es that want to be

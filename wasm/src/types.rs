@@ -57,6 +57,9 @@ export interface Offender {
 /** Tokenizers by name. `estimate` needs no vocabulary and errs high. */
 export type EncodingName = "o200k_base" | "cl100k_base" | "estimate";
 
+/** The encodings with a vocabulary, which `loadEncoding` can load from a `.tiktoken` file. */
+export type VocabularyName = Exclude<EncodingName, "estimate">;
+
 /**
  * Message formats: OpenAI Chat Completions, Anthropic Messages (a body with `system`, or
  * an array of messages), Vercel AI SDK `ModelMessage`s.

@@ -4,6 +4,7 @@ import init, {
   countTokens,
   errorCodes,
   initSync,
+  loadEncoding,
   type Assessment,
   type Budget,
   type Calibration,
@@ -28,6 +29,7 @@ import init, {
   type SegmentKind,
   type SessionOptions,
   type SessionStore,
+  type VocabularyName,
   type Status,
   type StoredSession,
   type SummarizeContext,
@@ -104,6 +106,15 @@ export async function useEverything(wasm: Uint8Array, module: WebAssembly.Module
   new Compactor({ modle: "gpt-4o" });
   // @ts-expect-error: encodings are a closed set
   countTokens("x", "gpt2");
+
+  // Ranks as bytes (`fetch(url).then((r) => r.bytes())`) or as text.
+  const vocabulary: VocabularyName = "o200k_base";
+  loadEncoding(vocabulary, new Uint8Array(await (await fetch("o200k_base.tiktoken")).arrayBuffer()));
+  loadEncoding("cl100k_base", "IQ== 0\n");
+  // @ts-expect-error: the estimator has no vocabulary to load
+  loadEncoding("estimate", "");
+  // @ts-expect-error: ranks are bytes or text
+  loadEncoding("o200k_base", 42);
 
   void [again, encoding, first, needsCompaction, targetMessages, tail, kinds, unitKinds, calibration, memo, counter, resolved, codes, code];
   return countTokens("hello", "cl100k_base") + countTokens("hello") + (await compactEverything(compactor, messages));

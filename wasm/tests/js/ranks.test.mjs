@@ -1,0 +1,80 @@
+// `loadEncoding`: exact counting with a vocabulary given at run time (the `ranks` package,
+// and the full package for encodings it does not embed). `wasm/build.sh` first. The rank
+// files are gpt-tokenizer's copies of OpenAI's `.tiktoken` files.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { Tiktoken } from "js-tiktoken/lite";
+import cl100k from "js-tiktoken/ranks/cl100k_base";
+
+const full = await import("../../pkg/node.js");
+const ranks = await import("../../pkg-ranks/node.js");
+const lite = await import("../../pkg-lite/node.js");
+
+const require = createRequire(import.meta.url);
+const rankFile = (name) => readFileSync(require.resolve(`gpt-tokenizer/data/${name}.tiktoken`));
+
+const corpusDir = new URL("../../../../shared/corpus/", import.meta.url);
+const texts = [];
+for (const file of readdirSync(corpusDir).filter((f) => f.endsWith(".json")).sort()) {
+  for (const message of JSON.parse(readFileSync(new URL(file, corpusDir), "utf8"))) {
+    const parts = typeof message.content === "string" ? [message.content] : (message.content ?? []).map((p) => p.text ?? "");
+    for (const call of message.tool_calls ?? []) parts.push(call.function?.arguments ?? "");
+    texts.push(...parts.filter((t) => t.length > 0));
+  }
+}
+const conversation = JSON.parse(readFileSync(new URL("mini-swe-agent--django-13230.json", corpusDir), "utf8"));
+
+test("before loading, the ranks package counts with the estimator", () => {
+  assert.equal(new ranks.Compactor({ model: "gpt-4o" }).counter, "estimate");
+});
+
+test("o200k_base ranks loaded at run time count like the embedded vocabulary", () => {
+  const before = new ranks.Compactor({ model: "gpt-4o" });
+  ranks.loadEncoding("o200k_base", rankFile("o200k_base"));
+  assert.ok(texts.length > 500, `${texts.length} corpus texts`);
+  for (const text of texts) assert.equal(ranks.countTokens(text), full.countTokens(text));
+
+  const after = new ranks.Compactor({ model: "gpt-4o" });
+  assert.equal(after.counter, "o200k_base");
+  assert.equal(after.cloneHandle().counter, "o200k_base");
+  assert.equal(after.assess(conversation, { lenient: true }).totalTokens, new full.Compactor({ model: "gpt-4o" }).assess(conversation, { lenient: true }).totalTokens);
+  // A compactor built before keeps the counter its memo and calibration belong to.
+  assert.equal(before.counter, "estimate");
+});
+
+test("the full package loads the vocabulary it does not embed", () => {
+  const jsTiktoken = new Tiktoken(cl100k);
+  const estimated = full.countTokens(texts[0], "cl100k_base");
+  full.loadEncoding("cl100k_base", rankFile("cl100k_base").toString("utf8")); // text works too
+  assert.equal(new full.Compactor({ model: "gpt-4o", encoding: "cl100k_base" }).counter, "cl100k_base");
+  for (const text of texts.slice(0, 300)) {
+    assert.equal(full.countTokens(text, "cl100k_base"), jsTiktoken.encode(text).length);
+  }
+  assert.notEqual(full.countTokens(texts[0], "cl100k_base"), estimated);
+});
+
+test("bad input is INVALID_INPUT naming the argument and the line", () => {
+  const invalid = (fn, path, message) =>
+    assert.throws(fn, (e) => e.name === "CompactorError" && e.code === "INVALID_INPUT" && e.path === path && message.test(e.message));
+  invalid(() => ranks.loadEncoding("estimate", "YQ== 0"), "encoding", /o200k_base/);
+  invalid(() => ranks.loadEncoding("gpt2", "YQ== 0"), "encoding", /"gpt2"/);
+  invalid(() => ranks.loadEncoding("o200k_base", 42), "ranks", /Uint8Array/);
+  invalid(() => ranks.loadEncoding("o200k_base", new Uint8Array()), "ranks", /empty/);
+  invalid(() => ranks.loadEncoding("o200k_base", "YQ== 0\nnot-base64! 1\n"), "ranks", /line 2/);
+  invalid(() => ranks.loadEncoding("o200k_base", new Uint8Array([...Buffer.from("YQ== 0\n"), 0xff])), "ranks", /line 2: not UTF-8/);
+  invalid(() => ranks.loadEncoding("o200k_base", "YQ== 0\nYg== 0\n"), "ranks", /line 2: repeats/);
+  // Counting text with a byte the file lacks would panic inside the tokenizer.
+  invalid(() => ranks.loadEncoding("o200k_base", "YQ== 0\n"), "ranks", /byte 0x00 has no rank/);
+  // A refused file leaves the loaded vocabulary in place.
+  assert.equal(ranks.countTokens("hello world"), 2);
+});
+
+test("the lite package refuses to load, and says which package can", () => {
+  assert.throws(
+    () => lite.loadEncoding("o200k_base", rankFile("o200k_base")),
+    (e) => e.code === "INVALID_INPUT" && /compactor-ranks/.test(e.message),
+  );
+  assert.equal(new lite.Compactor({ model: "gpt-4o" }).counter, "estimate");
+});
