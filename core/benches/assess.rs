@@ -163,6 +163,16 @@ fn bench(c: &mut Criterion) {
                     .sum::<u64>()
             })
         });
+        // The reference, side by side: tiktoken-rs (fancy-regex split, same merge rule).
+        let reference = tiktoken_rs::o200k_base_singleton();
+        group.bench_function("tiktoken_rs_o200k_corpus", |b| {
+            b.iter(|| {
+                corpus
+                    .iter()
+                    .map(|t| reference.encode_ordinary(black_box(t)).len() as u64)
+                    .sum::<u64>()
+            })
+        });
         group.finish();
     }
 }

@@ -34,6 +34,18 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use crate::hash::{ContentHash, message_hash};
 use crate::message::{Message, Part};
 
+#[cfg(feature = "bpe-runtime")]
+mod bpe;
+#[cfg(feature = "bpe-runtime")]
+mod classes;
+#[cfg(feature = "bpe-runtime")]
+mod split;
+
+#[cfg(feature = "bpe-runtime")]
+use bpe::Vocabulary;
+#[cfg(feature = "bpe-runtime")]
+use split::Split;
+
 /// Tokens added per message for its role and separators.
 pub const MESSAGE_OVERHEAD: u64 = 3;
 /// Tokens added per tool call for its framing (id, type, braces), besides name and arguments.
@@ -111,30 +123,18 @@ impl fmt::Display for Encoding {
     }
 }
 
-/// Exact counting with a tiktoken vocabulary: an embedded one (built once per process and
-/// shared) or one read from a rank file at run time ([`Tiktoken::from_ranks`]).
+/// Exact counting with a tiktoken vocabulary: an embedded one (read once per process and
+/// shared) or one read from a rank file at run time ([`Tiktoken::from_ranks`]). Counts
+/// equal tiktoken's `encode_ordinary` lengths: text is cut into pieces by the encoding's
+/// split pattern (written out by hand, without a regex engine) and each piece's bytes are
+/// merged by rank.
 #[cfg(feature = "bpe-runtime")]
 #[derive(Clone)]
 pub struct Tiktoken {
-    bpe: Bpe,
-    name: &'static str,
+    vocabulary: Arc<Vocabulary>,
+    split: Split,
+    encoding: Encoding,
 }
-
-/// Where a [`Tiktoken`]'s vocabulary lives. The embedded ones are tiktoken-rs's process-wide
-/// singletons; a loaded one is shared by the clones of the counter that loaded it.
-#[cfg(feature = "bpe-runtime")]
-#[derive(Clone)]
-enum Bpe {
-    #[cfg(any(feature = "o200k", feature = "cl100k"))]
-    Embedded(&'static tiktoken_rs::CoreBPE),
-    Loaded(Arc<tiktoken_rs::CoreBPE>),
-}
-
-/// The split pattern of `cl100k_base`, as tiktoken-rs builds it in `cl100k_base()` (it
-/// exports only `o200k_base`'s as a constant). A rank file is counted exactly only with the
-/// pattern its vocabulary was trained with.
-#[cfg(feature = "bpe-runtime")]
-const CL100K_BASE_PAT_STR: &str = "'(?i:[sdmt]|ll|ve|re)|[^\\r\\n\\p{L}\\p{N}]?+\\p{L}++|\\p{N}{1,3}+| ?[^\\s\\p{L}\\p{N}]++[\\r\\n]*+|\\s++$|\\s*[\\r\\n]|\\s+(?!\\S)|\\s";
 
 /// Why a rank file was refused by [`Tiktoken::from_ranks`]. Nothing was built.
 #[cfg(feature = "bpe-runtime")]
@@ -159,14 +159,14 @@ pub enum RanksError {
         /// The line, counted from 1.
         line: usize,
     },
-    /// A line's token is not standard base64.
+    /// A line's token is not standard base64 of at least one byte.
     #[error("line {line}: the token is not base64")]
     BadToken {
         /// The line, counted from 1.
         line: usize,
     },
-    /// A line's rank is not an integer below 2^32.
-    #[error("line {line}: the rank is not a 32-bit unsigned integer")]
+    /// A line's rank is not an integer below 2^32 − 1.
+    #[error("line {line}: the rank is not an integer below 4294967295")]
     BadRank {
         /// The line, counted from 1.
         line: usize,
@@ -181,135 +181,93 @@ pub enum RanksError {
         /// The line, counted from 1.
         line: usize,
     },
-    /// tiktoken-rs refused the vocabulary (a bug here rather than in the input: the
-    /// patterns are fixed).
-    #[error("the tokenizer could not be built: {0}")]
-    Build(String),
 }
 
 #[cfg(feature = "bpe-runtime")]
 impl Tiktoken {
     #[cfg(feature = "o200k")]
-    /// `o200k_base` (GPT-4o, GPT-4.1, GPT-5, o-series). The first call parses the
-    /// vocabulary (about 3.6 MB); later calls share it.
+    /// `o200k_base` (GPT-4o, GPT-4.1, GPT-5, o-series). The first call reads the embedded
+    /// vocabulary (about 3.6 MB of rank file); later calls share it.
     pub fn o200k_base() -> Self {
-        Self {
-            bpe: Bpe::Embedded(tiktoken_rs::o200k_base_singleton()),
-            name: "o200k_base",
-        }
+        static VOCABULARY: std::sync::OnceLock<Arc<Vocabulary>> = std::sync::OnceLock::new();
+        let file = include_bytes!("../vocab/o200k_base.tiktoken");
+        Self::embedded(&VOCABULARY, Encoding::O200kBase, Split::O200k, file)
     }
 
     #[cfg(feature = "cl100k")]
     /// `cl100k_base` (GPT-4, GPT-3.5).
     pub fn cl100k_base() -> Self {
+        static VOCABULARY: std::sync::OnceLock<Arc<Vocabulary>> = std::sync::OnceLock::new();
+        let file = include_bytes!("../vocab/cl100k_base.tiktoken");
+        Self::embedded(&VOCABULARY, Encoding::Cl100kBase, Split::Cl100k, file)
+    }
+
+    #[cfg(any(feature = "o200k", feature = "cl100k"))]
+    fn embedded(
+        vocabulary: &std::sync::OnceLock<Arc<Vocabulary>>,
+        encoding: Encoding,
+        split: Split,
+        file: &[u8],
+    ) -> Self {
+        let vocabulary = vocabulary.get_or_init(|| {
+            // The files are OpenAI's, checked by the tests; they parse.
+            Arc::new(Vocabulary::parse(file).expect("the embedded rank file is valid"))
+        });
         Self {
-            bpe: Bpe::Embedded(tiktoken_rs::cl100k_base_singleton()),
-            name: "cl100k_base",
+            vocabulary: Arc::clone(vocabulary),
+            split,
+            encoding,
         }
     }
 
     /// `encoding` counted with the ranks of `ranks`, the contents of its `.tiktoken` file
     /// (one `base64token rank` per line, as OpenAI publishes `o200k_base.tiktoken` and
     /// `cl100k_base.tiktoken`). For builds that do not embed the vocabulary; counts equal the
-    /// embedded one's when the file is the same. Takes about as long as the first use of an
-    /// embedded vocabulary (parsing some 200,000 lines).
+    /// embedded one's when the file is the same.
     pub fn from_ranks(encoding: Encoding, ranks: &[u8]) -> Result<Self, RanksError> {
-        let (pattern, special): (&str, &[(&str, tiktoken_rs::Rank)]) = match encoding {
-            Encoding::O200kBase => (
-                tiktoken_rs::O200K_BASE_PAT_STR,
-                &[("<|endoftext|>", 199_999), ("<|endofprompt|>", 200_018)],
-            ),
-            Encoding::Cl100kBase => (
-                CL100K_BASE_PAT_STR,
-                &[
-                    ("<|endoftext|>", 100_257),
-                    ("<|fim_prefix|>", 100_258),
-                    ("<|fim_middle|>", 100_259),
-                    ("<|fim_suffix|>", 100_260),
-                    ("<|endofprompt|>", 100_276),
-                ],
-            ),
-            Encoding::Estimate => return Err(RanksError::NotBpe(encoding)),
-        };
-        let encoder = parse_ranks(ranks)?;
-        let special = special
-            .iter()
-            .map(|&(token, rank)| (token.to_owned(), rank))
-            .collect();
-        let bpe = tiktoken_rs::CoreBPE::new(encoder, special, pattern)
-            .map_err(|e| RanksError::Build(e.to_string()))?;
+        let split = Self::split(encoding).ok_or(RanksError::NotBpe(encoding))?;
         Ok(Self {
-            bpe: Bpe::Loaded(Arc::new(bpe)),
-            name: encoding.as_str(),
+            vocabulary: Arc::new(Vocabulary::parse(ranks)?),
+            split,
+            encoding,
         })
     }
 
-    fn bpe(&self) -> &tiktoken_rs::CoreBPE {
-        match &self.bpe {
-            #[cfg(any(feature = "o200k", feature = "cl100k"))]
-            Bpe::Embedded(bpe) => bpe,
-            Bpe::Loaded(bpe) => bpe,
+    /// The split pattern `encoding` was trained with.
+    fn split(encoding: Encoding) -> Option<Split> {
+        match encoding {
+            Encoding::O200kBase => Some(Split::O200k),
+            Encoding::Cl100kBase => Some(Split::Cl100k),
+            Encoding::Estimate => None,
         }
     }
-}
 
-/// The token → rank map of a `.tiktoken` file. Refuses repeated tokens and ranks, on which
-/// tiktoken-rs would panic (it asserts the map inverts), and files missing a single byte.
-#[cfg(feature = "bpe-runtime")]
-fn parse_ranks(
-    ranks: &[u8],
-) -> Result<rustc_hash::FxHashMap<Vec<u8>, tiktoken_rs::Rank>, RanksError> {
-    use base64::Engine as _;
-    let mut encoder = rustc_hash::FxHashMap::default();
-    let mut seen_ranks = std::collections::HashSet::new();
-    for (index, line) in ranks.split(|&b| b == b'\n').enumerate() {
-        let line_number = index + 1;
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.is_empty() {
-            continue;
-        }
-        let line =
-            std::str::from_utf8(line).map_err(|_| RanksError::NotUtf8 { line: line_number })?;
-        let Some((token, rank)) = line.split_once(' ') else {
-            return Err(RanksError::Malformed { line: line_number });
-        };
-        let token = base64::engine::general_purpose::STANDARD
-            .decode(token)
-            .map_err(|_| RanksError::BadToken { line: line_number })?;
-        let rank: tiktoken_rs::Rank = rank
-            .parse()
-            .map_err(|_| RanksError::BadRank { line: line_number })?;
-        if !seen_ranks.insert(rank) || encoder.insert(token, rank).is_some() {
-            return Err(RanksError::Duplicate { line: line_number });
-        }
+    /// The encoding this counter counts.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
     }
-    if encoder.is_empty() {
-        return Err(RanksError::Empty);
-    }
-    // tiktoken-rs indexes the map with every single byte of the text (and panics on a
-    // missing one), so each of the 256 must be there.
-    if let Some(byte) = (0..=u8::MAX).find(|b| !encoder.contains_key(std::slice::from_ref(b))) {
-        return Err(RanksError::MissingByte(byte));
-    }
-    Ok(encoder)
 }
 
 #[cfg(feature = "bpe-runtime")]
 impl TokenCounter for Tiktoken {
     fn count(&self, text: &str) -> u64 {
         // Special-token strings inside a conversation are text, not control tokens.
-        self.bpe().count_ordinary(text) as u64
+        let mut scratch = bpe::Scratch::default();
+        self.split
+            .pieces(text)
+            .map(|piece| self.vocabulary.count_piece(piece.as_bytes(), &mut scratch) as u64)
+            .sum()
     }
 
     fn name(&self) -> &str {
-        self.name
+        self.encoding.as_str()
     }
 }
 
 #[cfg(feature = "bpe-runtime")]
 impl fmt::Debug for Tiktoken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("Tiktoken").field(&self.name).finish()
+        f.debug_tuple("Tiktoken").field(&self.encoding).finish()
     }
 }
 
@@ -706,47 +664,84 @@ mod tests {
         assert_eq!(Encoding::parse("gpt2"), None);
     }
 
-    /// The `.tiktoken` text of an embedded vocabulary, rebuilt rank by rank from the
-    /// tokenizer (tiktoken-rs does not export the file it embeds).
+    /// Ours and tiktoken-rs's tokenizer for each embedded encoding.
     #[cfg(feature = "tiktoken")]
-    fn rank_file(bpe: &tiktoken_rs::CoreBPE, ordinary: u32) -> String {
-        use base64::Engine as _;
-        (0..ordinary)
-            .map(|rank| {
-                let bytes = bpe
-                    .decode_bytes(&[rank])
-                    .expect("every ordinary rank decodes");
-                let token = base64::engine::general_purpose::STANDARD.encode(bytes);
-                format!("{token} {rank}\n")
-            })
-            .collect()
+    fn with_references() -> [(Tiktoken, &'static tiktoken_rs::CoreBPE); 2] {
+        [
+            (Tiktoken::o200k_base(), tiktoken_rs::o200k_base_singleton()),
+            (
+                Tiktoken::cl100k_base(),
+                tiktoken_rs::cl100k_base_singleton(),
+            ),
+        ]
+    }
+
+    #[cfg(feature = "tiktoken")]
+    #[test]
+    fn counts_equal_tiktoken_rs() {
+        let long_hex: String = (0..600u32)
+            .map(|i| format!("{:x}", i.wrapping_mul(2_654_435_761) % 16))
+            .collect();
+        let samples = [
+            String::new(),
+            "hello world".into(),
+            "fn main() {\n    println!(\"{}\", 0xDEADBEEF);\n}\n".into(),
+            "上下文窗口是模型一次能够读取的最大令牌数量。".into(),
+            "Когда разговор превышает окно контекста <|endoftext|> 🙂🙂  \r\n\n   trailing   "
+                .into(),
+            "I'm sure they'll say WE'RE 12345678 aGVsbG8gd29ybGQ=".into(),
+            // Long pieces, merged with the heap.
+            " ".repeat(5_000),
+            "ab".repeat(700),
+            format!("{}\n", "=".repeat(300)),
+            "ſ中ǅ\u{301}".repeat(90),
+            long_hex,
+        ];
+        for (ours, reference) in with_references() {
+            for text in &samples {
+                let expected = reference.encode_ordinary(text).len() as u64;
+                assert_eq!(ours.count(text), expected, "{}: {text:?}", ours.name());
+            }
+        }
+    }
+
+    #[cfg(feature = "tiktoken")]
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1_000))]
+
+        #[test]
+        fn counts_equal_tiktoken_rs_on_random_text(
+            short in split::arbitrary_text(0..60),
+            long in split::arbitrary_text(100..400),
+        ) {
+            for (ours, reference) in with_references() {
+                for text in [&short, &long] {
+                    let expected = reference.encode_ordinary(text).len() as u64;
+                    proptest::prop_assert_eq!(ours.count(text), expected, "{}: {:?}", ours.name(), text);
+                }
+            }
+        }
     }
 
     #[cfg(feature = "tiktoken")]
     #[test]
     fn loaded_ranks_count_like_the_embedded_vocabularies() {
-        let samples = [
-            "hello world",
-            "fn main() {\n    println!(\"{}\", 0xDEADBEEF);\n}\n",
-            "上下文窗口是模型一次能够读取的最大令牌数量。",
-            "Когда разговор превышает окно контекста <|endoftext|> 🙂🙂  \r\n\n   trailing   ",
-            "I'm sure they'll say WE'RE 12345678 aGVsbG8gd29ybGQ=",
+        let text = "Когда разговор превышает окно, I'm sure they'll say 12345678 🙂";
+        let files: [(Encoding, &[u8]); 2] = [
+            (
+                Encoding::O200kBase,
+                include_bytes!("../vocab/o200k_base.tiktoken"),
+            ),
+            (
+                Encoding::Cl100kBase,
+                include_bytes!("../vocab/cl100k_base.tiktoken"),
+            ),
         ];
-        let pairs = [
-            (Encoding::O200kBase, Tiktoken::o200k_base(), 199_998),
-            (Encoding::Cl100kBase, Tiktoken::cl100k_base(), 100_256),
-        ];
-        for (encoding, embedded, ordinary) in pairs {
-            let file = rank_file(embedded.bpe(), ordinary);
-            let loaded = Tiktoken::from_ranks(encoding, file.as_bytes()).expect("valid ranks");
+        for ((encoding, file), (embedded, _)) in files.into_iter().zip(with_references()) {
+            let loaded = Tiktoken::from_ranks(encoding, file).expect("valid ranks");
             assert_eq!(loaded.name(), encoding.as_str());
-            for text in samples {
-                assert_eq!(
-                    loaded.count(text),
-                    embedded.count(text),
-                    "{encoding}: {text}"
-                );
-            }
+            assert_eq!(loaded.encoding(), embedded.encoding());
+            assert_eq!(loaded.count(text), embedded.count(text), "{encoding}");
         }
     }
 
@@ -780,13 +775,15 @@ mod tests {
     #[cfg(feature = "bpe-runtime")]
     #[test]
     fn bad_rank_files_name_the_line() {
-        let cases: [(&[u8], RanksError); 9] = [
+        let cases: [(&[u8], RanksError); 11] = [
             (b"", RanksError::Empty),
             (b"\n\n", RanksError::Empty),
             (b"YQ== 0\n\xff\xfe 1\n", RanksError::NotUtf8 { line: 2 }),
             (b"YQ==\n", RanksError::Malformed { line: 1 }),
             (b"YQ== 0\n!!! 1\n", RanksError::BadToken { line: 2 }),
             (b"YQ== -1\n", RanksError::BadRank { line: 1 }),
+            (b"YQ== 4294967295\n", RanksError::BadRank { line: 1 }),
+            (b" 0\n", RanksError::BadToken { line: 1 }),
             (b"YQ== 0\nYg== 0\n", RanksError::Duplicate { line: 2 }),
             (b"YQ== 0\nYQ== 1\n", RanksError::Duplicate { line: 2 }),
             (b"YQ== 0\nYg== 1\n", RanksError::MissingByte(0)),

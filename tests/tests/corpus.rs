@@ -111,6 +111,28 @@ fn token_totals_equal_tiktoken_counts_of_the_same_text() {
 }
 
 #[test]
+fn the_tokenizer_counts_every_file_as_tiktoken_rs_does() {
+    let pairs = [
+        (Tiktoken::o200k_base(), tiktoken_rs::o200k_base_singleton()),
+        (
+            Tiktoken::cl100k_base(),
+            tiktoken_rs::cl100k_base_singleton(),
+        ),
+    ];
+    for (name, text) in corpus() {
+        // The raw file (JSON, escapes and all) and every message's text on its own.
+        let conversation = parse_str(&text, Format::OpenAi, LENIENT).expect(&name);
+        let texts = conversation.messages.iter().flat_map(|m| pieces(m).0);
+        for text in std::iter::once(text.clone()).chain(texts) {
+            for (ours, reference) in &pairs {
+                let expected = reference.encode_ordinary(&text).len() as u64;
+                assert_eq!(ours.count(&text), expected, "{name}: {}", ours.name());
+            }
+        }
+    }
+}
+
+#[test]
 fn every_file_segments_and_plans() {
     let accountant = TokenAccountant::new(Arc::new(Tiktoken::o200k_base()));
     let budget = BudgetConfig::for_model("gpt-4o")
