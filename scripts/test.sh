@@ -30,7 +30,7 @@ CARGO_TARGET_DIR=target cargo build --manifest-path tests/purity/Cargo.toml \
   --target wasm32-unknown-unknown --release --locked
 python3 scripts/wasm_sections.py imports target/wasm32-unknown-unknown/release/compactor_purity_probe.wasm
 
-step "wasm: build the npm packages (pkg: o200k_base embedded, pkg-ranks: loaded at run time, pkg-lite: none)"
+step "wasm: build the npm packages (pkg: o200k_base embedded, pkg-lite: vocabularies loaded at run time)"
 wasm/build.sh
 
 step "wasm: wasm-bindgen tests in Node"

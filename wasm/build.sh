@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Builds the npm packages:
 #   wasm/pkg       @compactor-rs/compactor       exact o200k_base counting (vocabulary embedded)
-#   wasm/pkg-lite  @compactor-rs/compactor-lite  no vocabularies: counts with the estimator
-#   wasm/pkg-ranks @compactor-rs/compactor-ranks no vocabularies, but the tokenizer code:
-#                                                exact with ranks loaded at run time
+#   wasm/pkg-lite  @compactor-rs/compactor-lite  no vocabularies: counts with the estimator,
+#                                                or exactly with ranks loaded at run time
 #
 # Both are `wasm-pack build --target web` output (ES modules with an `init` that takes a
 # URL, a Response, bytes or a compiled WebAssembly.Module), plus a `node` entry that
@@ -15,22 +14,31 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# `wasm-release` (root Cargo.toml): the release profile optimized for size, with fat LTO.
-profile=(--profile wasm-release)
-[[ "${1:-}" == "--dev" ]] && profile=(--dev)
+# Profiles (root Cargo.toml): `wasm-full` optimizes the full package for speed,
+# `wasm-release` the lite one for size; both with fat LTO.
+dev=false
+[[ "${1:-}" == "--dev" ]] && dev=true
+
+# Panic locations name source files: keep the builder's folders out of the package
+# (`serde_json-1.0.154/src/de.rs`, not the registry path it was compiled from).
+for registry in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
+  export RUSTFLAGS="${RUSTFLAGS:-} --remap-path-prefix=$registry="
+done
+export RUSTFLAGS="${RUSTFLAGS:-} --remap-path-prefix=$(cd .. && pwd)/="
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' ../Cargo.toml | head -1)
 
-build() { # out-dir npm-name description [cargo args...]
-  local out=$1 name=$2 description=$3
-  shift 3
+build() { # out-dir profile npm-name description [cargo args...]
+  local out=$1 profile=(--profile "$2") name=$3 description=$4
+  shift 4
+  $dev && profile=(--dev)
   rm -rf "$out"
   wasm-pack --quiet build "${profile[@]}" --target web --out-dir "$out" --out-name compactor \
     --no-pack . -- "$@"
   rm -f "$out/.gitignore"
   # wasm-opt stays off (Debian's breaks modules, and on this code it grows the gzipped
   # size); dropping the debug-only sections is what pays.
-  [[ "${profile[0]}" == --dev ]] || python3 ../scripts/wasm_sections.py strip "$out/compactor_bg.wasm"
+  $dev || python3 ../scripts/wasm_sections.py strip "$out/compactor_bg.wasm"
 
   # Node: read the module next to this file and instantiate it synchronously, so the
   # package is ready as soon as it is imported. `init()` stays callable (a no-op).
@@ -95,11 +103,8 @@ JSON
     "$(gzip -9 -c "$out/compactor_bg.wasm" | wc -c)" "$(wc -c <"$out/compactor_bg.wasm")"
 }
 
-build pkg @compactor-rs/compactor \
+build pkg wasm-full @compactor-rs/compactor \
   "Keeps an LLM agent's conversation inside the model's context window (exact o200k_base counting)"
-build pkg-lite @compactor-rs/compactor-lite \
-  "Keeps an LLM agent's conversation inside the model's context window (small: estimated counting)" \
+build pkg-lite wasm-release @compactor-rs/compactor-lite \
+  "Keeps an LLM agent's conversation inside the model's context window (small: vocabularies loaded at run time)" \
   --no-default-features
-build pkg-ranks @compactor-rs/compactor-ranks \
-  "Keeps an LLM agent's conversation inside the model's context window (exact counting with vocabularies loaded at run time)" \
-  --no-default-features --features ranks

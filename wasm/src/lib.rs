@@ -533,7 +533,7 @@ pub fn count_tokens(
 /// `.tiktoken` file (`Uint8Array` or string). Compactors constructed afterwards and
 /// `countTokens` use it; compactors constructed before keep their counter (their memo
 /// and calibration belong to it). Throws `INVALID_INPUT` (path `ranks`, naming the line)
-/// for a damaged file, and in the lite package, which leaves the tokenizer code out.
+/// for a damaged file.
 #[wasm_bindgen(js_name = loadEncoding)]
 pub fn load_encoding(
     #[wasm_bindgen(unchecked_param_type = "VocabularyName")] encoding: JsValue,
@@ -548,9 +548,7 @@ fn counter(encoding: Encoding) -> Arc<dyn TokenCounter> {
     loaded::get(encoding).unwrap_or_else(|| encoding.counter())
 }
 
-/// The vocabularies `loadEncoding` loaded. The tokenizer code (tiktoken-rs and its regex
-/// engines) is about 350 kB gzipped: the lite package leaves it out, and this module with it.
-#[cfg(feature = "ranks")]
+/// The vocabularies `loadEncoding` loaded.
 mod loaded {
     use super::{Failure, type_of};
     use compactor::tokens::{Encoding, Tiktoken, TokenCounter};
@@ -607,26 +605,6 @@ mod loaded {
             loaded.push((encoding, Arc::new(tiktoken)));
         });
         Ok(())
-    }
-}
-
-/// The lite package: nothing is ever loaded.
-#[cfg(not(feature = "ranks"))]
-mod loaded {
-    use super::Failure;
-    use compactor::tokens::{Encoding, TokenCounter};
-    use std::sync::Arc;
-    use wasm_bindgen::JsValue;
-
-    pub(super) fn get(_: Encoding) -> Option<Arc<dyn TokenCounter>> {
-        None
-    }
-
-    pub(super) fn load(_: &JsValue, _: &JsValue) -> Result<(), Failure> {
-        Err(Failure::invalid(
-            "ranks",
-            "the lite package cannot load vocabularies: use @compactor-rs/compactor-ranks",
-        ))
     }
 }
 

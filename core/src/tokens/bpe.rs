@@ -23,27 +23,41 @@ const LONG_PIECE: usize = 128;
 
 /// The tokens of a `.tiktoken` file, found by their bytes.
 pub(crate) struct Vocabulary {
-    /// Every token's bytes, one after another in the order of the file.
-    bytes: Vec<u8>,
-    /// Where token `i` starts in `bytes`; `starts[i + 1]` is where it ends.
-    starts: Vec<usize>,
-    /// Token `i`'s rank.
-    ranks: Vec<Rank>,
-    /// An open-addressing table: `i + 1` for token `i` at the slot its hash picks (or the
-    /// first free one after it), 0 where free. At most half full.
-    slots: Vec<u32>,
-    /// `64 - log2(slots.len())`: a hash's top bits pick its slot.
-    shift: u32,
+    /// Tokens of up to eight bytes (three in four, and nearly every pair the merge looks
+    /// up), each in one slot: a lookup reads one slot.
+    short: Vec<ShortSlot>,
+    /// `64 - log2(short.len())`: a hash's top bits pick its slot.
+    short_shift: u32,
+    /// Longer tokens' bytes, one after another.
+    long_bytes: Vec<u8>,
+    /// Where long token `i` starts in `long_bytes`; `long_starts[i + 1]` is where it ends.
+    long_starts: Vec<usize>,
+    /// Long token `i`'s rank.
+    long_ranks: Vec<Rank>,
+    /// `i + 1` for long token `i` at the slot its hash picks (or the first free one after
+    /// it), 0 where free.
+    long: Vec<u32>,
+    /// `64 - log2(long.len())`.
+    long_shift: u32,
 }
+
+/// A token of up to eight bytes, packed little-endian into `word`; `len` 0 where free.
+#[derive(Debug, Clone, Copy, Default)]
+struct ShortSlot {
+    word: u64,
+    len: u32,
+    rank: Rank,
+}
+
+/// The longest token a [`ShortSlot`] holds.
+const SHORT: usize = 8;
 
 impl Vocabulary {
     /// Reads a `.tiktoken` file: one `base64token rank` per line.
     pub(crate) fn parse(file: &[u8]) -> Result<Self, RanksError> {
-        use base64::Engine as _;
         let mut bytes = Vec::with_capacity(file.len() / 2);
         let mut starts = vec![0];
-        let mut ranks = Vec::new();
-        let mut lines = Vec::new();
+        let mut entries = Vec::new();
         for (index, line) in file.split(|&b| b == b'\n').enumerate() {
             let line_number = index + 1;
             let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -60,22 +74,46 @@ impl Vocabulary {
                 .ok()
                 .filter(|&rank| rank != NO_RANK)
                 .ok_or(RanksError::BadRank { line: line_number })?;
-            base64::engine::general_purpose::STANDARD
-                .decode_vec(token, &mut bytes)
-                .map_err(|_| RanksError::BadToken { line: line_number })?;
-            let end = bytes.len();
-            if end == starts[starts.len() - 1] {
+            decode_base64(token.as_bytes(), &mut bytes)
+                .ok_or(RanksError::BadToken { line: line_number })?;
+            if bytes.len() == starts[starts.len() - 1] {
                 return Err(RanksError::BadToken { line: line_number });
             }
-            starts.push(end);
-            ranks.push(rank);
-            lines.push(line_number);
+            starts.push(bytes.len());
+            entries.push((rank, line_number));
         }
-        if ranks.is_empty() {
+        if entries.is_empty() {
             return Err(RanksError::Empty);
         }
-        let mut vocabulary = Self::index(bytes, starts, ranks, &lines)?;
-        vocabulary.bytes.shrink_to_fit();
+        let token = |i: usize| &bytes[starts[i]..starts[i + 1]];
+        let short_count = (0..entries.len())
+            .filter(|&i| token(i).len() <= SHORT)
+            .count();
+        let (short_bits, long_bits) = (
+            table_bits(short_count),
+            table_bits(entries.len() - short_count),
+        );
+        let mut vocabulary = Self {
+            short: vec![ShortSlot::default(); 1 << short_bits],
+            short_shift: 64 - short_bits,
+            long_bytes: Vec::new(),
+            long_starts: vec![0],
+            long_ranks: Vec::new(),
+            long: vec![0; 1 << long_bits],
+            long_shift: 64 - long_bits,
+        };
+        for (i, &(rank, line)) in entries.iter().enumerate() {
+            if !vocabulary.insert(token(i), rank) {
+                return Err(RanksError::Duplicate { line });
+            }
+        }
+        // Rank files list their ranks in increasing order; only others need the set.
+        if !entries.windows(2).all(|pair| pair[0].0 < pair[1].0) {
+            let mut seen = HashSet::with_capacity(entries.len());
+            if let Some(&(_, line)) = entries.iter().find(|(rank, _)| !seen.insert(*rank)) {
+                return Err(RanksError::Duplicate { line });
+            }
+        }
         // Every piece of text is made of bytes, and the merge starts from single ones.
         if let Some(byte) = (0..=u8::MAX).find(|&b| vocabulary.rank(&[b]).is_none()) {
             return Err(RanksError::MissingByte(byte));
@@ -83,62 +121,63 @@ impl Vocabulary {
         Ok(vocabulary)
     }
 
-    /// Builds the table over the tokens; refuses a token or a rank seen before.
-    fn index(
-        bytes: Vec<u8>,
-        starts: Vec<usize>,
-        ranks: Vec<Rank>,
-        lines: &[usize],
-    ) -> Result<Self, RanksError> {
-        let bits = (ranks.len() * 2)
-            .next_power_of_two()
-            .trailing_zeros()
-            .max(1);
-        let mut vocabulary = Self {
-            bytes,
-            starts,
-            ranks,
-            slots: vec![0; 1 << bits],
-            shift: 64 - bits,
-        };
-        let mask = vocabulary.slots.len() - 1;
-        for (i, &line) in lines.iter().enumerate() {
-            let token = vocabulary.token(i);
-            let mut slot = vocabulary.slot(token);
-            while let Some(other) = vocabulary.slots[slot].checked_sub(1) {
-                if vocabulary.token(other as usize) == token {
-                    return Err(RanksError::Duplicate { line });
+    /// Adds a token; `false` if it is there already.
+    fn insert(&mut self, token: &[u8], rank: Rank) -> bool {
+        if token.len() <= SHORT {
+            let (word, len) = (pack(token), token.len() as u32);
+            let mask = self.short.len() - 1;
+            let mut slot = (short_hash(word, len) >> self.short_shift) as usize;
+            while self.short[slot].len != 0 {
+                if (self.short[slot].word, self.short[slot].len) == (word, len) {
+                    return false;
                 }
                 slot = (slot + 1) & mask;
             }
-            vocabulary.slots[slot] = i as u32 + 1;
-        }
-        // Rank files list their ranks in increasing order; only others need the set.
-        if !vocabulary.ranks.windows(2).all(|pair| pair[0] < pair[1]) {
-            let mut seen = HashSet::with_capacity(vocabulary.ranks.len());
-            if let Some(i) = vocabulary.ranks.iter().position(|&rank| !seen.insert(rank)) {
-                return Err(RanksError::Duplicate { line: lines[i] });
+            self.short[slot] = ShortSlot { word, len, rank };
+        } else {
+            if self.long_rank(token).is_some() {
+                return false;
             }
+            let mask = self.long.len() - 1;
+            let mut slot = (hash(token) >> self.long_shift) as usize;
+            while self.long[slot] != 0 {
+                slot = (slot + 1) & mask;
+            }
+            self.long_bytes.extend_from_slice(token);
+            self.long_starts.push(self.long_bytes.len());
+            self.long_ranks.push(rank);
+            self.long[slot] = self.long_ranks.len() as u32;
         }
-        Ok(vocabulary)
-    }
-
-    fn token(&self, i: usize) -> &[u8] {
-        &self.bytes[self.starts[i]..self.starts[i + 1]]
-    }
-
-    fn slot(&self, token: &[u8]) -> usize {
-        (hash(token) >> self.shift) as usize
+        true
     }
 
     /// The rank of the token made of `bytes`, if there is one.
     pub(crate) fn rank(&self, bytes: &[u8]) -> Option<Rank> {
-        let mask = self.slots.len() - 1;
-        let mut slot = self.slot(bytes);
+        if bytes.len() > SHORT {
+            return self.long_rank(bytes);
+        }
+        let (word, len) = (pack(bytes), bytes.len() as u32);
+        let mask = self.short.len() - 1;
+        let mut slot = (short_hash(word, len) >> self.short_shift) as usize;
         loop {
-            let i = self.slots[slot].checked_sub(1)? as usize;
-            if self.token(i) == bytes {
-                return Some(self.ranks[i]);
+            let found = self.short[slot];
+            if (found.word, found.len) == (word, len) {
+                return Some(found.rank);
+            }
+            if found.len == 0 {
+                return None;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    fn long_rank(&self, bytes: &[u8]) -> Option<Rank> {
+        let mask = self.long.len() - 1;
+        let mut slot = (hash(bytes) >> self.long_shift) as usize;
+        loop {
+            let i = self.long[slot].checked_sub(1)? as usize;
+            if self.long_bytes[self.long_starts[i]..self.long_starts[i + 1]] == *bytes {
+                return Some(self.long_ranks[i]);
             }
             slot = (slot + 1) & mask;
         }
@@ -255,6 +294,67 @@ struct LongScratch {
     heap: BinaryHeap<Reverse<(Rank, usize)>>,
 }
 
+/// Appends the bytes `text` encodes in standard, padded base64 to `out`; `None` where it is
+/// not such base64 (then `out` holds part of it).
+fn decode_base64(text: &[u8], out: &mut Vec<u8>) -> Option<()> {
+    let digit = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    if !text.len().is_multiple_of(4) {
+        return None;
+    }
+    let quads = text.len() / 4;
+    for (i, quad) in text.chunks_exact(4).enumerate() {
+        let padding = if i + 1 == quads {
+            quad.iter().rev().take_while(|&&c| c == b'=').count()
+        } else {
+            0
+        };
+        if padding > 2 {
+            return None;
+        }
+        let mut bits = 0u32;
+        for &c in &quad[..4 - padding] {
+            bits = bits << 6 | u32::from(digit(c)?);
+        }
+        let [_, bytes @ ..] = (bits << (6 * padding)).to_be_bytes();
+        let (kept, dropped) = bytes.split_at(3 - padding);
+        // A padded quad's left-over bits are zero in canonical base64.
+        if dropped.iter().any(|&b| b != 0) {
+            return None;
+        }
+        out.extend_from_slice(kept);
+    }
+    Some(())
+}
+
+/// log2 of a table's slots for `entries`: at most about two thirds full, at least two.
+fn table_bits(entries: usize) -> u32 {
+    (entries * 3 / 2 + 1)
+        .next_power_of_two()
+        .trailing_zeros()
+        .max(1)
+}
+
+/// Up to eight bytes as a little-endian word, zero-padded. (Shifts, not a copy into a
+/// buffer: in wasm a copy of a few bytes is a call to `memcpy`.)
+fn pack(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .rev()
+        .fold(0, |word, &byte| word << 8 | u64::from(byte))
+}
+
+/// The hash of a packed short token (multiplying mixes every bit into the top ones).
+fn short_hash(word: u64, len: u32) -> u64 {
+    (word ^ u64::from(len) << 59).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
 /// A fast hash of a token's bytes (eight at a time; multiplying mixes the top bits, which
 /// pick the slot).
 fn hash(bytes: &[u8]) -> u64 {
@@ -269,9 +369,55 @@ fn hash(bytes: &[u8]) -> u64 {
     }
     let rest = words.remainder();
     if !rest.is_empty() {
-        let mut buf = [0; 8];
-        buf[..rest.len()].copy_from_slice(rest);
-        h = mix(h, u64::from_le_bytes(buf));
+        h = mix(h, pack(rest));
     }
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::Engine as _;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn base64_decodes_as_the_base64_crate_does(
+            bytes in prop::collection::vec(any::<u8>(), 0..40),
+            noise in "[A-Za-z0-9+/=]{0,12}",
+        ) {
+            let engine = base64::engine::general_purpose::STANDARD;
+            let encoded = engine.encode(&bytes);
+            let mut out = Vec::new();
+            prop_assert_eq!(decode_base64(encoded.as_bytes(), &mut out), Some(()));
+            prop_assert_eq!(&out, &bytes);
+            let mut out = Vec::new();
+            let ours = decode_base64(noise.as_bytes(), &mut out).map(|()| out);
+            prop_assert_eq!(ours, engine.decode(&noise).ok(), "{}", noise);
+        }
+    }
+
+    /// Every byte, then "aa", "aaaa", "ab" and "ba" in that order.
+    fn tiny_vocabulary() -> Vocabulary {
+        let engine = base64::engine::general_purpose::STANDARD;
+        let tokens = (0..=u8::MAX).map(|b| vec![b]);
+        let merged = [&b"aa"[..], b"aaaa", b"ab", b"ba"].map(<[u8]>::to_vec);
+        let file: String = tokens
+            .chain(merged)
+            .enumerate()
+            .map(|(rank, token)| format!("{} {rank}\n", engine.encode(token)))
+            .collect();
+        Vocabulary::parse(file.as_bytes()).expect("valid ranks")
+    }
+
+    proptest! {
+        #[test]
+        fn the_heap_merge_equals_the_scanning_one(piece in "[ab]{2,300}") {
+            let vocabulary = tiny_vocabulary();
+            let mut scratch = Scratch::default();
+            let scanned = vocabulary.merge_short(piece.as_bytes(), &mut scratch.parts);
+            let heaped = vocabulary.merge_long(piece.as_bytes(), &mut scratch.long);
+            prop_assert_eq!(scanned, heaped, "{}", piece);
+        }
+    }
 }

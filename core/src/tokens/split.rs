@@ -143,6 +143,12 @@ impl Text<'_> {
 
     /// One `o200k_base` piece starting at `start` (whose character is `first`).
     fn o200k_piece(self, start: usize, first: Char) -> usize {
+        if let Some(end) = self.o200k_ascii_word(start) {
+            return end;
+        }
+        if first.class == Class::Number {
+            return self.number_end(first);
+        }
         let after_lead = first.may_lead_word().then_some(first.end);
         // The two word alternatives, each with its optional leading character taken first.
         let word = after_lead
@@ -153,9 +159,6 @@ impl Text<'_> {
         if let Some(end) = word {
             return end;
         }
-        if first.class == Class::Number {
-            return self.number_end(first);
-        }
         if let Some(end) = self.punctuation_end(first, |c| matches!(c, '\r' | '\n' | '/')) {
             return end;
         }
@@ -165,6 +168,36 @@ impl Text<'_> {
             Some(newline_end) => newline_end,
             None if end == self.0.len() || last_start == start => end,
             None => last_start,
+        }
+    }
+
+    /// The common case of the word alternatives, on bytes: an ASCII word (`[A-Z]*[a-z]*`,
+    /// at least one letter) after at most one ASCII character that may lead a word, and
+    /// followed by an ASCII character other than `'`. Both alternatives then match exactly
+    /// that; anything else (a number first, a character beyond ASCII, a contraction) is
+    /// left to the full rules.
+    fn o200k_ascii_word(self, start: usize) -> Option<usize> {
+        let bytes = self.0.as_bytes();
+        let leads =
+            |b: u8| b.is_ascii() && !b.is_ascii_alphanumeric() && !matches!(b, b'\r' | b'\n');
+        let word = match *bytes.get(start)? {
+            b if b.is_ascii_alphabetic() => start,
+            b if leads(b) && bytes.get(start + 1)?.is_ascii_alphabetic() => start + 1,
+            _ => return None,
+        };
+        let upper = word
+            + bytes[word..]
+                .iter()
+                .take_while(|b| b.is_ascii_uppercase())
+                .count();
+        let end = upper
+            + bytes[upper..]
+                .iter()
+                .take_while(|b| b.is_ascii_lowercase())
+                .count();
+        match bytes.get(end) {
+            Some(&b) if !b.is_ascii() || b == b'\'' => None,
+            _ => Some(end),
         }
     }
 

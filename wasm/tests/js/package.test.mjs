@@ -5,8 +5,6 @@ import { readFileSync } from "node:fs";
 
 const full = await import("../../pkg/node.js");
 const lite = await import("../../pkg-lite/node.js");
-// Until a vocabulary is loaded (tests/js/ranks.test.mjs), the ranks package counts as the lite one.
-const ranks = await import("../../pkg-ranks/node.js");
 
 const conversation = [
   { role: "system", content: "You are a coding agent." },
@@ -20,7 +18,7 @@ const conversation = [
   { role: "assistant", content: "One test fails; fixing it.", extra: { kept: true } },
 ];
 
-for (const [name, pkg] of [["full", full], ["lite", lite], ["ranks", ranks]]) {
+for (const [name, pkg] of [["full", full], ["lite", lite]]) {
   const { Compactor, countTokens, errorCodes } = pkg;
 
   test(`${name}: assess resolves the budget and counts every message`, () => {
@@ -146,7 +144,7 @@ test("the web entry initializes from bytes, and init is idempotent", async () =>
 });
 
 test("package.json maps every runtime to an entry that exists", () => {
-  for (const dir of ["pkg", "pkg-lite", "pkg-ranks"]) {
+  for (const dir of ["pkg", "pkg-lite"]) {
     const meta = JSON.parse(readFileSync(new URL(`../../${dir}/package.json`, import.meta.url)));
     const entries = meta.exports["."];
     for (const file of [entries.types, entries.node, entries.workerd, entries.default, ...meta.files]) {

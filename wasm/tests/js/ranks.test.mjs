@@ -1,4 +1,4 @@
-// `loadEncoding`: exact counting with a vocabulary given at run time (the `ranks` package,
+// `loadEncoding`: exact counting with a vocabulary given at run time (the lite package,
 // and the full package for encodings it does not embed). `wasm/build.sh` first. The rank
 // files are gpt-tokenizer's copies of OpenAI's `.tiktoken` files.
 import { test } from "node:test";
@@ -9,7 +9,6 @@ import { Tiktoken } from "js-tiktoken/lite";
 import cl100k from "js-tiktoken/ranks/cl100k_base";
 
 const full = await import("../../pkg/node.js");
-const ranks = await import("../../pkg-ranks/node.js");
 const lite = await import("../../pkg-lite/node.js");
 
 const require = createRequire(import.meta.url);
@@ -26,17 +25,17 @@ for (const file of readdirSync(corpusDir).filter((f) => f.endsWith(".json")).sor
 }
 const conversation = JSON.parse(readFileSync(new URL("mini-swe-agent--django-13230.json", corpusDir), "utf8"));
 
-test("before loading, the ranks package counts with the estimator", () => {
-  assert.equal(new ranks.Compactor({ model: "gpt-4o" }).counter, "estimate");
+test("before loading, the lite package counts with the estimator", () => {
+  assert.equal(new lite.Compactor({ model: "gpt-4o" }).counter, "estimate");
 });
 
 test("o200k_base ranks loaded at run time count like the embedded vocabulary", () => {
-  const before = new ranks.Compactor({ model: "gpt-4o" });
-  ranks.loadEncoding("o200k_base", rankFile("o200k_base"));
+  const before = new lite.Compactor({ model: "gpt-4o" });
+  lite.loadEncoding("o200k_base", rankFile("o200k_base"));
   assert.ok(texts.length > 500, `${texts.length} corpus texts`);
-  for (const text of texts) assert.equal(ranks.countTokens(text), full.countTokens(text));
+  for (const text of texts) assert.equal(lite.countTokens(text), full.countTokens(text));
 
-  const after = new ranks.Compactor({ model: "gpt-4o" });
+  const after = new lite.Compactor({ model: "gpt-4o" });
   assert.equal(after.counter, "o200k_base");
   assert.equal(after.cloneHandle().counter, "o200k_base");
   assert.equal(after.assess(conversation, { lenient: true }).totalTokens, new full.Compactor({ model: "gpt-4o" }).assess(conversation, { lenient: true }).totalTokens);
@@ -58,23 +57,15 @@ test("the full package loads the vocabulary it does not embed", () => {
 test("bad input is INVALID_INPUT naming the argument and the line", () => {
   const invalid = (fn, path, message) =>
     assert.throws(fn, (e) => e.name === "CompactorError" && e.code === "INVALID_INPUT" && e.path === path && message.test(e.message));
-  invalid(() => ranks.loadEncoding("estimate", "YQ== 0"), "encoding", /o200k_base/);
-  invalid(() => ranks.loadEncoding("gpt2", "YQ== 0"), "encoding", /"gpt2"/);
-  invalid(() => ranks.loadEncoding("o200k_base", 42), "ranks", /Uint8Array/);
-  invalid(() => ranks.loadEncoding("o200k_base", new Uint8Array()), "ranks", /empty/);
-  invalid(() => ranks.loadEncoding("o200k_base", "YQ== 0\nnot-base64! 1\n"), "ranks", /line 2/);
-  invalid(() => ranks.loadEncoding("o200k_base", new Uint8Array([...Buffer.from("YQ== 0\n"), 0xff])), "ranks", /line 2: not UTF-8/);
-  invalid(() => ranks.loadEncoding("o200k_base", "YQ== 0\nYg== 0\n"), "ranks", /line 2: repeats/);
+  invalid(() => lite.loadEncoding("estimate", "YQ== 0"), "encoding", /o200k_base/);
+  invalid(() => lite.loadEncoding("gpt2", "YQ== 0"), "encoding", /"gpt2"/);
+  invalid(() => lite.loadEncoding("o200k_base", 42), "ranks", /Uint8Array/);
+  invalid(() => lite.loadEncoding("o200k_base", new Uint8Array()), "ranks", /empty/);
+  invalid(() => lite.loadEncoding("o200k_base", "YQ== 0\nnot-base64! 1\n"), "ranks", /line 2/);
+  invalid(() => lite.loadEncoding("o200k_base", new Uint8Array([...Buffer.from("YQ== 0\n"), 0xff])), "ranks", /line 2: not UTF-8/);
+  invalid(() => lite.loadEncoding("o200k_base", "YQ== 0\nYg== 0\n"), "ranks", /line 2: repeats/);
   // Counting text with a byte the file lacks would panic inside the tokenizer.
-  invalid(() => ranks.loadEncoding("o200k_base", "YQ== 0\n"), "ranks", /byte 0x00 has no rank/);
+  invalid(() => lite.loadEncoding("o200k_base", "YQ== 0\n"), "ranks", /byte 0x00 has no rank/);
   // A refused file leaves the loaded vocabulary in place.
-  assert.equal(ranks.countTokens("hello world"), 2);
-});
-
-test("the lite package refuses to load, and says which package can", () => {
-  assert.throws(
-    () => lite.loadEncoding("o200k_base", rankFile("o200k_base")),
-    (e) => e.code === "INVALID_INPUT" && /compactor-ranks/.test(e.message),
-  );
-  assert.equal(new lite.Compactor({ model: "gpt-4o" }).counter, "estimate");
+  assert.equal(lite.countTokens("hello world"), 2);
 });
