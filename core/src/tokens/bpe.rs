@@ -23,6 +23,9 @@ const LONG_PIECE: usize = 128;
 
 /// The tokens of a `.tiktoken` file, found by their bytes.
 pub(crate) struct Vocabulary {
+    /// The rank of every two-byte token, by its bytes as a big-endian `u16`: the merge's
+    /// first round looks up each adjacent pair of bytes.
+    pairs: Vec<Rank>,
     /// Tokens of up to eight bytes (three in four, and nearly every pair the merge looks
     /// up), each in one slot: a lookup reads one slot.
     short: Vec<ShortSlot>,
@@ -94,6 +97,7 @@ impl Vocabulary {
             table_bits(entries.len() - short_count),
         );
         let mut vocabulary = Self {
+            pairs: vec![NO_RANK; 1 << 16],
             short: vec![ShortSlot::default(); 1 << short_bits],
             short_shift: 64 - short_bits,
             long_bytes: Vec::new(),
@@ -134,6 +138,9 @@ impl Vocabulary {
                 slot = (slot + 1) & mask;
             }
             self.short[slot] = ShortSlot { word, len, rank };
+            if let &[first, second] = token {
+                self.pairs[usize::from(u16::from_be_bytes([first, second]))] = rank;
+            }
         } else {
             if self.long_rank(token).is_some() {
                 return false;
@@ -153,6 +160,10 @@ impl Vocabulary {
 
     /// The rank of the token made of `bytes`, if there is one.
     pub(crate) fn rank(&self, bytes: &[u8]) -> Option<Rank> {
+        if let &[first, second] = bytes {
+            let rank = self.pairs[usize::from(u16::from_be_bytes([first, second]))];
+            return (rank != NO_RANK).then_some(rank);
+        }
         if bytes.len() > SHORT {
             return self.long_rank(bytes);
         }

@@ -149,15 +149,21 @@ impl Text<'_> {
         if first.class == Class::Number {
             return self.number_end(first);
         }
-        let after_lead = first.may_lead_word().then_some(first.end);
-        // The two word alternatives, each with its optional leading character taken first.
-        let word = after_lead
-            .and_then(|at| self.o200k_lower_word(at))
-            .or_else(|| self.o200k_lower_word(start))
-            .or_else(|| after_lead.and_then(|at| self.o200k_upper_word(at)))
-            .or_else(|| self.o200k_upper_word(start));
-        if let Some(end) = word {
-            return end;
+        // No word starts at an ASCII character other than a letter when another follows.
+        let bytes = self.0.as_bytes();
+        let ascii_non_letter =
+            |b: Option<&u8>| b.is_none_or(|b| b.is_ascii() && !b.is_ascii_alphabetic());
+        if !(ascii_non_letter(bytes.get(start)) && ascii_non_letter(bytes.get(first.end))) {
+            let after_lead = first.may_lead_word().then_some(first.end);
+            // The two word alternatives, each with its optional leading character first.
+            let word = after_lead
+                .and_then(|at| self.o200k_lower_word(at))
+                .or_else(|| self.o200k_lower_word(start))
+                .or_else(|| after_lead.and_then(|at| self.o200k_upper_word(at)))
+                .or_else(|| self.o200k_upper_word(start));
+            if let Some(end) = word {
+                return end;
+            }
         }
         if let Some(end) = self.punctuation_end(first, |c| matches!(c, '\r' | '\n' | '/')) {
             return end;
