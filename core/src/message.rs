@@ -342,12 +342,18 @@ impl Message {
     /// The message's text parts (and tool-result text) joined by newlines: what a person
     /// would read, and what summaries are made of.
     pub fn text(&self) -> String {
-        let mut out = String::new();
-        for part in &self.parts {
-            push_part_text(&mut out, part);
-        }
-        out
+        text_of(&self.parts)
     }
+}
+
+/// The text of `parts` as [`Message::text`] reads it, for parts outside a message (a tool
+/// result's content).
+pub(crate) fn text_of(parts: &[Part]) -> String {
+    let mut out = String::new();
+    for part in parts {
+        push_part_text(&mut out, part);
+    }
+    out
 }
 
 fn push_part_text(out: &mut String, part: &Part) {

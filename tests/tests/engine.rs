@@ -3,14 +3,15 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use compactor::budget::BudgetConfig;
 use compactor::driver::{SessionStore, drive};
 use compactor::engine::{
-    CompactError, CompactionConfig, Compactor, Event, Outcome, Status, Trigger,
+    CompactError, CompactionConfig, Compactor, Event, Outcome, Run, Status, Trigger,
 };
-use compactor::format::{Format, ParseOptions, parse_str};
+use compactor::format::{Conversation, Format, FormatError, ParseOptions, parse_str};
 use compactor::ladder::Level;
 use compactor::message::{Message, ToolCall};
 use compactor::segment::segment;
@@ -33,6 +34,19 @@ fn compactor_for(tokens: u64, share: f64, tweak: impl FnOnce(&mut CompactionConf
     };
     tweak(&mut config);
     Compactor::new(config).expect("valid numbers")
+}
+
+/// A compactor whose target is `share` of the tokens of `messages`, with LIGHT switched off
+/// (its threshold out of reach) so that summaries do the work.
+fn summarizing_compactor(
+    messages: &[Message],
+    share: f64,
+    tweak: impl FnOnce(&mut CompactionConfig),
+) -> Compactor {
+    compactor_for(tokens_of(messages), share, |c| {
+        c.clear_at_least = u64::MAX;
+        tweak(c);
+    })
 }
 
 fn tokens_of(messages: &[Message]) -> u64 {
@@ -97,6 +111,32 @@ fn run_with(
     (result, run.events())
 }
 
+/// [`run_with`] a summarizer that always answers (extractively).
+fn run_extracting(
+    compactor: &Compactor,
+    messages: Vec<Message>,
+    trigger: Trigger,
+) -> (Result<Outcome, CompactError>, Vec<Event>) {
+    run_with(
+        compactor,
+        messages,
+        trigger,
+        &Scripted::always(Script::Extract),
+    )
+}
+
+/// A proactive run of session `s1`, begun at time 0, for tests that drive it step by step.
+fn begin(compactor: &Compactor, messages: Vec<Message>) -> Run {
+    compactor
+        .begin("s1", messages, Trigger::Proactive, 0)
+        .expect("begin")
+}
+
+/// Parses `text` leniently, as the corpus needs (its trajectories end with an `exit` role).
+fn lenient(text: &str, format: Format) -> Result<Conversation, FormatError> {
+    parse_str(text, format, ParseOptions { lenient: true })
+}
+
 fn assert_sound(original: &[Message], outcome: &Outcome) {
     let tokens = tokens_of(&outcome.messages);
     validate(original, &outcome.messages, tokens, u64::MAX)
@@ -154,12 +194,9 @@ fn light_clears_old_tool_results_when_that_is_enough() {
 #[test]
 fn moderate_summarizes_old_segments_in_parallel_and_keeps_user_messages() {
     let messages = agent_session(20, 40);
-    let total = tokens_of(&messages);
-    let compactor = compactor_for(total, 0.25, |c| c.clear_at_least = u64::MAX);
+    let compactor = summarizing_compactor(&messages, 0.25, |_| {});
     let scripted = Scripted::always(Script::Extract);
-    let mut run = compactor
-        .begin("s1", messages.clone(), Trigger::Proactive, 0)
-        .expect("begin");
+    let mut run = begin(&compactor, messages.clone());
     // LIGHT clears nothing (threshold unreachable); MODERATE hands out all its requests at once.
     let compactor::engine::Step::Summarize(requests) = run.poll() else {
         panic!("expected requests")
@@ -203,12 +240,7 @@ fn aggressive_and_maximum_reach_small_targets() {
     let total = tokens_of(&messages);
     for share in [0.5, 0.25, 0.1] {
         let compactor = compactor_for(total, share, |_| {});
-        let (result, _) = run_with(
-            &compactor,
-            messages.clone(),
-            Trigger::Proactive,
-            &Scripted::always(Script::Extract),
-        );
+        let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
         let outcome = result.unwrap_or_else(|e| panic!("share {share}: {e}"));
         assert!(
             matches!(outcome.status, Status::Compacted { .. }),
@@ -229,7 +261,6 @@ fn aggressive_and_maximum_reach_small_targets() {
 #[test]
 fn best_effort_levels_keep_originals_when_summaries_fail() {
     let messages = agent_session(20, 40);
-    let total = tokens_of(&messages);
     for (script, cause) in [
         (
             Script::Fail("model unavailable".into()),
@@ -238,7 +269,7 @@ fn best_effort_levels_keep_originals_when_summaries_fail() {
         (Script::Text("   \n ".into()), "empty summary"),
         (Script::Text("word ".repeat(5_000)), "exceeds"),
     ] {
-        let compactor = compactor_for(total, 0.25, |c| c.clear_at_least = u64::MAX);
+        let compactor = summarizing_compactor(&messages, 0.25, |_| {});
         let scripted = Scripted::new(vec![script.clone(); 40], Script::Fail("still down".into()));
         let (result, events) =
             run_with(&compactor, messages.clone(), Trigger::Proactive, &scripted);
@@ -280,8 +311,7 @@ fn dropped_artifact_references_are_restored() {
         "call0",
         "report saved as «artifact:file~report-1» and «artifact:img~plot-2»",
     );
-    let total = tokens_of(&messages);
-    let compactor = compactor_for(total, 0.3, |c| c.clear_at_least = u64::MAX);
+    let compactor = summarizing_compactor(&messages, 0.3, |_| {});
     let (result, events) = run_with(
         &compactor,
         messages.clone(),
@@ -301,7 +331,7 @@ fn dropped_artifact_references_are_restored() {
 #[test]
 fn cancellation_applies_nothing() {
     let messages = agent_session(20, 40);
-    let compactor = compactor_for(tokens_of(&messages), 0.25, |c| c.clear_at_least = u64::MAX);
+    let compactor = summarizing_compactor(&messages, 0.25, |_| {});
     let (result, _) = run_with(
         &compactor,
         messages,
@@ -314,7 +344,7 @@ fn cancellation_applies_nothing() {
 #[test]
 fn over_long_inputs_are_retried_smaller() {
     let messages = agent_session(20, 40);
-    let compactor = compactor_for(tokens_of(&messages), 0.25, |c| c.clear_at_least = u64::MAX);
+    let compactor = summarizing_compactor(&messages, 0.25, |_| {});
     let scripted = Scripted::new(vec![Script::TooLong, Script::TooLong], Script::Extract);
     let (result, _) = run_with(&compactor, messages, Trigger::Proactive, &scripted);
     result.expect("compacts after retries");
@@ -336,13 +366,8 @@ fn over_long_inputs_are_retried_smaller() {
 #[test]
 fn answers_past_the_deadline_count_as_failures() {
     let messages = agent_session(20, 40);
-    let compactor = compactor_for(tokens_of(&messages), 0.25, |c| {
-        c.clear_at_least = u64::MAX;
-        c.request_timeout_ms = 1_000;
-    });
-    let mut run = compactor
-        .begin("s1", messages, Trigger::Proactive, 0)
-        .expect("begin");
+    let compactor = summarizing_compactor(&messages, 0.25, |c| c.request_timeout_ms = 1_000);
+    let mut run = begin(&compactor, messages);
     let compactor::engine::Step::Summarize(requests) = run.poll() else {
         panic!("requests")
     };
@@ -364,10 +389,8 @@ fn answers_past_the_deadline_count_as_failures() {
 #[test]
 fn unknown_request_ids_are_typed_errors() {
     let messages = agent_session(20, 40);
-    let compactor = compactor_for(tokens_of(&messages), 0.25, |c| c.clear_at_least = u64::MAX);
-    let mut run = compactor
-        .begin("s1", messages, Trigger::Proactive, 0)
-        .expect("begin");
+    let compactor = summarizing_compactor(&messages, 0.25, |_| {});
+    let mut run = begin(&compactor, messages);
     let _ = run.poll();
     let bogus = compactor::engine::RequestId(999_999);
     assert_eq!(
@@ -379,7 +402,7 @@ fn unknown_request_ids_are_typed_errors() {
 #[test]
 fn begin_on_the_result_is_a_no_op_and_the_cache_serves_repeats() {
     let messages = agent_session(20, 40);
-    let compactor = compactor_for(tokens_of(&messages), 0.25, |c| c.clear_at_least = u64::MAX);
+    let compactor = summarizing_compactor(&messages, 0.25, |_| {});
     let scripted = Scripted::always(Script::Extract);
     let (first, _) = run_with(&compactor, messages.clone(), Trigger::Proactive, &scripted);
     let first = first.expect("compacts");
@@ -416,10 +439,8 @@ fn begin_on_the_result_is_a_no_op_and_the_cache_serves_repeats() {
 #[test]
 fn the_breaker_opens_after_max_failures_and_resets() {
     let messages = agent_session(20, 40);
-    let compactor = compactor_for(tokens_of(&messages), 0.25, |c| {
-        c.breaker_cooldown_ms = Some(60_000);
-        c.clear_at_least = u64::MAX;
-    });
+    let compactor =
+        summarizing_compactor(&messages, 0.25, |c| c.breaker_cooldown_ms = Some(60_000));
     let failing = Scripted::always(Script::Fail("down".into()));
     let mut opened = false;
     for _ in 0..3 {
@@ -457,12 +478,7 @@ fn the_breaker_opens_after_max_failures_and_resets() {
 fn skips_are_outcomes_not_errors() {
     let small = agent_session(2, 2);
     let compactor = compactor_for(100_000, 1.0, |_| {});
-    let (result, _) = run_with(
-        &compactor,
-        small.clone(),
-        Trigger::Proactive,
-        &Scripted::always(Script::Extract),
-    );
+    let (result, _) = run_extracting(&compactor, small.clone(), Trigger::Proactive);
     assert_eq!(
         result.expect("skip").status,
         Status::Skipped {
@@ -470,12 +486,7 @@ fn skips_are_outcomes_not_errors() {
         }
     );
     let few = compactor_for(10, 1.0, |c| c.min_messages = 100);
-    let (result, _) = run_with(
-        &few,
-        small.clone(),
-        Trigger::Proactive,
-        &Scripted::always(Script::Extract),
-    );
+    let (result, _) = run_extracting(&few, small.clone(), Trigger::Proactive);
     assert_eq!(
         result.expect("skip").status,
         Status::Skipped {
@@ -487,12 +498,7 @@ fn skips_are_outcomes_not_errors() {
         .cloned()
         .map(|m| m.with_compactable(false))
         .collect();
-    let (result, _) = run_with(
-        &compactor,
-        pinned,
-        Trigger::Manual,
-        &Scripted::always(Script::Extract),
-    );
+    let (result, _) = run_extracting(&compactor, pinned, Trigger::Manual);
     assert_eq!(
         result.expect("skip").status,
         Status::Skipped {
@@ -510,12 +516,7 @@ fn pinned_messages_too_large_for_the_window_are_a_context_overflow() {
     let mut messages = agent_session(6, 10);
     messages[1] = Message::user("task", "requirement ".repeat(3_000)).with_compactable(false);
     let compactor = compactor_for(2_000, 1.0, |_| {});
-    let (result, _) = run_with(
-        &compactor,
-        messages,
-        Trigger::Proactive,
-        &Scripted::always(Script::Extract),
-    );
+    let (result, _) = run_extracting(&compactor, messages, Trigger::Proactive);
     match result {
         Err(CompactError::ContextOverflow { offenders, .. }) => {
             assert_eq!(offenders[0].id.as_str(), "task")
@@ -528,12 +529,7 @@ fn pinned_messages_too_large_for_the_window_are_a_context_overflow() {
 fn reactive_runs_compact_even_when_the_count_fits() {
     let messages = agent_session(20, 40);
     let compactor = compactor_for(tokens_of(&messages), 2.0, |_| {});
-    let (result, events) = run_with(
-        &compactor,
-        messages,
-        Trigger::Reactive,
-        &Scripted::always(Script::Extract),
-    );
+    let (result, events) = run_extracting(&compactor, messages, Trigger::Reactive);
     assert!(
         events
             .iter()
@@ -548,8 +544,7 @@ fn reactive_runs_compact_even_when_the_count_fits() {
 #[test]
 fn summary_requests_carry_the_configured_summary_model() {
     let messages = agent_session(20, 40);
-    let compactor = compactor_for(tokens_of(&messages), 0.25, |c| {
-        c.clear_at_least = u64::MAX;
+    let compactor = summarizing_compactor(&messages, 0.25, |c| {
         c.summary_model = Some("gpt-4o-mini".into());
         c.summary_provider = Some("openai".into());
     });
@@ -569,12 +564,7 @@ fn summary_requests_carry_the_configured_summary_model() {
 fn a_run_that_cannot_cut_enough_reports_no_progress() {
     let messages = agent_session(6, 3);
     let compactor = compactor_for(tokens_of(&messages), 0.99, |c| c.min_reduction = 0.9);
-    let (result, _) = run_with(
-        &compactor,
-        messages.clone(),
-        Trigger::Manual,
-        &Scripted::always(Script::Extract),
-    );
+    let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Manual);
     let outcome = result.expect("outcome");
     assert_eq!(outcome.status, Status::NoProgress);
     assert_eq!(outcome.messages, messages);
@@ -674,14 +664,9 @@ fn compact_session_writes_back_with_the_version_read_or_reports_a_conflict() {
 #[test]
 fn moderate_requests_are_all_in_flight_at_once() {
     let messages = agent_session(20, 40);
-    let compactor = compactor_for(tokens_of(&messages), 0.5, |c| {
-        c.clear_at_least = u64::MAX;
-        c.max_concurrency = 64;
-    });
+    let compactor = summarizing_compactor(&messages, 0.5, |c| c.max_concurrency = 64);
     let scripted = Scripted::always(Script::Extract).with_latency(Duration::from_millis(20));
-    let mut run = compactor
-        .begin("s1", messages, Trigger::Proactive, 0)
-        .expect("begin");
+    let mut run = begin(&compactor, messages);
     let mut k = 0;
     let outcome = futures_executor::block_on(drive(&mut run, &scripted, 64, &|| 0, &mut |event| {
         if let Event::RequestIssued {
@@ -694,12 +679,7 @@ fn moderate_requests_are_all_in_flight_at_once() {
     }))
     .expect("compacts");
     assert!(k >= 3, "{k}");
-    assert_eq!(
-        scripted
-            .max_in_flight
-            .load(std::sync::atomic::Ordering::SeqCst),
-        k
-    );
+    assert_eq!(scripted.max_in_flight.load(Ordering::SeqCst), k);
     assert!(matches!(outcome.status, Status::Compacted { .. }));
     // Bounded: with a limit of 2, never more than 2 at once.
     let bounded = Scripted::always(Script::Extract).with_latency(Duration::from_millis(5));
@@ -707,12 +687,7 @@ fn moderate_requests_are_all_in_flight_at_once() {
         .begin("s2", agent_session(20, 40), Trigger::Proactive, 0)
         .expect("begin");
     futures_executor::block_on(drive(&mut run, &bounded, 2, &|| 0, &mut |_| {})).expect("compacts");
-    assert_eq!(
-        bounded
-            .max_in_flight
-            .load(std::sync::atomic::Ordering::SeqCst),
-        2
-    );
+    assert_eq!(bounded.max_in_flight.load(Ordering::SeqCst), 2);
 }
 
 /// Over a long session that compacts repeatedly, incremental summaries and the cache
@@ -723,7 +698,7 @@ fn repeated_compaction_reads_each_message_about_once() {
     let total = tokens_of(&full);
     let window_share = 12_000.0 / total as f64;
     // LIGHT alone would keep this session small: switch it off so summaries do the work.
-    let compactor = compactor_for(total, window_share, |c| c.clear_at_least = u64::MAX);
+    let compactor = summarizing_compactor(&full, window_share, |_| {});
     let scripted = Scripted::always(Script::Extract);
     let mut conversation: Vec<Message> = Vec::new();
     let (mut input_tokens, mut naive_tokens, mut runs) = (0u64, 0u64, 0);
@@ -757,8 +732,7 @@ fn repeated_compaction_reads_each_message_about_once() {
 fn every_corpus_file_compacts_to_half_and_a_quarter() {
     let mut table = String::new();
     for (name, text) in corpus() {
-        let conversation =
-            parse_str(&text, Format::OpenAi, ParseOptions { lenient: true }).expect(&name);
+        let conversation = lenient(&text, Format::OpenAi).expect(&name);
         let messages = conversation.messages;
         let total = tokens_of(&messages);
         let pinned: u64 = messages
@@ -768,12 +742,7 @@ fn every_corpus_file_compacts_to_half_and_a_quarter() {
             .sum();
         for share in [0.5, 0.25] {
             let compactor = compactor_for(total, share, |_| {});
-            let (result, _) = run_with(
-                &compactor,
-                messages.clone(),
-                Trigger::Proactive,
-                &Scripted::always(Script::Extract),
-            );
+            let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
             let limit = compactor.budget().absolute_limit;
             if pinned + 200 > limit {
                 // The pinned system prompt alone nearly fills this budget: nothing may touch it,
@@ -824,15 +793,9 @@ fn every_corpus_file_compacts_to_half_and_a_quarter() {
 }
 
 fn conversation_json_ok(text: &str, messages: &[Message]) -> bool {
-    let conversation =
-        parse_str(text, Format::OpenAi, ParseOptions { lenient: true }).expect("parses");
+    let conversation = lenient(text, Format::OpenAi).expect("parses");
     let json = conversation.to_json(messages);
-    let again = parse_str(
-        &json.to_string(),
-        Format::OpenAi,
-        ParseOptions { lenient: true },
-    )
-    .expect("output parses");
+    let again = lenient(&json.to_string(), Format::OpenAi).expect("output parses");
     again.messages.len() == messages.len()
 }
 
@@ -853,7 +816,7 @@ proptest! {
                     prop_assert_eq!(outcome.report.levels.last().map(|l| l.level), Some(Level::Maximum));
                 }
                 // Calling begin again on the result changes nothing.
-                let (again, _) = run_with(&compactor, outcome.messages.clone(), Trigger::Proactive, &Scripted::always(Script::Extract));
+                let (again, _) = run_extracting(&compactor, outcome.messages.clone(), Trigger::Proactive);
                 prop_assert_eq!(again.expect("second run").messages, outcome.messages);
             }
             Err(CompactError::SummaryFailed { .. } | CompactError::ContextOverflow { .. }) => {}
@@ -867,10 +830,8 @@ fn an_open_circuit_can_fall_back_to_the_extractive_summarizer() {
     let messages = agent_session(20, 40);
     let failing = Scripted::always(Script::Fail("down".into()));
     for fallback in [false, true] {
-        let compactor = compactor_for(tokens_of(&messages), 0.25, |c| {
-            c.clear_at_least = u64::MAX;
-            c.extractive_fallback = fallback;
-        });
+        let compactor =
+            summarizing_compactor(&messages, 0.25, |c| c.extractive_fallback = fallback);
         for _ in 0..3 {
             let _ = futures_executor::block_on(compactor.compact(
                 "s1",
@@ -925,15 +886,10 @@ fn agent_loops_get_an_outcome_only_when_the_conversation_changed() {
 #[test]
 fn a_conversation_already_compacted_returns_its_summary_without_a_request() {
     let messages = agent_session(20, 40);
-    let compactor = compactor_for(tokens_of(&messages), 0.25, |c| c.clear_at_least = u64::MAX);
-    let first = run_with(
-        &compactor,
-        messages,
-        Trigger::Proactive,
-        &Scripted::always(Script::Extract),
-    )
-    .0
-    .expect("compacts");
+    let compactor = summarizing_compactor(&messages, 0.25, |_| {});
+    let first = run_extracting(&compactor, messages, Trigger::Proactive)
+        .0
+        .expect("compacts");
     let summaries_only: Vec<Message> = first
         .messages
         .iter()
@@ -982,10 +938,7 @@ fn store_failures_are_persist_failed_errors() {
 #[test]
 fn inputs_larger_than_the_summarizers_window_are_map_reduced() {
     let messages = agent_session(30, 30);
-    let compactor = compactor_for(tokens_of(&messages), 0.1, |c| {
-        c.clear_at_least = u64::MAX;
-        c.summarizer_input_tokens = 2_000;
-    });
+    let compactor = summarizing_compactor(&messages, 0.1, |c| c.summarizer_input_tokens = 2_000);
     let scripted = Scripted::always(Script::Extract);
     let (result, events) = run_with(&compactor, messages.clone(), Trigger::Proactive, &scripted);
     let outcome = result.expect("compacts");
@@ -1016,10 +969,8 @@ fn inputs_larger_than_the_summarizers_window_are_map_reduced() {
 #[test]
 fn the_async_driver_delivers_every_event_the_last_included() {
     let messages = agent_session(20, 40);
-    let compactor = compactor_for(tokens_of(&messages), 0.5, |c| c.clear_at_least = u64::MAX);
-    let mut run = compactor
-        .begin("s1", messages, Trigger::Proactive, 0)
-        .expect("begin");
+    let compactor = summarizing_compactor(&messages, 0.5, |_| {});
+    let mut run = begin(&compactor, messages);
     let mut seen = Vec::new();
     futures_executor::block_on(drive(
         &mut run,
@@ -1050,7 +1001,7 @@ fn the_corpus_in_every_format_compacts_to_results_its_provider_accepts() {
     use compactor_tests::convert::{to_aisdk, to_anthropic};
     let mut compacted = 0;
     for (name, text) in corpus() {
-        let openai = parse_str(&text, Format::OpenAi, ParseOptions { lenient: true }).expect(&name);
+        let openai = lenient(&text, Format::OpenAi).expect(&name);
         let inputs = [
             (Format::OpenAi, text.clone()),
             (
@@ -1060,14 +1011,12 @@ fn the_corpus_in_every_format_compacts_to_results_its_provider_accepts() {
             (Format::AiSdk, to_aisdk(&openai.messages).to_string()),
         ];
         for (format, json) in inputs {
-            let conversation = parse_str(&json, format, ParseOptions { lenient: true })
-                .unwrap_or_else(|e| panic!("{name} as {format}: {e}"));
+            let conversation =
+                lenient(&json, format).unwrap_or_else(|e| panic!("{name} as {format}: {e}"));
             let total = tokens_of(&conversation.messages);
             for share in [0.5, 0.25] {
                 let compactor = compactor_for(total, share, |_| {});
-                let mut run = compactor
-                    .begin("s1", conversation.messages.clone(), Trigger::Proactive, 0)
-                    .expect("begin");
+                let mut run = begin(&compactor, conversation.messages.clone());
                 run.check_format(format);
                 let result = drive_bounded(&mut run, &Scripted::always(Script::Extract), 0, 10_000);
                 let outcome = match result {
@@ -1077,7 +1026,7 @@ fn the_corpus_in_every_format_compacts_to_results_its_provider_accepts() {
                     Err(e) => panic!("{name} as {format} at {share}: {e}"),
                 };
                 let written = conversation.to_json(&outcome.messages).to_string();
-                let reread = parse_str(&written, format, ParseOptions { lenient: true })
+                let reread = lenient(&written, format)
                     .unwrap_or_else(|e| panic!("{name} as {format}: output: {e}"));
                 let broken: Vec<_> = check(format, &reread.messages)
                     .err()
@@ -1099,13 +1048,8 @@ fn the_corpus_in_every_format_compacts_to_results_its_provider_accepts() {
 #[test]
 fn answers_to_a_summary_that_already_failed_are_stale_not_fatal() {
     let messages = agent_session(30, 30);
-    let compactor = compactor_for(tokens_of(&messages), 0.1, |c| {
-        c.clear_at_least = u64::MAX;
-        c.summarizer_input_tokens = 2_000;
-    });
-    let mut run = compactor
-        .begin("s1", messages, Trigger::Proactive, 0)
-        .expect("begin");
+    let compactor = summarizing_compactor(&messages, 0.1, |c| c.summarizer_input_tokens = 2_000);
+    let mut run = begin(&compactor, messages);
     // Walk to the first level that splits its input into several parts.
     let requests = loop {
         match run.poll() {
@@ -1150,19 +1094,16 @@ fn a_result_stored_as_json_and_read_back_is_still_a_no_op() {
         compactor_tests::corpus_dir().join("mini-swe-agent--django-13230.json"),
     )
     .expect("corpus");
-    let conversation =
-        parse_str(&text, Format::OpenAi, ParseOptions { lenient: true }).expect("parses");
+    let conversation = lenient(&text, Format::OpenAi).expect("parses");
     let compactor = compactor_for(tokens_of(&conversation.messages), 0.5, |_| {});
-    let (first, _) = run_with(
+    let (first, _) = run_extracting(
         &compactor,
         conversation.messages.clone(),
         Trigger::Proactive,
-        &Scripted::always(Script::Extract),
     );
     let first = first.expect("compacts");
     let stored = conversation.to_json(&first.messages).to_string();
-    let read_back =
-        parse_str(&stored, Format::OpenAi, ParseOptions { lenient: true }).expect("parses");
+    let read_back = lenient(&stored, Format::OpenAi).expect("parses");
     let scripted = Scripted::always(Script::Extract);
     let (again, _) = run_with(
         &compactor,

@@ -23,12 +23,12 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    Conversation, Format, FormatError, IdAssigner, ParseOptions, at, index, kind_of, messages_of,
-    object_at, opaque_message, opaque_part, pin_opaque, placeholder, read_messages, render_blocks,
-    required_str,
+    Conversation, Format, FormatError, ParseOptions, at, base_object, index, inline_data_tokens,
+    kind_of, object_at, opaque_part, pin_opaque, placeholder, read_conversation, render_blocks,
+    required_str, tool_call, unknown_role,
 };
 use crate::message::{
-    Media, MediaKind, Message, MessageId, Part, Reasoning, Role, ToolCall, ToolResult,
+    Media, MediaKind, Message, MessageId, Part, Reasoning, Role, ToolResult, text_of,
 };
 
 /// Estimated tokens of an image.
@@ -38,29 +38,22 @@ pub const FILE_REF_TOKENS: u64 = 1_500;
 
 /// Parses an array of messages or an object with `messages`.
 pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, FormatError> {
-    let (items, envelope) = messages_of(json)?;
-    let mut ids = IdAssigner::new();
-    let parsed = read_messages(items, &mut ids, |item, path| {
-        parse_message(item, path, options)
-    })?;
-    Ok(Conversation::new(Format::AiSdk, parsed, envelope))
+    read_conversation(
+        json,
+        Format::AiSdk,
+        |_| Ok(Vec::new()),
+        |item, path| parse_message(item, path, options),
+    )
 }
 
 fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Message, FormatError> {
     let object = object_at(item, path, "message")?;
-    let role_path = at(path, "role");
-    let role = match required_str(object, path, "role")? {
+    let role = match required_str(item, path, "role")? {
         "system" => Role::System,
         "user" => Role::User,
         "assistant" => Role::Assistant,
         "tool" => Role::Tool,
-        unknown if options.lenient => return Ok(opaque_message(unknown, item)),
-        unknown => {
-            return Err(FormatError::new(
-                role_path,
-                format!("unknown role {unknown:?}"),
-            ));
-        }
+        unknown => return unknown_role(unknown, item, path, options),
     };
     let content_path = at(path, "content");
     let parts = match (role, object.get("content")) {
@@ -97,17 +90,6 @@ fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Mess
     Ok(pin_opaque(Message::new(MessageId::new(""), role, parts)))
 }
 
-fn string_field(part: &Value, name: &str, path: &str) -> Result<String, FormatError> {
-    match part.get(name) {
-        Some(Value::String(text)) => Ok(text.clone()),
-        Some(other) => Err(FormatError::new(
-            at(path, name),
-            format!("expected a string, found {}", kind_of(other)),
-        )),
-        None => Err(FormatError::new(at(path, name), "missing")),
-    }
-}
-
 fn is_url(data: &str) -> bool {
     data.starts_with("http://") || data.starts_with("https://")
 }
@@ -132,7 +114,7 @@ fn read_part(
     options: ParseOptions,
 ) -> Result<Part, FormatError> {
     let object = object_at(part, path, "content part")?;
-    let kind = required_str(object, path, "type")?;
+    let kind = required_str(part, path, "type")?;
     if !allowed(role, kind) {
         if options.lenient {
             return Ok(opaque_part(kind, part));
@@ -153,18 +135,18 @@ fn read_part(
         return Err(FormatError::new(at(path, "type"), message));
     }
     Ok(match kind {
-        "text" => Part::text(string_field(part, "text", path)?),
+        "text" => Part::text(required_str(part, path, "text")?),
         "reasoning" => Part::Reasoning(Reasoning {
-            text: string_field(part, "text", path)?,
+            text: required_str(part, path, "text")?.to_owned(),
             redacted: false,
         }),
         "image" => {
-            let image = string_field(part, "image", path)?;
+            let image = required_str(part, path, "image")?;
             let label = object
                 .get("mediaType")
                 .and_then(Value::as_str)
                 .map(str::to_owned)
-                .unwrap_or_else(|| super::openai::short_label(&image));
+                .unwrap_or_else(|| super::openai::short_label(image));
             Part::Media(Media {
                 kind: MediaKind::Image,
                 label,
@@ -172,35 +154,27 @@ fn read_part(
             })
         }
         "file" => {
-            let data = string_field(part, "data", path)?;
-            let media_type = string_field(part, "mediaType", path)?;
+            let data = required_str(part, path, "data")?;
+            let media_type = required_str(part, path, "mediaType")?;
             let label = object
                 .get("filename")
                 .and_then(Value::as_str)
-                .map_or(media_type, str::to_owned);
+                .unwrap_or(media_type)
+                .to_owned();
             Part::Media(Media {
                 kind: MediaKind::File,
                 label,
-                tokens: if is_url(&data) {
+                tokens: if is_url(data) {
                     FILE_REF_TOKENS
                 } else {
-                    (data.len() as u64 / 3).max(1)
+                    inline_data_tokens(data)
                 },
             })
         }
-        "tool-call" => {
-            let input = object
-                .get("input")
-                .ok_or_else(|| FormatError::new(at(path, "input"), "missing"))?;
-            Part::ToolCall(ToolCall {
-                id: string_field(part, "toolCallId", path)?,
-                name: string_field(part, "toolName", path)?,
-                arguments: input.to_string(),
-            })
-        }
+        "tool-call" => tool_call(part, path, "toolCallId", "toolName")?,
         "tool-result" => {
-            let call_id = string_field(part, "toolCallId", path)?;
-            let tool_name = string_field(part, "toolName", path)?;
+            let call_id = required_str(part, path, "toolCallId")?.to_owned();
+            let tool_name = required_str(part, path, "toolName")?.to_owned();
             let (content, is_error) = output(object.get("output"), &at(path, "output"))?;
             Part::ToolResult(ToolResult {
                 call_id,
@@ -270,10 +244,10 @@ fn output(output: Option<&Value>, path: &str) -> Result<(Vec<Part>, bool), Forma
                 .map(|(i, item)| {
                     let item_path = index(&at(path, "value"), i);
                     match item.get("type").and_then(Value::as_str) {
-                        Some("text") => Ok(Part::text(string_field(item, "text", &item_path)?)),
+                        Some("text") => Ok(Part::text(required_str(item, &item_path, "text")?)),
                         Some("media") => {
-                            let data = string_field(item, "data", &item_path)?;
-                            let media_type = string_field(item, "mediaType", &item_path)?;
+                            let data = required_str(item, &item_path, "data")?;
+                            let media_type = required_str(item, &item_path, "mediaType")?;
                             let image = media_type.starts_with("image/");
                             Ok(Part::Media(Media {
                                 kind: if image {
@@ -281,11 +255,11 @@ fn output(output: Option<&Value>, path: &str) -> Result<(Vec<Part>, bool), Forma
                                 } else {
                                     MediaKind::File
                                 },
-                                label: media_type,
+                                label: media_type.to_owned(),
                                 tokens: if image {
                                     IMAGE_TOKENS
                                 } else {
-                                    (data.len() as u64 / 3).max(1)
+                                    inline_data_tokens(data)
                                 },
                             }))
                         }
@@ -314,31 +288,18 @@ fn reread(role: Role) -> impl Fn(&Value) -> Option<Part> {
 
 /// Renders a message the engine wrote or changed, on top of the original with its id.
 pub(crate) fn render(message: &Message, original: Option<&Value>) -> Value {
-    let mut object = match original {
-        Some(Value::Object(object)) => object.clone(),
-        _ => Map::new(),
-    };
+    let mut object = base_object(original);
     object.insert("role".into(), json!(message.role.as_str()));
     let all_text = message.parts.iter().all(|p| matches!(p, Part::Text { .. }));
     let original_parts = object.get("content").and_then(Value::as_array);
     let content = match (message.role, original_parts) {
         (Role::System, _) => json!(message.text()),
-        (role, Some(parts)) => Value::Array(render_blocks(
+        // A tool message's content is parts even when they are all text.
+        (role, None) if role != Role::Tool && all_text => json!(message.text()),
+        // On top of the original parts, or fresh parts when there were none.
+        (role, parts) => Value::Array(render_blocks(
             &message.parts,
-            parts,
-            reread(role),
-            render_part,
-        )),
-        (Role::Tool, None) => Value::Array(render_blocks(
-            &message.parts,
-            &[],
-            reread(Role::Tool),
-            render_part,
-        )),
-        (_, None) if all_text => json!(message.text()),
-        (role, None) => Value::Array(render_blocks(
-            &message.parts,
-            &[],
+            parts.map_or(&[], Vec::as_slice),
             reread(role),
             render_part,
         )),
@@ -381,7 +342,7 @@ fn render_part(part: &Part, base: Option<&Map<String, Value>>) -> Value {
                 })
                 .unwrap_or_default();
             object.insert("toolName".into(), json!(name));
-            let text = Message::new(MessageId::new(""), Role::Tool, result.content.clone()).text();
+            let text = text_of(&result.content);
             let kind = if result.is_error {
                 "error-text"
             } else {

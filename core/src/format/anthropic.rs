@@ -26,12 +26,12 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    Conversation, Format, FormatError, IdAssigner, ParseOptions, at, index, kind_of, messages_of,
-    object_at, opaque_message, opaque_part, pin_opaque, placeholder, read_messages, render_blocks,
-    required_str,
+    Conversation, Format, FormatError, ParseOptions, at, base_object, index, inline_data_tokens,
+    kind_of, object_at, opaque_part, pin_opaque, placeholder, read_conversation, render_blocks,
+    required_str, tool_call, unknown_role,
 };
 use crate::message::{
-    Media, MediaKind, Message, MessageId, Part, Reasoning, Role, ToolCall, ToolResult,
+    Media, MediaKind, Message, MessageId, Part, Reasoning, Role, ToolResult, text_of,
 };
 
 /// Estimated tokens of an image.
@@ -55,18 +55,18 @@ const SERVER_BLOCKS: &[&str] = &[
 
 /// Parses a request body or a bare array of messages.
 pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, FormatError> {
-    let (items, envelope) = messages_of(json)?;
-    let mut ids = IdAssigner::new();
-    let mut parsed = Vec::with_capacity(items.len() + 1);
-    if let Some(system) = envelope.as_ref().and_then(|body| body.get("system")) {
-        let mut message = Message::new(MessageId::new(""), Role::System, system_parts(system)?);
-        ids.assign(&mut message);
-        parsed.push((message, system.clone()));
-    }
-    parsed.extend(read_messages(items, &mut ids, |item, path| {
-        parse_message(item, path, options)
-    })?);
-    Ok(Conversation::new(Format::Anthropic, parsed, envelope))
+    read_conversation(
+        json,
+        Format::Anthropic,
+        |body| match body.and_then(|body| body.get("system")) {
+            Some(system) => {
+                let message = Message::new(MessageId::new(""), Role::System, system_parts(system)?);
+                Ok(vec![(message, system.clone())])
+            }
+            None => Ok(Vec::new()),
+        },
+        |item, path| parse_message(item, path, options),
+    )
 }
 
 fn system_parts(system: &Value) -> Result<Vec<Part>, FormatError> {
@@ -78,7 +78,7 @@ fn system_parts(system: &Value) -> Result<Vec<Part>, FormatError> {
             .map(|(i, block)| {
                 let path = index("system", i);
                 match block.get("type").and_then(Value::as_str) {
-                    Some("text") => Ok(Part::text(string_field(block, "text", &path)?)),
+                    Some("text") => Ok(Part::text(required_str(block, &path, "text")?)),
                     Some(other) => Err(FormatError::new(
                         at(&path, "type"),
                         format!("expected a text block, found {other:?}"),
@@ -99,23 +99,16 @@ fn system_parts(system: &Value) -> Result<Vec<Part>, FormatError> {
 
 fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Message, FormatError> {
     let object = object_at(item, path, "message")?;
-    let role_path = at(path, "role");
-    let role = match required_str(object, path, "role")? {
+    let role = match required_str(item, path, "role")? {
         "user" => Role::User,
         "assistant" => Role::Assistant,
-        unknown if options.lenient => return Ok(opaque_message(unknown, item)),
-        "system" => {
+        "system" if !options.lenient => {
             return Err(FormatError::new(
-                role_path,
+                at(path, "role"),
                 "unknown role \"system\" (the system prompt goes in the top-level \"system\" field)",
             ));
         }
-        unknown => {
-            return Err(FormatError::new(
-                role_path,
-                format!("unknown role {unknown:?}"),
-            ));
-        }
+        unknown => return unknown_role(unknown, item, path, options),
     };
     let parts = content(object.get("content"), &at(path, "content"), options)?;
     Ok(pin_opaque(Message::new(MessageId::new(""), role, parts)))
@@ -144,21 +137,10 @@ fn content(
     }
 }
 
-fn string_field(block: &Value, name: &str, path: &str) -> Result<String, FormatError> {
-    match block.get(name) {
-        Some(Value::String(text)) => Ok(text.clone()),
-        Some(other) => Err(FormatError::new(
-            at(path, name),
-            format!("expected a string, found {}", kind_of(other)),
-        )),
-        None => Err(FormatError::new(at(path, name), "missing")),
-    }
-}
-
 /// One content block as a part.
 fn read_block(block: &Value, path: &str, options: ParseOptions) -> Result<Part, FormatError> {
     let object = object_at(block, path, "content block")?;
-    let kind = required_str(object, path, "type")?;
+    let kind = required_str(block, path, "type")?;
     let source = || {
         object
             .get("source")
@@ -166,7 +148,7 @@ fn read_block(block: &Value, path: &str, options: ParseOptions) -> Result<Part, 
             .ok_or_else(|| FormatError::new(at(path, "source"), "missing or not an object"))
     };
     Ok(match kind {
-        "text" => Part::text(string_field(block, "text", path)?),
+        "text" => Part::text(required_str(block, path, "text")?),
         "image" => {
             let source = source()?;
             let label = match source.get("type").and_then(Value::as_str) {
@@ -195,7 +177,7 @@ fn read_block(block: &Value, path: &str, options: ParseOptions) -> Result<Part, 
             let data = source.get("data").and_then(Value::as_str);
             let tokens = match (source.get("type").and_then(Value::as_str), data) {
                 (Some("text"), Some(text)) => (text.len() as u64 / 4).max(1),
-                (_, Some(data)) => (data.len() as u64 / 3).max(1),
+                (_, Some(data)) => inline_data_tokens(data),
                 (Some("content"), None) => crate::tokens::TokenCounter::count(
                     &crate::tokens::Estimator,
                     &source
@@ -218,18 +200,9 @@ fn read_block(block: &Value, path: &str, options: ParseOptions) -> Result<Part, 
                 tokens,
             })
         }
-        "tool_use" => {
-            let input = object
-                .get("input")
-                .ok_or_else(|| FormatError::new(at(path, "input"), "missing"))?;
-            Part::ToolCall(ToolCall {
-                id: string_field(block, "id", path)?,
-                name: string_field(block, "name", path)?,
-                arguments: input.to_string(),
-            })
-        }
+        "tool_use" => tool_call(block, path, "id", "name")?,
         "tool_result" => {
-            let call_id = string_field(block, "tool_use_id", path)?;
+            let call_id = required_str(block, path, "tool_use_id")?.to_owned();
             let inner = match object.get("content") {
                 None => Vec::new(),
                 some => content(some, &at(path, "content"), options)?,
@@ -252,11 +225,11 @@ fn read_block(block: &Value, path: &str, options: ParseOptions) -> Result<Part, 
             })
         }
         "thinking" => Part::Reasoning(Reasoning {
-            text: string_field(block, "thinking", path)?,
+            text: required_str(block, path, "thinking")?.to_owned(),
             redacted: false,
         }),
         "redacted_thinking" => {
-            string_field(block, "data", path)?;
+            required_str(block, path, "data")?;
             Part::Reasoning(Reasoning {
                 text: String::new(),
                 redacted: true,
@@ -329,10 +302,7 @@ fn render_system(message: &Message, original: Option<&Value>) -> Value {
 
 /// Renders a message the engine wrote or changed, on top of the original with its id.
 pub(crate) fn render(message: &Message, original: Option<&Value>) -> Value {
-    let mut object = match original {
-        Some(Value::Object(object)) => object.clone(),
-        _ => Map::new(),
-    };
+    let mut object = base_object(original);
     let role = match message.role {
         Role::Assistant => "assistant",
         // A system message past the start has no place in `messages`: it is said as the
@@ -340,15 +310,20 @@ pub(crate) fn render(message: &Message, original: Option<&Value>) -> Value {
         Role::User | Role::Tool | Role::System => "user",
     };
     object.insert("role".into(), json!(role));
-    let original_blocks = object.get("content").and_then(Value::as_array);
-    let all_text = message.parts.iter().all(|p| matches!(p, Part::Text { .. }));
-    let content = match original_blocks {
-        Some(blocks) => Value::Array(render_blocks(&message.parts, blocks, reread, render_block)),
-        None if all_text => json!(message.text()),
-        None => Value::Array(render_blocks(&message.parts, &[], reread, render_block)),
-    };
+    let content = render_content(&message.parts, object.get("content"));
     object.insert("content".into(), content);
     Value::Object(object)
+}
+
+/// Renders the `content` of a message or a tool result: on top of the original blocks when
+/// there were blocks, else a string when every part is text, else fresh blocks.
+fn render_content(parts: &[Part], original: Option<&Value>) -> Value {
+    let all_text = parts.iter().all(|p| matches!(p, Part::Text { .. }));
+    match original.and_then(Value::as_array) {
+        Some(blocks) => Value::Array(render_blocks(parts, blocks, reread, render_block)),
+        None if all_text => json!(text_of(parts)),
+        None => Value::Array(render_blocks(parts, &[], reread, render_block)),
+    }
 }
 
 /// Renders one part as a block, on top of `base` (the original block at its place).
@@ -376,22 +351,7 @@ fn render_block(part: &Part, base: Option<&Map<String, Value>>) -> Value {
         Part::ToolResult(result) => {
             set("type", json!("tool_result"));
             set("tool_use_id", json!(result.call_id));
-            let inner_blocks = base
-                .and_then(|b| b.get("content"))
-                .and_then(Value::as_array);
-            let all_text = result
-                .content
-                .iter()
-                .all(|p| matches!(p, Part::Text { .. }));
-            let content = match inner_blocks {
-                Some(blocks) => {
-                    Value::Array(render_blocks(&result.content, blocks, reread, render_block))
-                }
-                None if all_text => json!(
-                    Message::new(MessageId::new(""), Role::User, result.content.clone()).text()
-                ),
-                None => Value::Array(render_blocks(&result.content, &[], reread, render_block)),
-            };
+            let content = render_content(&result.content, base.and_then(|b| b.get("content")));
             set("content", content);
             if result.is_error {
                 set("is_error", json!(true));

@@ -414,12 +414,7 @@ pub(crate) fn placeholder(part: &Part) -> String {
         Part::Media(media) => format!("[{:?}: {}]", media.kind, media.label),
         Part::Opaque(opaque) => format!("[{}]", opaque.kind),
         Part::Reasoning(_) => String::new(),
-        other => Message::new(
-            MessageId::new(""),
-            crate::message::Role::User,
-            vec![other.clone()],
-        )
-        .text(),
+        other => crate::message::text_of(std::slice::from_ref(other)),
     }
 }
 
@@ -458,18 +453,18 @@ pub(crate) fn pin_opaque(mut message: Message) -> Message {
 }
 
 /// Assigns content-derived ids: the message hash, with `~N` for the N-th repeat.
-pub(crate) struct IdAssigner {
+struct IdAssigner {
     seen: HashMap<ContentHash, usize>,
 }
 
 impl IdAssigner {
-    pub(crate) fn new() -> Self {
+    fn new() -> Self {
         Self {
             seen: HashMap::new(),
         }
     }
 
-    pub(crate) fn assign(&mut self, message: &mut Message) {
+    fn assign(&mut self, message: &mut Message) {
         let hash = Hasher::new().message(message).finish();
         let count = self.seen.entry(hash).or_insert(0);
         *count += 1;
@@ -522,13 +517,14 @@ pub(crate) fn object_at<'a>(
     })
 }
 
-/// The string field `key` of `object` at `path`: missing and not-a-string are errors.
+/// The string field `key` of the JSON object `value` at `path`: missing and not-a-string
+/// are errors.
 pub(crate) fn required_str<'a>(
-    object: &'a serde_json::Map<String, Value>,
+    value: &'a Value,
     path: &str,
     key: &str,
 ) -> Result<&'a str, FormatError> {
-    match object.get(key) {
+    match value.get(key) {
         Some(Value::String(text)) => Ok(text),
         Some(other) => Err(FormatError::new(
             at(path, key),
@@ -538,22 +534,79 @@ pub(crate) fn required_str<'a>(
     }
 }
 
-/// Reads every message of `items` with `read` (given the item and its path) and assigns
-/// content-derived ids, keeping each item's JSON beside its message.
-pub(crate) fn read_messages(
-    items: &[Value],
-    ids: &mut IdAssigner,
+/// Reads a conversation in `format`: first the messages `leading` finds in the request
+/// body around the messages array (Anthropic's top-level `system`; `None` when the input is
+/// a bare array), then every item of the array read with `read` (given the item and its
+/// path). Each message keeps its item's JSON beside it, and gets its content-derived id in
+/// that order.
+pub(crate) fn read_conversation(
+    json: &Value,
+    format: Format,
+    leading: impl FnOnce(Option<&Envelope>) -> Result<Vec<(Message, Value)>, FormatError>,
     read: impl Fn(&Value, &str) -> Result<Message, FormatError>,
-) -> Result<Vec<(Message, Value)>, FormatError> {
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let mut message = read(item, &index("messages", i))?;
-            ids.assign(&mut message);
-            Ok((message, item.clone()))
-        })
-        .collect()
+) -> Result<Conversation, FormatError> {
+    let (items, envelope) = messages_of(json)?;
+    let mut parsed = leading(envelope.as_ref())?;
+    parsed.reserve(items.len());
+    for (i, item) in items.iter().enumerate() {
+        parsed.push((read(item, &index("messages", i))?, item.clone()));
+    }
+    let mut ids = IdAssigner::new();
+    for (message, _) in &mut parsed {
+        ids.assign(message);
+    }
+    Ok(Conversation::new(format, parsed, envelope))
+}
+
+/// The error or the opaque message for a role the format does not know: lenient parsing
+/// keeps the message whole and pinned, strict parsing names the role at `path.role`.
+pub(crate) fn unknown_role(
+    role: &str,
+    item: &Value,
+    path: &str,
+    options: ParseOptions,
+) -> Result<Message, FormatError> {
+    if options.lenient {
+        Ok(opaque_message(role, item))
+    } else {
+        Err(FormatError::new(
+            at(path, "role"),
+            format!("unknown role {role:?}"),
+        ))
+    }
+}
+
+/// A tool call part read from `value` at `path`: its id and name are the string fields
+/// `id_key` and `name_key`, its arguments the JSON text of the required field `input`.
+pub(crate) fn tool_call(
+    value: &Value,
+    path: &str,
+    id_key: &str,
+    name_key: &str,
+) -> Result<Part, FormatError> {
+    let input = value
+        .get("input")
+        .ok_or_else(|| FormatError::new(at(path, "input"), "missing"))?;
+    Ok(Part::ToolCall(crate::message::ToolCall {
+        id: required_str(value, path, id_key)?.to_owned(),
+        name: required_str(value, path, name_key)?.to_owned(),
+        arguments: input.to_string(),
+    }))
+}
+
+/// Estimated tokens of data given inline (base64): one token per 3 characters, at least
+/// one.
+pub(crate) fn inline_data_tokens(data: &str) -> u64 {
+    (data.len() as u64 / 3).max(1)
+}
+
+/// The fields of the original JSON a changed message is rendered on top of: all of them
+/// when there is an original object, none otherwise.
+pub(crate) fn base_object(original: Option<&Value>) -> Map<String, Value> {
+    match original {
+        Some(Value::Object(object)) => object.clone(),
+        _ => Map::new(),
+    }
 }
 
 /// `path` helpers shared by the adapters.

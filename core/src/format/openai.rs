@@ -14,10 +14,12 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    Conversation, Format, FormatError, IdAssigner, ParseOptions, at, index, kind_of, messages_of,
-    object_at, opaque_message, opaque_part, pin_opaque, read_messages, required_str,
+    Conversation, Format, FormatError, ParseOptions, at, base_object, index, inline_data_tokens,
+    kind_of, object_at, opaque_part, pin_opaque, read_conversation, required_str, unknown_role,
 };
-use crate::message::{Media, MediaKind, Message, MessageId, Part, Role, ToolCall, ToolResult};
+use crate::message::{
+    Media, MediaKind, Message, MessageId, Part, Role, ToolCall, ToolResult, text_of,
+};
 
 /// Estimated tokens of an image at `auto` or `high` detail.
 pub const IMAGE_TOKENS: u64 = 765;
@@ -28,30 +30,22 @@ pub const FILE_REF_TOKENS: u64 = 1_500;
 
 /// Parses an array of messages or a request body.
 pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, FormatError> {
-    let (items, envelope) = messages_of(json)?;
-    let mut ids = IdAssigner::new();
-    let parsed = read_messages(items, &mut ids, |item, path| {
-        parse_message(item, path, options)
-    })?;
-    Ok(Conversation::new(Format::OpenAi, parsed, envelope))
+    read_conversation(
+        json,
+        Format::OpenAi,
+        |_| Ok(Vec::new()),
+        |item, path| parse_message(item, path, options),
+    )
 }
 
 fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Message, FormatError> {
     let object = object_at(item, path, "message")?;
-    let role_path = at(path, "role");
-    let role_name = required_str(object, path, "role")?;
-    let role = match role_name {
+    let role = match required_str(item, path, "role")? {
         "system" | "developer" => Role::System,
         "user" => Role::User,
         "assistant" => Role::Assistant,
         "tool" => Role::Tool,
-        unknown if options.lenient => return Ok(opaque_message(unknown, item)),
-        unknown => {
-            return Err(FormatError::new(
-                role_path,
-                format!("unknown role {unknown:?}"),
-            ));
-        }
+        unknown => return unknown_role(unknown, item, path, options),
     };
     let content_path = at(path, "content");
     let mut parts = content_parts(object.get("content"), &content_path, options)?;
@@ -175,7 +169,7 @@ fn content_part(item: &Value, path: &str, options: ParseOptions) -> Result<Part,
             Part::Media(Media {
                 kind: MediaKind::File,
                 label: name.to_owned(),
-                tokens: data.map_or(FILE_REF_TOKENS, |d| (d.len() as u64 / 3).max(1)),
+                tokens: data.map_or(FILE_REF_TOKENS, inline_data_tokens),
             })
         }
         unknown if options.lenient => opaque_part(unknown, item),
@@ -250,10 +244,7 @@ fn tool_calls(calls: Option<&Value>, path: &str) -> Result<Vec<Part>, FormatErro
 /// Renders a message the engine wrote or changed. When the message replaces an original
 /// (same id), the original's other fields are kept and only the content is rewritten.
 pub(crate) fn render(message: &Message, original: Option<&Value>) -> Value {
-    let mut object = match original {
-        Some(Value::Object(object)) => object.clone(),
-        _ => Map::new(),
-    };
+    let mut object = base_object(original);
     let text = message
         .parts
         .iter()
@@ -268,9 +259,7 @@ pub(crate) fn render(message: &Message, original: Option<&Value>) -> Value {
             if let Some(result) = message.tool_results().next() {
                 object.insert("role".into(), json!("tool"));
                 object.insert("tool_call_id".into(), json!(result.call_id));
-                let body =
-                    Message::new(MessageId::new(""), Role::Tool, result.content.clone()).text();
-                object.insert("content".into(), json!(body));
+                object.insert("content".into(), json!(text_of(&result.content)));
             }
         }
         Role::Assistant => {
