@@ -478,8 +478,8 @@ impl Compactor {
         Ok(to_js(self.engine.budget())?)
     }
 
-    /// The counter in use: `o200k_base`, `cl100k_base` or `estimate` (the lite package
-    /// counts exact encodings with the estimator).
+    /// The counter in use: `o200k_base`, `cl100k_base` or `estimate` (an exact encoding
+    /// neither embedded nor loaded with `loadEncoding` is counted by the estimator).
     #[wasm_bindgen(getter)]
     pub fn counter(&self) -> String {
         self.engine.accountant().counter_name().to_owned()
