@@ -44,13 +44,17 @@ impl Tmux {
     }
 
     /// Waits until the screen shows `text`, or fails with the last screen.
+    /// The screen once it shows `text` and has settled: tmux may be caught halfway through
+    /// drawing a frame, so a screen counts only when the next capture is the same.
     fn wait_for(&self, text: &str) -> String {
         let deadline = Instant::now() + Duration::from_secs(30);
+        let mut previous = String::new();
         loop {
             let screen = self.screen();
-            if screen.contains(text) {
+            if screen.contains(text) && screen == previous {
                 return screen;
             }
+            previous = screen.clone();
             assert!(
                 Instant::now() < deadline,
                 "no {text:?} on the screen:\n{screen}"
