@@ -47,18 +47,26 @@ impl Tmux {
     /// The screen once it shows `text` and has settled: tmux may be caught halfway through
     /// drawing a frame, so a screen counts only when the next capture is the same.
     fn wait_for(&self, text: &str) -> String {
+        self.wait_until(&format!("{text:?} on the screen"), |screen| {
+            screen.contains(text)
+        })
+    }
+
+    /// The settled screen once `text` has left it.
+    fn wait_for_gone(&self, text: &str) -> String {
+        self.wait_until(&format!("{text:?} gone"), |screen| !screen.contains(text))
+    }
+
+    fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + Duration::from_secs(30);
         let mut previous = String::new();
         loop {
             let screen = self.screen();
-            if screen.contains(text) && screen == previous {
+            if done(&screen) && screen == previous {
                 return screen;
             }
             previous = screen.clone();
-            assert!(
-                Instant::now() < deadline,
-                "no {text:?} on the screen:\n{screen}"
-            );
+            assert!(Instant::now() < deadline, "no {what}:\n{screen}");
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -126,7 +134,9 @@ fn inspect_steps_through_the_ladder_watches_requests_and_exports() {
     // Help opens and Esc closes it without quitting.
     tmux.keys(&["?"]);
     tmux.wait_for("keys · Esc closes");
+    // A key sent right after Esc would reach the program as Alt+key: wait for the close.
     tmux.keys(&["Escape"]);
+    tmux.wait_for_gone("keys · Esc closes");
 
     tmux.keys(&["e"]);
     let status = tmux.wait_for("exported to");
