@@ -23,10 +23,13 @@ if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
 fi
 command -v node >/dev/null || { echo "setup: node (20 or later) is required" >&2; exit 1; }
-if [[ ! -f wasm/node_modules/.package-lock.json \
-   || wasm/package-lock.json -nt wasm/node_modules/.package-lock.json ]]; then
-  npm ci --prefix wasm --no-audit --no-fund
-fi
+# The npm test tools: wasm/'s, and web-demo/'s (playwright-core, driving the Chromium above).
+for dir in wasm web-demo; do
+  if [[ ! -f $dir/node_modules/.package-lock.json \
+     || $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]]; then
+    npm ci --prefix "$dir" --no-audit --no-fund
+  fi
+done
 
 # cargo-fuzz, for the bounded fuzz run in test.sh (it needs a nightly toolchain too).
 if ! cargo fuzz --version >/dev/null 2>&1; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, docs, every test, the purity check, and the npm
-# package (built, then tested in Node, headless Chromium and tsc).
+# package (built, then tested in Node, headless Chromium and tsc), and the web demo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
@@ -42,6 +42,9 @@ step "wasm: wasm-bindgen tests in headless Chromium"
 
 step "wasm: node tests against the built packages"
 node --test wasm/tests/js/
+
+step "web demo: the page compacts the sample in headless Chromium"
+node --test web-demo/tests/
 
 step "wasm: tsc --noEmit on a program using the whole API"
 (cd wasm && npx --no-install tsc -p tests/ts)
