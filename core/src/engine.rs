@@ -37,7 +37,8 @@ pub struct CompactionConfig {
     pub budget: BudgetConfig,
     /// Recent turns kept raw (4).
     pub keep_recent_turns: usize,
-    /// Turns kept raw at AGGRESSIVE (1).
+    /// The fewest turns AGGRESSIVE keeps raw (1); it keeps more, up to
+    /// `keep_recent_turns`, while the target leaves its summary room.
     pub min_tail_turns: usize,
     /// The largest summary asked for, in tokens (1000).
     pub max_summary_tokens: u64,
@@ -1336,15 +1337,25 @@ impl Run {
                 self.segment_jobs(&segmentation, &counts, &tail)
             }
             Level::Aggressive => {
-                let policy = TailPolicy {
-                    keep_recent_turns: config.min_tail_turns,
-                    max_tail_tokens: None,
-                };
-                let tail = select_tail(&segmentation, &counts, &policy);
-                let keep = |i: usize| i >= tail.start;
-                self.running_job(level, &segmentation, &counts, &keep)
-                    .into_iter()
-                    .collect()
+                // Keep as many recent turns raw as still leave the running summary at
+                // least half its allowed size: folding all but the newest turn would land
+                // far under the target and discard context the budget has room for.
+                let floor = config.max_summary_tokens / 2;
+                let most = config.keep_recent_turns.max(config.min_tail_turns);
+                let mut job = None;
+                for turns in (config.min_tail_turns..=most).rev() {
+                    let policy = TailPolicy {
+                        keep_recent_turns: turns,
+                        max_tail_tokens: None,
+                    };
+                    let tail = select_tail(&segmentation, &counts, &policy);
+                    let keep = |i: usize| i >= tail.start;
+                    job = self.running_job(level, &segmentation, &counts, &keep);
+                    if job.as_ref().is_some_and(|j| j.max_output_tokens >= floor) {
+                        break;
+                    }
+                }
+                job.into_iter().collect()
             }
             Level::Maximum => {
                 let newest_user = self.current.iter().rposition(|m| {

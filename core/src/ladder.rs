@@ -14,7 +14,9 @@ pub enum Level {
     Light,
     /// Each old segment is summarized on its own; user messages are kept verbatim.
     Moderate,
-    /// Everything before a short tail folds into one running summary.
+    /// Everything before a short tail folds into one running summary. The tail is the
+    /// most recent turns (up to `keep_recent_turns`, at least `min_tail_turns`) that leave
+    /// the summary at least half of `max_summary_tokens` under the target.
     Aggressive,
     /// The tail too, except the newest user message and any unanswered tool calls.
     Maximum,

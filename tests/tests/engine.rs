@@ -779,6 +779,15 @@ fn every_corpus_file_compacts_to_half_and_a_quarter() {
                 .iter()
                 .map(|l| l.level.as_str())
                 .collect();
+            // AGGRESSIVE keeps the recent turns the target has room for: it lands near the
+            // target, not far under it with everything but the newest turn folded away.
+            if levels.last() == Some(&"aggressive") {
+                let (after, target) = (outcome.report.tokens_after, outcome.report.target_tokens);
+                assert!(
+                    after * 10 >= target * 6,
+                    "{name} at {share}: aggressive left {after} of a {target}-token target"
+                );
+            }
             table.push_str(&format!(
                 "{name:<70} {share:>4}: {:>7} -> {:>6} (target {:>6}) {:?} requests {}\n",
                 total,

@@ -86,7 +86,7 @@ export interface CompactorConfig {
   keepRecentTurns?: number;
   /** Overrides the model's tokenizer. */
   encoding?: EncodingName;
-  /** Turns kept raw at AGGRESSIVE (default 1). */
+  /** The fewest turns AGGRESSIVE keeps raw (default 1); it keeps more while the target leaves room. */
   minTailTurns?: number;
   /** The largest summary asked for, in tokens (default 1000). */
   maxSummaryTokens?: number;
