@@ -183,6 +183,26 @@ impl Text<'_> {
     /// that; anything else (a number first, a character beyond ASCII, a contraction) is
     /// left to the full rules.
     fn o200k_ascii_word(self, start: usize) -> Option<usize> {
+        let letters = |word: &[u8]| {
+            let upper = word.iter().take_while(|b| b.is_ascii_uppercase()).count();
+            upper
+                + word[upper..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_lowercase())
+                    .count()
+        };
+        self.ascii_word(start, letters, |b| b.is_ascii() && b != b'\'')
+    }
+
+    /// An ASCII word of `letters` (which say how many bytes of its text it takes) after at
+    /// most one ASCII character that may lead a word, when the byte after it (if any)
+    /// satisfies `ends_word`: where it ends.
+    fn ascii_word(
+        self,
+        start: usize,
+        letters: impl Fn(&[u8]) -> usize,
+        ends_word: impl Fn(u8) -> bool,
+    ) -> Option<usize> {
         let bytes = self.0.as_bytes();
         let leads =
             |b: u8| b.is_ascii() && !b.is_ascii_alphanumeric() && !matches!(b, b'\r' | b'\n');
@@ -191,18 +211,9 @@ impl Text<'_> {
             b if leads(b) && bytes.get(start + 1)?.is_ascii_alphabetic() => start + 1,
             _ => return None,
         };
-        let upper = word
-            + bytes[word..]
-                .iter()
-                .take_while(|b| b.is_ascii_uppercase())
-                .count();
-        let end = upper
-            + bytes[upper..]
-                .iter()
-                .take_while(|b| b.is_ascii_lowercase())
-                .count();
+        let end = word + letters(&bytes[word..]);
         match bytes.get(end) {
-            Some(&b) if !b.is_ascii() || b == b'\'' => None,
+            Some(&b) if !ends_word(b) => None,
             _ => Some(end),
         }
     }
@@ -260,7 +271,12 @@ impl Text<'_> {
         if let Some(end) = self.contraction_end(start) {
             return end;
         }
-        // `[^\r\n\p{L}\p{N}]?+\p{L}++`
+        // `[^\r\n\p{L}\p{N}]?+\p{L}++`, on bytes while it is ASCII.
+        let ascii_letters =
+            |word: &[u8]| word.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+        if let Some(end) = self.ascii_word(start, ascii_letters, |b| b.is_ascii()) {
+            return end;
+        }
         let letters = if first.class.is_letter() {
             Some(start)
         } else {
