@@ -102,7 +102,7 @@ impl Compactor {
         match self.begin(session, messages.clone(), trigger, now()) {
             Ok(mut run) => drive(&mut run, summarizer, concurrency, now, &mut |_| {}).await,
             Err(CompactError::CircuitOpen { .. }) if self.config().extractive_fallback => {
-                let mut run = self.begin_inner(session, messages, trigger, now(), false)?;
+                let mut run = self.begin_fallback(session, messages, trigger, now())?;
                 let mut outcome =
                     drive(&mut run, &Extractive, concurrency, now, &mut |_| {}).await?;
                 outcome.report.extractive_fallback = true;

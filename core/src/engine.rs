@@ -667,9 +667,24 @@ impl Compactor {
             .and_then(|s| s.last_tokens)
     }
 
-    /// `begin`, optionally past an open circuit (the extractive fallback does that: it
-    /// does not depend on the model whose failures opened it).
-    pub(crate) fn begin_inner(
+    /// `begin` past an open circuit, for the offline fallback: a run whose requests the
+    /// caller answers with [`Extractive`](crate::extractive::Extractive), which does not
+    /// depend on the model whose failures opened the circuit.
+    /// [`Compactor::compact`](crate::driver) does this when
+    /// [`CompactionConfig::extractive_fallback`] is set; other drivers (the npm package's)
+    /// call it themselves.
+    pub fn begin_fallback(
+        &self,
+        session: &str,
+        messages: Vec<Message>,
+        trigger: Trigger,
+        now_ms: u64,
+    ) -> Result<Run, CompactError> {
+        self.begin_inner(session, messages, trigger, now_ms, false)
+    }
+
+    /// `begin`, optionally past an open circuit.
+    fn begin_inner(
         &self,
         session: &str,
         mut messages: Vec<Message>,
@@ -759,6 +774,7 @@ impl Compactor {
             finished: None,
             created: Vec::new(),
             now_ms,
+            fallback: !check_breaker,
             #[cfg(feature = "serde")]
             format: None,
         };
@@ -899,6 +915,10 @@ pub struct Run {
     /// The caller's clock at the latest `begin`, `complete` or `expire`: requests issued
     /// by the next `poll` take their deadline from it.
     now_ms: u64,
+    /// Begun past an open circuit for the offline summarizer: its summaries stay out of
+    /// the cache (the model should write them once it is back), and it neither resets the
+    /// session's failures nor becomes its latest result.
+    fallback: bool,
     #[cfg(feature = "serde")]
     format: Option<crate::format::Format>,
 }
@@ -1068,10 +1088,12 @@ impl Run {
                         job.chunks[0].result.clone()
                     };
                     if let Some(text) = text {
-                        self.compactor
-                            .shared()
-                            .cache
-                            .insert(job.cache_key.clone(), text.clone());
+                        if !self.fallback {
+                            self.compactor
+                                .shared()
+                                .cache
+                                .insert(job.cache_key.clone(), text.clone());
+                        }
                         job.state = JobState::Done(text);
                     }
                 } else if job.chunks.iter().all(|c| c.result.is_some()) && job.reduce.is_none() {
@@ -1894,7 +1916,7 @@ impl Run {
         }
         self.report.tokens_after = tokens;
         self.report.messages_after = self.current.len();
-        if record {
+        if record && !self.fallback {
             let mut shared = self.compactor.shared();
             let state = shared.sessions.entry(self.session.clone()).or_default();
             state.failures = 0;

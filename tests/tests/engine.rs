@@ -862,6 +862,11 @@ fn an_open_circuit_can_fall_back_to_the_extractive_summarizer() {
             (true, Ok(outcome)) => {
                 assert!(outcome.report.extractive_fallback);
                 assert!(matches!(outcome.status, Status::Compacted { .. }));
+                // The stand-in's summaries are not the model's: nothing was cached, and
+                // the circuit stays open until the model is back.
+                assert_eq!(compactor.cache_len(), 0);
+                let again = compactor.begin("s1", messages.clone(), Trigger::Proactive, 0);
+                assert!(matches!(again, Err(CompactError::CircuitOpen { .. })));
             }
             (fallback, other) => panic!("fallback {fallback}: {other:?}"),
         }

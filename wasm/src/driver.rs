@@ -354,9 +354,23 @@ fn answer(settled: Result<JsValue, JsValue>) -> Result<String, SummaryFailure> {
 type Answer = (RequestId, Result<String, SummaryFailure>);
 
 /// Calls `summarize(request, { signal })` and returns the future of its answer. A
-/// synchronous throw is a failed answer like a rejection.
-fn ask(options: &Options, request: &SummaryRequest) -> Pin<Box<dyn Future<Output = Answer>>> {
+/// synchronous throw is a failed answer like a rejection. `extractive`: the offline
+/// summarizer answers instead (the fallback past an open circuit).
+fn ask(
+    options: &Options,
+    request: &SummaryRequest,
+    extractive: bool,
+) -> Pin<Box<dyn Future<Output = Answer>>> {
     let id = request.id;
+    #[cfg(feature = "extractive")]
+    if extractive {
+        let text = compactor::extractive::Extractive
+            .summarize_prompt(&request.prompt, request.max_output_tokens);
+        return Box::pin(std::future::ready((id, Ok(text))));
+    }
+    // The lite package refuses `extractiveFallback`: no run of it falls back.
+    #[cfg(not(feature = "extractive"))]
+    let _ = extractive;
     let called = to_js(request).map_err(JsValue::from).and_then(|request| {
         let context = Object::new();
         if let Some(signal) = &options.signal {
@@ -386,7 +400,13 @@ enum Wake {
 /// `max_concurrency` at a time, feeds the answers back, reports every event to `onEvent`,
 /// and stops at once when the signal fires. The loop of the Rust `drive`, plus the two
 /// things a JS caller's Promises need: abort, and a timer for requests that never settle.
-async fn drive(run: &mut Run, options: &Options, max_concurrency: usize) -> Result<Outcome, Stop> {
+/// `extractive`: the offline summarizer answers instead of `summarize`.
+async fn drive(
+    run: &mut Run,
+    options: &Options,
+    max_concurrency: usize,
+    extractive: bool,
+) -> Result<Outcome, Stop> {
     let mut abort = options.signal.as_ref().map(AbortWatch::new);
     let mut queue: VecDeque<SummaryRequest> = VecDeque::new();
     let mut in_flight = FuturesUnordered::new();
@@ -432,7 +452,7 @@ async fn drive(run: &mut Run, options: &Options, max_concurrency: usize) -> Resu
                 break;
             };
             deadlines.insert(request.id, request.deadline_ms);
-            in_flight.push(ask(options, &request));
+            in_flight.push(ask(options, &request, extractive));
         }
         if in_flight.len() == expired.len() {
             // Nothing in flight and nothing queued while the run waits: the engine and
@@ -530,14 +550,21 @@ async fn run(
     if let Some(signal) = options.aborted() {
         return Err(Stop::Aborted(signal.reason()));
     }
-    let mut run = engine.begin(
-        session,
-        conversation.messages.clone(),
-        options.trigger,
-        now(),
-    )?;
+    let messages = conversation.messages.clone();
+    let (mut run, fallback) = match engine.begin(session, messages, options.trigger, now()) {
+        Ok(run) => (run, false),
+        // The offline summarizer does not depend on the model whose failures opened it.
+        Err(CompactError::CircuitOpen { .. }) if engine.config().extractive_fallback => {
+            let messages = conversation.messages.clone();
+            let run = engine.begin_fallback(session, messages, options.trigger, now())?;
+            (run, true)
+        }
+        Err(error) => return Err(error.into()),
+    };
     run.check_format(conversation.format);
-    drive(&mut run, options, engine.config().max_concurrency).await
+    let mut outcome = drive(&mut run, options, engine.config().max_concurrency, fallback).await?;
+    outcome.report.extractive_fallback = fallback;
+    Ok(outcome)
 }
 
 /// `compactor.compact(messages, options)`.

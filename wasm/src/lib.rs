@@ -76,6 +76,20 @@ struct Config {
     max_attempts: Option<u32>,
     min_reduction: Option<f64>,
     max_concurrency: Option<usize>,
+    extractive_fallback: Option<bool>,
+}
+
+/// `config.extractiveFallback`, which needs the built-in summarizer (not in the lite
+/// package).
+fn extractive_fallback(asked: Option<bool>) -> Result<bool, Failure> {
+    match asked {
+        Some(true) if !cfg!(feature = "extractive") => Err(Failure::invalid(
+            "config.extractiveFallback",
+            "the lite package has no built-in summarizer: use @compactor-rs/compactor, \
+             or catch CIRCUIT_OPEN and call resetCircuit with a summarizer of your own",
+        )),
+        asked => Ok(asked.unwrap_or(false)),
+    }
 }
 
 /// Tells a field given as `null` (`Some(None)`) from a missing one (`None`).
@@ -333,9 +347,7 @@ impl Compactor {
             max_attempts: config.max_attempts.unwrap_or(defaults.max_attempts),
             min_reduction: config.min_reduction.unwrap_or(defaults.min_reduction),
             max_concurrency: config.max_concurrency.unwrap_or(defaults.max_concurrency),
-            // The offline fallback needs a way past the open circuit that the core
-            // keeps to its own Rust driver; JS callers pass an extractive summarizer.
-            extractive_fallback: false,
+            extractive_fallback: extractive_fallback(config.extractive_fallback)?,
         };
         let budget = config.budget.resolve()?;
         let accountant = TokenAccountant::new(counter(budget.encoding));

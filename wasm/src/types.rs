@@ -116,6 +116,12 @@ export interface CompactorConfig {
   minReduction?: number;
   /** Summary requests in flight at once (default 8). */
   maxConcurrency?: number;
+  /**
+   * When a session's circuit is open, compact with the built-in offline extractive
+   * summarizer instead of rejecting with `CIRCUIT_OPEN` (default false); the report's
+   * `extractiveFallback` says so.
+   */
+  extractiveFallback?: boolean;
 }
 
 /** How to read the messages of one call. */
@@ -400,6 +406,7 @@ export interface Report {
   summaryInputTokens: number;
   /** The idempotency key of the result, when it holds a summary. */
   key: string | null;
+  /** The circuit was open: the built-in extractive summarizer answered, not yours. */
   extractiveFallback: boolean;
 }
 

@@ -253,6 +253,31 @@ test("CIRCUIT_OPEN after three failed runs, for every clone; resetCircuit closes
   await assert.rejects(c.compact(messages, { summarize: failing, sessionId: "flaky" }), { code: "SUMMARY_FAILED" });
 });
 
+test("extractiveFallback: an open circuit compacts with the built-in summarizer instead", async () => {
+  const messages = longTurns(6, 20);
+  const c = tight(messages, 3, { extractiveFallback: true });
+  for (let run = 0; run < 3; run++) {
+    await assert.rejects(c.compact(messages, { summarize: failing, sessionId: "flaky" }), { code: "SUMMARY_FAILED" });
+  }
+  let asked = 0;
+  const events = [];
+  const counting = (request) => {
+    asked++;
+    return firstLines(request);
+  };
+  const { messages: compacted, report } = await c.compact(messages, { summarize: counting, sessionId: "flaky", onEvent: (e) => events.push(e.type) });
+  assert.equal(asked, 0, "the caller's summarizer is not asked while the circuit is open");
+  assert.equal(report.extractiveFallback, true);
+  assert.ok(report.requests > 0 && report.tokensAfter <= report.targetTokens, JSON.stringify(report));
+  assert.ok(compacted.length < messages.length);
+  assert.equal(events.at(-1), "finished");
+  // Closed again, the caller's summarizer answers and the report says so.
+  c.resetCircuit("flaky");
+  const again = await c.compact(messages, { summarize: counting, sessionId: "flaky" });
+  assert.ok(asked > 0);
+  assert.equal(again.report.extractiveFallback, false);
+});
+
 test("ABORTED: the signal stops the run at once and pending summaries are ignored", async () => {
   const messages = longTurns(8);
   const c = tight(messages, 0.95, { keepRecentTurns: 2 });

@@ -131,6 +131,13 @@ for (const [name, pkg] of [["full", full], ["lite", lite]]) {
   });
 }
 
+test("extractiveFallback: the full package takes it, the lite one says why it cannot", () => {
+  assert.equal(new full.Compactor({ model: "gpt-4o", extractiveFallback: true }).counter, "o200k_base");
+  assert.throws(() => new lite.Compactor({ model: "gpt-4o", extractiveFallback: true }), (e) =>
+    e.code === "INVALID_INPUT" && e.path === "config.extractiveFallback" && /lite package/.test(e.message));
+  assert.equal(new lite.Compactor({ model: "gpt-4o", extractiveFallback: false }).counter, "estimate");
+});
+
 test("the web entry initializes from bytes, and init is idempotent", async () => {
   const web = await import("../../pkg/compactor.js");
   const bytes = readFileSync(new URL("../../pkg-lite/compactor_bg.wasm", import.meta.url));

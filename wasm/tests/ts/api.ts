@@ -138,6 +138,7 @@ async function compactEverything(compactor: Compactor, messages: OpenAIMessage[]
     maxAttempts: 3,
     minReduction: 0.05,
     maxConcurrency: 4,
+    extractiveFallback: true,
   });
   const summarize: SummarizeFn = async (request: SummaryRequest, { signal }: SummarizeContext) => {
     const level: Level = request.level;
@@ -195,6 +196,7 @@ async function compactEverything(compactor: Compactor, messages: OpenAIMessage[]
   const report: Report = result.report;
   const levels: LevelReport[] = report.levels;
   const key: string | null = report.key;
+  const fellBack: boolean = report.extractiveFallback;
   if (result.status.kind === "compacted") {
     const met: boolean = result.status.targetMet;
     void met;
