@@ -245,6 +245,9 @@ fn tool_calls(calls: Option<&Value>, path: &str) -> Result<Vec<Part>, FormatErro
 /// (same id), the original's other fields are kept and only the content is rewritten.
 pub(crate) fn render(message: &Message, original: Option<&Value>) -> Value {
     let mut object = base_object(original);
+    // A `refusal` was read into the parts, whatever the role: the rewritten content holds
+    // what is left of it, and keeping the key would read it twice.
+    object.remove("refusal");
     let text = message
         .parts
         .iter()
@@ -272,7 +275,6 @@ pub(crate) fn render(message: &Message, original: Option<&Value>) -> Value {
                     json!(text)
                 },
             );
-            object.remove("refusal");
             let calls: Vec<Value> = message
                 .tool_calls()
                 .map(|call| {
@@ -385,6 +387,25 @@ mod tests {
             out[1],
             json!({"role":"tool","tool_call_id":"c1","content":"[cleared]","cache":1})
         );
+    }
+
+    #[test]
+    fn a_refusal_is_read_once_after_a_rewrite_whatever_the_role() {
+        // Found by the fuzzer: a tool message carrying `refusal` instead of `content`.
+        let text = r#"[{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"open","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","refusal":"file text"}]"#;
+        let conversation = strict(text).expect("valid");
+        let mut messages = conversation.messages.clone();
+        if let Part::ToolResult(result) = &mut messages[1].parts[0] {
+            assert_eq!(result.content, [Part::text("file text")]);
+            result.content = vec![Part::text("[cleared]")];
+        }
+        let out = conversation.to_json(&messages);
+        assert_eq!(
+            out[1],
+            json!({"role":"tool","tool_call_id":"c1","content":"[cleared]"})
+        );
+        let again = strict(&out.to_string()).expect("parses");
+        assert_eq!(again.messages[1].parts, messages[1].parts);
     }
 
     #[test]
