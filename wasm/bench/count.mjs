@@ -1,23 +1,15 @@
 // Counts every message text of the corpus with o200k_base: this package against
 // gpt-tokenizer and js-tiktoken, in one run. Prints medians of several runs.
 // Usage: node wasm/bench/count.mjs [runs]   (after wasm/build.sh and npm ci in wasm/)
-import { readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { countTokens } from "../pkg/node.js";
 import { encode as gptEncode, countTokens as gptCount } from "gpt-tokenizer/encoding/o200k_base";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
+import { corpusTexts } from "../tests/corpus.mjs";
 
 const runs = Number(process.argv[2] ?? 7);
-const corpus = new URL("../../../shared/corpus/", import.meta.url);
-const texts = [];
-for (const file of readdirSync(corpus).filter((f) => f.endsWith(".json")).sort()) {
-  for (const message of JSON.parse(readFileSync(new URL(file, corpus), "utf8"))) {
-    const parts = typeof message.content === "string" ? [message.content] : (message.content ?? []).map((p) => p.text ?? "");
-    for (const call of message.tool_calls ?? []) parts.push(call.function?.arguments ?? "");
-    texts.push(...parts.filter((t) => t.length > 0));
-  }
-}
+const texts = corpusTexts();
 const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
 
 const jsTiktoken = new Tiktoken(o200k);

@@ -2,11 +2,10 @@
 // corpus trajectory, every error code from a real scenario, events, concurrency, abort.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { corpusFile as corpus } from "../corpus.mjs";
 
 const { Compactor, errorCodes } = await import("../../pkg/node.js");
 
-const corpus = (name) => JSON.parse(readFileSync(new URL(`../../../../shared/corpus/${name}`, import.meta.url), "utf8"));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A tiny extractive-like summarizer: the first lines of the transcript, within the size asked for. */

@@ -3,10 +3,11 @@
 // files are gpt-tokenizer's copies of OpenAI's `.tiktoken` files.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100k from "js-tiktoken/ranks/cl100k_base";
+import { corpusFile, corpusTexts } from "../corpus.mjs";
 
 const full = await import("../../pkg/node.js");
 const lite = await import("../../pkg-lite/node.js");
@@ -14,16 +15,8 @@ const lite = await import("../../pkg-lite/node.js");
 const require = createRequire(import.meta.url);
 const rankFile = (name) => readFileSync(require.resolve(`gpt-tokenizer/data/${name}.tiktoken`));
 
-const corpusDir = new URL("../../../../shared/corpus/", import.meta.url);
-const texts = [];
-for (const file of readdirSync(corpusDir).filter((f) => f.endsWith(".json")).sort()) {
-  for (const message of JSON.parse(readFileSync(new URL(file, corpusDir), "utf8"))) {
-    const parts = typeof message.content === "string" ? [message.content] : (message.content ?? []).map((p) => p.text ?? "");
-    for (const call of message.tool_calls ?? []) parts.push(call.function?.arguments ?? "");
-    texts.push(...parts.filter((t) => t.length > 0));
-  }
-}
-const conversation = JSON.parse(readFileSync(new URL("mini-swe-agent--django-13230.json", corpusDir), "utf8"));
+const texts = corpusTexts();
+const conversation = corpusFile("mini-swe-agent--django-13230.json");
 
 test("before loading, the lite package counts with the estimator", () => {
   assert.equal(new lite.Compactor({ model: "gpt-4o" }).counter, "estimate");

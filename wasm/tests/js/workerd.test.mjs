@@ -5,9 +5,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Miniflare } from "miniflare";
+import { corpusDir } from "../corpus.mjs";
 
 const pkg = new URL("../../pkg/", import.meta.url);
-const corpus = new URL("../../../../shared/corpus/mini-swe-agent--django-13230.json", import.meta.url);
+const corpus = new URL("mini-swe-agent--django-13230.json", corpusDir);
 
 const worker = `
 import { Compactor } from "./pkg/workerd.js";
