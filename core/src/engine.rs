@@ -1364,7 +1364,7 @@ impl Run {
                 // far under the target and discard context the budget has room for.
                 let floor = config.max_summary_tokens / 2;
                 let most = config.keep_recent_turns.max(config.min_tail_turns);
-                let mut job = None;
+                let mut fold = None;
                 for turns in (config.min_tail_turns..=most).rev() {
                     let policy = TailPolicy {
                         keep_recent_turns: turns,
@@ -1372,12 +1372,17 @@ impl Run {
                     };
                     let tail = select_tail(&segmentation, &counts, &policy);
                     let keep = |i: usize| i >= tail.start;
-                    job = self.running_job(level, &segmentation, &counts, &keep);
-                    if job.as_ref().is_some_and(|j| j.max_output_tokens >= floor) {
+                    fold = self.running_fold(level, &segmentation, &counts, &keep);
+                    if fold
+                        .as_ref()
+                        .is_some_and(|&(_, max_output)| max_output >= floor)
+                    {
                         break;
                     }
                 }
-                job.into_iter().collect()
+                fold.map(|fold| self.running_job(level, fold))
+                    .into_iter()
+                    .collect()
             }
             Level::Maximum => {
                 let newest_user = self.current.iter().rposition(|m| {
@@ -1391,7 +1396,8 @@ impl Run {
                 let keep = |i: usize| {
                     Some(i) == newest_user || pending.as_ref().is_some_and(|p| p.contains(&i))
                 };
-                self.running_job(level, &segmentation, &counts, &keep)
+                self.running_fold(level, &segmentation, &counts, &keep)
+                    .map(|fold| self.running_job(level, fold))
                     .into_iter()
                     .collect()
             }
@@ -1625,19 +1631,36 @@ impl Run {
     }
 
     /// AGGRESSIVE and MAXIMUM: one running summary of everything not kept.
-    fn running_job(
+    /// What a running summary over everything `keep` leaves out would replace, and the
+    /// summary's size limit: the room the kept messages leave under the target, within
+    /// `max_summary_tokens` (a summary sized for a large window would overflow a small
+    /// one). `None` when nothing is replaceable or, below MAXIMUM, when the summary would
+    /// not be smaller than what it replaces (no progress).
+    fn running_fold(
         &self,
         level: Level,
         segmentation: &Segmentation,
         counts: &[u64],
         keep: &dyn Fn(usize) -> bool,
-    ) -> Option<Job> {
+    ) -> Option<(Vec<usize>, u64)> {
         let replace = self.replaceable(segmentation, 0..self.current.len(), keep);
         if replace.is_empty() {
             return None;
         }
-        let config = &self.compactor.config;
-        let existing = if config.enable_incremental {
+        let tokens: u64 = replace.iter().map(|&i| counts[i]).sum();
+        let kept: u64 = counts.iter().sum::<u64>() - tokens;
+        let room = self
+            .target
+            .tokens
+            .saturating_sub(kept + SUMMARY_FRAMING_TOKENS);
+        let max_output_tokens = (room * 9 / 10).clamp(64, self.compactor.config.max_summary_tokens);
+        (tokens > max_output_tokens || level == Level::Maximum)
+            .then_some((replace, max_output_tokens))
+    }
+
+    /// The running summary's job for a fold from [`Run::running_fold`].
+    fn running_job(&self, level: Level, (replace, max_output_tokens): (Vec<usize>, u64)) -> Job {
+        let existing = if self.compactor.config.enable_incremental {
             replace
                 .iter()
                 .filter_map(|&i| self.current[i].compaction.as_ref())
@@ -1646,18 +1669,7 @@ impl Run {
         } else {
             None
         };
-        let tokens: u64 = replace.iter().map(|&i| counts[i]).sum();
-        // The summary gets the room the kept messages leave under the target, within
-        // `max_summary_tokens`: a summary sized for a large window would overflow a small one.
-        let kept: u64 = counts.iter().sum::<u64>() - tokens;
-        let room = self
-            .target
-            .tokens
-            .saturating_sub(kept + SUMMARY_FRAMING_TOKENS);
-        let max_output_tokens = (room * 9 / 10).clamp(64, config.max_summary_tokens);
-        let job = self.job(level, replace, 0, existing, max_output_tokens);
-        // A summary that would not be smaller than what it replaces is no progress.
-        (tokens > max_output_tokens || level == Level::Maximum).then_some(job)
+        self.job(level, replace, 0, existing, max_output_tokens)
     }
 
     fn job(
