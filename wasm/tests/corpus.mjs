@@ -1,7 +1,11 @@
-// The project's corpus of agent trajectories (OpenAI Chat messages), beside the repository.
+// The project's corpus of agent trajectories (OpenAI Chat messages): `COMPACTOR_CORPUS` if
+// set, else `../shared/corpus` beside the repository, as the Rust tests find it.
 import { readdirSync, readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 
-export const corpusDir = new URL("../../../shared/corpus/", import.meta.url);
+export const corpusDir = process.env.COMPACTOR_CORPUS
+  ? pathToFileURL(`${process.env.COMPACTOR_CORPUS.replace(/\/$/, "")}/`)
+  : new URL("../../../shared/corpus/", import.meta.url);
 
 /** One corpus file's messages. */
 export const corpusFile = (name) => JSON.parse(readFileSync(new URL(name, corpusDir), "utf8"));
