@@ -119,7 +119,11 @@ pub enum BudgetError {
     #[error("no model and no context window given: set one of them")]
     NoWindow,
     /// The ratios must satisfy 0 < target < trigger ≤ 1.
-    #[error("ratios must satisfy 0 < target ({target}) < trigger ({trigger}) <= 1")]
+    #[error(
+        "ratios must satisfy 0 < target ({}) < trigger ({}) <= 1",
+        Float(*.target),
+        Float(*.trigger)
+    )]
     BadRatios {
         /// The trigger ratio given.
         trigger: f64,
@@ -139,6 +143,15 @@ pub enum BudgetError {
     /// `max_messages` must be at least 2 (a request and an answer).
     #[error("max_messages must be at least 2, got {0}")]
     BadMaxMessages(usize),
+}
+
+/// A float as messages show it: the shortest text that reads back as the same number.
+struct Float(f64);
+
+impl std::fmt::Display for Float {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(zmij::Buffer::new().format(self.0))
+    }
 }
 
 impl BudgetConfig {
@@ -299,10 +312,12 @@ mod tests {
             target_ratio: Some(0.6),
             ..base.clone()
         };
-        assert!(matches!(
-            bad_ratio.resolve(),
-            Err(BudgetError::BadRatios { .. })
-        ));
+        let error = bad_ratio.resolve().expect_err("target above trigger");
+        assert!(matches!(error, BudgetError::BadRatios { .. }));
+        assert_eq!(
+            error.to_string(),
+            "ratios must satisfy 0 < target (0.6) < trigger (0.5) <= 1"
+        );
         let no_room = BudgetConfig {
             output_reserve: Some(128_000),
             ..base.clone()

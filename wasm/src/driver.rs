@@ -18,13 +18,12 @@ use compactor::format::{Conversation, Format};
 use futures_util::FutureExt;
 use futures_util::future::poll_fn;
 use futures_util::stream::{FuturesUnordered, StreamExt};
-use js_sys::{Array, Function, Object, Promise, Reflect};
+use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{JsFuture, future_to_promise};
 
-use crate::{
-    ErrorCode, Failure, js_message, json_to_js, parse_format, read_conversation, to_js, type_of,
-};
+use crate::fields::{Fields, describe};
+use crate::{ErrorCode, Failure, js_message, json_to_js, read_conversation, read_format, to_js};
 
 #[wasm_bindgen]
 extern "C" {
@@ -97,92 +96,45 @@ impl Options {
                 "trigger",
             ]
         };
-        for key in Object::keys(options.unchecked_ref::<Object>()).iter() {
-            let key = key.as_string().unwrap_or_default();
-            if !known.contains(&key.as_str()) {
-                return Err(Failure::invalid(
-                    format!("options.{key}"),
-                    format!("unknown option (expected one of {})", known.join(", ")),
-                ));
+        let fields = Fields::new(options, "options", known)?;
+        let summarize = match fields.value("summarize")? {
+            Some(summarize) if summarize.is_function() => summarize.unchecked_into::<Function>(),
+            found => {
+                return Err(fields.invalid("summarize", "a function", &found.unwrap_or_default()));
             }
-        }
-        let get = |name: &str| {
-            Reflect::get(options, &name.into())
-                .map_err(|thrown| Failure::invalid(format!("options.{name}"), js_message(&thrown)))
         };
-        let summarize = get("summarize")?.dyn_into::<Function>().map_err(|value| {
-            Failure::invalid(
-                "options.summarize",
-                format!("expected a function, found {}", describe(&value)),
-            )
-        })?;
-        let on_event = match get("onEvent")? {
-            v if v.is_undefined() || v.is_null() => None,
-            v => Some(v.dyn_into::<Function>().map_err(|value| {
-                Failure::invalid(
-                    "options.onEvent",
-                    format!("expected a function, found {}", describe(&value)),
-                )
-            })?),
-        };
-        let signal = match get("signal")? {
-            v if v.is_undefined() || v.is_null() => None,
-            v => {
+        let on_event = fields.function("onEvent")?;
+        let signal = match fields.value("signal")? {
+            Some(v) if !v.is_null() => {
                 let shaped = v.is_object()
                     && Reflect::get(&v, &"aborted".into()).is_ok_and(|a| a.as_bool().is_some())
                     && Reflect::get(&v, &"addEventListener".into()).is_ok_and(|f| f.is_function());
                 if !shaped {
-                    return Err(Failure::invalid(
-                        "options.signal",
-                        format!("expected an AbortSignal, found {}", describe(&v)),
-                    ));
+                    return Err(fields.invalid("signal", "an AbortSignal", &v));
                 }
                 Some(v.unchecked_into::<Signal>())
             }
+            _ => None,
         };
-        let format = match get("format")? {
-            v if v.is_undefined() => None,
-            v => Some(v.as_string().ok_or_else(|| {
-                Failure::invalid(
-                    "options.format",
-                    format!("expected a string, found {}", describe(&v)),
-                )
-            })?),
-        };
-        let format = parse_format(format.as_deref(), "options.format")?;
-        let lenient = match get("lenient")? {
-            v if v.is_undefined() => false,
-            v => v.as_bool().ok_or_else(|| {
-                Failure::invalid(
-                    "options.lenient",
-                    format!("expected a boolean, found {}", describe(&v)),
-                )
-            })?,
-        };
+        let (format, lenient) = read_format(&fields)?;
         let session = if with_session {
-            match get("sessionId")? {
-                v if v.is_undefined() => DEFAULT_SESSION.to_owned(),
-                v => crate::session_id_of(&v, "options.sessionId")?,
+            match fields.value("sessionId")? {
+                None => DEFAULT_SESSION.to_owned(),
+                Some(v) => crate::session_id_of(&v, "options.sessionId")?,
             }
         } else {
             String::new()
         };
-        let trigger = match get("trigger")? {
-            v if v.is_undefined() => Trigger::Proactive,
-            v => match v.as_string().as_deref() {
-                Some("proactive") => Trigger::Proactive,
-                Some("reactive") => Trigger::Reactive,
-                Some("manual") => Trigger::Manual,
-                _ => {
-                    return Err(Failure::invalid(
-                        "options.trigger",
-                        format!(
-                            "expected \"proactive\", \"reactive\" or \"manual\", found {}",
-                            describe(&v)
-                        ),
-                    ));
-                }
-            },
+        let trigger = match fields.string("trigger")?.as_deref() {
+            None | Some("proactive") => Trigger::Proactive,
+            Some("reactive") => Trigger::Reactive,
+            Some("manual") => Trigger::Manual,
+            Some(other) => {
+                return Err(Failure::invalid(
+                    "options.trigger",
+                    format!("expected \"proactive\", \"reactive\" or \"manual\", found {other:?}"),
+                ));
+            }
         };
         Ok(Options {
             summarize,
@@ -198,17 +150,6 @@ impl Options {
     /// The signal, when it has fired.
     fn aborted(&self) -> Option<&Signal> {
         self.signal.as_ref().filter(|s| s.aborted())
-    }
-}
-
-/// A value for messages: `null`, `an array`, or its `typeof`.
-fn describe(value: &JsValue) -> String {
-    if value.is_null() {
-        "null".to_owned()
-    } else if Array::is_array(value) {
-        "an array".to_owned()
-    } else {
-        type_of(value)
     }
 }
 

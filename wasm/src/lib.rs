@@ -4,15 +4,15 @@
 //!
 //! # How values cross
 //!
-//! Inputs (config, messages, options) cross as JSON text: `JSON.stringify` on the JS side,
-//! `serde_json` here. The format adapters need a `serde_json::Value` anyway, the result is
-//! exactly what the provider would receive over HTTP (`toJSON` honoured, `undefined`
-//! dropped), and serde_json's nesting limit (128) refuses pathologically deep input. A
-//! direct walk of the JS object graph (serde-wasm-bindgen into a `Value`) has no such
-//! limit, and wasm's stack lives in linear memory without a guard page: deep enough input
-//! would overwrite the heap instead of trapping. Outputs are the core's own types and
-//! cross through serde-wasm-bindgen in its JSON-compatible mode (numbers, not BigInts;
-//! objects, not Maps).
+//! Messages cross as JSON text: `JSON.stringify` on the JS side, `serde_json` here. The
+//! format adapters need a `serde_json::Value` anyway, the result is exactly what the
+//! provider would receive over HTTP (`toJSON` honoured, `undefined` dropped), and
+//! serde_json's nesting limit (128) refuses pathologically deep input. A direct walk of the
+//! JS object graph (serde-wasm-bindgen into a `Value`) has no such limit, and wasm's stack
+//! lives in linear memory without a guard page: deep enough input would overwrite the heap
+//! instead of trapping. Option objects (`config`, the options of each method) are flat and
+//! are read field by field (the `fields` module). Outputs are the core's own types, serialized to
+//! JSON text and handed to `JSON.parse`.
 //!
 //! # Errors
 //!
@@ -22,6 +22,7 @@
 
 mod driver;
 mod error;
+mod fields;
 mod types;
 
 use compactor::budget::{BudgetConfig, DEFAULT_MAX_MESSAGES};
@@ -29,8 +30,8 @@ use compactor::engine::{self, CompactionConfig};
 use compactor::format::{self, Conversation, Format, ParseOptions};
 use compactor::select::{DEFAULT_KEEP_RECENT_TURNS, TailPolicy};
 use compactor::tokens::{Encoding, TokenAccountant, TokenCounter};
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer, Serialize};
+use fields::Fields;
+use serde::Serialize;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
@@ -42,42 +43,35 @@ fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// The largest integer a JS number holds exactly.
-const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
-
-/// `new Compactor(config)`: the numbers, the tail policy, the tokenizer, and how runs
-/// behave (the core's `CompactionConfig`, camelCase).
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Config {
-    model: Option<String>,
-    max_context_tokens: Option<u64>,
-    output_reserve: Option<u64>,
-    comfort_tokens: Option<u64>,
-    trigger_ratio: Option<f64>,
-    target_ratio: Option<f64>,
-    /// Absent: the default (50); `null`: off.
-    #[serde(default, deserialize_with = "present")]
-    max_messages: Option<Option<usize>>,
-    keep_recent_turns: Option<usize>,
-    encoding: Option<Encoding>,
-    min_tail_turns: Option<usize>,
-    max_summary_tokens: Option<u64>,
-    summary_model: Option<String>,
-    summary_provider: Option<String>,
-    enable_incremental: Option<bool>,
-    max_failures: Option<u32>,
-    breaker_cooldown_ms: Option<u64>,
-    min_messages: Option<usize>,
-    clear_at_least: Option<u64>,
-    max_preserved_user_tokens: Option<u64>,
-    summarizer_input_tokens: Option<u64>,
-    request_timeout_ms: Option<u64>,
-    max_attempts: Option<u32>,
-    min_reduction: Option<f64>,
-    max_concurrency: Option<usize>,
-    extractive_fallback: Option<bool>,
-}
+/// The fields of `new Compactor(config)` (`CompactorConfig`): the numbers, the tail policy,
+/// the tokenizer, and how runs behave (the core's `CompactionConfig`, camelCase).
+const CONFIG_FIELDS: &[&str] = &[
+    "model",
+    "maxContextTokens",
+    "outputReserve",
+    "comfortTokens",
+    "triggerRatio",
+    "targetRatio",
+    "maxMessages",
+    "keepRecentTurns",
+    "encoding",
+    "minTailTurns",
+    "maxSummaryTokens",
+    "summaryModel",
+    "summaryProvider",
+    "enableIncremental",
+    "maxFailures",
+    "breakerCooldownMs",
+    "minMessages",
+    "clearAtLeast",
+    "maxPreservedUserTokens",
+    "summarizerInputTokens",
+    "requestTimeoutMs",
+    "maxAttempts",
+    "minReduction",
+    "maxConcurrency",
+    "extractiveFallback",
+];
 
 /// `config.extractiveFallback`, which needs the built-in summarizer (not in the lite
 /// package).
@@ -92,31 +86,42 @@ fn extractive_fallback(asked: Option<bool>) -> Result<bool, Failure> {
     }
 }
 
-/// Tells a field given as `null` (`Some(None)`) from a missing one (`None`).
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
+/// The options of `assess`, `plan` and `calibrate` (`ReadOptions`).
+const READ_OPTIONS: &[&str] = &["format", "lenient"];
+
+/// `format` and `lenient` of an options object: how to read the messages.
+fn read_format(options: &Fields) -> Result<(Format, bool), Failure> {
+    let format = match options.string("format")? {
+        None => Format::OpenAi,
+        Some(name) => match name.as_str() {
+            "openai" => Format::OpenAi,
+            "anthropic" => Format::Anthropic,
+            "aiSdk" => Format::AiSdk,
+            other => {
+                return Err(Failure::invalid(
+                    options.path("format"),
+                    format!(
+                        "unknown format {other:?} (expected \"openai\", \"anthropic\" or \"aiSdk\")"
+                    ),
+                ));
+            }
+        },
+    };
+    Ok((format, options.bool("lenient")?.unwrap_or(false)))
 }
 
-/// The options of `assess`, `plan` and `calibrate`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct ReadOptions {
-    format: Option<String>,
-    #[serde(default)]
-    lenient: bool,
-}
-
-/// The format named in JS options (`path` says where), `openai` when absent.
-fn parse_format(name: Option<&str>, path: &str) -> Result<Format, Failure> {
-    match name.unwrap_or("openai") {
-        "openai" => Ok(Format::OpenAi),
-        "anthropic" => Ok(Format::Anthropic),
-        "aiSdk" => Ok(Format::AiSdk),
-        other => Err(Failure::invalid(
+/// An encoding named by `value` at `path`.
+fn encoding_named(value: &JsValue, path: &str) -> Result<Encoding, Failure> {
+    let name = value.as_string();
+    name.as_deref().and_then(Encoding::parse).ok_or_else(|| {
+        Failure::invalid(
             path,
-            format!("unknown format {other:?} (expected \"openai\", \"anthropic\" or \"aiSdk\")"),
-        )),
-    }
+            format!(
+                "unknown encoding {} (expected \"o200k_base\", \"cl100k_base\" or \"estimate\")",
+                name.map_or_else(|| type_of(value), |n| format!("{n:?}"))
+            ),
+        )
+    })
 }
 
 /// `value` as JSON text, or an error at `path`; `undefined` is `None`.
@@ -139,29 +144,6 @@ fn json_text(value: &JsValue, path: &str) -> Result<Option<String>, Failure> {
     }
 }
 
-/// Deserializes JSON text into `T`, naming the path of the first bad value.
-///
-/// `T` is a flat object of optional fields (configs, options). On an error the field at
-/// fault is found by deserializing each field alone: only the error path pays for it, and
-/// it spares the packages a second deserializer that tracks paths.
-fn from_json<T: DeserializeOwned>(text: &str, path: &str) -> Result<T, Failure> {
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| Failure::invalid(path, without_position(&e)))?;
-    serde_json::from_value::<T>(value.clone()).map_err(|error| {
-        let culprit = value.as_object().and_then(|object| {
-            object.iter().find_map(|(key, field)| {
-                let alone =
-                    serde_json::Value::Object([(key.clone(), field.clone())].into_iter().collect());
-                serde_json::from_value::<T>(alone).err().map(|e| (key, e))
-            })
-        });
-        match culprit {
-            Some((key, e)) => Failure::invalid(format!("{path}.{key}"), without_position(&e)),
-            None => Failure::invalid(path, without_position(&error)),
-        }
-    })
-}
-
 /// A serde_json error without its `at line 1 column 23` suffix: the position is in JSON
 /// text the caller never saw.
 fn without_position(error: &serde_json::Error) -> String {
@@ -169,17 +151,6 @@ fn without_position(error: &serde_json::Error) -> String {
     match text.rfind(" at line ") {
         Some(cut) if error.line() > 0 => text[..cut].to_owned(),
         _ => text,
-    }
-}
-
-/// An optional object argument: `undefined` and `null` are the defaults.
-fn optional<T: DeserializeOwned + Default>(value: &JsValue, path: &str) -> Result<T, Failure> {
-    if value.is_null() {
-        return Ok(T::default());
-    }
-    match json_text(value, path)? {
-        None => Ok(T::default()),
-        Some(text) => from_json(&text, path),
     }
 }
 
@@ -202,9 +173,8 @@ fn read_messages(
     messages: &JsValue,
     options: &JsValue,
 ) -> Result<Vec<compactor::message::Message>, Failure> {
-    let options: ReadOptions = optional(options, "options")?;
-    let format = parse_format(options.format.as_deref(), "options.format")?;
-    Ok(read_conversation(messages, format, options.lenient)?.messages)
+    let (format, lenient) = read_format(&Fields::new(options, "options", READ_OPTIONS)?)?;
+    Ok(read_conversation(messages, format, lenient)?.messages)
 }
 
 /// Parses the caller's messages as `format`, keeping what writing them back needs.
@@ -271,83 +241,86 @@ impl Compactor {
     }
 
     fn from_config(config: &JsValue) -> Result<Compactor, Failure> {
-        let config: Config = optional(config, "config")?;
-        let safe = [
-            ("maxContextTokens", config.max_context_tokens),
-            ("outputReserve", config.output_reserve),
-            ("comfortTokens", config.comfort_tokens),
-            ("maxSummaryTokens", config.max_summary_tokens),
-            ("breakerCooldownMs", config.breaker_cooldown_ms),
-            ("clearAtLeast", config.clear_at_least),
-            ("maxPreservedUserTokens", config.max_preserved_user_tokens),
-            ("summarizerInputTokens", config.summarizer_input_tokens),
-            ("requestTimeoutMs", config.request_timeout_ms),
-        ];
-        for (name, value) in safe {
-            if value.is_some_and(|v| v > MAX_SAFE_INTEGER) {
-                return Err(Failure::invalid(
-                    format!("config.{name}"),
-                    "above Number.MAX_SAFE_INTEGER",
-                ));
-            }
-        }
-        if config.max_concurrency == Some(0) {
+        let config = Fields::new(config, "config", CONFIG_FIELDS)?;
+        let defaults = CompactionConfig::default();
+        let max_concurrency = config.integer("maxConcurrency")?;
+        if max_concurrency == Some(0) {
             return Err(Failure::invalid(
-                "config.maxConcurrency",
+                config.path("maxConcurrency"),
                 "expected at least 1",
             ));
         }
-        if config
-            .min_reduction
-            .is_some_and(|r| !(0.0..=1.0).contains(&r))
-        {
+        let min_reduction = config.number("minReduction")?;
+        if min_reduction.is_some_and(|r| !(0.0..=1.0).contains(&r)) {
             return Err(Failure::invalid(
-                "config.minReduction",
+                config.path("minReduction"),
                 "expected a share between 0 and 1",
             ));
         }
-        let defaults = CompactionConfig::default();
+        // `null` turns the message-count signal off.
+        let max_messages = match config.value("maxMessages")? {
+            Some(off) if off.is_null() => None,
+            _ => Some(
+                config
+                    .integer("maxMessages")?
+                    .unwrap_or(DEFAULT_MAX_MESSAGES),
+            ),
+        };
+        let encoding = match config.value("encoding")? {
+            Some(name) if !name.is_null() => Some(encoding_named(&name, &config.path("encoding"))?),
+            _ => None,
+        };
         let keep_recent_turns = config
-            .keep_recent_turns
+            .integer("keepRecentTurns")?
             .unwrap_or(DEFAULT_KEEP_RECENT_TURNS);
         let config = CompactionConfig {
             budget: BudgetConfig {
-                model: config.model,
-                max_context_tokens: config.max_context_tokens,
-                output_reserve: config.output_reserve,
-                comfort_tokens: config.comfort_tokens,
-                trigger_ratio: config.trigger_ratio,
-                target_ratio: config.target_ratio,
-                max_messages: config.max_messages.unwrap_or(Some(DEFAULT_MAX_MESSAGES)),
-                encoding: config.encoding,
+                model: config.string("model")?,
+                max_context_tokens: config.integer("maxContextTokens")?,
+                output_reserve: config.integer("outputReserve")?,
+                comfort_tokens: config.integer("comfortTokens")?,
+                trigger_ratio: config.number("triggerRatio")?,
+                target_ratio: config.number("targetRatio")?,
+                max_messages,
+                encoding,
             },
             keep_recent_turns,
-            min_tail_turns: config.min_tail_turns.unwrap_or(defaults.min_tail_turns),
+            min_tail_turns: config
+                .integer("minTailTurns")?
+                .unwrap_or(defaults.min_tail_turns),
             max_summary_tokens: config
-                .max_summary_tokens
+                .integer("maxSummaryTokens")?
                 .unwrap_or(defaults.max_summary_tokens),
-            summary_model: config.summary_model,
-            summary_provider: config.summary_provider,
+            summary_model: config.string("summaryModel")?,
+            summary_provider: config.string("summaryProvider")?,
             enable_incremental: config
-                .enable_incremental
+                .bool("enableIncremental")?
                 .unwrap_or(defaults.enable_incremental),
-            max_failures: config.max_failures.unwrap_or(defaults.max_failures),
-            breaker_cooldown_ms: config.breaker_cooldown_ms,
-            min_messages: config.min_messages.unwrap_or(defaults.min_messages),
-            clear_at_least: config.clear_at_least.unwrap_or(defaults.clear_at_least),
+            max_failures: config
+                .integer("maxFailures")?
+                .unwrap_or(defaults.max_failures),
+            breaker_cooldown_ms: config.integer("breakerCooldownMs")?,
+            min_messages: config
+                .integer("minMessages")?
+                .unwrap_or(defaults.min_messages),
+            clear_at_least: config
+                .integer("clearAtLeast")?
+                .unwrap_or(defaults.clear_at_least),
             max_preserved_user_tokens: config
-                .max_preserved_user_tokens
+                .integer("maxPreservedUserTokens")?
                 .unwrap_or(defaults.max_preserved_user_tokens),
             summarizer_input_tokens: config
-                .summarizer_input_tokens
+                .integer("summarizerInputTokens")?
                 .unwrap_or(defaults.summarizer_input_tokens),
             request_timeout_ms: config
-                .request_timeout_ms
+                .integer("requestTimeoutMs")?
                 .unwrap_or(defaults.request_timeout_ms),
-            max_attempts: config.max_attempts.unwrap_or(defaults.max_attempts),
-            min_reduction: config.min_reduction.unwrap_or(defaults.min_reduction),
-            max_concurrency: config.max_concurrency.unwrap_or(defaults.max_concurrency),
-            extractive_fallback: extractive_fallback(config.extractive_fallback)?,
+            max_attempts: config
+                .integer("maxAttempts")?
+                .unwrap_or(defaults.max_attempts),
+            min_reduction: min_reduction.unwrap_or(defaults.min_reduction),
+            max_concurrency: max_concurrency.unwrap_or(defaults.max_concurrency),
+            extractive_fallback: extractive_fallback(config.bool("extractiveFallback")?)?,
         };
         let budget = config.budget.resolve()?;
         let accountant = TokenAccountant::new(counter(budget.encoding));
@@ -523,20 +496,9 @@ pub fn count_tokens(
             format!("expected a string, found {}", type_of(&text)),
         )
     })?;
-    let encoding = encoding.unwrap_or_default();
-    let encoding = if encoding.is_undefined() || encoding.is_null() {
-        Encoding::O200kBase
-    } else {
-        let name = encoding.as_string().unwrap_or_default();
-        Encoding::parse(&name).ok_or_else(|| {
-            Failure::invalid(
-                "encoding",
-                format!(
-                    "unknown encoding {:?} (expected \"o200k_base\", \"cl100k_base\" or \"estimate\")",
-                    encoding.as_string().unwrap_or_else(|| type_of(&encoding))
-                ),
-            )
-        })?
+    let encoding = match encoding {
+        Some(name) if !name.is_undefined() && !name.is_null() => encoding_named(&name, "encoding")?,
+        _ => Encoding::O200kBase,
     };
     Ok(counter(encoding).count(&text) as f64)
 }

@@ -2,6 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 
 const full = await import("../../pkg/node.js");
 const lite = await import("../../pkg-lite/node.js");
@@ -96,6 +97,35 @@ for (const [name, pkg] of [["full", full], ["lite", lite]]) {
     assert.deepEqual(errorCodes(), ["INVALID_INPUT", "CONTEXT_OVERFLOW", "CIRCUIT_OPEN", "CONFLICT", "ABORTED", "SUMMARY_FAILED", "PERSIST_FAILED", "INTERNAL"]);
   });
 
+  test(`${name}: a bad config or option names its field and what was expected`, () => {
+    const refused = (make, path, message) =>
+      assert.throws(make, (e) => e.code === "INVALID_INPUT" && e.path === path && e.message === `${path}: ${message}`);
+    const config = (extra) => () => new Compactor({ model: "gpt-4o", ...extra });
+    refused(config({ maxFailures: 1.5 }), "config.maxFailures", "expected a non-negative integer, found 1.5");
+    refused(config({ keepRecentTurns: -2 }), "config.keepRecentTurns", "expected a non-negative integer, found -2");
+    refused(config({ maxFailures: 2 ** 40 }), "config.maxFailures", "too large");
+    refused(config({ maxContextTokens: 2 ** 60 }), "config.maxContextTokens", "above Number.MAX_SAFE_INTEGER");
+    refused(config({ triggerRatio: NaN }), "config.triggerRatio", "expected a finite number, found NaN");
+    refused(config({ targetRatio: 0.95 }), "config.targetRatio", "ratios must satisfy 0 < target (0.95) < trigger (0.92) <= 1");
+    refused(config({ summaryModel: 7 }), "config.summaryModel", "expected a string, found 7");
+    refused(config({ enableIncremental: "yes" }), "config.enableIncremental", "expected a boolean, found string");
+    refused(config({ encoding: "gpt2" }), "config.encoding",
+      'unknown encoding "gpt2" (expected "o200k_base", "cl100k_base" or "estimate")');
+    assert.throws(config({ maxContextTokn: 5 }), (e) =>
+      e.path === "config.maxContextTokn" && /^config\.maxContextTokn: unknown field \(expected one of model, maxContextTokens, /.test(e.message));
+    refused(() => new Compactor([]), "config", "expected an object, found an array");
+    refused(() => new Compactor("gpt-4o"), "config", "expected an object, found string");
+    const throwing = { get model() { throw new Error("no model today"); } };
+    refused(() => new Compactor(throwing), "config.model", "no model today");
+    // `undefined` and `null` are absent fields; `maxMessages: null` turns the signal off.
+    assert.equal(new Compactor({ model: "gpt-4o", maxFailures: undefined, minTailTurns: null }).budget.maxMessages, 50);
+    assert.equal(new Compactor({ model: "gpt-4o", maxMessages: null }).budget.maxMessages, null);
+    assert.equal(new Compactor({ model: "gpt-4o", encoding: "cl100k_base" }).budget.encoding, "cl100k_base");
+    const c = new Compactor({ model: "gpt-4o" });
+    refused(() => c.assess(conversation, { lenient: "yes" }), "options.lenient", "expected a boolean, found string");
+    refused(() => c.assess(conversation, { formatt: "openai" }), "options.formatt", "unknown field (expected one of format, lenient)");
+  });
+
   test(`${name}: garbage of every kind, then a normal call`, () => {
     const cyclic = [];
     cyclic.push(cyclic);
@@ -159,4 +189,16 @@ test("package.json maps every runtime to an entry that exists", () => {
     }
     assert.equal(meta.type, "module");
   }
+});
+
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 150 kB", (t) => {
+  const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
+  // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
+  if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
+    t.skip("a development build");
+    return;
+  }
+  const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
+  assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 150_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
