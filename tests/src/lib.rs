@@ -1,9 +1,12 @@
 //! Shared helpers for the integration tests: the corpus of real agent trajectories, random
-//! sessions, and a converter from OpenAI conversations to the other formats.
+//! sessions, a converter from OpenAI conversations to the other formats, and a loopback
+//! HTTP endpoint.
 
 pub mod convert;
 
 pub mod harness;
+
+pub mod loopback;
 
 use std::path::PathBuf;
 

@@ -1,15 +1,16 @@
 //! `compactor compact`: compacts a conversation and writes it back in its own format.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::{Args, ValueEnum};
 use compactor::engine::{CompactError, Compactor, Event, Outcome, Status, Trigger};
-use compactor::extractive::Extractive;
 
 use crate::Failure;
 use crate::input::{BudgetArgs, InputArgs};
 use crate::plan::thousands;
+use crate::summarizer::{SummarizerArgs, Threaded};
 
 /// Arguments of `compactor compact`.
 #[derive(Args, Debug)]
@@ -22,9 +23,8 @@ pub struct CompactArgs {
     /// the request as too long; `manual` always, towards the target.
     #[arg(long, value_enum, default_value = "proactive")]
     reason: TriggerArg,
-    /// Who writes the summaries.
-    #[arg(long, value_enum, default_value = "extractive")]
-    summarizer: SummarizerArg,
+    #[command(flatten)]
+    summarizer: SummarizerArgs,
     /// Write the compacted conversation here (same format as the input).
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -40,12 +40,6 @@ enum TriggerArg {
     Manual,
 }
 
-#[derive(ValueEnum, Debug, Clone, Copy)]
-enum SummarizerArg {
-    /// Built in, offline and deterministic.
-    Extractive,
-}
-
 fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -56,7 +50,10 @@ fn now_ms() -> u64 {
 pub fn run(args: &CompactArgs) -> Result<(), Failure> {
     let conversation = args.input.read()?;
     let budget = args.budget.budget()?;
-    let config = args.budget.compaction_config();
+    let config = args
+        .budget
+        .compaction_config(args.summarizer.summary_model.clone());
+    let summarizer = Threaded(Arc::new(args.summarizer.build(&args.budget.model)?));
     let compactor = Compactor::new(config).map_err(|e| Failure::Input(e.to_string()))?;
     debug_assert_eq!(compactor.budget(), &budget);
     let trigger = match args.reason {
@@ -71,7 +68,7 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
     let mut log = Vec::new();
     let result = futures_executor::block_on(compactor::driver::drive(
         &mut run,
-        &Extractive,
+        &summarizer,
         compactor.config().max_concurrency,
         &now_ms,
         &mut |event| log.push(event.clone()),

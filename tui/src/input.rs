@@ -119,10 +119,13 @@ impl BudgetArgs {
     }
 
     /// The engine's configuration: these numbers, defaults for the rest.
-    pub fn compaction_config(&self) -> CompactionConfig {
+    /// The engine's configuration; `summary_model` is named in every summary request
+    /// (`None`: the conversation's model).
+    pub fn compaction_config(&self, summary_model: Option<String>) -> CompactionConfig {
         CompactionConfig {
             budget: self.config(),
             keep_recent_turns: self.keep_recent_turns,
+            summary_model,
             ..CompactionConfig::default()
         }
     }

@@ -5,10 +5,15 @@
 //! interface. The engine never sees them; the driver hands their answers to
 //! `Run::complete`.
 
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Poll, Waker};
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
+use compactor::driver::Summarize;
 use compactor::engine::{SummaryFailure, SummaryRequest};
 use compactor::extractive::Extractive;
 use compactor::message::Role;
@@ -23,6 +28,60 @@ pub trait BlockingSummarizer: Send + Sync {
 
     /// A short name for status lines.
     fn name(&self) -> String;
+}
+
+/// Answers `request` on a thread of its own and hands the result to `deliver`: a slow
+/// model holds only that thread, and a panicking summarizer is a failed request.
+pub fn answer_on_thread(
+    summarizer: Arc<dyn BlockingSummarizer>,
+    request: SummaryRequest,
+    deliver: impl FnOnce(Result<String, SummaryFailure>) + Send + 'static,
+) {
+    std::thread::spawn(move || {
+        deliver(
+            catch_unwind(AssertUnwindSafe(|| summarizer.summarize(&request)))
+                .unwrap_or_else(|_| Err(SummaryFailure::Failed("summarizer panicked".into()))),
+        );
+    });
+}
+
+/// A blocking summarizer as the engine's async driver takes it: each request is answered
+/// on its own thread ([`answer_on_thread`]), so `drive` keeps a level's requests in
+/// flight together.
+pub struct Threaded(pub Arc<dyn BlockingSummarizer>);
+
+/// Where a request's thread leaves its answer for the future awaiting it.
+#[derive(Default)]
+struct Slot {
+    answer: Option<Result<String, SummaryFailure>>,
+    waker: Option<Waker>,
+}
+
+impl Summarize for Threaded {
+    fn summarize(
+        &self,
+        request: &SummaryRequest,
+    ) -> impl Future<Output = Result<String, SummaryFailure>> {
+        let slot = Arc::new(Mutex::new(Slot::default()));
+        let filled = Arc::clone(&slot);
+        answer_on_thread(Arc::clone(&self.0), request.clone(), move |answer| {
+            let mut slot = filled.lock().unwrap_or_else(PoisonError::into_inner);
+            slot.answer = Some(answer);
+            if let Some(waker) = slot.waker.take() {
+                waker.wake();
+            }
+        });
+        std::future::poll_fn(move |cx| {
+            let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
+            match slot.answer.take() {
+                Some(answer) => Poll::Ready(answer),
+                None => {
+                    slot.waker = Some(cx.waker().clone());
+                    Poll::Pending
+                }
+            }
+        })
+    }
 }
 
 impl BlockingSummarizer for Extractive {
@@ -302,6 +361,7 @@ impl SummarizerArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use compactor_tests::loopback::{Answer, Loopback, completion};
 
     #[test]
     fn answers_are_parsed_and_context_errors_recognized() {
@@ -365,46 +425,9 @@ mod tests {
         assert_eq!(faulty.name(), "echo fail every 3");
     }
 
-    /// A loopback server that answers `answers.len()` connections, one request each, in
-    /// order, then stops; it hands back the request bodies it read.
-    fn serve(
-        answers: Vec<(u16, String, Duration)>,
-    ) -> (String, std::thread::JoinHandle<Vec<String>>) {
-        use std::io::{BufRead, BufReader, Read, Write};
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
-        let address = format!("http://{}", listener.local_addr().expect("address"));
-        let handle = std::thread::spawn(move || {
-            let mut bodies = Vec::new();
-            for (status, body, delay) in answers {
-                let Ok((stream, _)) = listener.accept() else {
-                    break;
-                };
-                let mut reader = BufReader::new(stream);
-                let mut length = 0usize;
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                        break;
-                    }
-                    let lower = line.to_ascii_lowercase();
-                    if let Some(value) = lower.strip_prefix("content-length:") {
-                        length = value.trim().parse().unwrap_or(0);
-                    }
-                }
-                let mut request = vec![0; length];
-                let _ = reader.read_exact(&mut request);
-                bodies.push(String::from_utf8_lossy(&request).into_owned());
-                std::thread::sleep(delay);
-                let mut stream = reader.into_inner();
-                let _ = write!(
-                    stream,
-                    "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-            }
-            bodies
-        });
-        (address, handle)
+    /// A loopback endpoint that gives `answers` in order.
+    fn serve(answers: Vec<Answer>) -> Loopback {
+        Loopback::serve(move |n, _| answers[n.min(answers.len() - 1)].clone())
     }
 
     fn request() -> SummaryRequest {
@@ -443,11 +466,14 @@ mod tests {
 
     #[test]
     fn the_openai_client_sends_the_prompt_and_reads_the_answer() {
-        let ok = r###"{"choices":[{"message":{"role":"assistant","content":"## Facts\n- src/lib.rs"}}]}"###;
-        let (url, server) = serve(vec![(200, ok.into(), Duration::ZERO)]);
-        let answer = client(url, Duration::from_secs(5)).summarize(&request());
+        let server = serve(vec![(
+            200,
+            completion("## Facts\n- src/lib.rs"),
+            Duration::ZERO,
+        )]);
+        let answer = client(server.url.clone(), Duration::from_secs(5)).summarize(&request());
         assert_eq!(answer, Ok("## Facts\n- src/lib.rs".into()));
-        let bodies = server.join().expect("server");
+        let bodies = server.bodies();
         let body: Value = serde_json::from_str(&bodies[0]).expect("JSON body");
         assert_eq!(body["model"], "summary-model");
         assert_eq!(body["max_tokens"], 321);
@@ -464,12 +490,12 @@ mod tests {
     #[test]
     fn the_openai_client_surfaces_errors_and_timeouts_as_failures() {
         let too_long = r#"{"error":{"code":"context_length_exceeded"}}"#;
-        let (url, server) = serve(vec![
+        let server = serve(vec![
             (500, r#"{"error":"boom"}"#.into(), Duration::ZERO),
             (400, too_long.into(), Duration::ZERO),
             (200, "{}".into(), Duration::from_millis(1500)),
         ]);
-        let summarizer = client(url, Duration::from_millis(300));
+        let summarizer = client(server.url.clone(), Duration::from_millis(300));
         let failed = summarizer.summarize(&request());
         assert!(
             matches!(&failed, Err(SummaryFailure::Failed(m)) if m.contains("HTTP 500")),
@@ -489,7 +515,7 @@ mod tests {
             started.elapsed() < Duration::from_millis(1400),
             "the timeout held"
         );
-        assert_eq!(server.join().expect("server").len(), 3);
+        assert_eq!(server.bodies().len(), 3);
     }
 
     #[test]

@@ -2,7 +2,9 @@
 
 use std::io::Write;
 use std::process::{Command, Output};
+use std::time::Duration;
 
+use compactor_tests::loopback::{Loopback, completion};
 use compactor_tests::{corpus, corpus_dir};
 use serde_json::Value;
 
@@ -231,4 +233,94 @@ fn every_format_plans_detected_or_named() {
         "{}",
         stderr(&output)
     );
+}
+
+#[test]
+fn compact_asks_an_openai_compatible_endpoint_for_the_summaries_concurrently() {
+    let file = corpus_dir().join("mini-swe-agent--sqlfluff-1517.json");
+    let server = Loopback::serve(|n, _| {
+        let summary =
+            format!("## Progress\n- summary {n} from the endpoint: src/sqlfluff/rules/L039.py");
+        (200, completion(&summary), Duration::from_millis(200))
+    });
+    let dir = std::env::temp_dir().join(format!("compactor-openai-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = dir.join("out.json");
+    let output = compactor(&[
+        "compact",
+        file.to_str().expect("utf-8"),
+        "--lenient",
+        "--max-context",
+        "30000",
+        "--output-reserve",
+        "1000",
+        "--max-messages",
+        "1000",
+        "--summarizer",
+        "openai",
+        "--base-url",
+        &server.url,
+        "--summary-model",
+        "summary-model",
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let bodies = server.bodies();
+    assert!(
+        text.contains(&format!("requests {} · ", bodies.len())) && text.contains("failures 0"),
+        "{text}"
+    );
+    assert!(bodies.len() > 1, "{text}");
+    for body in &bodies {
+        let body: Value = serde_json::from_str(body).expect("a JSON request body");
+        assert_eq!(body["model"], "summary-model");
+        assert!(
+            body["messages"][1]["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("<transcript>"))
+        );
+    }
+    // A level's requests are in flight together, not one after another.
+    assert!(
+        server.max_in_flight() > 1,
+        "at most {} at once",
+        server.max_in_flight()
+    );
+    let written = std::fs::read_to_string(&out).expect("written");
+    assert!(
+        written.contains("from the endpoint: src/sqlfluff/rules/L039.py"),
+        "the summaries are the endpoint's"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_failing_endpoint_leaves_the_conversation_and_says_so() {
+    let server = Loopback::serve(|_, _| (500, r#"{"error":"down"}"#.into(), Duration::ZERO));
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/sample.json");
+    let out = std::env::temp_dir().join(format!("compactor-down-{}.json", std::process::id()));
+    let output = compactor(&[
+        "compact",
+        sample,
+        "--max-context",
+        "3000",
+        "--output-reserve",
+        "500",
+        "--summarizer",
+        "openai",
+        "--base-url",
+        &server.url,
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    let message = stderr(&output);
+    assert!(
+        message.contains("conversation unchanged") && message.contains("HTTP 500"),
+        "{message}"
+    );
+    assert!(!server.bodies().is_empty());
+    assert!(!out.exists(), "nothing is written when the run fails");
 }

@@ -3,18 +3,16 @@
 //! wants done comes back from [`App::take_effects`].
 
 use std::io;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use compactor::engine::SummaryFailure;
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, MouseEventKind};
 use crossterm::execute;
 
 use super::model::{App, AppEvent, Effect};
-use crate::summarizer::BlockingSummarizer;
+use crate::summarizer::{BlockingSummarizer, answer_on_thread};
 
 /// How often the screen is redrawn while nothing happens (the spinner's frame rate).
 const FRAME: Duration = Duration::from_millis(100);
@@ -94,14 +92,12 @@ fn perform(
             request,
         } => {
             // One thread per request: the app hands out at most `max_concurrency` at once.
-            let summarizer = Arc::clone(summarizer);
             let tx = tx.clone();
-            thread::spawn(move || {
-                let result = catch_unwind(AssertUnwindSafe(|| summarizer.summarize(&request)))
-                    .unwrap_or_else(|_| Err(SummaryFailure::Failed("summarizer panicked".into())));
+            let id = request.id;
+            answer_on_thread(Arc::clone(summarizer), request, move |result| {
                 let _ = tx.send(AppEvent::Answered {
                     generation,
-                    id: request.id,
+                    id,
                     result,
                     now_ms: clock(),
                 });
