@@ -138,6 +138,26 @@ fn inspect_steps_through_the_ladder_watches_requests_and_exports() {
     tmux.keys(&["Escape"]);
     tmux.wait_for_gone("keys · Esc closes");
 
+    // The mouse (SGR reports, as terminals send them): a click on the requests pane
+    // focuses it, so Enter opens a request instead of a segment.
+    let screen = tmux.screen();
+    let (row, column) = screen
+        .lines()
+        .enumerate()
+        .find_map(|(row, line)| {
+            let byte = line.find(" requests · ")?;
+            Some((row + 1, line[..byte].chars().count() + 2))
+        })
+        .unwrap_or_else(|| panic!("the requests pane: {screen}"));
+    tmux.keys(&[
+        "-l",
+        &format!("\x1b[<0;{column};{row}M\x1b[<0;{column};{row}m"),
+    ]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("request #1 · ↑↓ scroll");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for_gone("↑↓ scroll");
+
     tmux.keys(&["e"]);
     let status = tmux.wait_for("exported to");
     assert!(status.contains("ctf-rock.compacted.json"), "{status}");

@@ -416,8 +416,15 @@ pub enum Effect {
 pub enum AppEvent {
     /// A key.
     Key(crossterm::event::KeyEvent),
-    /// The mouse wheel: positive scrolls down.
-    Scroll(i32),
+    /// The mouse wheel: positive scrolls down; over a pane it scrolls that pane.
+    Scroll {
+        /// Lines (rows of a table).
+        lines: i32,
+        /// The pane under the pointer.
+        over: Option<Pane>,
+    },
+    /// A click on a pane focuses it.
+    Click(Pane),
     /// Time passed (ms since the inspector started).
     Tick(u64),
     /// A summarizer answered.

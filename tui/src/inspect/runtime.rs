@@ -8,10 +8,14 @@ use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, MouseEventKind};
+use crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event, MouseButton, MouseEventKind,
+};
 use crossterm::execute;
+use ratatui::layout::{Position, Rect};
 
 use super::model::{App, AppEvent, Effect};
+use super::view::pane_at;
 use crate::summarizer::{BlockingSummarizer, answer_on_thread};
 
 /// How often the screen is redrawn while nothing happens (the spinner's frame rate).
@@ -62,11 +66,24 @@ fn spawn_input(tx: Sender<AppEvent>, clock: impl Fn() -> u64 + Send + 'static) {
         loop {
             let event = match event::read() {
                 Ok(Event::Key(key)) => AppEvent::Key(key),
-                Ok(Event::Mouse(mouse)) => match mouse.kind {
-                    MouseEventKind::ScrollDown => AppEvent::Scroll(3),
-                    MouseEventKind::ScrollUp => AppEvent::Scroll(-3),
-                    _ => continue,
-                },
+                Ok(Event::Mouse(mouse)) => {
+                    let over = crossterm::terminal::size()
+                        .ok()
+                        .and_then(|(width, height)| {
+                            pane_at(
+                                Rect::new(0, 0, width, height),
+                                Position::new(mouse.column, mouse.row),
+                            )
+                        });
+                    match (mouse.kind, over) {
+                        (MouseEventKind::ScrollDown, over) => AppEvent::Scroll { lines: 3, over },
+                        (MouseEventKind::ScrollUp, over) => AppEvent::Scroll { lines: -3, over },
+                        (MouseEventKind::Down(MouseButton::Left), Some(pane)) => {
+                            AppEvent::Click(pane)
+                        }
+                        _ => continue,
+                    }
+                }
                 // A resize only needs a redraw, which any event brings.
                 Ok(Event::Resize(..)) => AppEvent::Tick(clock()),
                 Ok(_) => continue,

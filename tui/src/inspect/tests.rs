@@ -6,12 +6,12 @@ use compactor::engine::{CompactionConfig, SummaryFailure};
 use compactor::extractive::Extractive;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Position, Rect};
 use ratatui::widgets::Widget;
 
 use super::SAMPLE;
 use super::model::{App, AppEvent, Effect, Mode, Overlay, Pane, Phase, RequestState};
-use super::view::TokenGauge;
+use super::view::{TokenGauge, pane_at};
 use crate::input::{FormatArg, parse_text};
 use crate::summarizer::BlockingSummarizer;
 
@@ -365,11 +365,15 @@ fn keys_move_focus_selection_and_overlays() {
     key(&mut app, KeyCode::Enter);
     assert!(matches!(app.overlay, Some(Overlay::Detail { .. })));
     insta::assert_snapshot!("detail_segment", screen(&app, 110, 32));
-    app.handle_event(AppEvent::Scroll(3));
+    app.handle_event(AppEvent::Scroll {
+        lines: 3,
+        over: Some(Pane::Log),
+    });
     assert!(matches!(
         app.overlay,
         Some(Overlay::Detail { scroll: 3, .. })
     ));
+    assert_eq!(app.focus, Pane::Segments, "the overlay took the wheel");
     key(&mut app, KeyCode::Esc);
     assert_eq!(app.overlay, None);
     assert!(!app.quit, "Esc closes the overlay first");
@@ -524,4 +528,69 @@ fn requests_the_engine_times_out_leave_the_in_flight_list() {
         app.requests.rows.get(&r.id).map(|row| &row.state),
         Some(RequestState::Failed { reason, .. }) if reason.contains("deadline")
     )));
+}
+
+#[test]
+fn the_wheel_and_clicks_act_on_the_pane_under_the_pointer() {
+    let mut app = app();
+    let (width, height) = (110, 32);
+    let area = Rect::new(0, 0, width, height);
+    // Each pane's title, where the screen draws it, is inside that pane.
+    let drawn = screen(&app, width, height);
+    let title_at = |title: &str| {
+        drawn.lines().enumerate().find_map(|(row, line)| {
+            let byte = line.find(title)?;
+            let column = line[..byte].chars().count();
+            Some(Position::new(column as u16, row as u16))
+        })
+    };
+    for (pane, title) in [
+        (Pane::Segments, " segments · "),
+        (Pane::Ladder, " ladder "),
+        (Pane::Requests, " requests · "),
+        (Pane::Log, " events "),
+    ] {
+        let at = title_at(title).unwrap_or_else(|| panic!("{title:?} drawn:\n{drawn}"));
+        assert_eq!(pane_at(area, at), Some(pane), "{title:?} at {at:?}");
+    }
+    assert_eq!(pane_at(area, Position::new(5, 0)), None, "the header");
+    assert_eq!(
+        pane_at(area, Position::new(5, height - 1)),
+        None,
+        "the status line"
+    );
+    assert_eq!(
+        pane_at(Rect::new(0, 0, 40, 10), Position::new(5, 5)),
+        None,
+        "too small to draw panes"
+    );
+
+    assert_eq!(app.focus, Pane::Segments);
+    app.handle_event(AppEvent::Scroll {
+        lines: 3,
+        over: Some(Pane::Ladder),
+    });
+    assert_eq!(
+        app.focus,
+        Pane::Ladder,
+        "the wheel scrolls the pane it is over"
+    );
+    app.handle_event(AppEvent::Scroll {
+        lines: 3,
+        over: None,
+    });
+    assert_eq!(
+        app.focus,
+        Pane::Ladder,
+        "off the panes, the focused one scrolls"
+    );
+    app.handle_event(AppEvent::Click(Pane::Requests));
+    assert_eq!(app.focus, Pane::Requests);
+    press(&mut app, '?');
+    app.handle_event(AppEvent::Click(Pane::Log));
+    assert_eq!(
+        app.focus,
+        Pane::Requests,
+        "clicks do not reach under an overlay"
+    );
 }

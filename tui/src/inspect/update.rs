@@ -26,7 +26,18 @@ impl App {
     pub fn handle_event(&mut self, event: AppEvent) {
         match event {
             AppEvent::Key(key) => self.handle_key(key),
-            AppEvent::Scroll(lines) => self.scroll(lines),
+            AppEvent::Scroll { lines, over } => {
+                // An overlay takes the wheel wherever the pointer is.
+                if let (None, Some(pane)) = (&self.overlay, over) {
+                    self.focus = pane;
+                }
+                self.scroll(lines);
+            }
+            AppEvent::Click(pane) => {
+                if self.overlay.is_none() {
+                    self.focus = pane;
+                }
+            }
             AppEvent::Tick(now_ms) => self.tick(now_ms),
             AppEvent::Answered {
                 generation,

@@ -1,7 +1,7 @@
 //! Drawing: `impl Widget for &T` for the app and each pane. Pure functions of the state.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
@@ -331,7 +331,10 @@ pub const KEYS: [(&str, &str); 16] = [
     ),
     ("Tab / S-Tab", "next / previous pane"),
     ("↑↓ j k", "move; PgUp PgDn Home End too"),
-    ("mouse wheel", "scroll"),
+    (
+        "wheel, click",
+        "scroll the pane under the pointer; focus a pane",
+    ),
     ("?", "this help"),
     ("Esc", "close the overlay, or quit"),
     ("q", "quit"),
@@ -456,6 +459,52 @@ fn render_edit(fields: &[String], field: usize, area: Rect, buf: &mut Buffer) {
         .render(area, buf);
 }
 
+/// Where the inspector draws what, on a screen of at least [`MIN_WIDTH`]×[`MIN_HEIGHT`].
+struct Screen {
+    /// Names, numbers and the token gauge.
+    header: Rect,
+    /// Segments left; ladder and requests right; the event log below.
+    panes: [(Pane, Rect); 4],
+    /// The status line.
+    status: Rect,
+}
+
+fn screen(area: Rect) -> Screen {
+    let [header, body, log, status] = Layout::vertical([
+        Constraint::Length(3),
+        Constraint::Min(7),
+        Constraint::Length((area.height / 4).clamp(4, 12)),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(52), Constraint::Percentage(48)]).areas(body);
+    let [ladder, requests] =
+        Layout::vertical([Constraint::Length(7), Constraint::Min(3)]).areas(right);
+    Screen {
+        header,
+        panes: [
+            (Pane::Segments, left),
+            (Pane::Ladder, ladder),
+            (Pane::Requests, requests),
+            (Pane::Log, log),
+        ],
+        status,
+    }
+}
+
+/// The pane drawn at `position` on a screen of `area`, if any.
+pub fn pane_at(area: Rect, position: Position) -> Option<Pane> {
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        return None;
+    }
+    screen(area)
+        .panes
+        .into_iter()
+        .find(|(_, rect)| rect.contains(position))
+        .map(|(pane, _)| pane)
+}
+
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
         if area.width == 0 || area.height == 0 {
@@ -471,14 +520,11 @@ impl Widget for &App {
                 .render(area, buf);
             return;
         }
-        let [header, body, log, status] = Layout::vertical([
-            Constraint::Length(3),
-            Constraint::Min(7),
-            Constraint::Length((area.height / 4).clamp(4, 12)),
-            Constraint::Length(1),
-        ])
-        .areas(area);
-
+        let Screen {
+            header,
+            panes,
+            status,
+        } = screen(area);
         // Header: names, numbers, the gauge.
         let b = self.budget();
         let [title, gauge] =
@@ -503,31 +549,17 @@ impl Widget for &App {
         })
             .render(gauge, buf);
 
-        // Body: segments left; ladder and requests right.
-        let [left, right] =
-            Layout::horizontal([Constraint::Percentage(52), Constraint::Percentage(48)])
-                .areas(body);
-        let [ladder, requests] =
-            Layout::vertical([Constraint::Length(7), Constraint::Min(3)]).areas(right);
-        let panes = [
-            (
-                Pane::Segments,
-                left,
-                format!(" segments · {} messages ", self.messages.len()),
-            ),
-            (Pane::Ladder, ladder, " ladder ".to_owned()),
-            (
-                Pane::Requests,
-                requests,
-                match self.requests.in_flight() {
-                    0 => format!(" requests · {} ", self.summarizer),
-                    n => format!(" requests · {n} in flight · {} ", self.summarizer),
-                },
-            ),
-            (Pane::Log, log, " events ".to_owned()),
-        ];
-        for (pane, rect, title) in panes {
-            let block = pane_block(title, self.focus == pane);
+        let title = |pane| match pane {
+            Pane::Segments => format!(" segments · {} messages ", self.messages.len()),
+            Pane::Ladder => " ladder ".to_owned(),
+            Pane::Requests => match self.requests.in_flight() {
+                0 => format!(" requests · {} ", self.summarizer),
+                n => format!(" requests · {n} in flight · {} ", self.summarizer),
+            },
+            Pane::Log => " events ".to_owned(),
+        };
+        for (pane, rect) in panes {
+            let block = pane_block(title(pane), self.focus == pane);
             let inner = block.inner(rect);
             block.render(rect, buf);
             match pane {
