@@ -36,7 +36,7 @@ pub enum FormatArg {
     Openai,
     /// Anthropic Messages: content blocks, top-level `system`.
     Anthropic,
-    /// Vercel AI SDK `ModelMessage`s.
+    /// Vercel AI SDK `ModelMessage`s (and AI SDK 4 `CoreMessage`s).
     AiSdk,
 }
 

@@ -62,7 +62,7 @@ export type VocabularyName = Exclude<EncodingName, "estimate">;
 
 /**
  * Message formats: OpenAI Chat Completions, Anthropic Messages (a body with `system`, or
- * an array of messages), Vercel AI SDK `ModelMessage`s.
+ * an array of messages), Vercel AI SDK `ModelMessage`s (and AI SDK 4 `CoreMessage`s).
  */
 export type MessageFormat = "openai" | "anthropic" | "aiSdk";
 

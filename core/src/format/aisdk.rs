@@ -1,4 +1,4 @@
-//! Vercel AI SDK `ModelMessage`s (AI SDK 5).
+//! Vercel AI SDK `ModelMessage`s (AI SDK 5 and later), and AI SDK 4's `CoreMessage`s.
 //!
 //! Input: an array of messages, or an object with `messages` (its other fields are kept
 //! and written back). Roles and content:
@@ -15,6 +15,12 @@
 //! value }` or `{ type: "content", value: [text | media items] }`; `json` values read as
 //! their JSON text, the `error-` kinds set [`ToolResult::is_error`]. `providerOptions`, on a
 //! message or on any part, stays in the original JSON and survives every write.
+//!
+//! AI SDK 4 wrote some fields under other names: a tool call's `args` (for `input`), a
+//! tool result's `result` (any JSON, for `output`) with `isError`, and `mimeType` (for
+//! `mediaType`). Both spellings read; a rewritten part keeps the one it came with (a
+//! result rewritten in the 4 shape drops its `experimental_content`, which described the
+//! old result). New parts are written in the current shape.
 //!
 //! Estimates: the AI SDK talks to every provider, so an image counts as [`IMAGE_TOKENS`],
 //! the larger of OpenAI's and Anthropic's per-image figures; a file given inline one token
@@ -90,6 +96,18 @@ fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Mess
     Ok(pin_opaque(Message::new(MessageId::new(""), role, parts)))
 }
 
+/// Whether a part spells a field as AI SDK 4 did: `old` present, `new` absent.
+fn is_v4(part: &Map<String, Value>, new: &str, old: &str) -> bool {
+    part.contains_key(old) && !part.contains_key(new)
+}
+
+/// A media part's `mediaType` (AI SDK 4: `mimeType`).
+fn media_type(part: &Map<String, Value>) -> Option<&str> {
+    part.get("mediaType")
+        .or_else(|| part.get("mimeType"))
+        .and_then(Value::as_str)
+}
+
 fn is_url(data: &str) -> bool {
     data.starts_with("http://") || data.starts_with("https://")
 }
@@ -142,9 +160,7 @@ fn read_part(
         }),
         "image" => {
             let image = required_str(part, path, "image")?;
-            let label = object
-                .get("mediaType")
-                .and_then(Value::as_str)
+            let label = media_type(object)
                 .map(str::to_owned)
                 .unwrap_or_else(|| super::openai::short_label(image));
             Part::Media(Media {
@@ -155,7 +171,8 @@ fn read_part(
         }
         "file" => {
             let data = required_str(part, path, "data")?;
-            let media_type = required_str(part, path, "mediaType")?;
+            let media_type = media_type(object)
+                .ok_or_else(|| FormatError::new(at(path, "mediaType"), "missing"))?;
             let label = object
                 .get("filename")
                 .and_then(Value::as_str)
@@ -171,11 +188,28 @@ fn read_part(
                 },
             })
         }
-        "tool-call" => tool_call(part, path, "toolCallId", "toolName")?,
+        "tool-call" => {
+            let input = if is_v4(object, "input", "args") {
+                "args"
+            } else {
+                "input"
+            };
+            tool_call(part, path, ["toolCallId", "toolName", input])?
+        }
         "tool-result" => {
             let call_id = required_str(part, path, "toolCallId")?.to_owned();
             let tool_name = required_str(part, path, "toolName")?.to_owned();
-            let (content, is_error) = output(object.get("output"), &at(path, "output"))?;
+            let (content, is_error) = match object.get("result") {
+                Some(result) if is_v4(object, "output", "result") => {
+                    let text = match result {
+                        Value::String(text) => text.clone(),
+                        other => other.to_string(),
+                    };
+                    let is_error = object.get("isError").and_then(Value::as_bool);
+                    (vec![Part::text(text)], is_error == Some(true))
+                }
+                _ => output(object.get("output"), &at(path, "output"))?,
+            };
             Part::ToolResult(ToolResult {
                 call_id,
                 tool_name: Some(tool_name),
@@ -320,11 +354,16 @@ fn render_part(part: &Part, base: Option<&Map<String, Value>>) -> Value {
             object.insert("text".into(), json!(reasoning.text));
         }
         Part::ToolCall(call) => {
+            let input = if is_v4(&object, "input", "args") {
+                "args"
+            } else {
+                "input"
+            };
             object.insert("type".into(), json!("tool-call"));
             object.insert("toolCallId".into(), json!(call.id));
             object.insert("toolName".into(), json!(call.name));
             object.insert(
-                "input".into(),
+                input.into(),
                 serde_json::from_str(&call.arguments).unwrap_or_else(|_| json!(call.arguments)),
             );
         }
@@ -343,12 +382,20 @@ fn render_part(part: &Part, base: Option<&Map<String, Value>>) -> Value {
                 .unwrap_or_default();
             object.insert("toolName".into(), json!(name));
             let text = text_of(&result.content);
-            let kind = if result.is_error {
-                "error-text"
+            if is_v4(&object, "output", "result") {
+                object.insert("result".into(), json!(text));
+                if result.is_error || object.contains_key("isError") {
+                    object.insert("isError".into(), json!(result.is_error));
+                }
+                object.shift_remove("experimental_content");
             } else {
-                "text"
-            };
-            object.insert("output".into(), json!({"type": kind, "value": text}));
+                let kind = if result.is_error {
+                    "error-text"
+                } else {
+                    "text"
+                };
+                object.insert("output".into(), json!({"type": kind, "value": text}));
+            }
         }
         other => return json!({"type": "text", "text": placeholder(other)}),
     }
@@ -428,6 +475,64 @@ mod tests {
         );
         assert_eq!(out[2]["content"][0], original[2]["content"][1]);
         assert_eq!(out[1], original[1]);
+    }
+
+    /// AI SDK 4 `CoreMessage`s: `args`, `result` with `isError`, `mimeType`.
+    const V4: &str = r#"[
+        {"role":"user","content":[{"type":"text","text":"Describe it"},{"type":"file","data":"https://example.com/a.pdf","mimeType":"application/pdf"},{"type":"image","image":"https://example.com/cat.png","mimeType":"image/png"}]},
+        {"role":"assistant","content":[{"type":"tool-call","toolCallId":"call-1","toolName":"weather","args":{"city":"Paris"}},{"type":"tool-call","toolCallId":"call-2","toolName":"search","args":{"q":"cats"}}]},
+        {"role":"tool","content":[
+            {"type":"tool-result","toolCallId":"call-1","toolName":"weather","result":{"temp":18},"experimental_content":[{"type":"text","text":"18C"}]},
+            {"type":"tool-result","toolCallId":"call-2","toolName":"search","result":"rate limited","isError":true}]},
+        {"role":"assistant","content":"Paris is 18C."}
+    ]"#;
+
+    #[test]
+    fn ai_sdk_4_messages_read_and_keep_their_shape_when_rewritten() {
+        let c = strict(V4).expect("valid");
+        let m = &c.messages;
+        assert!(
+            matches!(&m[0].parts[1], Part::Media(Media { kind: MediaKind::File, label, .. }) if label == "application/pdf")
+        );
+        assert!(
+            matches!(&m[0].parts[2], Part::Media(Media { kind: MediaKind::Image, label, .. }) if label == "image/png")
+        );
+        assert_eq!(
+            m[1].tool_calls()
+                .map(|c| c.arguments.as_str())
+                .collect::<Vec<_>>(),
+            [r#"{"city":"Paris"}"#, r#"{"q":"cats"}"#]
+        );
+        let results: Vec<_> = m[2].tool_results().collect();
+        assert_eq!(results[0].content, vec![Part::text(r#"{"temp":18}"#)]);
+        assert!(!results[0].is_error);
+        assert_eq!(results[1].content, vec![Part::text("rate limited")]);
+        assert!(results[1].is_error);
+        assert_eq!(c.to_json(&c.messages), value(V4));
+
+        let mut messages = c.messages.clone();
+        for part in &mut messages[2].parts {
+            if let Part::ToolResult(result) = part {
+                result.content = vec![Part::text("[cleared]")];
+            }
+        }
+        if let Part::ToolCall(call) = &mut messages[1].parts[0] {
+            call.arguments = r#"{"city":"Rome"}"#.into();
+        }
+        let out = c.to_json(&messages);
+        assert_eq!(
+            out[2]["content"],
+            json!([
+                {"type":"tool-result","toolCallId":"call-1","toolName":"weather","result":"[cleared]"},
+                {"type":"tool-result","toolCallId":"call-2","toolName":"search","result":"[cleared]","isError":true}
+            ])
+        );
+        assert_eq!(
+            out[1]["content"][0],
+            json!({"type":"tool-call","toolCallId":"call-1","toolName":"weather","args":{"city":"Rome"}})
+        );
+        let reread = parse(&out, ParseOptions::default()).expect("the rewrite reads back");
+        assert_eq!(reread.messages[2].parts, messages[2].parts);
     }
 
     #[test]

@@ -200,7 +200,7 @@ fn read_block(block: &Value, path: &str, options: ParseOptions) -> Result<Part, 
                 tokens,
             })
         }
-        "tool_use" => tool_call(block, path, "id", "name")?,
+        "tool_use" => tool_call(block, path, ["id", "name", "input"])?,
         "tool_result" => {
             let call_id = required_str(block, path, "tool_use_id")?.to_owned();
             let inner = match object.get("content") {
@@ -283,7 +283,7 @@ pub(crate) fn write(conversation: &Conversation, messages: &[Message]) -> Value 
     };
     match system {
         Some(system) => body.insert("system".into(), system),
-        None => body.remove("system"),
+        None => body.shift_remove("system"),
     };
     body.insert("messages".into(), Value::Array(rendered));
     Value::Object(body)
@@ -337,7 +337,7 @@ fn render_block(part: &Part, base: Option<&Map<String, Value>>) -> Value {
             set("type", json!("text"));
             set("text", json!(text));
             // Citations point into the old text.
-            block.remove("citations");
+            block.shift_remove("citations");
         }
         Part::ToolCall(call) => {
             set("type", json!("tool_use"));

@@ -577,16 +577,15 @@ pub(crate) fn unknown_role(
 }
 
 /// A tool call part read from `value` at `path`: its id and name are the string fields
-/// `id_key` and `name_key`, its arguments the JSON text of the required field `input`.
+/// `id_key` and `name_key`, its arguments the JSON text of the required field `input_key`.
 pub(crate) fn tool_call(
     value: &Value,
     path: &str,
-    id_key: &str,
-    name_key: &str,
+    [id_key, name_key, input_key]: [&str; 3],
 ) -> Result<Part, FormatError> {
     let input = value
-        .get("input")
-        .ok_or_else(|| FormatError::new(at(path, "input"), "missing"))?;
+        .get(input_key)
+        .ok_or_else(|| FormatError::new(at(path, input_key), "missing"))?;
     Ok(Part::ToolCall(crate::message::ToolCall {
         id: required_str(value, path, id_key)?.to_owned(),
         name: required_str(value, path, name_key)?.to_owned(),

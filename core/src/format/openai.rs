@@ -247,7 +247,7 @@ pub(crate) fn render(message: &Message, original: Option<&Value>) -> Value {
     let mut object = base_object(original);
     // A `refusal` was read into the parts, whatever the role: the rewritten content holds
     // what is left of it, and keeping the key would read it twice.
-    object.remove("refusal");
+    object.shift_remove("refusal");
     let text = message
         .parts
         .iter()
@@ -286,7 +286,7 @@ pub(crate) fn render(message: &Message, original: Option<&Value>) -> Value {
                 })
                 .collect();
             if calls.is_empty() {
-                object.remove("tool_calls");
+                object.shift_remove("tool_calls");
             } else {
                 object.insert("tool_calls".into(), Value::Array(calls));
             }
@@ -318,7 +318,7 @@ fn render_part(part: &Part, base: Option<&Map<String, Value>>) -> Value {
             let mut object = base.cloned().unwrap_or_default();
             object.insert("type".into(), json!("text"));
             object.insert("text".into(), json!(text));
-            object.remove("refusal");
+            object.shift_remove("refusal");
             Value::Object(object)
         }
         other => json!({"type": "text", "text": super::placeholder(other)}),
