@@ -476,6 +476,20 @@ impl Compactor {
         Ok(to_js(&self.engine.accountant().calibration())?)
     }
 
+    /// `Compactor.loadEncoding(ranks, encoding = "o200k_base")`: counts `encoding`
+    /// exactly from now on with `ranks`, the contents of its `.tiktoken` file
+    /// (`Uint8Array` or string). Compactors constructed afterwards and `countTokens` use
+    /// it; compactors constructed before keep their counter (their memo and calibration
+    /// belong to it). Throws `INVALID_INPUT` (path `ranks`, naming the line) for a
+    /// damaged file.
+    #[wasm_bindgen(js_name = loadEncoding)]
+    pub fn load_encoding(
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | string")] ranks: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "VocabularyName")] encoding: Option<JsValue>,
+    ) -> Result<(), JsValue> {
+        Ok(loaded::load(&ranks, encoding.as_ref())?)
+    }
+
     /// How many message counts the shared memo holds.
     #[wasm_bindgen(getter, js_name = memoSize)]
     pub fn memo_size(&self) -> u32 {
@@ -501,19 +515,6 @@ pub fn count_tokens(
         _ => Encoding::O200kBase,
     };
     Ok(counter(encoding).count(&text) as f64)
-}
-
-/// Counts `encoding` exactly from now on with the ranks of `ranks`, the contents of its
-/// `.tiktoken` file (`Uint8Array` or string). Compactors constructed afterwards and
-/// `countTokens` use it; compactors constructed before keep their counter (their memo
-/// and calibration belong to it). Throws `INVALID_INPUT` (path `ranks`, naming the line)
-/// for a damaged file.
-#[wasm_bindgen(js_name = loadEncoding)]
-pub fn load_encoding(
-    #[wasm_bindgen(unchecked_param_type = "VocabularyName")] encoding: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Uint8Array | string")] ranks: JsValue,
-) -> Result<(), JsValue> {
-    Ok(loaded::load(&encoding, &ranks)?)
 }
 
 /// The counter for `encoding`: the vocabulary `loadEncoding` loaded for it, else the
@@ -545,8 +546,10 @@ mod loaded {
         })
     }
 
-    pub(super) fn load(encoding: &JsValue, ranks: &JsValue) -> Result<(), Failure> {
-        let name = encoding.as_string();
+    /// Loads `ranks` for `encoding` (`o200k_base` when `undefined` or `null`).
+    pub(super) fn load(ranks: &JsValue, encoding: Option<&JsValue>) -> Result<(), Failure> {
+        let encoding = encoding.filter(|e| !e.is_undefined() && !e.is_null());
+        let name = encoding.map_or(Some("o200k_base".to_owned()), JsValue::as_string);
         let encoding = match name.as_deref().and_then(Encoding::parse) {
             Some(e @ (Encoding::O200kBase | Encoding::Cl100kBase)) => e,
             _ => {
@@ -554,7 +557,10 @@ mod loaded {
                     "encoding",
                     format!(
                         "expected \"o200k_base\" or \"cl100k_base\", found {}",
-                        name.map_or_else(|| type_of(encoding), |n| format!("{n:?}"))
+                        name.map_or_else(
+                            || encoding.map(type_of).unwrap_or_default(),
+                            |n| format!("{n:?}")
+                        )
                     ),
                 ));
             }

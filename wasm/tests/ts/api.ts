@@ -4,7 +4,6 @@ import init, {
   countTokens,
   errorCodes,
   initSync,
-  loadEncoding,
   type Assessment,
   type Budget,
   type Calibration,
@@ -109,12 +108,13 @@ export async function useEverything(wasm: Uint8Array, module: WebAssembly.Module
 
   // Ranks as bytes (`fetch(url).then((r) => r.bytes())`) or as text.
   const vocabulary: VocabularyName = "o200k_base";
-  loadEncoding(vocabulary, new Uint8Array(await (await fetch("o200k_base.tiktoken")).arrayBuffer()));
-  loadEncoding("cl100k_base", "IQ== 0\n");
+  Compactor.loadEncoding(new Uint8Array(await (await fetch("o200k_base.tiktoken")).arrayBuffer()), vocabulary);
+  Compactor.loadEncoding("IQ== 0\n", "cl100k_base");
+  Compactor.loadEncoding(new Uint8Array());
   // @ts-expect-error: the estimator has no vocabulary to load
-  loadEncoding("estimate", "");
+  Compactor.loadEncoding("", "estimate");
   // @ts-expect-error: ranks are bytes or text
-  loadEncoding("o200k_base", 42);
+  Compactor.loadEncoding(42);
 
   void [again, encoding, first, needsCompaction, targetMessages, tail, kinds, unitKinds, calibration, memo, counter, resolved, codes, code];
   return countTokens("hello", "cl100k_base") + countTokens("hello") + (await compactEverything(compactor, messages));
