@@ -490,6 +490,22 @@ impl Compactor {
         Ok(loaded::load(&ranks, encoding.as_ref())?)
     }
 
+    /// Counts the tokens of `text` with this compactor's tokenizer (`counter`), or with
+    /// `encoding` when one is named. The raw count: calibration applies to messages.
+    #[wasm_bindgen(js_name = countTokens)]
+    pub fn count_tokens(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "EncodingName")] encoding: Option<JsValue>,
+    ) -> Result<f64, JsValue> {
+        let (text, encoding) = count_arguments(&text, encoding.as_ref())?;
+        let count = match encoding {
+            Some(encoding) => counter(encoding).count(&text),
+            None => self.engine.accountant().counter().count(&text),
+        };
+        Ok(count as f64)
+    }
+
     /// How many message counts the shared memo holds.
     #[wasm_bindgen(getter, js_name = memoSize)]
     pub fn memo_size(&self) -> u32 {
@@ -504,17 +520,28 @@ pub fn count_tokens(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "EncodingName")] encoding: Option<JsValue>,
 ) -> Result<f64, JsValue> {
+    let (text, encoding) = count_arguments(&text, encoding.as_ref())?;
+    Ok(counter(encoding.unwrap_or(Encoding::O200kBase)).count(&text) as f64)
+}
+
+/// The text and the encoding (if named) of a `countTokens` call.
+fn count_arguments(
+    text: &JsValue,
+    encoding: Option<&JsValue>,
+) -> Result<(String, Option<Encoding>), Failure> {
     let text = text.as_string().ok_or_else(|| {
         Failure::invalid(
             "text",
-            format!("expected a string, found {}", type_of(&text)),
+            format!("expected a string, found {}", type_of(text)),
         )
     })?;
     let encoding = match encoding {
-        Some(name) if !name.is_undefined() && !name.is_null() => encoding_named(&name, "encoding")?,
-        _ => Encoding::O200kBase,
+        Some(name) if !name.is_undefined() && !name.is_null() => {
+            Some(encoding_named(name, "encoding")?)
+        }
+        _ => None,
     };
-    Ok(counter(encoding).count(&text) as f64)
+    Ok((text, encoding))
 }
 
 /// The counter for `encoding`: the vocabulary `loadEncoding` loaded for it, else the

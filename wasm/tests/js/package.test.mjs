@@ -55,6 +55,19 @@ for (const [name, pkg] of [["full", full], ["lite", lite]]) {
     assert.deepEqual(p.segmentation.segments.map((s) => s.kind), ["preamble", "exchange", "exchange"]);
   });
 
+  test(`${name}: a compactor counts with its own tokenizer unless told another`, () => {
+    const gpt4o = new Compactor({ model: "gpt-4o" });
+    const claude = new Compactor({ model: "claude-sonnet-4-5" });
+    const text = "The quick brown fox jumps over the lazy dog. ".repeat(20);
+    assert.equal(gpt4o.countTokens(text), countTokens(text, gpt4o.counter));
+    assert.equal(claude.counter, "estimate");
+    assert.equal(claude.countTokens(text), countTokens(text, "estimate"));
+    assert.equal(claude.countTokens(text, "o200k_base"), countTokens(text, "o200k_base"));
+    if (name === "full") assert.notEqual(claude.countTokens(text), gpt4o.countTokens(text));
+    assert.throws(() => gpt4o.countTokens(7), { code: "INVALID_INPUT", path: "text" });
+    assert.throws(() => gpt4o.countTokens("x", "gpt2"), { code: "INVALID_INPUT", path: "encoding" });
+  });
+
   test(`${name}: countTokens`, () => {
     const n = countTokens("hello world");
     if (name === "full") assert.equal(n, 2);

@@ -117,7 +117,8 @@ export async function useEverything(wasm: Uint8Array, module: WebAssembly.Module
   Compactor.loadEncoding(42);
 
   void [again, encoding, first, needsCompaction, targetMessages, tail, kinds, unitKinds, calibration, memo, counter, resolved, codes, code];
-  return countTokens("hello", "cl100k_base") + countTokens("hello") + (await compactEverything(compactor, messages));
+  const own: number = compactor.countTokens("hello") + compactor.countTokens("hello", "estimate");
+  return own + countTokens("hello", "cl100k_base") + countTokens("hello") + (await compactEverything(compactor, messages));
 }
 
 async function compactEverything(compactor: Compactor, messages: OpenAIMessage[]): Promise<number> {
