@@ -118,9 +118,8 @@ impl BudgetArgs {
         }
     }
 
-    /// The engine's configuration: these numbers, defaults for the rest.
-    /// The engine's configuration; `summary_model` is named in every summary request
-    /// (`None`: the conversation's model).
+    /// The engine's configuration: these numbers, defaults for the rest; `summary_model`
+    /// is named in every summary request (`None`: the conversation's model).
     pub fn compaction_config(&self, summary_model: Option<String>) -> CompactionConfig {
         CompactionConfig {
             budget: self.config(),

@@ -62,6 +62,17 @@ struct Options {
     trigger: Trigger,
 }
 
+/// The options of `compact`; `compactSession` takes all but the last.
+const COMPACT_OPTIONS: [&str; 7] = [
+    "summarize",
+    "signal",
+    "onEvent",
+    "format",
+    "lenient",
+    "trigger",
+    "sessionId",
+];
+
 /// The session `compact` uses when the options name none.
 const DEFAULT_SESSION: &str = "default";
 
@@ -76,26 +87,8 @@ impl Options {
                 ),
             ));
         }
-        let known: &[&str] = if with_session {
-            &[
-                "summarize",
-                "signal",
-                "onEvent",
-                "format",
-                "lenient",
-                "sessionId",
-                "trigger",
-            ]
-        } else {
-            &[
-                "summarize",
-                "signal",
-                "onEvent",
-                "format",
-                "lenient",
-                "trigger",
-            ]
-        };
+        // `compactSession` names its session as an argument, `compact` in its options.
+        let known = &COMPACT_OPTIONS[..COMPACT_OPTIONS.len() - usize::from(!with_session)];
         let fields = Fields::new(options, "options", known)?;
         let summarize = match fields.value("summarize")? {
             Some(summarize) if summarize.is_function() => summarize.unchecked_into::<Function>(),
@@ -117,14 +110,9 @@ impl Options {
             _ => None,
         };
         let (format, lenient) = read_format(&fields)?;
-        let session = if with_session {
-            match fields.value("sessionId")? {
-                None => DEFAULT_SESSION.to_owned(),
-                Some(v) => crate::session_id_of(&v, "options.sessionId")?,
-            }
-        } else {
-            String::new()
-        };
+        let session = fields
+            .string("sessionId")?
+            .unwrap_or_else(|| DEFAULT_SESSION.to_owned());
         let trigger = match fields.string("trigger")?.as_deref() {
             None | Some("proactive") => Trigger::Proactive,
             Some("reactive") => Trigger::Reactive,

@@ -5,13 +5,41 @@
 //! machinery (float formatting and string escaping for its messages) into the packages,
 //! some 18 kB gzipped, more than a tenth of the lite package.
 
-use js_sys::{Array, Function, Reflect};
-use wasm_bindgen::{JsCast, JsValue};
+use js_sys::{Function, Reflect};
+use wasm_bindgen::prelude::*;
 
 use crate::{Failure, js_message, type_of};
 
 /// The largest integer a JS number holds exactly.
 pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `Array.isArray`, which throws for a revoked `Proxy`.
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn is_array(value: &JsValue) -> Result<bool, JsValue>;
+}
+
+/// The integer types of option fields, with the largest value each takes from JS.
+pub(crate) trait Integer: TryFrom<u64> {
+    const MAX: u64;
+}
+
+impl Integer for u64 {
+    const MAX: u64 = MAX_SAFE_INTEGER;
+}
+
+impl Integer for u32 {
+    const MAX: u64 = u32::MAX as u64;
+}
+
+impl Integer for usize {
+    const MAX: u64 = if usize::BITS < 53 {
+        usize::MAX as u64
+    } else {
+        MAX_SAFE_INTEGER
+    };
+}
 
 /// The fields of an options object at `path` (`config`, `options`).
 pub(crate) struct Fields<'a> {
@@ -21,32 +49,33 @@ pub(crate) struct Fields<'a> {
 }
 
 impl<'a> Fields<'a> {
-    /// `value` as an options object with no fields but `known`; `undefined` and `null`
-    /// read as `{}`.
+    /// `value` as an options object with no fields but `known` (a field set to
+    /// `undefined` counts as absent); `undefined` and `null` read as `{}`.
     pub(crate) fn new(value: &'a JsValue, path: &'a str, known: &[&str]) -> Result<Self, Failure> {
         if value.is_undefined() || value.is_null() {
             return Ok(Fields { object: None, path });
         }
-        if !value.is_object() || Array::is_array(value) {
+        let thrown = |thrown: JsValue| Failure::invalid(path, js_message(&thrown));
+        if !value.is_object() || is_array(value).map_err(thrown)? {
             return Err(Failure::invalid(
                 path,
                 format!("expected an object, found {}", describe(value)),
             ));
         }
-        let keys = Reflect::own_keys(value)
-            .map_err(|thrown| Failure::invalid(path, js_message(&thrown)))?;
+        let fields = Fields {
+            object: Some(value),
+            path,
+        };
+        let keys = Reflect::own_keys(value).map_err(thrown)?;
         for key in keys.iter().filter_map(|key| key.as_string()) {
-            if !known.contains(&key.as_str()) {
+            if !known.contains(&key.as_str()) && fields.value(&key)?.is_some() {
                 return Err(Failure::invalid(
-                    format!("{path}.{key}"),
+                    fields.path(&key),
                     format!("unknown field (expected one of {})", known.join(", ")),
                 ));
             }
         }
-        Ok(Fields {
-            object: Some(value),
-            path,
-        })
+        Ok(fields)
     }
 
     /// The path of field `name`, for errors.
@@ -66,15 +95,16 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// Field `name` as `read` makes it, `None` when it is `undefined` or `null`; an error
-    /// saying it is not `expected` when `read` refuses it.
+    /// `value`, field `name`, as `read` makes it, `None` when it is absent or `null`; an
+    /// error saying it is not `expected` when `read` refuses it.
     fn read<T>(
         &self,
         name: &str,
+        value: Option<JsValue>,
         expected: &str,
         read: impl FnOnce(&JsValue) -> Option<T>,
     ) -> Result<Option<T>, Failure> {
-        match self.value(name)? {
+        match value {
             Some(value) if !value.is_null() => match read(&value) {
                 Some(read) => Ok(Some(read)),
                 None => Err(self.invalid(name, expected, &value)),
@@ -85,57 +115,49 @@ impl<'a> Fields<'a> {
 
     /// Field `name` is not `expected`: it is `found`.
     pub(crate) fn invalid(&self, name: &str, expected: &str, found: &JsValue) -> Failure {
-        let found = match found.as_f64() {
-            // Its JS text (`-1`, `1.5`, `NaN`), written by JS.
-            Some(_) => found
-                .unchecked_ref::<js_sys::Number>()
-                .to_string_with_radix(10)
-                .map_or_else(|_| describe(found), String::from),
-            None => describe(found),
-        };
         Failure::invalid(
             self.path(name),
-            format!("expected {expected}, found {found}"),
+            format!("expected {expected}, found {}", shown(found)),
         )
     }
 
     pub(crate) fn string(&self, name: &str) -> Result<Option<String>, Failure> {
-        self.read(name, "a string", JsValue::as_string)
+        self.read(name, self.value(name)?, "a string", JsValue::as_string)
     }
 
     pub(crate) fn bool(&self, name: &str) -> Result<Option<bool>, Failure> {
-        self.read(name, "a boolean", JsValue::as_bool)
+        self.read(name, self.value(name)?, "a boolean", JsValue::as_bool)
     }
 
     /// A finite number.
     pub(crate) fn number(&self, name: &str) -> Result<Option<f64>, Failure> {
-        self.read(name, "a finite number", |value| {
+        self.read(name, self.value(name)?, "a finite number", |value| {
             value.as_f64().filter(|n| n.is_finite())
         })
     }
 
-    /// A non-negative integer that JS numbers hold exactly and `T` holds.
-    pub(crate) fn integer<T: TryFrom<u64>>(&self, name: &str) -> Result<Option<T>, Failure> {
-        let whole = self.read(name, "a non-negative integer", |value| {
-            value.as_f64().filter(|n| n.fract() == 0.0 && *n >= 0.0)
-        })?;
-        let Some(whole) = whole else {
-            return Ok(None);
-        };
-        if whole > MAX_SAFE_INTEGER as f64 {
-            return Err(Failure::invalid(
-                self.path(name),
-                "above Number.MAX_SAFE_INTEGER",
-            ));
-        }
-        // Exact: a whole number from 0 to 2^53 - 1.
-        T::try_from(whole as u64)
-            .map(Some)
-            .map_err(|_| Failure::invalid(self.path(name), "too large"))
+    /// A non-negative integer that `T` holds and JS numbers hold exactly.
+    pub(crate) fn integer<T: Integer>(&self, name: &str) -> Result<Option<T>, Failure> {
+        self.integer_of(name, self.value(name)?)
+    }
+
+    /// [`Fields::integer`] of a value already read from field `name`.
+    pub(crate) fn integer_of<T: Integer>(
+        &self,
+        name: &str,
+        value: Option<JsValue>,
+    ) -> Result<Option<T>, Failure> {
+        let expected = format!("an integer from 0 to {}", T::MAX);
+        self.read(name, value, &expected, |value| {
+            let n = value.as_f64()?;
+            // Exact: a whole number from 0 to T::MAX, which is at most 2^53 - 1.
+            let whole = n.fract() == 0.0 && (0.0..=T::MAX as f64).contains(&n);
+            T::try_from(whole.then_some(n as u64)?).ok()
+        })
     }
 
     pub(crate) fn function(&self, name: &str) -> Result<Option<Function>, Failure> {
-        self.read(name, "a function", |value| {
+        self.read(name, self.value(name)?, "a function", |value| {
             value.dyn_ref::<Function>().cloned()
         })
     }
@@ -145,9 +167,21 @@ impl<'a> Fields<'a> {
 pub(crate) fn describe(value: &JsValue) -> String {
     if value.is_null() {
         "null".to_owned()
-    } else if Array::is_array(value) {
+    } else if is_array(value).unwrap_or(false) {
         "an array".to_owned()
     } else {
         type_of(value)
+    }
+}
+
+/// A value for messages, numbers as they are (`-1`, `1.5`, `NaN`, written by JS), anything
+/// else [described](describe).
+pub(crate) fn shown(value: &JsValue) -> String {
+    match value.as_f64() {
+        Some(_) => value
+            .unchecked_ref::<js_sys::Number>()
+            .to_string_with_radix(10)
+            .map_or_else(|_| describe(value), String::from),
+        None => describe(value),
     }
 }

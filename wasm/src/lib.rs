@@ -112,13 +112,17 @@ fn read_format(options: &Fields) -> Result<(Format, bool), Failure> {
 
 /// An encoding named by `value` at `path`.
 fn encoding_named(value: &JsValue, path: &str) -> Result<Encoding, Failure> {
-    let name = value.as_string();
-    name.as_deref().and_then(Encoding::parse).ok_or_else(|| {
+    let Some(name) = value.as_string() else {
+        return Err(Failure::invalid(
+            path,
+            format!("expected an encoding name, found {}", fields::shown(value)),
+        ));
+    };
+    Encoding::parse(&name).ok_or_else(|| {
         Failure::invalid(
             path,
             format!(
-                "unknown encoding {} (expected \"o200k_base\", \"cl100k_base\" or \"estimate\")",
-                name.map_or_else(|| type_of(value), |n| format!("{n:?}"))
+                "unknown encoding {name:?} (expected \"o200k_base\", \"cl100k_base\" or \"estimate\")"
             ),
         )
     })
@@ -205,7 +209,10 @@ fn json_to_js(value: &serde_json::Value) -> JsValue {
 /// A session id: a string.
 fn session_id_of(value: &JsValue, path: &str) -> Result<String, Failure> {
     value.as_string().ok_or_else(|| {
-        Failure::invalid(path, format!("expected a string, found {}", type_of(value)))
+        Failure::invalid(
+            path,
+            format!("expected a string, found {}", fields::describe(value)),
+        )
     })
 }
 
@@ -260,9 +267,9 @@ impl Compactor {
         // `null` turns the message-count signal off.
         let max_messages = match config.value("maxMessages")? {
             Some(off) if off.is_null() => None,
-            _ => Some(
+            given => Some(
                 config
-                    .integer("maxMessages")?
+                    .integer_of("maxMessages", given)?
                     .unwrap_or(DEFAULT_MAX_MESSAGES),
             ),
         };
@@ -552,7 +559,7 @@ fn counter(encoding: Encoding) -> Arc<dyn TokenCounter> {
 
 /// The vocabularies `loadEncoding` loaded.
 mod loaded {
-    use super::{Failure, type_of};
+    use super::{Failure, encoding_named, type_of};
     use compactor::tokens::{Encoding, Tiktoken, TokenCounter};
     use std::cell::RefCell;
     use std::sync::Arc;
@@ -575,22 +582,17 @@ mod loaded {
 
     /// Loads `ranks` for `encoding` (`o200k_base` when `undefined` or `null`).
     pub(super) fn load(ranks: &JsValue, encoding: Option<&JsValue>) -> Result<(), Failure> {
-        let encoding = encoding.filter(|e| !e.is_undefined() && !e.is_null());
-        let name = encoding.map_or(Some("o200k_base".to_owned()), JsValue::as_string);
-        let encoding = match name.as_deref().and_then(Encoding::parse) {
-            Some(e @ (Encoding::O200kBase | Encoding::Cl100kBase)) => e,
-            _ => {
-                return Err(Failure::invalid(
-                    "encoding",
-                    format!(
-                        "expected \"o200k_base\" or \"cl100k_base\", found {}",
-                        name.map_or_else(
-                            || encoding.map(type_of).unwrap_or_default(),
-                            |n| format!("{n:?}")
-                        )
-                    ),
-                ));
-            }
+        let encoding = match encoding.filter(|e| !e.is_undefined() && !e.is_null()) {
+            None => Encoding::O200kBase,
+            Some(name) => match encoding_named(name, "encoding")? {
+                Encoding::Estimate => {
+                    return Err(Failure::invalid(
+                        "encoding",
+                        "the estimator has no vocabulary: expected \"o200k_base\" or \"cl100k_base\"",
+                    ));
+                }
+                exact => exact,
+            },
         };
         let bytes = if let Some(text) = ranks.as_string() {
             text.into_bytes()

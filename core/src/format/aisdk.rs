@@ -17,10 +17,12 @@
 //! message or on any part, stays in the original JSON and survives every write.
 //!
 //! AI SDK 4 wrote some fields under other names: a tool call's `args` (for `input`), a
-//! tool result's `result` (any JSON, for `output`) with `isError`, and `mimeType` (for
-//! `mediaType`). Both spellings read; a rewritten part keeps the one it came with (a
-//! result rewritten in the 4 shape drops its `experimental_content`, which described the
-//! old result). New parts are written in the current shape.
+//! tool result's `result` (any JSON, for `output`) with `isError` and an optional
+//! `experimental_content` (text and image items, read as the result's content when
+//! present), `mimeType` (for `mediaType`); and it had `redacted-reasoning` parts
+//! ({ data }). Both spellings read; a rewritten part keeps the one it came with (a result
+//! rewritten in the 4 shape drops its `experimental_content`, which described the old
+//! result). New parts are written in the current shape.
 //!
 //! Estimates: the AI SDK talks to every provider, so an image counts as [`IMAGE_TOKENS`],
 //! the larger of OpenAI's and Anthropic's per-image figures; a file given inline one token
@@ -101,6 +103,56 @@ fn is_v4(part: &Map<String, Value>, new: &str, old: &str) -> bool {
     part.contains_key(old) && !part.contains_key(new)
 }
 
+/// The field of a tool call's arguments: `input`, or `args` as AI SDK 4 named it.
+fn input_key(part: &Map<String, Value>) -> &'static str {
+    if is_v4(part, "input", "args") {
+        "args"
+    } else {
+        "input"
+    }
+}
+
+/// An AI SDK 4 tool result's content: its `experimental_content` (text and image items,
+/// what providers that take rich results are sent) when there is one, else `result` (a
+/// string as it is, any other JSON as its text).
+fn v4_result(
+    result: &Value,
+    part: &Map<String, Value>,
+    path: &str,
+) -> Result<Vec<Part>, FormatError> {
+    let Some(Value::Array(items)) = part.get("experimental_content") else {
+        return Ok(vec![Part::text(match result {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        })]);
+    };
+    let content_path = at(path, "experimental_content");
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let item_path = index(&content_path, i);
+            match item.get("type").and_then(Value::as_str) {
+                Some("text") => Ok(Part::text(required_str(item, &item_path, "text")?)),
+                Some("image") => {
+                    required_str(item, &item_path, "data")?;
+                    let label = item.as_object().and_then(media_type).unwrap_or("image");
+                    Ok(Part::Media(Media {
+                        kind: MediaKind::Image,
+                        label: label.to_owned(),
+                        tokens: IMAGE_TOKENS,
+                    }))
+                }
+                Some(other) => Err(FormatError::new(
+                    at(&item_path, "type"),
+                    format!("unknown content item type {other:?}"),
+                )),
+                None => Err(FormatError::new(at(&item_path, "type"), "missing")),
+            }
+        })
+        .collect()
+}
+
 /// A media part's `mediaType` (AI SDK 4: `mimeType`).
 fn media_type(part: &Map<String, Value>) -> Option<&str> {
     part.get("mediaType")
@@ -118,7 +170,7 @@ fn allowed(role: Role, kind: &str) -> bool {
         Role::User => matches!(kind, "text" | "image" | "file"),
         Role::Assistant => matches!(
             kind,
-            "text" | "file" | "reasoning" | "tool-call" | "tool-result"
+            "text" | "file" | "reasoning" | "redacted-reasoning" | "tool-call" | "tool-result"
         ),
         Role::Tool => kind == "tool-result",
         Role::System => false,
@@ -142,6 +194,7 @@ fn read_part(
             "image",
             "file",
             "reasoning",
+            "redacted-reasoning",
             "tool-call",
             "tool-result",
         ];
@@ -158,6 +211,13 @@ fn read_part(
             text: required_str(part, path, "text")?.to_owned(),
             redacted: false,
         }),
+        "redacted-reasoning" => {
+            required_str(part, path, "data")?;
+            Part::Reasoning(Reasoning {
+                text: String::new(),
+                redacted: true,
+            })
+        }
         "image" => {
             let image = required_str(part, path, "image")?;
             let label = media_type(object)
@@ -188,25 +248,14 @@ fn read_part(
                 },
             })
         }
-        "tool-call" => {
-            let input = if is_v4(object, "input", "args") {
-                "args"
-            } else {
-                "input"
-            };
-            tool_call(part, path, ["toolCallId", "toolName", input])?
-        }
+        "tool-call" => tool_call(part, path, ["toolCallId", "toolName", input_key(object)])?,
         "tool-result" => {
             let call_id = required_str(part, path, "toolCallId")?.to_owned();
             let tool_name = required_str(part, path, "toolName")?.to_owned();
             let (content, is_error) = match object.get("result") {
                 Some(result) if is_v4(object, "output", "result") => {
-                    let text = match result {
-                        Value::String(text) => text.clone(),
-                        other => other.to_string(),
-                    };
-                    let is_error = object.get("isError").and_then(Value::as_bool);
-                    (vec![Part::text(text)], is_error == Some(true))
+                    let is_error = object.get("isError").and_then(Value::as_bool) == Some(true);
+                    (v4_result(result, object, path)?, is_error)
                 }
                 _ => output(object.get("output"), &at(path, "output"))?,
             };
@@ -349,16 +398,16 @@ fn render_part(part: &Part, base: Option<&Map<String, Value>>) -> Value {
             object.insert("type".into(), json!("text"));
             object.insert("text".into(), json!(text));
         }
+        Part::Reasoning(reasoning) if reasoning.redacted => {
+            object.insert("type".into(), json!("redacted-reasoning"));
+            object.entry("data").or_insert_with(|| json!(""));
+        }
         Part::Reasoning(reasoning) => {
             object.insert("type".into(), json!("reasoning"));
             object.insert("text".into(), json!(reasoning.text));
         }
         Part::ToolCall(call) => {
-            let input = if is_v4(&object, "input", "args") {
-                "args"
-            } else {
-                "input"
-            };
+            let input = input_key(&object);
             object.insert("type".into(), json!("tool-call"));
             object.insert("toolCallId".into(), json!(call.id));
             object.insert("toolName".into(), json!(call.name));
@@ -477,12 +526,13 @@ mod tests {
         assert_eq!(out[1], original[1]);
     }
 
-    /// AI SDK 4 `CoreMessage`s: `args`, `result` with `isError`, `mimeType`.
+    /// AI SDK 4 `CoreMessage`s: `args`, `result` with `isError` and `experimental_content`,
+    /// `mimeType`, `redacted-reasoning`.
     const V4: &str = r#"[
         {"role":"user","content":[{"type":"text","text":"Describe it"},{"type":"file","data":"https://example.com/a.pdf","mimeType":"application/pdf"},{"type":"image","image":"https://example.com/cat.png","mimeType":"image/png"}]},
-        {"role":"assistant","content":[{"type":"tool-call","toolCallId":"call-1","toolName":"weather","args":{"city":"Paris"}},{"type":"tool-call","toolCallId":"call-2","toolName":"search","args":{"q":"cats"}}]},
+        {"role":"assistant","content":[{"type":"redacted-reasoning","data":"c2VjcmV0"},{"type":"tool-call","toolCallId":"call-1","toolName":"weather","args":{"city":"Paris"}},{"type":"tool-call","toolCallId":"call-2","toolName":"search","args":{"q":"cats"}}]},
         {"role":"tool","content":[
-            {"type":"tool-result","toolCallId":"call-1","toolName":"weather","result":{"temp":18},"experimental_content":[{"type":"text","text":"18C"}]},
+            {"type":"tool-result","toolCallId":"call-1","toolName":"weather","result":{"temp":18},"experimental_content":[{"type":"text","text":"18C and sunny"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}]},
             {"type":"tool-result","toolCallId":"call-2","toolName":"search","result":"rate limited","isError":true}]},
         {"role":"assistant","content":"Paris is 18C."}
     ]"#;
@@ -503,8 +553,19 @@ mod tests {
                 .collect::<Vec<_>>(),
             [r#"{"city":"Paris"}"#, r#"{"q":"cats"}"#]
         );
+        assert_eq!(
+            m[1].parts[0],
+            Part::Reasoning(Reasoning {
+                text: String::new(),
+                redacted: true
+            })
+        );
         let results: Vec<_> = m[2].tool_results().collect();
-        assert_eq!(results[0].content, vec![Part::text(r#"{"temp":18}"#)]);
+        // The rich content is what providers that take it are sent.
+        assert_eq!(results[0].content[0], Part::text("18C and sunny"));
+        assert!(
+            matches!(&results[0].content[1], Part::Media(Media { kind: MediaKind::Image, label, tokens: IMAGE_TOKENS }) if label == "image/png")
+        );
         assert!(!results[0].is_error);
         assert_eq!(results[1].content, vec![Part::text("rate limited")]);
         assert!(results[1].is_error);
@@ -516,7 +577,7 @@ mod tests {
                 result.content = vec![Part::text("[cleared]")];
             }
         }
-        if let Part::ToolCall(call) = &mut messages[1].parts[0] {
+        if let Part::ToolCall(call) = &mut messages[1].parts[1] {
             call.arguments = r#"{"city":"Rome"}"#.into();
         }
         let out = c.to_json(&messages);
@@ -528,9 +589,10 @@ mod tests {
             ])
         );
         assert_eq!(
-            out[1]["content"][0],
+            out[1]["content"][1],
             json!({"type":"tool-call","toolCallId":"call-1","toolName":"weather","args":{"city":"Rome"}})
         );
+        assert_eq!(out[1]["content"][0], value(V4)[1]["content"][0]);
         let reread = parse(&out, ParseOptions::default()).expect("the rewrite reads back");
         assert_eq!(reread.messages[2].parts, messages[2].parts);
     }

@@ -442,8 +442,10 @@ test("garbage in compact and compactSession, then a normal call", async () => {
   const c = new Compactor({ model: "gpt-4o" });
   const cyclic = [];
   cyclic.push(cyclic);
-  const junk = [undefined, null, 0, "text", 10n, Symbol("s"), () => 1, [], {}, [null], cyclic, new Map(), { toJSON() { throw new Error("boom"); } }, [{ role: "bot" }], { messages: "no" }];
-  const optionJunk = [undefined, null, 1, "x", {}, { summarize: 1 }, { summarize: firstLines, format: "yaml" }, { summarize: firstLines, signal: {} }, { summarize: firstLines, onEvent: "no" }, { summarize: firstLines, trigger: "now" }, { summarize: firstLines, sessionId: 5 }, { summarize: firstLines, lenient: "yes" }, { summarize: firstLines, extra: 1 }];
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const junk = [undefined, null, 0, "text", 10n, Symbol("s"), () => 1, [], {}, [null], cyclic, new Map(), { toJSON() { throw new Error("boom"); } }, [{ role: "bot" }], { messages: "no" }, revoked.proxy];
+  const optionJunk = [undefined, null, 1, "x", {}, revoked.proxy, { summarize: firstLines, signal: revoked.proxy }, { summarize: 1 }, { summarize: firstLines, format: "yaml" }, { summarize: firstLines, signal: {} }, { summarize: firstLines, onEvent: "no" }, { summarize: firstLines, trigger: "now" }, { summarize: firstLines, sessionId: 5 }, { summarize: firstLines, lenient: "yes" }, { summarize: firstLines, extra: 1 }];
   const calls = [];
   for (const value of junk) {
     calls.push(() => c.compact(value, { summarize: firstLines }));
@@ -467,4 +469,12 @@ test("garbage in compact and compactSession, then a normal call", async () => {
   assert.equal(result.status.kind, "compacted");
   assert.equal(new Compactor({ model: "gpt-4o" }).assess(messages).messageCount, messages.length);
   assert.deepEqual(errorCodes(), ["INVALID_INPUT", "CONTEXT_OVERFLOW", "CIRCUIT_OPEN", "CONFLICT", "ABORTED", "SUMMARY_FAILED", "PERSIST_FAILED", "INTERNAL"]);
+  c.free(); // throws if a failed call left the handle borrowed
+});
+
+test("sessionId: null is the default session, as undefined is", async () => {
+  const messages = longTurns(8);
+  const c = tight(messages, 0.95, { keepRecentTurns: 2 });
+  await c.compact(messages, { summarize: firstLines, sessionId: null });
+  assert.equal(typeof c.tokenCountHint("default"), "number");
 });

@@ -114,24 +114,31 @@ for (const [name, pkg] of [["full", full], ["lite", lite]]) {
     const refused = (make, path, message) =>
       assert.throws(make, (e) => e.code === "INVALID_INPUT" && e.path === path && e.message === `${path}: ${message}`);
     const config = (extra) => () => new Compactor({ model: "gpt-4o", ...extra });
-    refused(config({ maxFailures: 1.5 }), "config.maxFailures", "expected a non-negative integer, found 1.5");
-    refused(config({ keepRecentTurns: -2 }), "config.keepRecentTurns", "expected a non-negative integer, found -2");
-    refused(config({ maxFailures: 2 ** 40 }), "config.maxFailures", "too large");
-    refused(config({ maxContextTokens: 2 ** 60 }), "config.maxContextTokens", "above Number.MAX_SAFE_INTEGER");
+    refused(config({ maxFailures: 1.5 }), "config.maxFailures", "expected an integer from 0 to 4294967295, found 1.5");
+    refused(config({ keepRecentTurns: -2 }), "config.keepRecentTurns", "expected an integer from 0 to 4294967295, found -2");
+    refused(config({ maxFailures: 2 ** 40 }), "config.maxFailures", "expected an integer from 0 to 4294967295, found 1099511627776");
+    refused(config({ maxContextTokens: 2 ** 60 }), "config.maxContextTokens",
+      `expected an integer from 0 to 9007199254740991, found ${2 ** 60}`);
     refused(config({ triggerRatio: NaN }), "config.triggerRatio", "expected a finite number, found NaN");
     refused(config({ targetRatio: 0.95 }), "config.targetRatio", "ratios must satisfy 0 < target (0.95) < trigger (0.92) <= 1");
     refused(config({ summaryModel: 7 }), "config.summaryModel", "expected a string, found 7");
     refused(config({ enableIncremental: "yes" }), "config.enableIncremental", "expected a boolean, found string");
     refused(config({ encoding: "gpt2" }), "config.encoding",
       'unknown encoding "gpt2" (expected "o200k_base", "cl100k_base" or "estimate")');
+    refused(config({ encoding: 5 }), "config.encoding", "expected an encoding name, found 5");
     assert.throws(config({ maxContextTokn: 5 }), (e) =>
       e.path === "config.maxContextTokn" && /^config\.maxContextTokn: unknown field \(expected one of model, maxContextTokens, /.test(e.message));
     refused(() => new Compactor([]), "config", "expected an object, found an array");
     refused(() => new Compactor("gpt-4o"), "config", "expected an object, found string");
     const throwing = { get model() { throw new Error("no model today"); } };
     refused(() => new Compactor(throwing), "config.model", "no model today");
-    // `undefined` and `null` are absent fields; `maxMessages: null` turns the signal off.
-    assert.equal(new Compactor({ model: "gpt-4o", maxFailures: undefined, minTailTurns: null }).budget.maxMessages, 50);
+    // `undefined` and `null` are absent fields, unknown ones too when `undefined`;
+    // `maxMessages: null` turns the signal off.
+    assert.equal(new Compactor({ model: "gpt-4o", maxFailures: undefined, minTailTurns: null, extra: undefined }).budget.maxMessages, 50);
+    let reads = 0;
+    const counted = { model: "gpt-4o", get maxMessages() { reads += 1; return 7; } };
+    assert.equal(new Compactor(counted).budget.maxMessages, 7);
+    assert.equal(reads, 1, "each field is read once");
     assert.equal(new Compactor({ model: "gpt-4o", maxMessages: null }).budget.maxMessages, null);
     assert.equal(new Compactor({ model: "gpt-4o", encoding: "cl100k_base" }).budget.encoding, "cl100k_base");
     const c = new Compactor({ model: "gpt-4o" });
@@ -144,8 +151,10 @@ for (const [name, pkg] of [["full", full], ["lite", lite]]) {
     cyclic.push(cyclic);
     let deep = [];
     for (let i = 0; i < 100_000; i++) deep = [deep];
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
     const junk = [
-      undefined, null, 0, -1, NaN, Infinity, true, "text", 10n, Symbol("s"), () => 1, [], {}, [null], [1, "a"],
+      undefined, null, 0, -1, NaN, Infinity, true, "text", 10n, Symbol("s"), () => 1, [], {}, [null], [1, "a"], revoked.proxy,
       cyclic, deep, new Date(0), new Map([[1, 2]]), new Uint8Array(8),
       { toJSON() { throw new Error("boom"); } },
       [{ role: "user", content: "lorem ipsum dolor sit amet ".repeat(300_000) }],
@@ -158,6 +167,7 @@ for (const [name, pkg] of [["full", full], ["lite", lite]]) {
       (v) => c.assess(v), (v) => c.plan(v), (v) => c.assess(conversation, v), (v) => c.plan(conversation, v),
       (v) => new Compactor(v), (v) => countTokens(v), (v) => countTokens("x", v),
       (v) => c.calibrate(conversation, v), (v) => c.calibrate(v, 10),
+      (v) => c.countTokens(v), (v) => c.countTokens("x", v), (v) => Compactor.loadEncoding(v), (v) => Compactor.loadEncoding("YQ== 0", v),
     ];
     for (const value of junk) {
       for (const call of calls) {
@@ -171,6 +181,7 @@ for (const [name, pkg] of [["full", full], ["lite", lite]]) {
     }
     assert.equal(c.assess(conversation).messageCount, 5);
     assert.equal(new Compactor({ model: "gpt-4o" }).plan(conversation).assessment.messageCount, 5);
+    c.free(); // throws if a failed call left the handle borrowed
   });
 }
 
