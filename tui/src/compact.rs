@@ -2,15 +2,16 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use clap::{Args, ValueEnum};
-use compactor::engine::{CompactError, Compactor, Event, Outcome, Status, Trigger};
+use compactor::engine::{CompactError, Compactor, Event, Outcome, Trigger};
 
 use crate::Failure;
 use crate::input::{BudgetArgs, InputArgs};
 use crate::plan::thousands;
 use crate::summarizer::{SummarizerArgs, Threaded};
+use crate::words::{event_line, status_words};
 
 /// Arguments of `compactor compact`.
 #[derive(Args, Debug)]
@@ -31,6 +32,9 @@ pub struct CompactArgs {
     /// Write the report as JSON here.
     #[arg(long)]
     report: Option<PathBuf>,
+    /// Print each event to stderr as it happens (levels, requests sent and answered).
+    #[arg(long)]
+    progress: bool,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy)]
@@ -66,12 +70,19 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::Input(e.to_string()))?;
     run.check_format(conversation.format);
     let mut log = Vec::new();
+    let started = Instant::now();
     let result = futures_executor::block_on(compactor::driver::drive(
         &mut run,
         &summarizer,
         compactor.config().max_concurrency,
         &now_ms,
-        &mut |event| log.push(event.clone()),
+        &mut |event| {
+            if args.progress {
+                let at = started.elapsed().as_secs_f64();
+                eprintln!("[{at:6.1}s] {}", event_line(event).text);
+            }
+            log.push(event.clone());
+        },
     ));
     let outcome = result.map_err(|e: CompactError| {
         Failure::Other(format!("compaction failed, conversation unchanged: {e}"))
@@ -98,16 +109,7 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
 
 fn render(name: &str, outcome: &Outcome, events: &[Event]) -> String {
     let r = &outcome.report;
-    let status = match &outcome.status {
-        Status::Skipped { reason } => format!("skipped ({reason:?})"),
-        Status::NoOp => "no-op: already this session's latest result".into(),
-        Status::Compacted { target_met: true } => "compacted, target met".into(),
-        Status::Compacted { target_met: false } => {
-            "compacted under the absolute limit, target missed".into()
-        }
-        Status::NoProgress => "no progress: conversation left as it was".into(),
-        other => format!("{other:?}"),
-    };
+    let status = status_words(&outcome.status);
     let mut out = format!(
         "{name}: {status}\ntokens: {} → {} (target {}), messages: {} → {}\n",
         thousands(r.tokens_before),

@@ -5,6 +5,7 @@ mod input;
 mod inspect;
 mod plan;
 mod summarizer;
+mod words;
 
 use std::process::ExitCode;
 

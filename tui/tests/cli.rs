@@ -159,6 +159,7 @@ fn compact_writes_the_conversation_back_in_its_format_and_a_report() {
         report.to_str().expect("utf-8"),
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stderr(&output), "", "quiet without --progress");
     let text = stdout(&output);
     assert!(
         text.contains("compacted") && text.contains("light"),
@@ -262,10 +263,21 @@ fn compact_asks_an_openai_compatible_endpoint_for_the_summaries_concurrently() {
         &server.url,
         "--summary-model",
         "summary-model",
+        "--progress",
         "-o",
         out.to_str().expect("utf-8"),
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
+    // --progress: the events on stderr as they happen.
+    let progress = stderr(&output);
+    for line in [
+        "entered moderate",
+        "request #1 issued",
+        "request #1 answered",
+        "finished: compacted",
+    ] {
+        assert!(progress.contains(line), "{line:?} in {progress}");
+    }
     let text = stdout(&output);
     let bodies = server.bodies();
     assert!(

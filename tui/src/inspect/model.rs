@@ -814,21 +814,6 @@ pub fn level_outcome(row: &LevelRow) -> String {
     text
 }
 
-/// A run's status in words.
-pub fn status_words(status: &compactor::engine::Status) -> String {
-    use compactor::engine::Status;
-    match status {
-        Status::Compacted { target_met: true } => "compacted, target met".to_owned(),
-        Status::Compacted { target_met: false } => {
-            "compacted under the absolute limit, target missed".to_owned()
-        }
-        Status::Skipped { reason } => format!("skipped ({reason:?})"),
-        Status::NoOp => "no-op: already this session's latest result".to_owned(),
-        Status::NoProgress => "no progress: conversation left as it was".to_owned(),
-        other => format!("{other:?}"),
-    }
-}
-
 /// One line about a request: id, level, size, state and times.
 pub fn request_summary(row: &RequestRow, now_ms: u64) -> String {
     let r = &row.request;

@@ -14,9 +14,10 @@ use compactor::engine::{CompactError, Event, RequestId, Status, Step, SummaryFai
 
 use super::model::{
     App, AppEvent, DetailTarget, Effect, EventLog, Held, LadderTable, LevelOutcome, LogLine, Mode,
-    Numbers, Overlay, Pane, Phase, RequestState, RequestTable, status_words,
+    Numbers, Overlay, Pane, Phase, RequestState, RequestTable,
 };
 use crate::plan::thousands;
+use crate::words::{event_line, status_words};
 
 /// The session name the inspector's runs are recorded under.
 const SESSION: &str = "inspect";
@@ -600,50 +601,8 @@ impl App {
 
     fn apply_event(&mut self, event: Event) {
         let now = self.run_clock();
+        let mut line = event_line(&event);
         match event {
-            Event::Assessed {
-                tokens,
-                messages,
-                signals,
-                target,
-                trigger,
-            } => {
-                let mut fired = Vec::new();
-                if signals.over_absolute_limit {
-                    fired.push("over the absolute limit");
-                } else if signals.over_trigger {
-                    fired.push("over the trigger");
-                }
-                if signals.over_max_messages {
-                    fired.push("too many messages");
-                }
-                let fired = if fired.is_empty() {
-                    "no signal".to_owned()
-                } else {
-                    fired.join(", ")
-                };
-                self.log_line(
-                    format!(
-                        "assessed ({trigger:?}): {} tokens, {messages} messages, {fired}; target {} tokens",
-                        thousands(tokens),
-                        thousands(target.tokens)
-                    ),
-                    None,
-                    false,
-                );
-            }
-            Event::ReactiveOverride {
-                counted,
-                absolute_limit,
-            } => self.log_line(
-                format!(
-                    "reactive: compacting although {} ≤ {} counted",
-                    thousands(counted),
-                    thousands(absolute_limit)
-                ),
-                None,
-                false,
-            ),
             Event::LevelEntered { level, tokens } => {
                 if let Some(row) = self.level_row(level) {
                     row.entered_ms = Some(now);
@@ -651,29 +610,16 @@ impl App {
                     row.outcome = LevelOutcome::Running;
                 }
                 self.ladder.selected = level_index(level);
-                self.log_line(
-                    format!("entered {level} at {} tokens", thousands(tokens)),
-                    None,
-                    false,
-                );
             }
             Event::LevelSkipped { level, predicted } => {
                 if let Some(row) = self.level_row(level) {
                     row.outcome = LevelOutcome::Skipped { predicted };
                 }
-                self.log_line(
-                    format!(
-                        "skipped {level}: at best {} tokens, short of the target",
-                        thousands(predicted)
-                    ),
-                    None,
-                    false,
-                );
             }
             Event::LevelLeft {
                 level,
-                tokens_before,
                 tokens_after,
+                ..
             } => {
                 if let Some(row) = self.level_row(level) {
                     row.tokens_after = Some(tokens_after);
@@ -685,52 +631,18 @@ impl App {
                 if let Some(run) = &self.run {
                     self.messages = run.messages().to_vec();
                 }
-                self.log_line(
-                    format!(
-                        "left {level}: {} → {} tokens",
-                        thousands(tokens_before),
-                        thousands(tokens_after)
-                    ),
-                    None,
-                    false,
-                );
             }
-            Event::RequestIssued {
-                id,
-                level,
-                covers,
-                input_tokens,
-                attempt,
-            } => {
+            Event::RequestIssued { level, .. } => {
                 if let Some(row) = self.level_row(level) {
                     row.requests += 1;
                 }
-                let retry = if attempt > 1 {
-                    format!(" (attempt {attempt})")
-                } else {
-                    String::new()
-                };
-                self.log_line(
-                    format!(
-                        "request #{} issued: {level}, {covers} messages, {} tokens{retry}",
-                        id.0,
-                        thousands(input_tokens)
-                    ),
-                    Some(id),
-                    false,
-                );
             }
-            Event::RequestAnswered { id, tokens } => {
+            Event::RequestAnswered { id, .. } => {
                 if let Some(level) = self.request_level(id)
                     && let Some(row) = self.level_row(level)
                 {
                     row.answered += 1;
                 }
-                self.log_line(
-                    format!("request #{} answered: {tokens} tokens", id.0),
-                    Some(id),
-                    false,
-                );
             }
             Event::RequestFailed { id, reason } => {
                 if let Some(level) = self.request_level(id)
@@ -740,78 +652,31 @@ impl App {
                 }
                 // An answer the engine refused (empty, over-long) was Answered; a request
                 // the engine timed out is still InFlight: both end as failed rows.
-                let now_ms = self.run_clock();
                 if let Some(row) = self.requests.rows.get_mut(&id) {
                     let took_ms = match row.state {
                         RequestState::Answered { took_ms, .. } => Some(took_ms),
-                        RequestState::InFlight { since_ms } => {
-                            Some(now_ms.saturating_sub(since_ms))
-                        }
+                        RequestState::InFlight { since_ms } => Some(now.saturating_sub(since_ms)),
                         _ => None,
                     };
                     if let Some(took_ms) = took_ms {
-                        row.state = RequestState::Failed {
-                            reason: reason.clone(),
-                            took_ms,
-                        };
+                        row.state = RequestState::Failed { reason, took_ms };
                     }
                 }
-                self.log_line(
-                    format!("request #{} failed: {reason}", id.0),
-                    Some(id),
-                    true,
-                );
             }
-            Event::CacheHit { level, covers } => {
+            Event::CacheHit { level, .. } => {
                 if let Some(row) = self.level_row(level) {
                     row.cache_hits += 1;
                 }
-                self.log_line(
-                    format!("{level}: cache hit for {covers} messages"),
-                    None,
-                    false,
-                );
             }
-            Event::FallbackTaken {
-                level,
-                kept,
-                reason,
-            } => {
+            Event::FallbackTaken { level, .. } => {
                 if let Some(row) = self.level_row(level) {
                     row.fallbacks += 1;
                 }
-                self.log_line(
-                    format!("{level}: kept {kept} messages as they were ({reason})"),
-                    None,
-                    true,
-                );
             }
-            Event::ArtifactRefsRestored { id, refs } => self.log_line(
-                format!("request #{}: restored {}", id.0, refs.join(" ")),
-                Some(id),
-                true,
-            ),
-            Event::CircuitOpened { session, failures } => self.log_line(
-                format!("circuit opened for {session:?} after {failures} failed runs (u resets)"),
-                None,
-                true,
-            ),
-            Event::Finished {
-                status,
-                tokens_before,
-                tokens_after,
-            } => self.log_line(
-                format!(
-                    "finished: {}, {} → {} tokens",
-                    status_words(&status),
-                    thousands(tokens_before),
-                    thousands(tokens_after)
-                ),
-                None,
-                false,
-            ),
-            other => self.log_line(format!("{other:?}"), None, false),
+            Event::CircuitOpened { .. } => line.text.push_str(" (u resets)"),
+            _ => {}
         }
+        self.log_line(line.text, line.request, line.warning);
     }
 }
 

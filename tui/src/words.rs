@@ -1,0 +1,160 @@
+//! The engine's events and outcomes in words: the inspector's event log and the progress
+//! lines of `compactor compact` say the same things the same way.
+
+use compactor::engine::{Event, RequestId, Status};
+
+use crate::plan::thousands;
+
+/// An outcome's status as a phrase.
+pub fn status_words(status: &Status) -> String {
+    match status {
+        Status::Compacted { target_met: true } => "compacted, target met".to_owned(),
+        Status::Compacted { target_met: false } => {
+            "compacted under the absolute limit, target missed".to_owned()
+        }
+        Status::Skipped { reason } => format!("skipped ({reason:?})"),
+        Status::NoOp => "no-op: already this session's latest result".to_owned(),
+        Status::NoProgress => "no progress: conversation left as it was".to_owned(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// One line about `event`.
+pub struct EventLine {
+    pub text: String,
+    /// The request it is about, if any.
+    pub request: Option<RequestId>,
+    /// Something went wrong or was given up (shown as a warning).
+    pub warning: bool,
+}
+
+/// `event` in words.
+pub fn event_line(event: &Event) -> EventLine {
+    let line = |text: String| EventLine {
+        text,
+        request: None,
+        warning: false,
+    };
+    let about = |id: &RequestId, text: String, warning: bool| EventLine {
+        text,
+        request: Some(*id),
+        warning,
+    };
+    let warning = |text: String| EventLine {
+        text,
+        request: None,
+        warning: true,
+    };
+    match event {
+        Event::Assessed {
+            tokens,
+            messages,
+            signals,
+            target,
+            trigger,
+        } => {
+            let mut fired = Vec::new();
+            if signals.over_absolute_limit {
+                fired.push("over the absolute limit");
+            } else if signals.over_trigger {
+                fired.push("over the trigger");
+            }
+            if signals.over_max_messages {
+                fired.push("too many messages");
+            }
+            let fired = if fired.is_empty() {
+                "no signal".to_owned()
+            } else {
+                fired.join(", ")
+            };
+            line(format!(
+                "assessed ({trigger:?}): {} tokens, {messages} messages, {fired}; target {} tokens",
+                thousands(*tokens),
+                thousands(target.tokens)
+            ))
+        }
+        Event::ReactiveOverride {
+            counted,
+            absolute_limit,
+        } => line(format!(
+            "reactive: compacting although {} ≤ {} counted",
+            thousands(*counted),
+            thousands(*absolute_limit)
+        )),
+        Event::LevelEntered { level, tokens } => {
+            line(format!("entered {level} at {} tokens", thousands(*tokens)))
+        }
+        Event::LevelSkipped { level, predicted } => line(format!(
+            "skipped {level}: at best {} tokens, short of the target",
+            thousands(*predicted)
+        )),
+        Event::LevelLeft {
+            level,
+            tokens_before,
+            tokens_after,
+        } => line(format!(
+            "left {level}: {} → {} tokens",
+            thousands(*tokens_before),
+            thousands(*tokens_after)
+        )),
+        Event::RequestIssued {
+            id,
+            level,
+            covers,
+            input_tokens,
+            attempt,
+        } => {
+            let retry = if *attempt > 1 {
+                format!(" (attempt {attempt})")
+            } else {
+                String::new()
+            };
+            about(
+                id,
+                format!(
+                    "request #{} issued: {level}, {covers} messages, {} tokens{retry}",
+                    id.0,
+                    thousands(*input_tokens)
+                ),
+                false,
+            )
+        }
+        Event::RequestAnswered { id, tokens } => about(
+            id,
+            format!("request #{} answered: {tokens} tokens", id.0),
+            false,
+        ),
+        Event::RequestFailed { id, reason } => {
+            about(id, format!("request #{} failed: {reason}", id.0), true)
+        }
+        Event::CacheHit { level, covers } => {
+            line(format!("{level}: cache hit for {covers} messages"))
+        }
+        Event::FallbackTaken {
+            level,
+            kept,
+            reason,
+        } => warning(format!(
+            "{level}: kept {kept} messages as they were ({reason})"
+        )),
+        Event::ArtifactRefsRestored { id, refs } => about(
+            id,
+            format!("request #{}: restored {}", id.0, refs.join(" ")),
+            true,
+        ),
+        Event::CircuitOpened { session, failures } => warning(format!(
+            "circuit opened for {session:?} after {failures} failed runs"
+        )),
+        Event::Finished {
+            status,
+            tokens_before,
+            tokens_after,
+        } => line(format!(
+            "finished: {}, {} → {} tokens",
+            status_words(status),
+            thousands(*tokens_before),
+            thousands(*tokens_after)
+        )),
+        other => line(format!("{other:?}")),
+    }
+}
