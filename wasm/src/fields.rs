@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use crate::{Failure, js_message, type_of};
 
 /// The largest integer a JS number holds exactly.
-pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 #[wasm_bindgen]
 extern "C" {
