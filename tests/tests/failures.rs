@@ -1,8 +1,8 @@
 //! The failure discipline: failed, empty, late and over-long answers, cancellation,
 //! unknown and stale ids, and random conversations with failing summarizers.
 
-use compactor::engine::{CompactError, Event, Status, Step, SummaryFailure, Trigger};
 use compactor::driver::Clock;
+use compactor::engine::{CompactError, Event, Status, Step, SummaryFailure, Trigger};
 use compactor::ladder::Level;
 use compactor::message::Message;
 use compactor_tests::arb;
