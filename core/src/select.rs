@@ -1,10 +1,12 @@
 //! Selection of the raw tail: the recent turns the model keeps seeing verbatim.
 //!
-//! The tail is the last `keep_recent_turns` turns (a turn being one assistant response
-//! with the tool results it caused), together with the messages that led up to them and
-//! whatever came after the last response, capped by a token budget. It always starts at a
-//! segment boundary, so it never starts inside a unit: no tool call is separated from its
-//! result. Everything before it is a compaction candidate.
+//! The tail is the newest turns (a turn being one assistant response with the tool results
+//! it caused, together with the messages that led up to it and whatever came after the last
+//! response) up to a token budget — by default half the target — never fewer than
+//! `min_turns`, never more than `keep_recent_turns`. In agent loops every tool call is a
+//! turn, so a count of turns alone is far too small: the budget sizes the tail. It always
+//! starts at a segment boundary, so it never starts inside a unit: no tool call is
+//! separated from its result. Everything before it is a compaction candidate.
 
 use crate::budget::Budget;
 use crate::segment::{SegmentKind, Segmentation};
@@ -25,17 +27,26 @@ pub const DEFAULT_TAIL_SHARE: f64 = 0.5;
 pub struct TailPolicy {
     /// At most this many turns.
     pub keep_recent_turns: usize,
-    /// At most this many tokens, except that the newest turn is always kept.
+    /// At least this many turns, whatever their tokens (the newest turn is always kept).
+    pub min_turns: usize,
+    /// At most this many tokens, beyond the `min_turns` newest turns.
     pub max_tail_tokens: Option<u64>,
 }
 
 impl TailPolicy {
-    /// `keep_recent_turns` turns within [`DEFAULT_TAIL_SHARE`] of the budget's target.
-    pub fn for_budget(keep_recent_turns: usize, budget: &Budget) -> Self {
+    /// The engine's tail: the newest turns within [`DEFAULT_TAIL_SHARE`] of `target_tokens`,
+    /// never fewer than `min_turns`.
+    pub fn for_target(min_turns: usize, target_tokens: u64) -> Self {
         Self {
-            keep_recent_turns,
-            max_tail_tokens: Some((budget.target_tokens as f64 * DEFAULT_TAIL_SHARE) as u64),
+            keep_recent_turns: usize::MAX,
+            min_turns,
+            max_tail_tokens: Some((target_tokens as f64 * DEFAULT_TAIL_SHARE) as u64),
         }
+    }
+
+    /// [`for_target`](Self::for_target) the budget's target: the tail a proactive run keeps.
+    pub fn for_budget(min_turns: usize, budget: &Budget) -> Self {
+        Self::for_target(min_turns, budget.target_tokens)
     }
 }
 
@@ -86,7 +97,7 @@ pub fn select_tail(
                 let over_cap = policy
                     .max_tail_tokens
                     .is_some_and(|cap| tail.tokens + tokens > cap);
-                if tail.turns > 0 && over_cap {
+                if tail.turns >= policy.min_turns.max(1) && over_cap {
                     tail.capped = true;
                     break;
                 }
@@ -122,6 +133,7 @@ mod tests {
         let tokens = vec![10; messages.len()];
         let policy = TailPolicy {
             keep_recent_turns: 4,
+            min_turns: 1,
             max_tail_tokens: None,
         };
         let tail = select_tail(&s, &tokens, &policy);
@@ -139,15 +151,26 @@ mod tests {
         let tokens = vec![10; messages.len()];
         let capped = TailPolicy {
             keep_recent_turns: 4,
+            min_turns: 1,
             max_tail_tokens: Some(45),
         };
         let tail = select_tail(&s, &tokens, &capped);
         assert_eq!((tail.turns, tail.tokens, tail.capped), (2, 40, true));
         let tiny = TailPolicy {
             keep_recent_turns: 4,
+            min_turns: 1,
             max_tail_tokens: Some(1),
         };
         assert_eq!(select_tail(&s, &tokens, &tiny).turns, 1);
+        let floor = TailPolicy {
+            min_turns: 3,
+            ..tiny
+        };
+        assert_eq!(
+            select_tail(&s, &tokens, &floor).turns,
+            3,
+            "never fewer than min_turns"
+        );
     }
 
     #[test]
@@ -159,6 +182,7 @@ mod tests {
             &vec![1; messages.len()],
             &TailPolicy {
                 keep_recent_turns: 4,
+                min_turns: 1,
                 max_tail_tokens: None,
             },
         );

@@ -35,7 +35,7 @@ fn best_effort_levels_keep_originals_when_summaries_fail() {
             events.iter().any(|e| matches!(
                 e,
                 Event::FallbackTaken {
-                    level: Level::Moderate,
+                    level: Level::Moderate | Level::Aggressive,
                     ..
                 }
             )),

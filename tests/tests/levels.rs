@@ -57,7 +57,7 @@ fn light_clears_old_tool_results_when_that_is_enough() {
 #[test]
 fn moderate_summarizes_old_segments_in_parallel_and_keeps_user_messages() {
     let messages = agent_session(20, 40);
-    let compactor = summarizing_compactor(&messages, 0.25, |_| {});
+    let compactor = summarizing_compactor(&messages, 0.5, |_| {});
     let scripted = Scripted::always(Script::Extract);
     let mut run = begin(&compactor, messages.clone());
     // LIGHT clears nothing (threshold unreachable); MODERATE hands out all its requests at once.

@@ -61,7 +61,7 @@ proptest! {
     ) {
         let s = segment(&messages).expect("generated sessions pair up");
         let tokens: Vec<u64> = messages.iter().map(|m| 1 + m.text().len() as u64 / 4).collect();
-        let policy = TailPolicy { keep_recent_turns: turns, max_tail_tokens: cap };
+        let policy = TailPolicy { keep_recent_turns: turns, min_turns: 1, max_tail_tokens: cap };
         let tail = select_tail(&s, &tokens, &policy);
         prop_assert!(tail.start == messages.len() || s.is_unit_start(tail.start));
         prop_assert!(tail.turns <= turns);

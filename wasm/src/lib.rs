@@ -54,6 +54,8 @@ const CONFIG_FIELDS: &[&str] = &[
     "targetRatio",
     "maxMessages",
     "keepRecentTurns",
+    "tailTokens",
+    "keepToolResults",
     "encoding",
     "minTailTurns",
     "maxSummaryTokens",
@@ -299,6 +301,10 @@ impl Compactor {
         let config = CompactionConfig {
             budget: read_budget(&config)?,
             keep_recent_turns,
+            tail_tokens: config.integer("tailTokens")?,
+            keep_tool_results: config
+                .integer("keepToolResults")?
+                .unwrap_or(defaults.keep_tool_results),
             min_tail_turns: config
                 .integer("minTailTurns")?
                 .unwrap_or(defaults.min_tail_turns),

@@ -82,8 +82,12 @@ export interface CompactorConfig {
   targetRatio?: number;
   /** The message-count signal (default 50); `null` turns it off. */
   maxMessages?: number | null;
-  /** Recent turns kept raw (default 4). */
+  /** LIGHT and MODERATE keep at least this many recent turns raw, and more while they fit in `tailTokens` (default 4). */
   keepRecentTurns?: number;
+  /** The raw tail's size: the newest turns up to this many tokens (default: half the run's target). */
+  tailTokens?: number;
+  /** LIGHT never clears the newest this many tool results (default 3). */
+  keepToolResults?: number;
   /** Overrides the model's tokenizer. */
   encoding?: EncodingName;
   /** The fewest turns AGGRESSIVE keeps raw (default 1); it keeps more while the target leaves room. */

@@ -16,11 +16,17 @@ pub const MIN_SUMMARY_TOKENS: u64 = 64;
 pub struct CompactionConfig {
     /// The numbers (model, window, ratios…).
     pub budget: BudgetConfig,
-    /// Recent turns kept raw (4).
+    /// LIGHT and MODERATE keep at least this many recent turns raw (4), and more while
+    /// they fit in `tail_tokens`.
     pub keep_recent_turns: usize,
-    /// The fewest turns AGGRESSIVE keeps raw (1); it keeps more, up to
-    /// `keep_recent_turns`, while the target leaves its summary room.
+    /// The raw tail's size in tokens: the newest turns up to this many (default `None`:
+    /// half the run's target).
+    pub tail_tokens: Option<u64>,
+    /// The fewest turns AGGRESSIVE keeps raw (1); it keeps as many more as the target
+    /// leaves room for.
     pub min_tail_turns: usize,
+    /// LIGHT never clears the newest this many tool results (3).
+    pub keep_tool_results: usize,
     /// The largest summary asked for, in tokens (1000; at least [`MIN_SUMMARY_TOKENS`]).
     pub max_summary_tokens: u64,
     /// The model summaries are asked of; handed to the summarizer in every request
@@ -69,7 +75,9 @@ impl Default for CompactionConfig {
         Self {
             budget: BudgetConfig::default(),
             keep_recent_turns: 4,
+            tail_tokens: None,
             min_tail_turns: 1,
+            keep_tool_results: 3,
             max_summary_tokens: 1_000,
             summary_model: None,
             summary_provider: None,
@@ -140,7 +148,7 @@ impl CompactionConfig {
     }
 
     /// The counts a caller gives: each a bounded integer, so no loop over one can hang.
-    fn count_checks(&self) -> [Check; 6] {
+    fn count_checks(&self) -> [Check; 7] {
         let count = |n: usize| (1..=MAX_COUNT).contains(&n);
         let counts = "an integer from 1 to 1000000";
         let any = "an integer from 0 to 1000000";
@@ -162,6 +170,12 @@ impl CompactionConfig {
                 "min_messages",
                 any,
                 self.min_messages.to_string(),
+            ),
+            (
+                self.keep_tool_results <= MAX_COUNT,
+                "keep_tool_results",
+                any,
+                self.keep_tool_results.to_string(),
             ),
             (
                 count(self.max_concurrency),

@@ -16,6 +16,11 @@ use crate::overflow::Target;
 use crate::prompt::{PromptKind, build};
 use crate::validate::validate;
 
+/// The share of its allowance a summary is expected at before any answer was seen.
+const PRIOR_SUMMARY_RATIO: f64 = 0.5;
+/// The weight of each new answer in the moving average.
+const RATIO_WEIGHT: f64 = 0.3;
+
 /// A request handed out and not yet settled.
 #[derive(Debug, Clone, Copy)]
 struct InFlight {
@@ -30,6 +35,8 @@ pub(super) struct LevelRun {
     pub(super) level: Level,
     pub(super) jobs: Vec<Job>,
     pub(super) report: LevelReport,
+    /// 1 for the level's first plan; MODERATE plans again while the target is not met.
+    pub(super) round: u32,
 }
 
 /// One compaction run. See the [module docs](super) for the driving loop.
@@ -62,6 +69,10 @@ pub struct Run {
     pub(super) offline: bool,
     /// Begun past an open circuit.
     pub(super) past_open_circuit: bool,
+    /// What this run's summaries came back at, as a share of their allowance (a moving
+    /// average, from a prior): what the planners expect of the next ones. Per run, so the
+    /// same input always gets the same first plan (and the cache serves it).
+    pub(super) summary_ratio: f64,
     /// The summarizer failed at MAXIMUM and the offline summarizer stood in: the run
     /// counts as a failure for the breaker, whatever its outcome.
     pub(super) summarizer_failed: bool,
@@ -111,6 +122,7 @@ impl Run {
             now_ms,
             offline: false,
             past_open_circuit: false,
+            summary_ratio: PRIOR_SUMMARY_RATIO,
             summarizer_failed: false,
             best_fit: None,
             #[cfg(feature = "serde")]
@@ -235,6 +247,11 @@ impl Run {
                     id,
                     tokens: accepted.tokens,
                 });
+                if let Some(chunk) = job.part(flight.part) {
+                    let ratio =
+                        (accepted.tokens as f64 / chunk.max_output_tokens.max(1) as f64).min(1.5);
+                    self.summary_ratio += RATIO_WEIGHT * (ratio - self.summary_ratio);
+                }
                 if let crate::engine::jobs::JobState::Done(text) = &job.state
                     && !self.offline
                 {

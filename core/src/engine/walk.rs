@@ -11,6 +11,20 @@ use crate::prompt::PROMPT_VERSION;
 use crate::prune::{apply_clearings, apply_summaries, shrink, summary_message};
 use crate::segment::segment;
 
+/// The most rounds MODERATE plans: when the summaries came back larger than expected, it
+/// summarizes the next-oldest segments, with the estimate the answers corrected.
+const MODERATE_ROUNDS: u32 = 4;
+
+/// MAXIMUM clips no message below this many tokens.
+const MIN_CLIPPED_TOKENS: u64 = 64;
+
+/// What planning a level gave.
+enum Planned {
+    Jobs(Vec<Job>),
+    Skipped { predicted: u64 },
+    Failed(CompactError),
+}
+
 impl Run {
     pub(super) fn start_next_level(&mut self) {
         let Some(&level) = Level::ALL.get(self.next_level) else {
@@ -18,9 +32,7 @@ impl Run {
             return;
         };
         self.next_level += 1;
-        let accountant = self.compactor.accountant.clone();
-        let counts = accountant.count_messages(&self.current);
-        let tokens = accountant.total(&counts);
+        let tokens = self.tokens();
         self.events.push(Event::LevelEntered { level, tokens });
         let report = LevelReport {
             level,
@@ -30,52 +42,69 @@ impl Run {
             cache_hits: 0,
             failures: 0,
         };
-        let segmentation = match segment(&self.current) {
-            Ok(s) => s,
-            Err(e) => {
-                self.fail(CompactError::InvalidConversation(e));
-                return;
-            }
-        };
-        let ctx = LevelContext {
-            messages: &self.current,
-            counts: &counts,
-            total: tokens,
-            segmentation: &segmentation,
-            config: &self.compactor.config,
-            budget: &self.compactor.budget,
-            target: self.target,
-        };
-        let mut clearings = Vec::new();
-        let folds = match level {
-            Level::Light => {
-                clearings = plan_light(&ctx, &accountant);
-                Vec::new()
-            }
-            Level::Moderate => plan_moderate(&ctx),
-            Level::Aggressive | Level::Maximum => plan_running(&ctx, level).into_iter().collect(),
-        };
-        // A level that cannot reach the target even if every summary comes back at half
-        // its allowed size would only feed the next level: skip it and save its requests.
-        if matches!(level, Level::Moderate | Level::Aggressive) && !folds.is_empty() {
-            let predicted = predict(&ctx, &folds);
-            if !predicted.meets(&ctx) {
-                self.events.push(Event::LevelSkipped {
+        match self.plan(level) {
+            Planned::Jobs(jobs) => {
+                self.level = Some(LevelRun {
                     level,
-                    predicted: predicted.tokens,
+                    jobs,
+                    report,
+                    round: 1,
                 });
+                self.serve_from_cache_or_queue();
+            }
+            Planned::Skipped { predicted } => {
+                self.events.push(Event::LevelSkipped { level, predicted });
                 self.events.push(Event::LevelLeft {
                     level,
                     tokens_before: tokens,
                     tokens_after: tokens,
                 });
                 self.report.levels.push(report);
-                return;
+            }
+            Planned::Failed(error) => self.fail(error),
+        }
+    }
+
+    /// Plans `level` on the conversation as it is now: LIGHT's clearings are applied at
+    /// once; the summaries become jobs. A summarizing level that cannot reach the target
+    /// even if every summary comes back at its expected size would only feed the next
+    /// level: it is skipped, and its requests saved.
+    fn plan(&mut self, level: Level) -> Planned {
+        let accountant = self.compactor.accountant.clone();
+        let counts = accountant.count_messages(&self.current);
+        let segmentation = match segment(&self.current) {
+            Ok(s) => s,
+            Err(e) => return Planned::Failed(CompactError::InvalidConversation(e)),
+        };
+        let ctx = LevelContext {
+            messages: &self.current,
+            counts: &counts,
+            total: accountant.total(&counts),
+            segmentation: &segmentation,
+            config: &self.compactor.config,
+            budget: &self.compactor.budget,
+            target: self.target,
+            summary_ratio: self.summary_ratio,
+        };
+        let folds = match level {
+            Level::Light => {
+                let clearings = plan_light(&ctx, &accountant);
+                apply_clearings(&mut self.current, &clearings);
+                return Planned::Jobs(Vec::new());
+            }
+            Level::Moderate => plan_moderate(&ctx),
+            Level::Aggressive | Level::Maximum => plan_running(&ctx, level),
+        };
+        if matches!(level, Level::Moderate | Level::Aggressive) && !folds.is_empty() {
+            let predicted = predict(&ctx, &folds);
+            if !predicted.meets(&ctx) {
+                return Planned::Skipped {
+                    predicted: predicted.tokens,
+                };
             }
         }
-        apply_clearings(&mut self.current, &clearings);
         let config = &self.compactor.config;
-        let jobs: Vec<Job> = folds
+        let jobs = folds
             .into_iter()
             .map(|fold| {
                 Job::new(
@@ -88,12 +117,7 @@ impl Run {
                 )
             })
             .collect();
-        self.level = Some(LevelRun {
-            level,
-            jobs,
-            report,
-        });
-        self.serve_from_cache_or_queue();
+        Planned::Jobs(jobs)
     }
 
     /// Serves what the cache has; queues the rest's parts for handing out.
@@ -151,6 +175,18 @@ impl Run {
             return;
         }
         apply_summaries(&mut self.current, replacements);
+        if level == Level::Moderate
+            && level_run.round < MODERATE_ROUNDS
+            && !self.target.is_met(self.tokens(), self.current.len())
+            && let Planned::Jobs(jobs) = self.plan(level)
+            && !jobs.is_empty()
+        {
+            level_run.jobs = jobs;
+            level_run.round += 1;
+            self.level = Some(level_run);
+            self.serve_from_cache_or_queue();
+            return;
+        }
         if level == Level::Maximum {
             self.clip_oversized();
         }
@@ -219,18 +255,38 @@ impl Run {
         self.fail(CompactError::SummaryFailed { level, failure });
     }
 
-    /// MAXIMUM, last resort: clips compactable messages larger than a quarter of the
-    /// absolute limit, middle-out, when the conversation is still over the limit.
+    /// MAXIMUM, last resort: when the conversation is still over the target, clips the
+    /// largest compactable messages middle-out (with a marker) by what is over: what stays
+    /// verbatim is clipped only when one alone is larger than its share.
     fn clip_oversized(&mut self) {
-        let limit = self.compactor.budget.absolute_limit;
-        if self.tokens() <= limit {
-            return;
-        }
+        let limit = self.target.tokens.min(self.compactor.budget.absolute_limit);
         let accountant = self.compactor.accountant.clone();
-        let cap = (limit / 4).max(64);
-        for message in self.current.iter_mut().filter(|m| m.compactable) {
-            if accountant.message_tokens(message) > cap {
-                shrink(message, &accountant, cap);
+        // Largest first, each cut by what is still over (clipping is approximate: a few
+        // passes at most), never below what a message needs to say anything.
+        for _ in 0..4 {
+            let total = self.tokens();
+            if total <= limit {
+                return;
+            }
+            let mut excess = total - limit;
+            let mut order: Vec<(usize, u64)> = self
+                .current
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.compactable)
+                .map(|(i, m)| (i, accountant.message_tokens(m)))
+                .collect();
+            order.sort_by_key(|&(_, tokens)| std::cmp::Reverse(tokens));
+            for (i, tokens) in order {
+                if excess == 0 || tokens <= MIN_CLIPPED_TOKENS {
+                    break;
+                }
+                let keep = tokens
+                    .saturating_sub(excess + excess / 8)
+                    .max(MIN_CLIPPED_TOKENS);
+                shrink(&mut self.current[i], &accountant, keep);
+                let now = accountant.message_tokens(&self.current[i]);
+                excess = excess.saturating_sub(tokens.saturating_sub(now));
             }
         }
     }

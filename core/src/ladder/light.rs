@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use crate::ladder::LevelContext;
 use crate::message::{Message, Part, Role};
 use crate::prune::{cleared_placeholder, is_cleared};
-use crate::select::{TailPolicy, select_tail};
+use crate::tokens::TokenAccountant;
 
 /// One tool result to clear.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,25 +20,46 @@ pub struct Clearing {
     pub tokens: u64,
 }
 
-/// The tool results before the tail worth clearing, all or nothing: nothing when together
-/// they save less than `clear_at_least` (every rewrite breaks the provider's prompt cache).
-pub fn plan_light(
-    ctx: &LevelContext<'_>,
-    accountant: &crate::tokens::TokenAccountant,
-) -> Vec<Clearing> {
-    let tail = select_tail(
-        ctx.segmentation,
-        ctx.counts,
-        &TailPolicy::for_budget(ctx.config.keep_recent_turns, ctx.budget),
-    );
+/// The tool results to clear, oldest first, until the projection meets the target: only
+/// results before the tail, never the newest `keep_tool_results`, and at least
+/// `clear_at_least` tokens or nothing (every rewrite breaks the provider's prompt cache).
+pub fn plan_light(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<Clearing> {
+    let tail = ctx.tail(ctx.config.keep_recent_turns);
+    let candidates = candidates(ctx, accountant);
+    // The newest results stay, whether or not the tail holds them.
+    let clearable = candidates
+        .len()
+        .saturating_sub(ctx.config.keep_tool_results);
+    let needed = ctx.total.saturating_sub(ctx.target.tokens);
+    if needed == 0 {
+        return Vec::new(); // only the message count is over: clearing cannot help
+    }
+    let mut plan = Vec::new();
+    let mut saved = 0;
+    for (clearing, placeholder_tokens) in candidates.into_iter().take(clearable) {
+        if clearing.message >= tail.start || saved >= needed.max(ctx.config.clear_at_least) {
+            break;
+        }
+        saved += clearing.tokens.saturating_sub(placeholder_tokens);
+        plan.push(clearing);
+    }
+    if saved < ctx.config.clear_at_least {
+        return Vec::new();
+    }
+    plan
+}
+
+/// Every tool result worth clearing (its placeholder is under half its size), oldest first,
+/// with its placeholder's tokens.
+fn candidates(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<(Clearing, u64)> {
     let names: HashMap<&str, &str> = ctx
         .messages
         .iter()
         .flat_map(|m| m.tool_calls())
         .map(|c| (c.id.as_str(), c.name.as_str()))
         .collect();
-    let mut plan = Vec::new();
-    for (i, message) in ctx.messages.iter().enumerate().take(tail.start) {
+    let mut found = Vec::new();
+    for (i, message) in ctx.messages.iter().enumerate() {
         if !message.compactable {
             continue;
         }
@@ -57,19 +78,17 @@ pub fn plan_light(
                 .or_else(|| names.get(result.call_id.as_str()).copied())
                 .unwrap_or("tool");
             let placeholder = cleared_placeholder(tool, tokens);
-            if tokens > accountant.text_tokens(&placeholder) * 2 {
-                plan.push(Clearing {
+            let placeholder_tokens = accountant.text_tokens(&placeholder);
+            if tokens > placeholder_tokens * 2 {
+                let clearing = Clearing {
                     message: i,
                     part: p,
                     placeholder,
                     tokens,
-                });
+                };
+                found.push((clearing, placeholder_tokens));
             }
         }
     }
-    let cleared: u64 = plan.iter().map(|c| c.tokens).sum();
-    if cleared < ctx.config.clear_at_least {
-        return Vec::new();
-    }
-    plan
+    found
 }

@@ -48,11 +48,13 @@ impl fmt::Display for Level {
     }
 }
 
+mod keep;
 mod light;
 mod moderate;
 mod predict;
 mod running;
 
+pub use keep::verbatim;
 pub use light::{Clearing, plan_light};
 pub use moderate::plan_moderate;
 pub use predict::{Prediction, predict};
@@ -84,6 +86,9 @@ pub struct LevelContext<'a> {
     pub budget: &'a Budget,
     /// Where the run must bring the conversation.
     pub target: Target,
+    /// What summaries come back at, as a share of the tokens they are allowed: the
+    /// engine's running estimate from the answers it has seen.
+    pub summary_ratio: f64,
 }
 
 /// A range of messages one summary will replace.
@@ -100,6 +105,22 @@ pub struct Fold {
 }
 
 impl LevelContext<'_> {
+    /// The raw tail: the newest turns within `tail_tokens` (half the run's target by
+    /// default), never fewer than `min_turns`.
+    pub fn tail(&self, min_turns: usize) -> crate::select::Tail {
+        let mut policy = crate::select::TailPolicy::for_target(min_turns, self.target.tokens);
+        if let Some(tokens) = self.config.tail_tokens {
+            policy.max_tail_tokens = Some(tokens);
+        }
+        crate::select::select_tail(self.segmentation, self.counts, &policy)
+    }
+
+    /// The size a summary allowed `max_output_tokens` is expected to come back at, with its
+    /// framing.
+    pub fn expected_summary(&self, max_output_tokens: u64) -> u64 {
+        (max_output_tokens as f64 * self.summary_ratio).ceil() as u64 + SUMMARY_FRAMING_TOKENS
+    }
+
     /// Indices of the messages in `range` whose units are entirely compactable and not
     /// kept: a unit (a tool call and its results) is replaced whole or not at all.
     pub fn replaceable(

@@ -1,12 +1,11 @@
-//! MODERATE: each old segment summarized on its own, as parallel requests; older segments
-//! get terser summaries; user messages kept verbatim, newest first, up to
-//! `max_preserved_user_tokens` (hybrid retention); earlier summaries left as they are.
+//! MODERATE: the oldest segments summarized, each on its own, as parallel requests, until
+//! the projection meets the target; older segments get terser summaries; user messages
+//! kept verbatim (the task always, the others newest first up to
+//! `max_preserved_user_tokens`: hybrid retention); earlier summaries left as they are.
 
 use crate::engine::MIN_SUMMARY_TOKENS;
-use crate::ladder::{Fold, LevelContext};
-use crate::message::Role;
+use crate::ladder::{Fold, Level, LevelContext, predict, verbatim};
 use crate::segment::SegmentKind;
-use crate::select::{TailPolicy, select_tail};
 
 /// MODERATE groups consecutive old segments until a request covers this many tokens.
 const MIN_REQUEST_TOKENS: u64 = 2_000;
@@ -24,29 +23,34 @@ fn share_for_age(age: usize) -> f64 {
     }
 }
 
-/// One fold per group of old segments before the tail.
+/// The oldest groups of old segments whose summaries, at their expected size, bring the
+/// projection to the target (tokens and, when the message signal fired, messages); the
+/// rest stays raw.
 pub fn plan_moderate(ctx: &LevelContext<'_>) -> Vec<Fold> {
-    let config = ctx.config;
-    let tail = select_tail(
-        ctx.segmentation,
-        ctx.counts,
-        &TailPolicy::for_budget(config.keep_recent_turns, ctx.budget),
-    );
-    let mut preserved = vec![false; ctx.messages.len()];
-    let mut kept_tokens = 0;
-    for i in (0..tail.start).rev() {
-        let m = &ctx.messages[i];
-        let plain_user =
-            m.role == Role::User && !m.is_compaction() && m.tool_results().next().is_none();
-        if plain_user && kept_tokens + ctx.counts[i] <= config.max_preserved_user_tokens {
-            kept_tokens += ctx.counts[i];
-            preserved[i] = true;
+    let mut folds = Vec::new();
+    let mut predicted = predict(ctx, &folds);
+    for fold in groups(ctx) {
+        if predicted.meets(ctx) {
+            break;
         }
+        let replaced: u64 = fold.replace.iter().map(|&i| ctx.counts[i]).sum();
+        predicted.tokens = (predicted.tokens + ctx.expected_summary(fold.max_output_tokens))
+            .saturating_sub(replaced);
+        predicted.messages = (predicted.messages + 1).saturating_sub(fold.replace.len());
+        folds.push(fold);
     }
-    let keep = |i: usize| preserved[i] || ctx.messages[i].is_compaction();
-    // Consecutive small segments share a request, so the prompt's fixed instruction is
-    // paid per MIN_REQUEST_TOKENS of history, not per turn. A kept message (user input,
-    // earlier summary) closes a group, so summaries stay in order around it.
+    folds
+}
+
+/// Every group of old segments before the tail, oldest first: consecutive small segments
+/// share a request, so the prompt's fixed instruction is paid per MIN_REQUEST_TOKENS of
+/// history, not per turn. A verbatim message (user input, earlier summary) closes a group,
+/// so summaries stay in order around it.
+fn groups(ctx: &LevelContext<'_>) -> Vec<Fold> {
+    let config = ctx.config;
+    let tail = ctx.tail(config.keep_recent_turns);
+    let verbatim = verbatim(ctx, Level::Moderate);
+    let keep = |i: usize| verbatim[i];
     let mut folds = Vec::new();
     let mut group: Vec<usize> = Vec::new();
     let mut group_tokens = 0;
@@ -72,10 +76,7 @@ pub fn plan_moderate(ctx: &LevelContext<'_>) -> Vec<Fold> {
         .iter()
         .filter(|s| s.kind == SegmentKind::Exchange && s.index < tail.first_segment)
     {
-        if s.messages
-            .clone()
-            .any(|i| keep(i) || !ctx.messages[i].compactable)
-        {
+        if s.messages.clone().any(keep) {
             flush(&mut group, &mut group_tokens, group_age, &mut folds);
         }
         let replace = ctx.replaceable(s.messages.clone(), &keep);

@@ -1,6 +1,6 @@
 //! What a level's plan is expected to leave, before any request is made.
 
-use crate::ladder::{Fold, LevelContext, SUMMARY_FRAMING_TOKENS};
+use crate::ladder::{Fold, LevelContext};
 
 /// The conversation's expected size after a plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,7 +18,8 @@ impl Prediction {
     }
 }
 
-/// The size after `folds` if every summary comes back at half its allowed size.
+/// The size after `folds` if every summary comes back at its expected size
+/// ([`LevelContext::expected_summary`]).
 pub fn predict(ctx: &LevelContext<'_>, folds: &[Fold]) -> Prediction {
     let replaced: u64 = folds
         .iter()
@@ -27,7 +28,7 @@ pub fn predict(ctx: &LevelContext<'_>, folds: &[Fold]) -> Prediction {
         .sum();
     let summaries: u64 = folds
         .iter()
-        .map(|f| f.max_output_tokens / 2 + SUMMARY_FRAMING_TOKENS)
+        .map(|f| ctx.expected_summary(f.max_output_tokens))
         .sum();
     Prediction {
         tokens: ctx.total.saturating_sub(replaced) + summaries,

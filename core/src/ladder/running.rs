@@ -1,101 +1,154 @@
-//! AGGRESSIVE and MAXIMUM: one running summary of everything not kept.
+//! AGGRESSIVE and MAXIMUM: running summaries of everything not kept verbatim.
 //!
-//! AGGRESSIVE keeps the recent turns the target has room for and folds the rest (earlier
-//! summaries included) into one running summary; MAXIMUM folds the tail too, except the
-//! newest user message and any unanswered tool-call batch.
+//! AGGRESSIVE keeps raw as many recent turns as the target leaves room for (at least
+//! `min_tail_turns`) and folds what is older — earlier summaries and user messages past
+//! the cap included — into a running summary; MAXIMUM folds the tail too, keeping only
+//! what always stays verbatim ([`verbatim`]). A summary covers one contiguous range and
+//! sits where that range was, so a verbatim message in between (the task, a kept user
+//! message) splits the fold in two: the order of events stays true.
 
 use crate::engine::MIN_SUMMARY_TOKENS;
-use crate::ladder::{Fold, Level, LevelContext, SUMMARY_FRAMING_TOKENS};
-use crate::message::Role;
-use crate::segment::UnitKind;
-use crate::select::{TailPolicy, select_tail};
+use crate::ladder::{Fold, Level, LevelContext, SUMMARY_FRAMING_TOKENS, verbatim};
+use crate::segment::SegmentKind;
 
-/// The running summary's fold at `level` (AGGRESSIVE or MAXIMUM), if there is one.
-pub fn plan_running(ctx: &LevelContext<'_>, level: Level) -> Option<Fold> {
-    match level {
-        Level::Maximum => maximum(ctx),
-        _ => aggressive(ctx),
+/// The running summaries' folds at `level` (AGGRESSIVE or MAXIMUM).
+pub fn plan_running(ctx: &LevelContext<'_>, level: Level) -> Vec<Fold> {
+    let mut verbatim = verbatim(ctx, level);
+    if level == Level::Maximum {
+        relax_if_too_large(ctx, &mut verbatim);
+        return contiguous_folds(ctx, level, &|i| verbatim[i]);
     }
+    let tail_start = aggressive_tail(ctx, &verbatim);
+    contiguous_folds(ctx, level, &|i| verbatim[i] || i >= tail_start)
 }
 
-/// Keeps as many recent turns raw as still leave the running summary at least half its
-/// allowed size: folding all but the newest turn would land far under the target and
-/// discard context the budget has room for.
-fn aggressive(ctx: &LevelContext<'_>) -> Option<Fold> {
-    let config = ctx.config;
-    let floor = config.max_summary_tokens / 2;
-    // No more turns than the conversation has: the count is the caller's number.
-    let most = config
-        .keep_recent_turns
-        .max(config.min_tail_turns)
-        .min(ctx.segmentation.turns().max(config.min_tail_turns));
-    let fewest = config.min_tail_turns.min(most);
-    let mut fold = None;
-    for turns in (fewest..=most).rev() {
-        let policy = TailPolicy {
-            keep_recent_turns: turns,
-            max_tail_tokens: None,
-        };
-        let tail = select_tail(ctx.segmentation, ctx.counts, &policy);
-        fold = fold_all_but(ctx, Level::Aggressive, &|i| i >= tail.start);
-        if fold.as_ref().is_some_and(|f| f.max_output_tokens >= floor) {
-            break;
-        }
+/// When what stays verbatim alone fills the target (a tool call's arguments, which cannot
+/// be clipped, can be most of a small window), MAXIMUM folds the newest turn too, unless it
+/// waits for results: a second summary after the newest user message, in order.
+fn relax_if_too_large(ctx: &LevelContext<'_>, verbatim: &mut [bool]) {
+    let kept: u64 = (0..ctx.messages.len())
+        .filter(|&i| verbatim[i])
+        .map(|i| ctx.counts[i])
+        .sum();
+    if kept + SUMMARY_FRAMING_TOKENS <= ctx.target.tokens {
+        return;
     }
-    fold
-}
-
-fn maximum(ctx: &LevelContext<'_>) -> Option<Fold> {
     let newest_user = ctx.messages.iter().rposition(|m| {
-        m.role == Role::User && !m.is_compaction() && m.tool_results().next().is_none()
+        m.role == crate::message::Role::User
+            && !m.is_compaction()
+            && m.tool_results().next().is_none()
     });
     let pending = ctx
         .segmentation
         .units
         .last()
-        .filter(|u| u.kind == UnitKind::PendingCalls)
+        .filter(|u| u.kind == crate::segment::UnitKind::PendingCalls)
         .map(|u| u.messages.clone());
-    let keep =
-        |i: usize| Some(i) == newest_user || pending.as_ref().is_some_and(|p| p.contains(&i));
-    fold_all_but(ctx, Level::Maximum, &keep)
+    if let Some(last) = ctx
+        .messages
+        .iter()
+        .rposition(|m| m.role == crate::message::Role::Assistant)
+    {
+        for (i, keep) in verbatim.iter_mut().enumerate().skip(last) {
+            let pinned = !ctx.messages[i].compactable;
+            let waiting = pending.as_ref().is_some_and(|p| p.contains(&i));
+            *keep = pinned || waiting || Some(i) == newest_user;
+        }
+    }
 }
 
-/// What a running summary over everything `keep` leaves out would replace, and the
-/// summary's size limit: the room the kept messages leave under the target, within
-/// `max_summary_tokens` (a summary sized for a large window would overflow a small one).
-/// `None` when nothing is replaceable or, below MAXIMUM, when the summary would not be
-/// smaller than what it replaces (no progress).
-fn fold_all_but(
+/// Where AGGRESSIVE's raw tail starts: the newest turns, newest first, while the verbatim
+/// messages, the tail and room for a summary fit the target; at least `min_tail_turns`.
+fn aggressive_tail(ctx: &LevelContext<'_>, verbatim: &[bool]) -> usize {
+    let config = ctx.config;
+    let summary_room = config
+        .max_summary_tokens
+        .min(ctx.target.tokens / 4)
+        .max(MIN_SUMMARY_TOKENS);
+    let reserve = ctx.expected_summary(summary_room);
+    let kept: u64 = (0..ctx.messages.len())
+        .filter(|&i| verbatim[i])
+        .map(|i| ctx.counts[i])
+        .sum();
+    let mut start = ctx.messages.len();
+    let mut tail_tokens = 0;
+    let mut turns = 0;
+    for segment in ctx.segmentation.segments.iter().rev() {
+        if segment.kind == SegmentKind::Preamble {
+            break;
+        }
+        let added: u64 = segment
+            .messages
+            .clone()
+            .filter(|&i| !verbatim[i])
+            .map(|i| ctx.counts[i])
+            .sum();
+        let fits = kept + tail_tokens + added + reserve <= ctx.target.tokens;
+        if turns >= config.min_tail_turns && !fits {
+            break;
+        }
+        tail_tokens += added;
+        start = segment.messages.start;
+        if segment.kind == SegmentKind::Exchange {
+            turns += 1;
+        }
+    }
+    start
+}
+
+/// One fold per maximal contiguous range of replaceable messages, each allowed its share
+/// of the room the kept messages leave under the target (within `max_summary_tokens`: a
+/// summary sized for a large window would overflow a small one). Below MAXIMUM a range
+/// whose summary would not be smaller than itself is left alone (no progress).
+fn contiguous_folds(
     ctx: &LevelContext<'_>,
     level: Level,
     keep: &dyn Fn(usize) -> bool,
-) -> Option<Fold> {
+) -> Vec<Fold> {
     let replace = ctx.replaceable(0..ctx.messages.len(), keep);
-    if replace.is_empty() {
-        return None;
+    let mut ranges: Vec<Vec<usize>> = Vec::new();
+    for i in replace {
+        match ranges.last_mut() {
+            Some(range) if range.last().map(|&last| last + 1) == Some(i) => range.push(i),
+            _ => ranges.push(vec![i]),
+        }
     }
-    let tokens: u64 = replace.iter().map(|&i| ctx.counts[i]).sum();
-    let kept = ctx.counts.iter().sum::<u64>() - tokens;
+    let tokens_of = |range: &[usize]| range.iter().map(|&i| ctx.counts[i]).sum::<u64>();
+    let replaced: u64 = ranges.iter().map(|r| tokens_of(r)).sum();
+    if replaced == 0 {
+        return Vec::new();
+    }
+    let kept = ctx.counts.iter().sum::<u64>() - replaced;
     let room = ctx
         .target
         .tokens
-        .saturating_sub(kept + SUMMARY_FRAMING_TOKENS);
-    let max_output_tokens = (room * 9 / 10)
-        .min(ctx.config.max_summary_tokens)
-        .max(MIN_SUMMARY_TOKENS);
-    let existing = if ctx.config.enable_incremental {
-        replace
-            .iter()
-            .filter_map(|&i| ctx.messages[i].compaction.as_ref())
-            .rfind(|meta| meta.level >= Level::Aggressive)
-            .map(|meta| meta.summary_text.clone())
-    } else {
-        None
-    };
-    (tokens > max_output_tokens || level == Level::Maximum).then_some(Fold {
-        replace,
-        age: 0,
-        existing,
-        max_output_tokens,
-    })
+        .saturating_sub(kept + SUMMARY_FRAMING_TOKENS * ranges.len() as u64);
+    let allowance = room * 9 / 10;
+    ranges
+        .into_iter()
+        .filter_map(|range| {
+            let tokens = tokens_of(&range);
+            let share = (allowance as u128 * u128::from(tokens) / u128::from(replaced)) as u64;
+            let max_output_tokens = share
+                .min(ctx.config.max_summary_tokens)
+                .max(MIN_SUMMARY_TOKENS);
+            let existing = ctx
+                .config
+                .enable_incremental
+                .then(|| {
+                    range
+                        .iter()
+                        .filter_map(|&i| ctx.messages[i].compaction.as_ref())
+                        .rfind(|meta| meta.level >= Level::Aggressive)
+                        .map(|meta| meta.summary_text.clone())
+                })
+                .flatten();
+            (tokens > max_output_tokens || level == Level::Maximum).then_some(Fold {
+                replace: range,
+                age: 0,
+                existing,
+                max_output_tokens,
+            })
+        })
+        .collect()
 }
