@@ -106,7 +106,7 @@ pub const MAX_COUNT: usize = 1_000_000;
 pub const MAX_ATTEMPTS: u32 = 16;
 
 /// One range check: passed, the field, what it must be, what it was.
-type Check = (bool, &'static str, &'static str, String);
+type Check<'a> = (bool, &'static str, &'static str, &'a dyn std::fmt::Display);
 
 /// A configuration the engine refuses. Nothing was created.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -140,7 +140,14 @@ impl CompactionConfig {
             return Err(ConfigError::Invalid {
                 field,
                 expected,
-                found,
+                found: found.to_string(),
+            });
+        }
+        if !(0.0..=1.0).contains(&self.min_reduction) {
+            return Err(ConfigError::Invalid {
+                field: "min_reduction",
+                expected: "a number from 0 to 1",
+                found: crate::budget::Float(self.min_reduction).to_string(),
             });
         }
         self.budget.resolve()?;
@@ -148,7 +155,7 @@ impl CompactionConfig {
     }
 
     /// The counts a caller gives: each a bounded integer, so no loop over one can hang.
-    fn count_checks(&self) -> [Check; 7] {
+    fn count_checks(&self) -> [Check<'_>; 7] {
         let count = |n: usize| (1..=MAX_COUNT).contains(&n);
         let counts = "an integer from 1 to 1000000";
         let any = "an integer from 0 to 1000000";
@@ -157,91 +164,85 @@ impl CompactionConfig {
                 count(self.keep_recent_turns),
                 "keep_recent_turns",
                 counts,
-                self.keep_recent_turns.to_string(),
+                &self.keep_recent_turns,
             ),
             (
                 count(self.min_tail_turns),
                 "min_tail_turns",
                 counts,
-                self.min_tail_turns.to_string(),
+                &self.min_tail_turns,
             ),
             (
                 self.min_messages <= MAX_COUNT,
                 "min_messages",
                 any,
-                self.min_messages.to_string(),
+                &self.min_messages,
             ),
             (
                 self.keep_tool_results <= MAX_COUNT,
                 "keep_tool_results",
                 any,
-                self.keep_tool_results.to_string(),
+                &self.keep_tool_results,
             ),
             (
                 count(self.max_concurrency),
                 "max_concurrency",
                 counts,
-                self.max_concurrency.to_string(),
+                &self.max_concurrency,
             ),
             (
                 self.cache_capacity <= MAX_COUNT,
                 "cache_capacity",
                 any,
-                self.cache_capacity.to_string(),
+                &self.cache_capacity,
             ),
             (
                 count(self.session_capacity),
                 "session_capacity",
                 counts,
-                self.session_capacity.to_string(),
+                &self.session_capacity,
             ),
         ]
     }
 
     /// Sizes, times, attempts, shares and the features the settings need.
-    fn other_checks(&self) -> [Check; 7] {
+    fn other_checks(&self) -> [Check<'_>; 6] {
         [
             (
                 self.max_summary_tokens >= MIN_SUMMARY_TOKENS,
                 "max_summary_tokens",
                 "an integer of at least 64",
-                self.max_summary_tokens.to_string(),
+                &self.max_summary_tokens,
             ),
             (
                 self.summarizer_input_tokens >= 4 * MIN_SUMMARY_TOKENS,
                 "summarizer_input_tokens",
                 "an integer of at least 256",
-                self.summarizer_input_tokens.to_string(),
+                &self.summarizer_input_tokens,
             ),
             (
                 self.max_failures >= 1,
                 "max_failures",
                 "an integer of at least 1",
-                self.max_failures.to_string(),
+                &self.max_failures,
             ),
             (
                 self.request_timeout_ms >= 1,
                 "request_timeout_ms",
                 "an integer of at least 1",
-                self.request_timeout_ms.to_string(),
+                &self.request_timeout_ms,
             ),
             (
                 (1..=MAX_ATTEMPTS).contains(&self.max_attempts),
                 "max_attempts",
                 "an integer from 1 to 16",
-                self.max_attempts.to_string(),
-            ),
-            (
-                (0.0..=1.0).contains(&self.min_reduction),
-                "min_reduction",
-                "a number from 0 to 1",
-                crate::budget::Float(self.min_reduction).to_string(),
+                &self.max_attempts,
             ),
             (
                 !self.extractive_fallback || cfg!(feature = "extractive"),
                 "extractive_fallback",
                 "false in a build without the extractive summarizer",
-                self.extractive_fallback.to_string(),
+                &self.extractive_fallback,
             ),
         ]
     }

@@ -87,9 +87,14 @@ impl<K: Hash + Eq + Clone, V> Lru<K, V> {
 
     /// Entries from the least to the most recently used.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
-        let mut entries: Vec<_> = self.entries.iter().collect();
-        entries.sort_by_key(|(_, (_, used))| *used);
-        entries.into_iter().map(|(k, (v, _))| (k, v))
+        let mut ticks: Vec<u64> = self.entries.values().map(|(_, used)| *used).collect();
+        ticks.sort_unstable();
+        let by_tick: HashMap<u64, (&K, &V)> = self
+            .entries
+            .iter()
+            .map(|(k, (v, used))| (*used, (k, v)))
+            .collect();
+        ticks.into_iter().filter_map(move |t| by_tick.get(&t).copied())
     }
 }
 

@@ -269,24 +269,31 @@ impl Run {
                 return;
             }
             let mut excess = total - limit;
-            let mut order: Vec<(usize, u64)> = self
+            let mut tokens: Vec<u64> = self
                 .current
                 .iter()
-                .enumerate()
-                .filter(|(_, m)| m.compactable)
-                .map(|(i, m)| (i, accountant.message_tokens(m)))
+                .map(|m| {
+                    if m.compactable {
+                        accountant.message_tokens(m)
+                    } else {
+                        0
+                    }
+                })
                 .collect();
-            order.sort_by_key(|&(_, tokens)| std::cmp::Reverse(tokens));
-            for (i, tokens) in order {
-                if excess == 0 || tokens <= MIN_CLIPPED_TOKENS {
+            // The largest first (picked one by one: a sort would cost the npm package more).
+            while excess > 0 {
+                let Some((i, size)) = tokens.iter().copied().enumerate().max_by_key(|&(_, t)| t)
+                else {
+                    break;
+                };
+                if size <= MIN_CLIPPED_TOKENS {
                     break;
                 }
-                let keep = tokens
-                    .saturating_sub(excess + excess / 8)
-                    .max(MIN_CLIPPED_TOKENS);
+                tokens[i] = 0;
+                let keep = size.saturating_sub(excess + excess / 8).max(MIN_CLIPPED_TOKENS);
                 shrink(&mut self.current[i], &accountant, keep);
                 let now = accountant.message_tokens(&self.current[i]);
-                excess = excess.saturating_sub(tokens.saturating_sub(now));
+                excess = excess.saturating_sub(size.saturating_sub(now));
             }
         }
     }

@@ -128,7 +128,7 @@ fn contiguous_folds(
         .into_iter()
         .filter_map(|range| {
             let tokens = tokens_of(&range);
-            let share = (allowance as u128 * u128::from(tokens) / u128::from(replaced)) as u64;
+            let share = (allowance as f64 * tokens as f64 / replaced as f64) as u64;
             let max_output_tokens = share
                 .min(ctx.config.max_summary_tokens)
                 .max(MIN_SUMMARY_TOKENS);
