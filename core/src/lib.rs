@@ -85,6 +85,7 @@ pub mod overflow;
 pub mod plan;
 pub mod prompt;
 pub mod prune;
+pub mod rebase;
 pub mod segment;
 pub mod select;
 pub mod tokens;

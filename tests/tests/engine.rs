@@ -574,10 +574,12 @@ fn a_run_that_cannot_cut_enough_reports_no_progress() {
 #[derive(Default)]
 struct MemoryStore {
     rows: Mutex<HashMap<String, (Vec<Message>, u64)>>,
-    bump_before_save: bool,
+    /// The next load is followed by an edit: the first message removed, the version bumped.
+    bump_before_save: std::sync::atomic::AtomicBool,
 }
 
 impl SessionStore for MemoryStore {
+    type Version = u64;
     type Error = String;
     async fn load(&self, session: &str) -> Result<Option<(Vec<Message>, u64)>, String> {
         let row = self
@@ -586,13 +588,13 @@ impl SessionStore for MemoryStore {
             .map_err(|e| e.to_string())?
             .get(session)
             .cloned();
-        if self.bump_before_save
-            && let Some((messages, version)) = &row
+        if let Some((messages, version)) = &row
+            && self.bump_before_save.swap(false, Ordering::SeqCst)
         {
             self.rows
                 .lock()
                 .map_err(|e| e.to_string())?
-                .insert(session.into(), (messages.clone(), version + 1));
+                .insert(session.into(), (messages[1..].to_vec(), version + 1));
         }
         Ok(row)
     }
@@ -600,8 +602,9 @@ impl SessionStore for MemoryStore {
         &self,
         session: &str,
         messages: &[Message],
-        expected: u64,
+        expected: &u64,
     ) -> Result<Result<(), u64>, String> {
+        let expected = *expected;
         let mut rows = self.rows.lock().map_err(|e| e.to_string())?;
         let found = rows.get(session).map_or(0, |(_, v)| *v);
         if found != expected {
@@ -625,12 +628,13 @@ fn compact_session_writes_back_with_the_version_read_or_reports_a_conflict() {
     let scripted = Scripted::always(Script::Extract);
     let outcome =
         futures_executor::block_on(compactor.compact_session(&store, "s1", &scripted, &|| 0))
-            .expect("compacts");
+            .expect("compacts")
+            .outcome;
     let (saved, version) = store.rows.lock().expect("rows")["s1"].clone();
     assert_eq!((saved, version), (outcome.messages, 8));
 
     let racing = MemoryStore {
-        bump_before_save: true,
+        bump_before_save: true.into(),
         ..MemoryStore::default()
     };
     racing
@@ -641,20 +645,20 @@ fn compact_session_writes_back_with_the_version_read_or_reports_a_conflict() {
     compactor.clear_cache();
     let result =
         futures_executor::block_on(compactor.compact_session(&racing, "s2", &scripted, &|| 0));
-    assert_eq!(result, Err(CompactError::NoMessagesToCompact));
+    assert_eq!(result.map(|_| ()), Err(CompactError::NoMessagesToCompact));
     let result =
         futures_executor::block_on(compactor.compact_session(&racing, "s1", &scripted, &|| 0));
     assert_eq!(
-        result,
+        result.map(|_| ()),
         Err(CompactError::Conflict {
-            expected: 3,
-            found: 4
+            expected: "3".into(),
+            found: "4".into()
         })
     );
     assert_eq!(
         racing.rows.lock().expect("rows")["s1"].0,
-        messages,
-        "nothing written"
+        messages[1..],
+        "nothing written over the edit"
     );
 }
 
@@ -925,11 +929,12 @@ fn a_conversation_already_compacted_returns_its_summary_without_a_request() {
 struct BrokenStore;
 
 impl SessionStore for BrokenStore {
+    type Version = u64;
     type Error = String;
     async fn load(&self, _: &str) -> Result<Option<(Vec<Message>, u64)>, String> {
         Err("connection refused".into())
     }
-    async fn save(&self, _: &str, _: &[Message], _: u64) -> Result<Result<(), u64>, String> {
+    async fn save(&self, _: &str, _: &[Message], _: &u64) -> Result<Result<(), u64>, String> {
         Err("read-only".into())
     }
 }
@@ -944,7 +949,7 @@ fn store_failures_are_persist_failed_errors() {
         &|| 0,
     ));
     assert_eq!(
-        result,
+        result.map(|_| ()),
         Err(CompactError::PersistFailed("connection refused".into()))
     );
 }
