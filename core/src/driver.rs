@@ -7,8 +7,8 @@ use futures_util::stream::{FuturesUnordered, StreamExt};
 #[cfg(doc)]
 use crate::engine::CompactionConfig;
 use crate::engine::{
-    CompactError, Compactor, Event, Offender, Outcome, Run, Status, Step, SummaryFailure,
-    SummaryRequest, Trigger,
+    CompactError, Compactor, Event, Outcome, Run, Status, Step, SummaryFailure, SummaryRequest,
+    Trigger,
 };
 use crate::extractive::Extractive;
 use crate::message::Message;
@@ -262,8 +262,7 @@ impl Compactor {
                 .map_err(|_| conflict(&version, &now_version))?;
             rebased += next.appended;
             outcome.messages = next.messages;
-            let assessment = self.assess(&outcome.messages);
-            if assessment.signals.over_absolute_limit {
+            if rebase::within_limit(self, &outcome.messages).is_err() {
                 // The appends pushed the result over the limit: compact it again, and
                 // never write what the provider would refuse.
                 let again = self
@@ -275,10 +274,7 @@ impl Compactor {
                         now,
                     )
                     .await?;
-                let assessment = self.assess(&again.messages);
-                if assessment.signals.over_absolute_limit {
-                    return Err(overflow(&assessment));
-                }
+                rebase::within_limit(self, &again.messages)?;
                 let (requests, cache_hits, failures) = (
                     outcome.report.requests + again.report.requests,
                     outcome.report.cache_hits + again.report.cache_hits,
@@ -292,23 +288,5 @@ impl Compactor {
             base = now_stored;
             version = now_version;
         }
-    }
-}
-
-/// The error for a conversation over the absolute limit: its messages, largest first.
-fn overflow(assessment: &crate::overflow::Assessment) -> CompactError {
-    let mut offenders: Vec<Offender> = assessment
-        .messages
-        .iter()
-        .map(|m| Offender {
-            id: m.id.clone(),
-            tokens: m.tokens,
-        })
-        .collect();
-    offenders.sort_by_key(|o| std::cmp::Reverse(o.tokens));
-    CompactError::ContextOverflow {
-        tokens: assessment.total_tokens,
-        limit: assessment.budget.absolute_limit,
-        offenders,
     }
 }

@@ -11,6 +11,7 @@
 //! Messages are compared by [`message_hash`] (role, name and content; not ids or flags),
 //! so a store that hands back the same messages under fresh ids still matches.
 
+use crate::engine::{CompactError, Compactor, Offender};
 use crate::hash::message_hash;
 use crate::message::Message;
 
@@ -68,6 +69,30 @@ pub struct Rebased {
     pub messages: Vec<Message>,
     /// How many messages were appended.
     pub appended: usize,
+}
+
+/// `Ok` when `messages` fit `compactor`'s absolute limit; else
+/// [`CompactError::ContextOverflow`] naming every message, largest first. A rebased result
+/// is checked with this before it is written: appends can push it over.
+pub fn within_limit(compactor: &Compactor, messages: &[Message]) -> Result<(), CompactError> {
+    let assessment = compactor.assess(messages);
+    if !assessment.signals.over_absolute_limit {
+        return Ok(());
+    }
+    let mut offenders: Vec<Offender> = assessment
+        .messages
+        .iter()
+        .map(|m| Offender {
+            id: m.id.clone(),
+            tokens: m.tokens,
+        })
+        .collect();
+    offenders.sort_by_key(|o| std::cmp::Reverse(o.tokens));
+    Err(CompactError::ContextOverflow {
+        tokens: assessment.total_tokens,
+        limit: assessment.budget.absolute_limit,
+        offenders,
+    })
 }
 
 #[cfg(test)]

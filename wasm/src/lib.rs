@@ -452,9 +452,10 @@ impl Compactor {
     }
 
     /// Reads the session from `store`, compacts it, and writes the result back with the
-    /// version read. A store changed meanwhile rejects with `CONFLICT` and nothing is
-    /// written; a conversation left as it was is not written either.
-    #[wasm_bindgen(js_name = compactSession, unchecked_return_type = "Promise<CompactResult>")]
+    /// version read; a conversation left as it was is not written. Messages appended
+    /// meanwhile are written after the result (`rebased`); any other change rejects with
+    /// `CONFLICT` and nothing is written.
+    #[wasm_bindgen(js_name = compactSession, unchecked_return_type = "Promise<SessionResult>")]
     pub fn compact_session(
         &self,
         #[wasm_bindgen(unchecked_param_type = "SessionStore")] store: JsValue,

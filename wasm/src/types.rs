@@ -410,12 +410,20 @@ export interface Report {
   extractiveFallback: boolean;
 }
 
-/** `compact` and `compactSession` resolve to this. */
+/** `compact` resolves to this. */
 export interface CompactResult {
   /** The conversation to use from now on, in the format it came in; messages the run did not rewrite are the input's, unchanged. */
   messages: Conversation;
   report: Report;
   status: Status;
+}
+
+/** `compactSession` resolves to this: what was written (or, when nothing was, what was read). */
+export interface SessionResult extends CompactResult {
+  /** Messages appended to the store while the run worked, written after its result. */
+  rebased: number;
+  /** Saves the store refused because it had moved on, each resolved by a rebase. */
+  conflicts: number;
 }
 
 /** A summarizer's failure. */
