@@ -521,6 +521,20 @@ impl Compactor {
     }
 }
 
+/// The rules of its format that `messages` break, in message order: `[]` when the provider
+/// would accept them. A stored conversation can be checked before it is sent.
+#[wasm_bindgen(js_name = checkFormat, unchecked_return_type = "FormatViolation[]")]
+pub fn check_format(
+    #[wasm_bindgen(unchecked_param_type = "Conversation")] messages: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let options = options.unwrap_or_default();
+    let (format, lenient) = read_format(&Fields::new(&options, "options", READ_OPTIONS)?)?;
+    let conversation = read_conversation(&messages, format, lenient)?;
+    let violations = compactor::format::check::check(format, &conversation.messages).err();
+    Ok(to_js(&violations.unwrap_or_default())?)
+}
+
 /// Counts the tokens of `text` with `encoding` (default `o200k_base`): with the vocabulary
 /// `loadEncoding` loaded for it, else the embedded one, else the estimator.
 #[wasm_bindgen(js_name = countTokens)]

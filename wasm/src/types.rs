@@ -426,6 +426,22 @@ export interface SessionResult extends CompactResult {
   conflicts: number;
 }
 
+/** A rule of its format a conversation breaks (`checkFormat`); `index` counts from the
+ * first message (for Anthropic, the system prompt is index 0 when present). */
+export interface FormatViolation {
+  index: number;
+  rule:
+    | "unanswered_tool_call"
+    | "orphan_tool_result"
+    | "misplaced_tool_result"
+    | "misplaced_tool_call"
+    | "misplaced_system"
+    | "first_message_not_user"
+    | "roles_do_not_alternate"
+    | "thinking_separated";
+  detail: string;
+}
+
 /** A summarizer's failure. */
 export type SummaryFailure = { kind: "inputTooLong" } | { kind: "failed"; message: string };
 
