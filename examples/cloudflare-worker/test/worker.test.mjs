@@ -6,8 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { createRequire } from "node:module";
+import { startSummarizer, tagCounts } from "../../test-support/summarizer.mjs";
 
 const root = new URL("../../../", import.meta.url);
 const pkg = new URL("wasm/pkg/", root);
@@ -17,40 +17,11 @@ const { checkFormat } = await import(new URL("node.js", pkg));
 
 const APPENDS = 50;
 
-/** Tags name each appended message: `[u7]` the user's of turn 7, `[a7]` the assistant's. */
-const tagsIn = (text) => text.match(/\[[ua]\d+\]/g) ?? [];
-
-/**
- * An OpenAI-compatible `/chat/completions` whose summary names every tag of the transcript,
- * once: what a summary covers stays countable. Answers after `delayMs`, so that appends
- * arrive while a compaction waits for it.
- */
-async function startSummarizer(delayMs) {
-  const seen = { requests: 0 };
-  const server = createServer(async (req, res) => {
-    let body = "";
-    for await (const chunk of req) body += chunk;
-    seen.requests++;
-    const { messages } = JSON.parse(body);
-    const tags = [...new Set(tagsIn(messages.at(-1).content))];
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
-    res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify({ choices: [{ message: { role: "assistant", content: `- Covered: ${tags.join(" ") || "nothing of note"}` } }] }));
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/v1`, seen, close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
 /** One agent turn: a user message and the assistant's answer, both tagged. */
 const turn = (i) => [
   { role: "user", content: `[u${i}] Please handle step ${i}: check the file src/part_${i}.rs for the value ${i * 17}.` },
   { role: "assistant", content: `[a${i}] Step ${i} done: src/part_${i}.rs holds ${i * 17}; the test for part ${i} passes now, and nothing else changed.` },
 ];
-
-function textOf(message) {
-  if (typeof message.content === "string") return message.content;
-  return (message.content ?? []).map((part) => part.text ?? "").join("\n");
-}
 
 test("50 concurrent appends to one Durable Object session while compactions run", { timeout: 120_000 }, async (t) => {
   const summarizer = await startSummarizer(10);
@@ -116,8 +87,7 @@ test("50 concurrent appends to one Durable Object session while compactions run"
 
     assert.equal(appends.length, APPENDS);
     assert.deepEqual(checkFormat(messages), []);
-    const counts = new Map();
-    for (const message of messages) for (const tag of tagsIn(textOf(message))) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    const counts = tagCounts(messages);
     for (let i = 0; i < APPENDS; i++) {
       for (const tag of [`[u${i}]`, `[a${i}]`]) assert.equal(counts.get(tag), 1, `${tag} appears ${counts.get(tag) ?? 0} times`);
     }
@@ -129,7 +99,7 @@ test("50 concurrent appends to one Durable Object session while compactions run"
     t.diagnostic(
       `workerd: ${APPENDS} concurrent appends (${2 * APPENDS} messages) in ${elapsed.toFixed(0)} ms; ` +
         `${stats.compactions} compactions, ${stats.skipped} skipped, ${stats.conflicts} conflicts, ${stats.rebased} messages rebased, ` +
-        `${summarizer.seen.requests} summary requests; ${reads} reads of ${versions.size} versions checked; final: ${messages.length} messages at version ${version}; messages lost: 0`,
+        `${summarizer.requests} summary requests; ${reads} reads of ${versions.size} versions checked; final: ${messages.length} messages at version ${version}; messages lost: 0`,
     );
   } finally {
     await mf.dispose();
