@@ -1,15 +1,9 @@
 // Session stores for `compactor.compactSession` (`@compactor-rs/compactor/stores`).
 
-import type { SessionStore, StoredSession } from "./compactor.js";
+import type { Compactor, SessionStore, StoredSession } from "./compactor.js";
 
 /** A stored message: any JSON object of the format the session uses. */
 export type StoredMessage = Record<string, unknown>;
-
-/** What the stores need of a compactor to keep its state beside the messages. */
-export interface StatefulCompactor {
-  exportState?(): unknown;
-  importState?(state: unknown): void;
-}
 
 export interface StoreOptions {
   /** Prepended to every key (`"session:"` for Durable Objects, `"compactor:"` for Redis). */
@@ -19,7 +13,7 @@ export interface StoreOptions {
    * and `saveState`, and imported on every load, so another worker continues the session
    * where this one left it.
    */
-  compactor?: StatefulCompactor;
+  compactor?: Compactor;
 }
 
 /** A session store that also appends, as an agent does between compactions. */
