@@ -269,7 +269,7 @@ impl Compactor {
                     .compact(
                         session,
                         outcome.messages,
-                        Trigger::Reactive,
+                        Trigger::Proactive,
                         summarizer,
                         now,
                     )

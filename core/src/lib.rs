@@ -47,7 +47,8 @@
 //! [`ladder`] (LIGHT → MODERATE → AGGRESSIVE → MAXIMUM, walked by [`engine`]), [`prompt`],
 //! [`prune`] (apply), [`validate`]. Around them: [`message`] (the provider-neutral model),
 //! [`format`](mod@format) (OpenAI, Anthropic and AI SDK messages, lossless), [`tokens`] (counting),
-//! [`budget`] and [`catalog`] (the numbers).
+//! [`budget`] and [`catalog`] (the numbers), [`rebase`] (appends made during a run, put
+//! after its result by [`driver`]'s `compact_session`).
 //!
 //! The accounting stages can be used alone:
 //! ```
