@@ -153,6 +153,23 @@ end
 return tostring(redis.call('HINCRBY', KEYS[2], 'version', 1))
 `;
 
+/** State as text: JSON, with bytes (a `Uint8Array` state) as base64 under a marker. */
+function encodeState(state) {
+  if (!(state instanceof Uint8Array)) return JSON.stringify({ json: state });
+  let binary = "";
+  for (let i = 0; i < state.length; i += 0x8000) binary += String.fromCharCode(...state.subarray(i, i + 0x8000));
+  return JSON.stringify({ bytes: btoa(binary) });
+}
+
+function decodeState(text) {
+  const stored = JSON.parse(text);
+  if (typeof stored.bytes !== "string") return stored.json;
+  const binary = atob(stored.bytes);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
 /**
  * How to send one raw command: ioredis has `call(name, ...args)`, node-redis (v4 and later)
  * `sendCommand([name, ...args])`. ioredis also has a `sendCommand`, taking a Command
@@ -181,7 +198,7 @@ export function redisStore(client, options = {}) {
   const evalScript = (script, id, args) => send(["EVAL", script, "2", ...keys(id), ...args.map(String)]);
   const stateText = () => {
     const state = exportState(compactor);
-    return state === undefined ? "" : JSON.stringify(state);
+    return state === undefined ? "" : encodeState(state);
   };
 
   return {
@@ -190,7 +207,7 @@ export function redisStore(client, options = {}) {
       const row = await evalScript(REDIS_LOAD, id, []);
       if (!row) return null;
       const [version, state, messages] = row;
-      const parsed = state === "" ? undefined : JSON.parse(state);
+      const parsed = state === "" ? undefined : decodeState(state);
       importState(compactor, parsed);
       return { messages: messages.map((m) => JSON.parse(m)), version: Number(version), state: parsed };
     },

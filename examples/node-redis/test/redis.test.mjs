@@ -136,6 +136,33 @@ test(`${WORKERS} worker processes share ${SESSIONS} sessions for ${SECONDS} s: n
   }
 });
 
+test("the store writes the state with every save and hands it over on every load, on both clients", async () => {
+  const [one, two] = [await connect("redis", redis.url), await connect("ioredis", redis.url)];
+  try {
+    // Stand-ins for two workers' engines: what one exports, the other imports.
+    for (const state of [{ breakers: { s: 3 }, note: "é ✓" }, new Uint8Array([0, 1, 2, 255, 128])]) {
+      const imported = [];
+      const writer = { exportState: () => state };
+      const reader = { importState: (s) => imported.push(s) };
+      const id = `state-${state instanceof Uint8Array ? "bytes" : "json"}`;
+      const inA = redisStore(one.client, { compactor: writer, prefix: "slot:" });
+      const inB = redisStore(two.client, { compactor: reader, prefix: "slot:" });
+      const version = await inA.append(id, [{ role: "user", content: "hi" }]);
+      assert.equal(await inA.save(id, [{ role: "user", content: "hello" }], version), true);
+      const loaded = await inB.load(id);
+      assert.deepEqual(loaded.messages, [{ role: "user", content: "hello" }]);
+      assert.equal(loaded.version, version + 1);
+      assert.deepEqual(imported, [state]);
+      assert.deepEqual(await inB.save(id, [], version), { conflict: version + 1 }, "a stale version writes nothing");
+      await inA.saveState(id);
+      assert.deepEqual((await inB.load(id)).state, state);
+    }
+  } finally {
+    await one.close();
+    await two.close();
+  }
+});
+
 const hasState = typeof Compactor.prototype.exportState === "function";
 
 test("the engine's state travels through Redis: breaker and summary cache", { skip: !hasState && "needs Compactor.exportState/importState" }, async () => {
