@@ -101,6 +101,23 @@ test("50 concurrent appends to one Durable Object session while compactions run"
         `${stats.compactions} compactions, ${stats.skipped} skipped, ${stats.conflicts} conflicts, ${stats.rebased} messages rebased, ` +
         `${summarizer.requests} summary requests; ${reads} reads of ${versions.size} versions checked; final: ${messages.length} messages at version ${version}; messages lost: 0`,
     );
+
+    // One append larger than a storage batch (128 keys: 140 messages; the summary naming
+    // their tags must fit the window), then a compaction that rewrites it shorter: every
+    // key written, every stale one deleted.
+    const big = await mf.dispatchFetch("http://worker/sessions/big/append", {
+      method: "POST",
+      body: JSON.stringify({ messages: Array.from({ length: 70 }, (_, i) => turn(1000 + i)).flat() }),
+    });
+    assert.equal(big.status, 200, await big.text());
+    const bigStats = await (await mf.dispatchFetch("http://worker/sessions/big/compact", { method: "POST" })).json();
+    assert.ok(bigStats.compactions >= 1, JSON.stringify(bigStats));
+    const after = await (await mf.dispatchFetch("http://worker/sessions/big")).json();
+    assert.ok(after.messages.length < 140, `${after.messages.length} messages`);
+    assert.deepEqual(checkFormat(after.messages), []);
+    const bigCounts = tagCounts(after.messages);
+    assert.equal(bigCounts.size, 140);
+    assert.ok([...bigCounts.values()].every((n) => n === 1));
   } finally {
     await mf.dispose();
     await summarizer.close();
