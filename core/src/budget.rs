@@ -146,7 +146,7 @@ pub enum BudgetError {
 }
 
 /// A float as messages show it: the shortest text that reads back as the same number.
-struct Float(f64);
+pub(crate) struct Float(pub(crate) f64);
 
 impl std::fmt::Display for Float {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -1,11 +1,11 @@
 //! Drivers: thin loops over [`Run::poll`] and [`Run::complete`], never a second engine.
 
 use std::future::Future;
+use std::pin::pin;
 
+use futures_util::future::{Either, select};
 use futures_util::stream::{FuturesUnordered, StreamExt};
 
-#[cfg(doc)]
-use crate::engine::CompactionConfig;
 use crate::engine::{
     CompactError, Compactor, Event, Outcome, Run, Status, Step, SummaryFailure, SummaryRequest,
     Trigger,
@@ -28,26 +28,29 @@ impl Summarize for Extractive {
         &self,
         request: &SummaryRequest,
     ) -> impl Future<Output = Result<String, SummaryFailure>> {
-        let text = self.summarize_prompt(&request.prompt, request.max_output_tokens);
-        std::future::ready(if text.is_empty() {
-            Err(SummaryFailure::Failed("nothing to summarize".into()))
-        } else {
-            Ok(text)
-        })
+        std::future::ready(self.answer(request))
     }
 }
 
-/// Drives `run` to its end: hands each level's requests to `summarizer`, at most
-/// `max_concurrency` at a time, feeds the answers back, and reports every event to
-/// `on_event`. `now` is the caller's clock in milliseconds.
-pub async fn drive<S: Summarize>(
+/// The caller's clock, for [`drive`]: the engine reads none of its own. With tokio:
+/// `now_ms` from `Instant` since a start, `sleep_until` as `tokio::time::sleep`.
+pub trait Clock {
+    /// Now, in milliseconds.
+    fn now_ms(&self) -> u64;
+    /// Completes when [`now_ms`](Self::now_ms) reaches `deadline_ms`.
+    fn sleep_until(&self, deadline_ms: u64) -> impl Future<Output = ()>;
+}
+
+/// Drives `run` to its end: spawns the requests `poll` hands out (the engine keeps at most
+/// `max_concurrency` in flight), feeds answers back, fails requests whose deadline passes
+/// (a summarizer that never answers cannot hold the run), and reports every event to
+/// `on_event`.
+pub async fn drive<S: Summarize, C: Clock>(
     run: &mut Run,
     summarizer: &S,
-    max_concurrency: usize,
-    now: &dyn Fn() -> u64,
+    clock: &C,
     on_event: &mut dyn FnMut(&Event),
 ) -> Result<Outcome, CompactError> {
-    let mut queue: Vec<SummaryRequest> = Vec::new();
     let mut in_flight = FuturesUnordered::new();
     loop {
         let step = run.poll();
@@ -57,60 +60,54 @@ pub async fn drive<S: Summarize>(
         }
         match step {
             Step::Summarize(requests) => {
-                queue.extend(requests);
-                continue;
+                for request in requests {
+                    in_flight.push(async move {
+                        let result = summarizer.summarize(&request).await;
+                        (request.id, result)
+                    });
+                }
+            }
+            Step::Wait { until_ms } => {
+                let answer = match select(in_flight.next(), pin!(clock.sleep_until(until_ms))).await
+                {
+                    Either::Left((Some(answer), _)) => Some(answer),
+                    // Nothing left to await but the deadline (answers the engine has
+                    // given up on are dropped as they come).
+                    Either::Left((None, timer)) => {
+                        timer.await;
+                        None
+                    }
+                    Either::Right(_) => None,
+                };
+                match answer {
+                    // A stale answer (its job already settled) changes nothing.
+                    Some((id, result)) => match run.complete(id, result, clock.now_ms()) {
+                        Ok(()) | Err(CompactError::StaleRequest(_)) => {}
+                        Err(error) => return Err(error),
+                    },
+                    None => run.handle_timeout(clock.now_ms()),
+                }
             }
             Step::Done(outcome) => return Ok(outcome),
             Step::Failed(error) => return Err(error),
-            Step::Wait => {}
-        }
-        while in_flight.len() < max_concurrency.max(1) && !queue.is_empty() {
-            let request = queue.remove(0);
-            in_flight.push(async move {
-                let result = summarizer.summarize(&request).await;
-                (request.id, result)
-            });
-        }
-        match in_flight.next().await {
-            // A stale answer (its summary already failed in another part) changes nothing.
-            Some((id, result)) => match run.complete(id, result, now()) {
-                Ok(()) | Err(CompactError::StaleRequest(_)) => {}
-                Err(error) => return Err(error),
-            },
-            None => {
-                // Nothing in flight and nothing queued while the run waits: the engine
-                // and the driver disagree. Stop rather than spin.
-                run.cancel();
-                return Err(CompactError::Cancelled);
-            }
         }
     }
 }
 
 impl Compactor {
     /// Compacts `messages` for `session` with `summarizer`: `begin`, then [`drive`]. When
-    /// the session's circuit is open and [`CompactionConfig::extractive_fallback`] is set,
-    /// the offline [`Extractive`] summarizer stands in (the report says so).
-    pub async fn compact<S: Summarize>(
+    /// the session's circuit is open and `extractive_fallback` is set, the engine answers
+    /// with the offline [`Extractive`] summarizer (the report says so).
+    pub async fn compact<S: Summarize, C: Clock>(
         &self,
         session: &str,
         messages: Vec<Message>,
         trigger: Trigger,
         summarizer: &S,
-        now: &dyn Fn() -> u64,
+        clock: &C,
     ) -> Result<Outcome, CompactError> {
-        let concurrency = self.config().max_concurrency;
-        match self.begin(session, messages.clone(), trigger, now()) {
-            Ok(mut run) => drive(&mut run, summarizer, concurrency, now, &mut |_| {}).await,
-            Err(CompactError::CircuitOpen { .. }) if self.config().extractive_fallback => {
-                let mut run = self.begin_fallback(session, messages, trigger, now())?;
-                let mut outcome =
-                    drive(&mut run, &Extractive, concurrency, now, &mut |_| {}).await?;
-                outcome.report.extractive_fallback = true;
-                Ok(outcome)
-            }
-            Err(error) => Err(error),
-        }
+        let mut run = self.begin(session, messages, trigger, clock.now_ms())?;
+        drive(&mut run, summarizer, clock, &mut |_| {}).await
     }
 }
 
@@ -135,11 +132,11 @@ pub struct AgentCompaction<S, C> {
     pub compactor: Compactor,
     /// Who writes summaries.
     pub summarizer: S,
-    /// The caller's clock in milliseconds.
+    /// The caller's clock.
     pub clock: C,
 }
 
-impl<S: Summarize, C: Fn() -> u64> ContextCompaction for AgentCompaction<S, C> {
+impl<S: Summarize, C: Clock> ContextCompaction for AgentCompaction<S, C> {
     async fn compact(
         &self,
         session: &str,
@@ -212,19 +209,19 @@ impl Compactor {
     /// absolute limit), up to [`rebase::MAX_REBASES`] times. Any other change (a loaded
     /// message edited or removed, another compaction's result written) is
     /// [`CompactError::Conflict`], and nothing is written.
-    pub async fn compact_session<S: Summarize, T: SessionStore>(
+    pub async fn compact_session<S: Summarize, C: Clock, T: SessionStore>(
         &self,
         store: &T,
         session: &str,
         summarizer: &S,
-        now: &dyn Fn() -> u64,
+        clock: &C,
     ) -> Result<SessionOutcome, CompactError> {
         let persist = |e: T::Error| CompactError::PersistFailed(e.to_string());
         let Some((mut base, mut version)) = store.load(session).await.map_err(persist)? else {
             return Err(CompactError::NoMessagesToCompact);
         };
         let mut outcome = self
-            .compact(session, base.clone(), Trigger::Proactive, summarizer, now)
+            .compact(session, base.clone(), Trigger::Proactive, summarizer, clock)
             .await?;
         let (mut rebased, mut conflicts) = (0, 0);
         if !matches!(outcome.status, Status::Compacted { .. }) {
@@ -271,7 +268,7 @@ impl Compactor {
                         outcome.messages,
                         Trigger::Proactive,
                         summarizer,
-                        now,
+                        clock,
                     )
                     .await?;
                 rebase::within_limit(self, &again.messages)?;

@@ -7,6 +7,7 @@
 //! network: the default for demos, tests and the command line, and an opt-in fallback when
 //! the model summarizer's circuit is open.
 
+use crate::engine::{SummaryFailure, SummaryRequest};
 use crate::prompt::{HEADINGS, PromptMessage, artifact_refs, transcript_body};
 use crate::tokens::{Estimator, TokenCounter};
 
@@ -35,6 +36,18 @@ struct Candidate {
 }
 
 impl Extractive {
+    /// Answers a request as the caller's model would: every driver (Rust, JS, the
+    /// inspector) and the engine's own fallback answer through this one function. An
+    /// empty transcript is [`SummaryFailure::Empty`], never an empty summary.
+    pub fn answer(&self, request: &SummaryRequest) -> Result<String, SummaryFailure> {
+        let text = self.summarize_prompt(&request.prompt, request.max_output_tokens);
+        if text.trim().is_empty() {
+            Err(SummaryFailure::Empty)
+        } else {
+            Ok(text)
+        }
+    }
+
     /// Summarizes the transcript in `prompt` in at most `max_tokens` tokens. Returns an
     /// empty string when the transcript holds nothing at all (the engine treats that as a
     /// failure, never as a summary).

@@ -22,6 +22,13 @@ impl ContentHash {
     pub fn to_hex(self) -> String {
         format!("{:016x}", self.0)
     }
+
+    /// Reads [`to_hex`](Self::to_hex)'s form back; `None` for anything else.
+    pub fn from_hex(hex: &str) -> Option<Self> {
+        (hex.len() == 16 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| u64::from_str_radix(hex, 16).ok().map(ContentHash))
+            .flatten()
+    }
 }
 
 /// Incremental hasher over tagged fields, so that `("ab", "c")` and `("a", "bc")` differ.

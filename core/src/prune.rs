@@ -1,4 +1,5 @@
-//! Rewriting messages: summary messages, cleared tool results, middle-out clipping.
+//! Rewriting messages: summary messages, cleared tool results, middle-out clipping, and
+//! applying a level's result to the conversation.
 //!
 //! A summary enters the conversation as a **user** message (never a system message: text
 //! that came from a tool output must not gain system authority by passing through a
@@ -6,10 +7,13 @@
 //! any provider format, so a conversation the agent hands back is recognized
 //! ([`recognize`]) without the caller storing anything.
 
+use std::collections::HashMap;
+
 use crate::hash::Hasher;
+use crate::ladder::Clearing;
 use crate::ladder::Level;
 use crate::message::{CompactionMeta, Message, MessageId, Part, Role};
-use crate::tokens::TokenCounter;
+use crate::tokens::{TokenAccountant, TokenCounter};
 
 /// The start of every summary message's first line.
 pub const SUMMARY_MARKER: &str = "[compactor summary";
@@ -139,6 +143,74 @@ pub fn clip_middle(counter: &dyn TokenCounter, text: &str, max_tokens: u64) -> O
             return Some(clipped);
         }
         keep = keep * 3 / 4;
+    }
+}
+
+/// Replaces each cleared tool result's body with its placeholder.
+pub fn apply_clearings(messages: &mut [Message], clearings: &[Clearing]) {
+    for clearing in clearings {
+        if let Some(Part::ToolResult(result)) = messages
+            .get_mut(clearing.message)
+            .and_then(|m| m.parts.get_mut(clearing.part))
+        {
+            result.content = vec![Part::text(clearing.placeholder.clone())];
+        }
+    }
+}
+
+/// Replaces each range of `messages` by its summary, placed where the range began: the
+/// order of events stays true. Ranges are indices into `messages` and must not overlap.
+pub fn apply_summaries(messages: &mut Vec<Message>, replacements: Vec<(Vec<usize>, Message)>) {
+    if replacements.is_empty() {
+        return;
+    }
+    let mut drop = vec![false; messages.len()];
+    let mut insert: HashMap<usize, Message> = HashMap::new();
+    for (replace, summary) in replacements {
+        for &i in &replace {
+            if let Some(d) = drop.get_mut(i) {
+                *d = true;
+            }
+        }
+        if let Some(&first) = replace.first() {
+            insert.insert(first, summary);
+        }
+    }
+    let old = std::mem::take(messages);
+    for (i, message) in old.into_iter().enumerate() {
+        if let Some(summary) = insert.remove(&i) {
+            messages.push(summary);
+        }
+        if !drop[i] {
+            messages.push(message);
+        }
+    }
+}
+
+/// Clips every text of `message` middle-out so the message fits about `max_tokens`.
+pub fn shrink(message: &mut Message, accountant: &TokenAccountant, max_tokens: u64) {
+    let total = accountant.message_tokens(message).max(1);
+    let counter = accountant.counter();
+    let ratio = max_tokens as f64 / total as f64;
+    let clip = |text: &mut String| {
+        let own = counter.count(text);
+        let allowed = ((own as f64 * ratio) as u64).max(16);
+        if let Some(clipped) = clip_middle(counter, text, allowed) {
+            *text = clipped;
+        }
+    };
+    for part in &mut message.parts {
+        match part {
+            Part::Text { text } => clip(text),
+            Part::ToolResult(result) => {
+                for inner in &mut result.content {
+                    if let Part::Text { text } = inner {
+                        clip(text);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 }
 

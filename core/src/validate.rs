@@ -39,6 +39,9 @@ pub enum ValidationError {
         /// What is broken.
         violations: Vec<crate::format::check::Violation>,
     },
+    /// The engine's own bookkeeping broke (a bug): the original is kept.
+    #[error("internal: {0}")]
+    Internal(String),
     /// The result is still larger than the absolute limit.
     #[error("{tokens} tokens exceed the absolute limit of {limit}")]
     OverLimit {

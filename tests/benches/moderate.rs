@@ -10,7 +10,7 @@ use compactor::driver::drive;
 use compactor::engine::{CompactionConfig, Compactor, Event, Trigger};
 use compactor::ladder::Level;
 use compactor::message::{Message, ToolCall};
-use compactor_tests::harness::{Script, Scripted};
+use compactor_tests::harness::{RealClock, Script, Scripted};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const LATENCY: Duration = Duration::from_millis(100);
@@ -54,8 +54,7 @@ fn moderate_once(compactor: &Compactor, messages: &[Message]) -> (usize, Duratio
     futures_executor::block_on(drive(
         &mut run,
         &scripted,
-        64,
-        &|| 0,
+        &RealClock::default(),
         &mut |event| match event {
             Event::LevelEntered {
                 level: Level::Moderate,

@@ -3,12 +3,12 @@
 use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use compactor::driver::Summarize;
+use compactor::driver::{Clock, Summarize};
 use compactor::engine::{
     CompactError, Outcome, RequestId, Run, Step, SummaryFailure, SummaryRequest,
 };
@@ -88,7 +88,7 @@ impl Scripted {
         match script {
             Script::Extract => Some(Ok(extract())),
             Script::Text(text) => Some(Ok(text.clone())),
-            Script::Fail(why) => Some(Err(SummaryFailure::Failed(why.clone()))),
+            Script::Fail(why) => Some(Err(SummaryFailure::failed(why.clone()))),
             Script::TooLong => Some(Err(SummaryFailure::InputTooLong)),
             Script::DropArtifacts => {
                 let text = extract();
@@ -151,13 +151,80 @@ impl Summarize for Scripted {
     }
 }
 
-/// Drives `run` synchronously with `scripted`, answering requests in issue order at
-/// `now_ms`; fails after `max_steps` polls instead of looping. Hanging requests are
-/// left unanswered: the run is cancelled once only hanging requests remain.
+/// A simulated clock: sleeping jumps time to the deadline once the other futures of the
+/// task have had their turns, so a test of deadlines takes no real time. Use it with
+/// summarizers that answer at once (or never), not with real latency.
+#[derive(Debug, Default)]
+pub struct SimClock {
+    now: AtomicU64,
+}
+
+impl SimClock {
+    /// A clock reading `now_ms`.
+    pub fn at(now_ms: u64) -> Self {
+        Self {
+            now: AtomicU64::new(now_ms),
+        }
+    }
+}
+
+impl Clock for SimClock {
+    fn now_ms(&self) -> u64 {
+        self.now.load(Ordering::SeqCst)
+    }
+
+    fn sleep_until(&self, deadline_ms: u64) -> impl Future<Output = ()> {
+        // Ready answers may sit behind `FuturesUnordered`'s yield: give them turns first.
+        let mut turns = 64;
+        std::future::poll_fn(move |cx| {
+            if turns > 0 {
+                turns -= 1;
+                cx.waker().wake_by_ref();
+                return Poll::Pending;
+            }
+            // Just past the deadline: deadlines are missed when strictly passed.
+            self.now
+                .fetch_max(deadline_ms.saturating_add(1), Ordering::SeqCst);
+            Poll::Ready(())
+        })
+    }
+}
+
+/// The real clock (milliseconds since it was made), sleeping on a timer thread.
+#[derive(Debug)]
+pub struct RealClock {
+    start: std::time::Instant,
+}
+
+impl Default for RealClock {
+    fn default() -> Self {
+        Self {
+            start: std::time::Instant::now(),
+        }
+    }
+}
+
+impl Clock for RealClock {
+    fn now_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    fn sleep_until(&self, deadline_ms: u64) -> impl Future<Output = ()> {
+        Delay {
+            until: self.start + Duration::from_millis(deadline_ms.saturating_add(1)),
+            started: false,
+        }
+    }
+}
+
+/// Drives `run` synchronously with `scripted` on `clock`, answering requests in issue
+/// order; fails after `max_steps` polls instead of looping. Hanging requests are left
+/// unanswered: once only they remain, the clock jumps to their deadline and
+/// `handle_timeout` fails them, as a driver's timer would.
 pub fn drive_bounded(
     run: &mut Run,
     scripted: &Scripted,
-    now_ms: u64,
+    clock: &SimClock,
     max_steps: usize,
 ) -> Result<Outcome, CompactError> {
     let mut pending: VecDeque<SummaryRequest> = VecDeque::new();
@@ -167,9 +234,9 @@ pub fn drive_bounded(
             Step::Summarize(requests) => pending.extend(requests),
             Step::Done(outcome) => return Ok(outcome),
             Step::Failed(error) => return Err(error),
-            Step::Wait => match pending.pop_front() {
+            Step::Wait { until_ms } => match pending.pop_front() {
                 Some(request) => match Scripted::answer(&scripted.next(&request), &request) {
-                    Some(answer) => match run.complete(request.id, answer, now_ms) {
+                    Some(answer) => match run.complete(request.id, answer, clock.now_ms()) {
                         Ok(()) | Err(CompactError::StaleRequest(_)) => {}
                         Err(error) => return Err(error),
                     },
@@ -177,7 +244,8 @@ pub fn drive_bounded(
                 },
                 None => {
                     assert!(!hanging.is_empty(), "the run waits with nothing in flight");
-                    run.cancel();
+                    futures_executor::block_on(clock.sleep_until(until_ms));
+                    run.handle_timeout(clock.now_ms());
                 }
             },
             _ => unreachable!("new Step variant"),

@@ -6,6 +6,8 @@ pub mod convert;
 
 pub mod harness;
 
+pub mod setup;
+
 pub mod loopback;
 
 use std::path::PathBuf;

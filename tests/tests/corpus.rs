@@ -193,3 +193,145 @@ fn estimator_errs_high_on_the_corpus() {
         worst_under * 100.0
     );
 }
+
+/// The engine on every corpus file: compacted at 50% and 25% budgets, and in every
+/// provider format.
+mod compaction {
+    use compactor::engine::{CompactError, Status, Trigger};
+    use compactor::format::Format;
+
+    use compactor::segment::segment;
+    use compactor_tests::corpus;
+    use compactor_tests::harness::{Script, Scripted, SimClock, drive_bounded};
+    use compactor_tests::setup::*;
+
+    #[test]
+    fn every_corpus_file_compacts_to_half_and_a_quarter() {
+        let mut table = String::new();
+        for (name, text) in corpus() {
+            let conversation = lenient(&text, Format::OpenAi).expect(&name);
+            let messages = conversation.messages;
+            let total = tokens_of(&messages);
+            let pinned: u64 = messages
+                .iter()
+                .filter(|m| !m.compactable)
+                .map(|m| tokens_of(std::slice::from_ref(m)))
+                .sum();
+            for share in [0.5, 0.25] {
+                let compactor = compactor_for(total, share, |_| {});
+                let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
+                let limit = compactor.budget().absolute_limit;
+                if pinned + 200 > limit {
+                    // The pinned system prompt alone nearly fills this budget: nothing may touch it,
+                    // so the honest answer is an overflow naming it.
+                    match &result {
+                        Err(CompactError::ContextOverflow { offenders, .. }) => {
+                            assert!(
+                                offenders.iter().take(2).any(|o| messages
+                                    .iter()
+                                    .any(|m| m.id == o.id && !m.compactable)),
+                                "{name}"
+                            );
+                        }
+                        Ok(outcome) => assert_sound(&messages, outcome),
+                        Err(other) => panic!("{name} at {share}: {other}"),
+                    }
+                    table.push_str(&format!("{name:<70} {share:>4}: {total:>7} tokens, pinned {pinned} vs limit {limit}: {}\n", if result.is_ok() { "compacted" } else { "context overflow (pinned)" }));
+                    continue;
+                }
+                let outcome = result.unwrap_or_else(|e| panic!("{name} at {share}: {e}"));
+                assert!(
+                    matches!(outcome.status, Status::Compacted { .. }),
+                    "{name} at {share}: {:?}",
+                    outcome.status
+                );
+                assert_sound(&messages, &outcome);
+                segment(&outcome.messages).expect("pairs intact");
+                let written = conversation_json_ok(&text, &outcome.messages);
+                assert!(written, "{name}: written back");
+                let levels: Vec<&str> = outcome
+                    .report
+                    .levels
+                    .iter()
+                    .map(|l| l.level.as_str())
+                    .collect();
+                // AGGRESSIVE keeps the recent turns the target has room for: it lands near the
+                // target, not far under it with everything but the newest turn folded away.
+                if levels.last() == Some(&"aggressive") {
+                    let (after, target) =
+                        (outcome.report.tokens_after, outcome.report.target_tokens);
+                    assert!(
+                        after * 10 >= target * 6,
+                        "{name} at {share}: aggressive left {after} of a {target}-token target"
+                    );
+                }
+                table.push_str(&format!(
+                    "{name:<70} {share:>4}: {:>7} -> {:>6} (target {:>6}) {:?} requests {}\n",
+                    total,
+                    outcome.report.tokens_after,
+                    outcome.report.target_tokens,
+                    levels,
+                    outcome.report.requests
+                ));
+            }
+        }
+        println!("{table}");
+    }
+
+    /// The corpus converted to each provider format compacts to half and a quarter of its
+    /// tokens, and the written result passes that format's checker.
+    #[test]
+    fn the_corpus_in_every_format_compacts_to_results_its_provider_accepts() {
+        use compactor::format::check::{Rule, check};
+        use compactor_tests::convert::{to_aisdk, to_anthropic};
+        let mut compacted = 0;
+        for (name, text) in corpus() {
+            let openai = lenient(&text, Format::OpenAi).expect(&name);
+            let inputs = [
+                (Format::OpenAi, text.clone()),
+                (
+                    Format::Anthropic,
+                    to_anthropic(&openai.messages).to_string(),
+                ),
+                (Format::AiSdk, to_aisdk(&openai.messages).to_string()),
+            ];
+            for (format, json) in inputs {
+                let conversation =
+                    lenient(&json, format).unwrap_or_else(|e| panic!("{name} as {format}: {e}"));
+                let total = tokens_of(&conversation.messages);
+                for share in [0.5, 0.25] {
+                    let compactor = compactor_for(total, share, |_| {});
+                    let mut run = begin(&compactor, conversation.messages.clone());
+                    run.check_format(format);
+                    let result = drive_bounded(
+                        &mut run,
+                        &Scripted::always(Script::Extract),
+                        &SimClock::default(),
+                        10_000,
+                    );
+                    let outcome = match result {
+                        Ok(outcome) => outcome,
+                        // A pinned system prompt larger than the budget: nothing may touch it.
+                        Err(CompactError::ContextOverflow { .. }) => continue,
+                        Err(e) => panic!("{name} as {format} at {share}: {e}"),
+                    };
+                    let written = conversation.to_json(&outcome.messages).to_string();
+                    let reread = lenient(&written, format)
+                        .unwrap_or_else(|e| panic!("{name} as {format}: output: {e}"));
+                    let broken: Vec<_> = check(format, &reread.messages)
+                        .err()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .filter(|v| v.rule != Rule::RolesDoNotAlternate)
+                        .collect();
+                    assert!(
+                        broken.is_empty(),
+                        "{name} as {format} at {share}: {broken:?}"
+                    );
+                    compacted += 1;
+                }
+            }
+        }
+        assert!(compacted >= 100, "{compacted}");
+    }
+}

@@ -13,7 +13,7 @@ use compactor::engine::{CompactError, CompactionConfig, Compactor, SummaryReques
 use compactor::engine::{Status, SummaryFailure};
 use compactor::message::Message;
 use compactor::rebase::MAX_REBASES;
-use compactor_tests::harness::{Script, Scripted};
+use compactor_tests::harness::{RealClock, Script, Scripted, SimClock};
 
 /// A store whose versions are etags (`"v1"`, `"v2"`, …): `compact_session` takes any
 /// version type.
@@ -170,7 +170,12 @@ fn compact<S: Summarize>(
     store: &EtagStore,
     summarizer: &S,
 ) -> Result<SessionOutcome, CompactError> {
-    futures_executor::block_on(compactor.compact_session(store, "s", summarizer, &|| 0))
+    futures_executor::block_on(compactor.compact_session(
+        store,
+        "s",
+        summarizer,
+        &SimClock::default(),
+    ))
 }
 
 #[test]
@@ -231,9 +236,10 @@ fn two_compactions_of_one_session_at_once_leave_one_result() {
     // both read before either writes.
     let other = compactor_over(&messages, |_| {});
     let slow = Scripted::always(Script::Extract).with_latency(Duration::from_millis(20));
+    let clock = RealClock::default();
     let (a, b) = futures_executor::block_on(futures_util::future::join(
-        compactor.compact_session(&store, "s", &slow, &|| 0),
-        other.compact_session(&store, "s", &slow, &|| 0),
+        compactor.compact_session(&store, "s", &slow, &clock),
+        other.compact_session(&store, "s", &slow, &clock),
     ));
     let (won, lost) = match (a, b) {
         (Ok(won), Err(lost)) | (Err(lost), Ok(won)) => (won, lost),

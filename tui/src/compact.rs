@@ -2,12 +2,13 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use compactor::engine::{CompactError, Compactor, Event, Outcome, Trigger};
 
 use crate::Failure;
+use crate::clock::SystemClock;
 use crate::input::{BudgetArgs, InputArgs};
 use crate::plan::thousands;
 use crate::summarizer::{SummarizerArgs, Threaded};
@@ -44,12 +45,6 @@ enum TriggerArg {
     Manual,
 }
 
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
-
 /// Runs `compactor compact`.
 pub fn run(args: &CompactArgs) -> Result<(), Failure> {
     let conversation = args.input.read()?;
@@ -66,7 +61,12 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
         TriggerArg::Manual => Trigger::Manual,
     };
     let mut run = compactor
-        .begin("cli", conversation.messages.clone(), trigger, now_ms())
+        .begin(
+            "cli",
+            conversation.messages.clone(),
+            trigger,
+            crate::clock::now_ms(),
+        )
         .map_err(|e| Failure::Input(e.to_string()))?;
     run.check_format(conversation.format);
     let mut log = Vec::new();
@@ -74,8 +74,7 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
     let result = futures_executor::block_on(compactor::driver::drive(
         &mut run,
         &summarizer,
-        compactor.config().max_concurrency,
-        &now_ms,
+        &SystemClock,
         &mut |event| {
             if args.progress {
                 let at = started.elapsed().as_secs_f64();
@@ -131,7 +130,12 @@ fn render(name: &str, outcome: &Outcome, events: &[Event]) -> String {
     }
     let fallbacks = events
         .iter()
-        .filter(|e| matches!(e, Event::FallbackTaken { .. }))
+        .filter(|e| {
+            matches!(
+                e,
+                Event::FallbackTaken { .. } | Event::ExtractiveFallback { .. }
+            )
+        })
         .count();
     out.push_str(&format!(
         "requests {} · cache hits {} · failures {} · fallbacks {} · summarizer input {} tokens\n",

@@ -1,5 +1,6 @@
 //! `compactor`: plan and compact agent conversations from the command line.
 
+mod clock;
 mod compact;
 mod input;
 mod inspect;

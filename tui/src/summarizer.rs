@@ -40,7 +40,7 @@ pub fn answer_on_thread(
     std::thread::spawn(move || {
         deliver(
             catch_unwind(AssertUnwindSafe(|| summarizer.summarize(&request)))
-                .unwrap_or_else(|_| Err(SummaryFailure::Failed("summarizer panicked".into()))),
+                .unwrap_or_else(|_| Err(SummaryFailure::failed("summarizer panicked"))),
         );
     });
 }
@@ -86,12 +86,7 @@ impl Summarize for Threaded {
 
 impl BlockingSummarizer for Extractive {
     fn summarize(&self, request: &SummaryRequest) -> Result<String, SummaryFailure> {
-        let text = self.summarize_prompt(&request.prompt, request.max_output_tokens);
-        if text.is_empty() {
-            Err(SummaryFailure::Failed("nothing to summarize".into()))
-        } else {
-            Ok(text)
-        }
+        self.answer(request)
     }
 
     fn name(&self) -> String {
@@ -167,14 +162,14 @@ pub fn parse_answer(status: u16, body: &str) -> Result<String, SummaryFailure> {
     }
     if !(200..300).contains(&status) {
         let detail: String = body.chars().take(200).collect();
-        return Err(SummaryFailure::Failed(format!("HTTP {status}: {detail}")));
+        return Err(SummaryFailure::failed(format!("HTTP {status}: {detail}")));
     }
     let json: Value = serde_json::from_str(body)
-        .map_err(|e| SummaryFailure::Failed(format!("answer is not JSON: {e}")))?;
+        .map_err(|e| SummaryFailure::failed(format!("answer is not JSON: {e}")))?;
     json["choices"][0]["message"]["content"]
         .as_str()
         .map(str::to_owned)
-        .ok_or_else(|| SummaryFailure::Failed("answer has no choices[0].message.content".into()))
+        .ok_or_else(|| SummaryFailure::failed("answer has no choices[0].message.content"))
 }
 
 impl BlockingSummarizer for OpenAi {
@@ -193,12 +188,12 @@ impl BlockingSummarizer for OpenAi {
         }
         let mut response = call
             .send(body.as_str())
-            .map_err(|e| SummaryFailure::Failed(format!("request failed: {e}")))?;
+            .map_err(|e| SummaryFailure::failed(format!("request failed: {e}")))?;
         let status = response.status().as_u16();
         let text = response
             .body_mut()
             .read_to_string()
-            .map_err(|e| SummaryFailure::Failed(format!("reading the answer failed: {e}")))?;
+            .map_err(|e| SummaryFailure::failed(format!("reading the answer failed: {e}")))?;
         parse_answer(status, &text)
     }
 
@@ -258,14 +253,14 @@ impl BlockingSummarizer for Faulty {
             .fail_every
             .is_some_and(|every| every > 0 && n.is_multiple_of(every))
         {
-            return Err(SummaryFailure::Failed(format!(
+            return Err(SummaryFailure::failed(format!(
                 "injected failure (every {} requests)",
                 self.fail_every.unwrap_or_default()
             )));
         }
         let draw = (splitmix(n) >> 11) as f64 / ((1u64 << 53) as f64);
         if self.fail_rate > 0.0 && draw < self.fail_rate {
-            return Err(SummaryFailure::Failed(format!(
+            return Err(SummaryFailure::failed(format!(
                 "injected failure (rate {})",
                 self.fail_rate
             )));
@@ -370,11 +365,11 @@ mod tests {
         let long = r#"{"error":{"code":"context_length_exceeded","message":"This model's maximum context length is 8192 tokens"}}"#;
         assert_eq!(parse_answer(400, long), Err(SummaryFailure::InputTooLong));
         assert!(
-            matches!(parse_answer(500, "boom"), Err(SummaryFailure::Failed(m)) if m.contains("HTTP 500"))
+            matches!(parse_answer(500, "boom"), Err(SummaryFailure::Failed { message: m }) if m.contains("HTTP 500"))
         );
         assert!(matches!(
             parse_answer(200, "{}"),
-            Err(SummaryFailure::Failed(_))
+            Err(SummaryFailure::Failed { .. })
         ));
     }
 
@@ -498,7 +493,7 @@ mod tests {
         let summarizer = client(server.url.clone(), Duration::from_millis(300));
         let failed = summarizer.summarize(&request());
         assert!(
-            matches!(&failed, Err(SummaryFailure::Failed(m)) if m.contains("HTTP 500")),
+            matches!(&failed, Err(SummaryFailure::Failed { message: m }) if m.contains("HTTP 500")),
             "{failed:?}"
         );
         assert_eq!(
@@ -508,7 +503,7 @@ mod tests {
         let started = std::time::Instant::now();
         let timed_out = summarizer.summarize(&request());
         assert!(
-            matches!(&timed_out, Err(SummaryFailure::Failed(m)) if m.contains("request failed")),
+            matches!(&timed_out, Err(SummaryFailure::Failed { message: m }) if m.contains("request failed")),
             "{timed_out:?}"
         );
         assert!(
@@ -525,7 +520,7 @@ mod tests {
         drop(listener);
         let answer = client(url, Duration::from_secs(2)).summarize(&request());
         assert!(
-            matches!(answer, Err(SummaryFailure::Failed(_))),
+            matches!(answer, Err(SummaryFailure::Failed { .. })),
             "{answer:?}"
         );
     }

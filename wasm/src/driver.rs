@@ -5,7 +5,6 @@
 //!
 //! Time is `Date.now()`, read here and passed in; the engine never reads a clock.
 
-use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
 use std::task::Poll;
@@ -269,7 +268,7 @@ fn answer(settled: Result<JsValue, JsValue>) -> Result<String, SummaryFailure> {
         Ok(value) => match value.as_string() {
             Some(text) => Ok(text),
             None if flag(&value, "inputTooLong") => Err(SummaryFailure::InputTooLong),
-            None => Err(SummaryFailure::Failed(format!(
+            None => Err(SummaryFailure::failed(format!(
                 "summarize resolved to {}, expected a string",
                 describe(&value)
             ))),
@@ -277,30 +276,16 @@ fn answer(settled: Result<JsValue, JsValue>) -> Result<String, SummaryFailure> {
         Err(thrown) if code(&thrown).as_deref() == Some("INPUT_TOO_LONG") => {
             Err(SummaryFailure::InputTooLong)
         }
-        Err(thrown) => Err(SummaryFailure::Failed(js_message(&thrown))),
+        Err(thrown) => Err(SummaryFailure::failed(js_message(&thrown))),
     }
 }
 
 type Answer = (RequestId, Result<String, SummaryFailure>);
 
 /// Calls `summarize(request, { signal })` and returns the future of its answer. A
-/// synchronous throw is a failed answer like a rejection. `extractive`: the offline
-/// summarizer answers instead (the fallback past an open circuit).
-fn ask(
-    options: &Options,
-    request: &SummaryRequest,
-    extractive: bool,
-) -> Pin<Box<dyn Future<Output = Answer>>> {
+/// synchronous throw is a failed answer like a rejection.
+fn ask(options: &Options, request: &SummaryRequest) -> Pin<Box<dyn Future<Output = Answer>>> {
     let id = request.id;
-    #[cfg(feature = "extractive")]
-    if extractive {
-        let text = compactor::extractive::Extractive
-            .summarize_prompt(&request.prompt, request.max_output_tokens);
-        return Box::pin(std::future::ready((id, Ok(text))));
-    }
-    // The lite package refuses `extractiveFallback`: no run of it falls back.
-    #[cfg(not(feature = "extractive"))]
-    let _ = extractive;
     let called = to_js(request).map_err(JsValue::from).and_then(|request| {
         let context = Object::new();
         if let Some(signal) = &options.signal {
@@ -321,29 +306,19 @@ fn ask(
 
 /// What woke the driver.
 enum Wake {
-    Answer(Option<Answer>),
+    Answer(Answer),
     Aborted,
     Deadline,
 }
 
-/// Drives `run` to its end: hands each level's requests to `summarize`, at most
-/// `max_concurrency` at a time, feeds the answers back, reports every event to `onEvent`,
-/// and stops at once when the signal fires. The loop of the Rust `drive`, plus the two
-/// things a JS caller's Promises need: abort, and a timer for requests that never settle.
-/// `extractive`: the offline summarizer answers instead of `summarize`.
-async fn drive(
-    run: &mut Run,
-    options: &Options,
-    max_concurrency: usize,
-    extractive: bool,
-) -> Result<Outcome, Stop> {
+/// Drives `run` to its end: spawns the requests `poll` hands out (the engine bounds how
+/// many are in flight), feeds the answers back, reports every event to `onEvent`, lets
+/// the engine fail requests whose deadline passed, and stops at once when the signal
+/// fires. The loop of the Rust `drive`, with the caller's Promises, `setTimeout` and
+/// `AbortSignal`.
+async fn drive(run: &mut Run, options: &Options) -> Result<Outcome, Stop> {
     let mut abort = options.signal.as_ref().map(AbortWatch::new);
-    let mut queue: VecDeque<SummaryRequest> = VecDeque::new();
     let mut in_flight = FuturesUnordered::new();
-    // Deadlines of the requests in flight; requests the timer failed, whose Promises are
-    // still pending (they no longer count against the concurrency bound).
-    let mut deadlines: HashMap<RequestId, u64> = HashMap::new();
-    let mut expired: HashSet<RequestId> = HashSet::new();
     loop {
         let step = run.poll();
         // Deliver what happened before acting on the step, the last events included.
@@ -356,14 +331,14 @@ async fn drive(
                 }
             }
         }
-        match step {
+        let until_ms = match step {
             Step::Summarize(requests) => {
-                queue.extend(requests);
-                continue;
+                in_flight.extend(requests.iter().map(|request| ask(options, request)));
+                None
             }
             Step::Done(outcome) => return Ok(outcome),
             Step::Failed(error) => return Err(error.into()),
-            Step::Wait => {}
+            Step::Wait { until_ms } => Some(until_ms),
             // A step this driver does not know: stop rather than guess.
             _ => {
                 run.cancel();
@@ -371,45 +346,27 @@ async fn drive(
                     Failure::new(ErrorCode::Internal, "unknown step from the engine").into(),
                 );
             }
-        }
+        };
         // `summarize` (or `onEvent`) may have aborted synchronously.
         if let Some(signal) = options.aborted() {
             run.cancel();
             return Err(Stop::Aborted(signal.reason()));
         }
-        while in_flight.len() - expired.len() < max_concurrency.max(1) {
-            let Some(request) = queue.pop_front() else {
-                break;
-            };
-            deadlines.insert(request.id, request.deadline_ms);
-            in_flight.push(ask(options, &request, extractive));
-        }
-        if in_flight.len() == expired.len() {
-            // Nothing in flight and nothing queued while the run waits: the engine and
-            // the driver disagree. Stop rather than spin.
-            run.cancel();
-            return Err(Failure::new(
-                ErrorCode::Internal,
-                "the run waits for no request in flight",
-            )
-            .into());
-        }
-        let mut timer = deadlines
-            .values()
-            .min()
-            .map(|deadline| Timer::new(deadline.saturating_sub(now()) + 1));
+        let Some(until_ms) = until_ms else {
+            continue;
+        };
+        let mut timer = Timer::new(until_ms.saturating_sub(now()) + 1);
         let wake = poll_fn(|cx| {
             if let Some(abort) = abort.as_mut()
                 && abort.fired.poll_unpin(cx).is_ready()
             {
                 return Poll::Ready(Wake::Aborted);
             }
-            if let Poll::Ready(answer) = in_flight.poll_next_unpin(cx) {
+            // Empty, it answers `None`: then only the timer can wake the run.
+            if let Poll::Ready(Some(answer)) = in_flight.poll_next_unpin(cx) {
                 return Poll::Ready(Wake::Answer(answer));
             }
-            if let Some(timer) = timer.as_mut()
-                && timer.fired.poll_unpin(cx).is_ready()
-            {
+            if timer.fired.poll_unpin(cx).is_ready() {
                 return Poll::Ready(Wake::Deadline);
             }
             Poll::Pending
@@ -420,41 +377,21 @@ async fn drive(
             Wake::Aborted => {
                 // Pending Promises are left to settle unheard.
                 run.cancel();
-                abort = None;
+                drop(abort.take());
                 let reason = options
                     .signal
                     .as_ref()
                     .map(|s| s.reason())
                     .unwrap_or_default();
-                drop(abort);
                 return Err(Stop::Aborted(reason));
             }
-            Wake::Answer(None) => {}
-            Wake::Answer(Some((id, result))) => {
-                if expired.remove(&id) {
-                    continue; // already failed by the timer
-                }
-                deadlines.remove(&id);
-                match run.complete(id, result, now()) {
-                    // The request's job was settled meanwhile (another part of it failed,
-                    // or its deadline passed): the answer is no longer wanted.
-                    Ok(()) | Err(CompactError::StaleRequest(_)) => {}
-                    Err(error) => return Err(error.into()),
-                }
-            }
-            Wake::Deadline => {
-                let now = now();
-                run.expire(now);
-                let overdue: Vec<RequestId> = deadlines
-                    .iter()
-                    .filter(|(_, deadline)| **deadline < now)
-                    .map(|(id, _)| *id)
-                    .collect();
-                for id in overdue {
-                    deadlines.remove(&id);
-                    expired.insert(id);
-                }
-            }
+            Wake::Answer((id, result)) => match run.complete(id, result, now()) {
+                // The request's job was settled meanwhile (another part of it failed, or
+                // its deadline passed): the answer is no longer wanted.
+                Ok(()) | Err(CompactError::StaleRequest(_)) => {}
+                Err(error) => return Err(error.into()),
+            },
+            Wake::Deadline => run.handle_timeout(now()),
         }
     }
 }
@@ -481,20 +418,9 @@ async fn run(
         return Err(Stop::Aborted(signal.reason()));
     }
     let messages = conversation.messages.clone();
-    let (mut run, fallback) = match engine.begin(session, messages, options.trigger, now()) {
-        Ok(run) => (run, false),
-        // The offline summarizer does not depend on the model whose failures opened it.
-        Err(CompactError::CircuitOpen { .. }) if engine.config().extractive_fallback => {
-            let messages = conversation.messages.clone();
-            let run = engine.begin_fallback(session, messages, options.trigger, now())?;
-            (run, true)
-        }
-        Err(error) => return Err(error.into()),
-    };
+    let mut run = engine.begin(session, messages, options.trigger, now())?;
     run.check_format(conversation.format);
-    let mut outcome = drive(&mut run, options, engine.config().max_concurrency, fallback).await?;
-    outcome.report.extractive_fallback = fallback;
-    Ok(outcome)
+    drive(&mut run, options).await
 }
 
 /// `compactor.compact(messages, options)`.

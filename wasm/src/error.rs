@@ -3,6 +3,7 @@
 
 use compactor::budget::BudgetError;
 use compactor::engine::CompactError;
+use compactor::engine::ConfigError;
 use compactor::format::FormatError;
 use compactor::segment::SegmentError;
 
@@ -196,6 +197,41 @@ impl From<SegmentError> for Failure {
             details: Vec::new(),
         }
     }
+}
+
+impl From<ConfigError> for Failure {
+    fn from(error: ConfigError) -> Self {
+        match error {
+            ConfigError::Invalid {
+                field,
+                expected,
+                found,
+            } => Failure::invalid(
+                format!("config.{}", camel_case(field)),
+                format!("expected {expected}, found {found}"),
+            ),
+            ConfigError::Budget(error) => error.into(),
+            _ => Failure::invalid("config", error.to_string()),
+        }
+    }
+}
+
+/// `max_summary_tokens` → `maxSummaryTokens`: the core names fields as Rust does, JS
+/// callers as JS does.
+fn camel_case(field: &str) -> String {
+    let mut out = String::with_capacity(field.len());
+    let mut upper = false;
+    for c in field.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 impl From<BudgetError> for Failure {

@@ -70,6 +70,8 @@ const CONFIG_FIELDS: &[&str] = &[
     "maxAttempts",
     "minReduction",
     "maxConcurrency",
+    "cacheCapacity",
+    "sessionCapacity",
     "extractiveFallback",
 ];
 
@@ -250,20 +252,6 @@ impl Compactor {
     fn from_config(config: &JsValue) -> Result<Compactor, Failure> {
         let config = Fields::new(config, "config", CONFIG_FIELDS)?;
         let defaults = CompactionConfig::default();
-        let max_concurrency = config.integer("maxConcurrency")?;
-        if max_concurrency == Some(0) {
-            return Err(Failure::invalid(
-                config.path("maxConcurrency"),
-                "expected at least 1",
-            ));
-        }
-        let min_reduction = config.number("minReduction")?;
-        if min_reduction.is_some_and(|r| !(0.0..=1.0).contains(&r)) {
-            return Err(Failure::invalid(
-                config.path("minReduction"),
-                "expected a share between 0 and 1",
-            ));
-        }
         // `null` turns the message-count signal off.
         let max_messages = match config.value("maxMessages")? {
             Some(off) if off.is_null() => None,
@@ -325,13 +313,24 @@ impl Compactor {
             max_attempts: config
                 .integer("maxAttempts")?
                 .unwrap_or(defaults.max_attempts),
-            min_reduction: min_reduction.unwrap_or(defaults.min_reduction),
-            max_concurrency: max_concurrency.unwrap_or(defaults.max_concurrency),
+            min_reduction: config
+                .number("minReduction")?
+                .unwrap_or(defaults.min_reduction),
+            max_concurrency: config
+                .integer("maxConcurrency")?
+                .unwrap_or(defaults.max_concurrency),
+            cache_capacity: config
+                .integer("cacheCapacity")?
+                .unwrap_or(defaults.cache_capacity),
+            session_capacity: config
+                .integer("sessionCapacity")?
+                .unwrap_or(defaults.session_capacity),
             extractive_fallback: extractive_fallback(config.bool("extractiveFallback")?)?,
         };
+        config.validate()?;
         let budget = config.budget.resolve()?;
         let accountant = TokenAccountant::new(counter(budget.encoding));
-        let engine = engine::Compactor::with_accountant(config, budget, accountant);
+        let engine = engine::Compactor::with_accountant(config, budget, accountant)?;
         Ok(Compactor {
             tail: TailPolicy::for_budget(keep_recent_turns, engine.budget()),
             engine,

@@ -280,7 +280,7 @@ fn cancel_drops_the_run_and_late_answers() {
 fn failures_fall_back_and_open_the_breaker_after_three_failed_runs() {
     let mut app = app();
     let fail = |_: &compactor::engine::SummaryRequest| -> Result<String, SummaryFailure> {
-        Err(SummaryFailure::Failed("model down".into()))
+        Err(SummaryFailure::failed("model down"))
     };
     for _ in 0..3 {
         press(&mut app, 'r');
@@ -492,7 +492,7 @@ fn pending_in_flight_failure_is_shown_per_request() {
     app.handle_event(AppEvent::Answered {
         generation: app.generation,
         id: first.id,
-        result: Err(SummaryFailure::Failed("HTTP 500: boom".into())),
+        result: Err(SummaryFailure::failed("HTTP 500: boom")),
         now_ms: 250,
     });
     let row = &app.requests.rows[&first.id];

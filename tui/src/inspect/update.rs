@@ -296,7 +296,7 @@ impl App {
             self.held.extend(run.events().into_iter().map(Held::Event));
             match step {
                 Step::Summarize(requests) => self.held.push_back(Held::Requests(requests)),
-                Step::Wait => return,
+                Step::Wait { .. } => return,
                 Step::Done(outcome) => {
                     self.held.push_back(Held::Finished(Ok(outcome)));
                     self.run = None;
@@ -437,7 +437,7 @@ impl App {
         let now = self.run_clock();
         if let Some(run) = self.run.as_mut() {
             let before = run.in_flight().len();
-            run.expire(now);
+            run.handle_timeout(now);
             if run.in_flight().len() != before {
                 self.held.extend(run.events().into_iter().map(Held::Event));
                 self.poll_run();

@@ -1,0 +1,239 @@
+//! What a compactor can be told, checked once when the handle is made.
+
+use crate::budget::{BudgetConfig, BudgetError};
+
+/// The smallest summary the engine asks for, in tokens: below this a summary cannot hold
+/// the facts it must keep.
+pub const MIN_SUMMARY_TOKENS: u64 = 64;
+
+/// Everything a compactor can be told.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default, rename_all = "camelCase")
+)]
+pub struct CompactionConfig {
+    /// The numbers (model, window, ratios…).
+    pub budget: BudgetConfig,
+    /// Recent turns kept raw (4).
+    pub keep_recent_turns: usize,
+    /// The fewest turns AGGRESSIVE keeps raw (1); it keeps more, up to
+    /// `keep_recent_turns`, while the target leaves its summary room.
+    pub min_tail_turns: usize,
+    /// The largest summary asked for, in tokens (1000; at least [`MIN_SUMMARY_TOKENS`]).
+    pub max_summary_tokens: u64,
+    /// The model summaries are asked of; handed to the summarizer in every request
+    /// (default: the conversation's model).
+    pub summary_model: Option<String>,
+    /// The provider of `summary_model`, handed to the summarizer in every request.
+    pub summary_provider: Option<String>,
+    /// Keep earlier summaries and summarize only what came since (true).
+    pub enable_incremental: bool,
+    /// Failed runs before a session's circuit opens (3).
+    pub max_failures: u32,
+    /// After this long (caller's clock, ms) an open circuit closes by itself; `None`: only
+    /// [`Compactor::reset_circuit`](super::Compactor::reset_circuit) closes it.
+    pub breaker_cooldown_ms: Option<u64>,
+    /// Below this many messages a run is skipped (4).
+    pub min_messages: usize,
+    /// LIGHT clears at least this many tokens or nothing: every rewrite breaks the
+    /// provider's prompt cache (1000).
+    pub clear_at_least: u64,
+    /// MODERATE keeps old user messages verbatim up to this many tokens, newest first (2000).
+    pub max_preserved_user_tokens: u64,
+    /// The summarizer's input window: larger inputs are map-reduced in chunks (64,000).
+    pub summarizer_input_tokens: u64,
+    /// A request unanswered this long after it was handed out counts as failed (6 minutes).
+    pub request_timeout_ms: u64,
+    /// Attempts per request when the summarizer answers that the input is too long (3).
+    pub max_attempts: u32,
+    /// A run that cannot cut this share of the tokens reports `NoProgress` (0.05).
+    pub min_reduction: f64,
+    /// Requests in flight at once: `poll` hands out no more (8).
+    pub max_concurrency: usize,
+    /// Summaries kept in the cache shared by the handle's clones; the least recently used
+    /// go first (1024).
+    pub cache_capacity: usize,
+    /// Sessions whose breaker and latest result the handle remembers; the least recently
+    /// used go first (1024).
+    pub session_capacity: usize,
+    /// The offline [`Extractive`](crate::extractive::Extractive) summarizer stands in when
+    /// a session's circuit is open, and for a failed MAXIMUM summary, instead of failing
+    /// (false). Needs the `extractive` feature.
+    pub extractive_fallback: bool,
+}
+
+impl Default for CompactionConfig {
+    fn default() -> Self {
+        Self {
+            budget: BudgetConfig::default(),
+            keep_recent_turns: 4,
+            min_tail_turns: 1,
+            max_summary_tokens: 1_000,
+            summary_model: None,
+            summary_provider: None,
+            enable_incremental: true,
+            max_failures: 3,
+            breaker_cooldown_ms: None,
+            min_messages: 4,
+            clear_at_least: 1_000,
+            max_preserved_user_tokens: 2_000,
+            summarizer_input_tokens: 64_000,
+            request_timeout_ms: 6 * 60 * 1000,
+            max_attempts: 3,
+            min_reduction: 0.05,
+            max_concurrency: 8,
+            cache_capacity: 1024,
+            session_capacity: 1024,
+            extractive_fallback: false,
+        }
+    }
+}
+
+/// The largest count a caller may give for turns, messages and concurrency: far past any
+/// real conversation, small enough that no loop over it can hang.
+pub const MAX_COUNT: usize = 1_000_000;
+/// The most attempts per request: each retry halves the input, so more are pointless.
+pub const MAX_ATTEMPTS: u32 = 16;
+
+/// A configuration the engine refuses. Nothing was created.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// A field is out of its range.
+    #[error("{field}: expected {expected}, found {found}")]
+    Invalid {
+        /// The field, as in the Rust struct (`max_summary_tokens`).
+        field: &'static str,
+        /// What it must be.
+        expected: &'static str,
+        /// What it was.
+        found: String,
+    },
+    /// The numbers could not be resolved.
+    #[error(transparent)]
+    Budget(#[from] BudgetError),
+}
+
+impl CompactionConfig {
+    /// Checks every field against its range. [`Compactor::new`](super::Compactor::new)
+    /// calls it; the engine relies on it (no clamp or shift on an unchecked number).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        fn check(
+            ok: bool,
+            field: &'static str,
+            expected: &'static str,
+            found: impl ToString,
+        ) -> Result<(), ConfigError> {
+            if ok {
+                Ok(())
+            } else {
+                Err(ConfigError::Invalid {
+                    field,
+                    expected,
+                    found: found.to_string(),
+                })
+            }
+        }
+        let counts = "an integer from 1 to 1000000";
+        check(
+            (1..=MAX_COUNT).contains(&self.keep_recent_turns),
+            "keep_recent_turns",
+            counts,
+            self.keep_recent_turns,
+        )?;
+        check(
+            (1..=MAX_COUNT).contains(&self.min_tail_turns),
+            "min_tail_turns",
+            counts,
+            self.min_tail_turns,
+        )?;
+        check(
+            self.min_messages <= MAX_COUNT,
+            "min_messages",
+            "an integer from 0 to 1000000",
+            self.min_messages,
+        )?;
+        check(
+            (1..=MAX_COUNT).contains(&self.max_concurrency),
+            "max_concurrency",
+            counts,
+            self.max_concurrency,
+        )?;
+        check(
+            self.max_summary_tokens >= MIN_SUMMARY_TOKENS,
+            "max_summary_tokens",
+            "an integer of at least 64",
+            self.max_summary_tokens,
+        )?;
+        check(
+            self.summarizer_input_tokens >= 4 * MIN_SUMMARY_TOKENS,
+            "summarizer_input_tokens",
+            "an integer of at least 256",
+            self.summarizer_input_tokens,
+        )?;
+        check(
+            self.max_failures >= 1,
+            "max_failures",
+            "an integer of at least 1",
+            self.max_failures,
+        )?;
+        check(
+            self.request_timeout_ms >= 1,
+            "request_timeout_ms",
+            "an integer of at least 1",
+            self.request_timeout_ms,
+        )?;
+        check(
+            (1..=MAX_ATTEMPTS).contains(&self.max_attempts),
+            "max_attempts",
+            "an integer from 1 to 16",
+            self.max_attempts,
+        )?;
+        check(
+            (0.0..=1.0).contains(&self.min_reduction),
+            "min_reduction",
+            "a number from 0 to 1",
+            crate::budget::Float(self.min_reduction),
+        )?;
+        check(
+            self.cache_capacity <= MAX_COUNT,
+            "cache_capacity",
+            "an integer from 0 to 1000000",
+            self.cache_capacity,
+        )?;
+        check(
+            (1..=MAX_COUNT).contains(&self.session_capacity),
+            "session_capacity",
+            counts,
+            self.session_capacity,
+        )?;
+        check(
+            !self.extractive_fallback || cfg!(feature = "extractive"),
+            "extractive_fallback",
+            "false in a build without the extractive summarizer",
+            self.extractive_fallback,
+        )?;
+        self.budget.resolve()?;
+        Ok(())
+    }
+}
+
+/// Why a run was started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
+pub enum Trigger {
+    /// Before a call: compacts only when a signal fired.
+    Proactive,
+    /// The provider refused the request as too long: always compacts further (the count
+    /// is wrong for this model, or the previous result was still too long), or fails with
+    /// `ContextOverflow`; never a no-op.
+    Reactive,
+    /// Asked for by a person or the agent: compacts towards the target whatever the signals.
+    Manual,
+}

@@ -1,0 +1,304 @@
+//! Jobs: one summary a level needs, split into chunks that fit the summarizer's window
+//! (map), merged by a reduce step when there are several; answers checked, refused ones
+//! typed; inputs the summarizer finds too long retried smaller.
+
+use crate::engine::{CompactionConfig, MIN_SUMMARY_TOKENS, SummaryFailure};
+use crate::hash::Hasher;
+use crate::ladder::{Fold, Level};
+use crate::message::{Message, MessageId};
+use crate::prompt::{PROMPT_VERSION, PromptKind, artifact_refs};
+use crate::prune::shrink;
+use crate::tokens::TokenAccountant;
+
+/// Which part of a job a request is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PartRef {
+    /// The map step's chunk (the whole input when there is one chunk).
+    Chunk(usize),
+    /// The reduce step over the chunks' summaries.
+    Reduce,
+}
+
+/// A part's input and answer.
+#[derive(Debug)]
+pub(crate) struct Chunk {
+    pub(crate) messages: Vec<Message>,
+    /// The answer's size limit: the job's, or less for the map step of a map-reduce, so
+    /// that all partial summaries fit the summarizer's window together.
+    pub(crate) max_output_tokens: u64,
+    pub(crate) attempt: u32,
+    pub(crate) result: Option<String>,
+}
+
+impl Chunk {
+    fn new(messages: Vec<Message>, max_output_tokens: u64) -> Self {
+        Self {
+            messages,
+            max_output_tokens,
+            attempt: 1,
+            result: None,
+        }
+    }
+}
+
+#[derive(Debug)]
+pub(crate) enum JobState {
+    Open,
+    Done(String),
+    Failed(SummaryFailure),
+}
+
+/// An answer taken.
+#[derive(Debug)]
+pub(crate) struct Accepted {
+    /// Tokens of the answer.
+    pub(crate) tokens: u64,
+    /// Artifact references the answer dropped, appended to it.
+    pub(crate) restored: Vec<String>,
+    /// The reduce step is now due.
+    pub(crate) reduce_due: bool,
+}
+
+#[derive(Debug)]
+pub(crate) struct Job {
+    pub(crate) level: Level,
+    /// Indices into the run's current messages that the summary replaces.
+    pub(crate) replace: Vec<usize>,
+    pub(crate) covers: Vec<MessageId>,
+    pub(crate) age: usize,
+    pub(crate) existing: Option<String>,
+    pub(crate) max_output_tokens: u64,
+    pub(crate) cache_key: String,
+    pub(crate) chunks: Vec<Chunk>,
+    pub(crate) reduce: Option<Chunk>,
+    pub(crate) state: JobState,
+}
+
+impl Job {
+    /// The job for `fold` of `messages`, its input chunked to the summarizer's window.
+    pub(crate) fn new(
+        level: Level,
+        fold: Fold,
+        messages: &[Message],
+        session: &str,
+        config: &CompactionConfig,
+        accountant: &TokenAccountant,
+    ) -> Job {
+        let covers: Vec<MessageId> = fold
+            .replace
+            .iter()
+            .flat_map(|&i| match &messages[i].compaction {
+                Some(meta) => meta.covers.clone(),
+                None => vec![messages[i].id.clone()],
+            })
+            .collect();
+        // With incremental summaries the existing running summary is the prompt's base,
+        // not part of the transcript.
+        let inputs: Vec<&Message> = fold
+            .replace
+            .iter()
+            .map(|&i| &messages[i])
+            .filter(|m| {
+                fold.existing.is_none()
+                    || m.compaction
+                        .as_ref()
+                        .is_none_or(|meta| meta.level < Level::Aggressive)
+            })
+            .collect();
+        let cache_key = cache_key(session, level, &inputs, fold.existing.as_deref());
+        let groups = chunk_inputs(&inputs, config.summarizer_input_tokens, accountant);
+        let chunk_output_tokens = if groups.len() > 1 {
+            (config.summarizer_input_tokens / (groups.len() as u64 + 1))
+                .min(fold.max_output_tokens)
+                .max(MIN_SUMMARY_TOKENS)
+        } else {
+            fold.max_output_tokens
+        };
+        Job {
+            level,
+            replace: fold.replace,
+            covers,
+            age: fold.age,
+            existing: fold.existing,
+            max_output_tokens: fold.max_output_tokens,
+            cache_key,
+            chunks: groups
+                .into_iter()
+                .map(|messages| Chunk::new(messages, chunk_output_tokens))
+                .collect(),
+            reduce: None,
+            state: JobState::Open,
+        }
+    }
+
+    pub(crate) fn is_open(&self) -> bool {
+        matches!(self.state, JobState::Open)
+    }
+
+    pub(crate) fn part(&self, part: PartRef) -> Option<&Chunk> {
+        match part {
+            PartRef::Chunk(c) => self.chunks.get(c),
+            PartRef::Reduce => self.reduce.as_ref(),
+        }
+    }
+
+    fn part_mut(&mut self, part: PartRef) -> Option<&mut Chunk> {
+        match part {
+            PartRef::Chunk(c) => self.chunks.get_mut(c),
+            PartRef::Reduce => self.reduce.as_mut(),
+        }
+    }
+
+    /// The prompt a part is asked with: the one place this is decided, for first issue
+    /// and retries alike.
+    pub(crate) fn prompt_kind(&self, part: PartRef) -> PromptKind<'_> {
+        match part {
+            PartRef::Reduce => PromptKind::Reduce,
+            PartRef::Chunk(_) if self.chunks.len() > 1 => PromptKind::Running { existing: None },
+            PartRef::Chunk(_) if self.level == Level::Moderate => {
+                PromptKind::Segment { age: self.age }
+            }
+            PartRef::Chunk(_) => PromptKind::Running {
+                existing: self.existing.as_deref(),
+            },
+        }
+    }
+
+    /// Takes an answer for `part`: refused when empty or far longer than asked; dropped
+    /// artifact references are appended. When the job's last part is in, the job is done
+    /// (or its reduce step is due).
+    pub(crate) fn accept(
+        &mut self,
+        part: PartRef,
+        text: &str,
+        accountant: &TokenAccountant,
+    ) -> Result<Accepted, SummaryFailure> {
+        let Some(chunk) = self.part_mut(part) else {
+            return Err(SummaryFailure::failed("no such part"));
+        };
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(SummaryFailure::Empty);
+        }
+        let tokens = accountant.text_tokens(text);
+        let limit = chunk.max_output_tokens + chunk.max_output_tokens / 2 + 16;
+        if tokens > limit {
+            return Err(SummaryFailure::TooLong { tokens, limit });
+        }
+        let input: String = chunk
+            .messages
+            .iter()
+            .map(Message::text)
+            .collect::<Vec<_>>()
+            .join("\n");
+        let restored: Vec<String> = artifact_refs(&input)
+            .into_iter()
+            .filter(|r| !text.contains(r.as_str()))
+            .collect();
+        chunk.result = Some(if restored.is_empty() {
+            text.to_owned()
+        } else {
+            format!("{text}\n- Artifacts: {}", restored.join(" "))
+        });
+        let mut reduce_due = false;
+        if part == PartRef::Reduce || self.chunks.len() == 1 {
+            if let Some(text) = self.part(part).and_then(|c| c.result.clone()) {
+                self.state = JobState::Done(text);
+            }
+        } else if self.chunks.iter().all(|c| c.result.is_some()) && self.reduce.is_none() {
+            self.reduce = Some(self.reduce_chunk());
+            reduce_due = true;
+        }
+        Ok(Accepted {
+            tokens,
+            restored,
+            reduce_due,
+        })
+    }
+
+    /// The reduce step's input: the existing running summary (incremental mode) first,
+    /// then each chunk's summary.
+    fn reduce_chunk(&self) -> Chunk {
+        let partials: Vec<Message> = self
+            .existing
+            .iter()
+            .cloned()
+            .chain(
+                self.chunks
+                    .iter()
+                    .map(|c| c.result.clone().unwrap_or_default()),
+            )
+            .enumerate()
+            .map(|(i, text)| Message::user(format!("part{i}").as_str(), text))
+            .collect();
+        Chunk::new(partials, self.max_output_tokens)
+    }
+
+    /// After "input too long": shrinks `part`'s input for another attempt (each attempt
+    /// halves every message again). `false` when the attempts are used up.
+    pub(crate) fn retry_smaller(
+        &mut self,
+        part: PartRef,
+        max_attempts: u32,
+        accountant: &TokenAccountant,
+    ) -> bool {
+        let Some(chunk) = self.part_mut(part) else {
+            return false;
+        };
+        if chunk.attempt >= max_attempts {
+            return false;
+        }
+        chunk.attempt += 1;
+        let share = 1u64.checked_shl(chunk.attempt - 1).unwrap_or(u64::MAX);
+        for message in &mut chunk.messages {
+            let tokens = accountant.message_tokens(message);
+            shrink(message, accountant, (tokens / share).max(32));
+        }
+        chunk.result = None;
+        true
+    }
+}
+
+/// Splits `inputs` into groups that each fit `window` tokens; a message larger than the
+/// window alone is clipped to half of it.
+fn chunk_inputs(
+    inputs: &[&Message],
+    window: u64,
+    accountant: &TokenAccountant,
+) -> Vec<Vec<Message>> {
+    let mut chunks = vec![];
+    let mut current: Vec<Message> = vec![];
+    let mut current_tokens = 0;
+    for &message in inputs {
+        let mut message = message.clone();
+        if accountant.message_tokens(&message) > window {
+            shrink(&mut message, accountant, window / 2);
+        }
+        let tokens = accountant.message_tokens(&message);
+        if current_tokens + tokens > window && !current.is_empty() {
+            chunks.push(std::mem::take(&mut current));
+            current_tokens = 0;
+        }
+        current_tokens += tokens;
+        current.push(message);
+    }
+    if !current.is_empty() || chunks.is_empty() {
+        chunks.push(current);
+    }
+    chunks
+}
+
+/// The summary cache's key: session, level, prompt version, the existing summary and the
+/// content of every input message.
+fn cache_key(session: &str, level: Level, messages: &[&Message], existing: Option<&str>) -> String {
+    let mut hasher = Hasher::new();
+    hasher
+        .str(session)
+        .str(level.as_str())
+        .u64(u64::from(PROMPT_VERSION));
+    hasher.str(existing.unwrap_or(""));
+    for message in messages {
+        hasher.message(message);
+    }
+    hasher.finish().to_hex()
+}

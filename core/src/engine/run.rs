@@ -1,0 +1,761 @@
+//! One compaction run: `poll` walks the ladder and hands out requests, `complete` and
+//! `handle_timeout` route answers and deadlines to their jobs, `cancel` stops, and the
+//! run finishes with a checked result or the original conversation.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use crate::engine::jobs::{Job, PartRef};
+use crate::engine::{
+    CompactError, Compactor, Event, LevelReport, Offender, Outcome, Report, RequestId, Status,
+    Step, SummaryFailure, SummaryRequest, result_key,
+};
+use crate::hash::message_hash;
+use crate::ladder::{Level, LevelContext, plan_light, plan_moderate, plan_running, predict};
+use crate::message::{Message, MessageId};
+use crate::overflow::Target;
+use crate::prompt::{PROMPT_VERSION, PromptKind, build};
+use crate::prune::{apply_clearings, apply_summaries, shrink, summary_message};
+use crate::segment::segment;
+use crate::validate::validate;
+
+/// A request handed out and not yet settled.
+#[derive(Debug, Clone, Copy)]
+struct InFlight {
+    job: usize,
+    part: PartRef,
+    deadline_ms: u64,
+}
+
+/// The level being walked.
+#[derive(Debug)]
+struct LevelRun {
+    level: Level,
+    jobs: Vec<Job>,
+    report: LevelReport,
+}
+
+/// One compaction run. See the [module docs](super) for the driving loop.
+pub struct Run {
+    pub(super) session: String,
+    pub(super) compactor: Compactor,
+    pub(super) original: Vec<Message>,
+    pub(super) current: Vec<Message>,
+    pub(super) tokens_before: u64,
+    pub(super) target: Target,
+    pub(super) events: Vec<Event>,
+    pub(super) report: Report,
+    pub(super) next_level: usize,
+    level: Option<LevelRun>,
+    pub(super) next_request: u64,
+    /// Parts waiting for a place among the `max_concurrency` in flight.
+    queue: VecDeque<(usize, PartRef)>,
+    in_flight: BTreeMap<RequestId, InFlight>,
+    pub(super) finished: Option<Result<Outcome, CompactError>>,
+    created: Vec<MessageId>,
+    /// The caller's clock at the latest `begin`, `complete` or `handle_timeout`: requests
+    /// handed out by the next `poll` take their deadline from it.
+    pub(super) now_ms: u64,
+    /// The offline extractive summarizer answers every request from here on (the circuit
+    /// was open, or MAXIMUM failed with `extractive_fallback`). Its summaries stay out of
+    /// the cache (the model should write them once it is back); a run begun past an open
+    /// circuit neither resets the session's failures nor becomes its latest result.
+    pub(super) offline: bool,
+    /// Begun past an open circuit.
+    pub(super) past_open_circuit: bool,
+    /// The summarizer failed at MAXIMUM and the offline summarizer stood in: the run
+    /// counts as a failure for the breaker, whatever its outcome.
+    summarizer_failed: bool,
+    /// The best result so far that fits the absolute limit, kept in case a later level
+    /// fails.
+    best_fit: Option<Vec<Message>>,
+    #[cfg(feature = "serde")]
+    pub(super) format: Option<crate::format::Format>,
+}
+
+impl std::fmt::Debug for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Run")
+            .field("session", &self.session)
+            .field("level", &self.level.as_ref().map(|l| l.level))
+            .field("finished", &self.finished.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Run {
+    /// A run over `messages` (already recognized and assessed) with nothing done yet.
+    pub(super) fn new(
+        compactor: &Compactor,
+        session: &str,
+        messages: Vec<Message>,
+        target: Target,
+        report: Report,
+        now_ms: u64,
+    ) -> Self {
+        Run {
+            session: session.to_owned(),
+            compactor: compactor.clone(),
+            original: messages.clone(),
+            current: messages,
+            tokens_before: report.tokens_before,
+            target,
+            events: Vec::new(),
+            report,
+            next_level: 0,
+            level: None,
+            next_request: 1,
+            queue: VecDeque::new(),
+            in_flight: BTreeMap::new(),
+            finished: None,
+            created: Vec::new(),
+            now_ms,
+            offline: false,
+            past_open_circuit: false,
+            summarizer_failed: false,
+            best_fit: None,
+            #[cfg(feature = "serde")]
+            format: None,
+        }
+    }
+
+    /// Also checks the result against the rules of the provider `format` the conversation
+    /// travels in ([`validate_format`](crate::validate::validate_format)) before it leaves.
+    /// Call before the first `poll`.
+    #[cfg(feature = "serde")]
+    pub fn check_format(&mut self, format: crate::format::Format) {
+        self.format = Some(format);
+    }
+
+    /// The session this run belongs to.
+    pub fn session(&self) -> &str {
+        &self.session
+    }
+
+    /// The target the run aims at.
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
+    /// The level being walked, if any.
+    pub fn current_level(&self) -> Option<Level> {
+        self.level.as_ref().map(|l| l.level)
+    }
+
+    /// The conversation as the run has it now (levels applied so far).
+    pub fn messages(&self) -> &[Message] {
+        &self.current
+    }
+
+    /// Drains the events that happened since the last call.
+    pub fn events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// The requests in flight: handed out and not yet settled.
+    pub fn in_flight(&self) -> Vec<RequestId> {
+        self.in_flight.keys().copied().collect()
+    }
+
+    /// Advances the run. Call after `begin`, `complete` and `handle_timeout`, until `Wait`,
+    /// `Done` or `Failed`.
+    pub fn poll(&mut self) -> Step {
+        loop {
+            if let Some(finished) = &self.finished {
+                return match finished.clone() {
+                    Ok(outcome) => Step::Done(outcome),
+                    Err(error) => Step::Failed(error),
+                };
+            }
+            let requests = self.hand_out();
+            if !requests.is_empty() {
+                if self.offline {
+                    self.answer_offline(requests);
+                    continue;
+                }
+                return Step::Summarize(requests);
+            }
+            if let Some(until_ms) = self.in_flight.values().map(|f| f.deadline_ms).min() {
+                return Step::Wait { until_ms };
+            }
+            match &self.level {
+                Some(level) if level.jobs.iter().any(Job::is_open) => {
+                    // An open job with nothing queued or in flight is a bug: stop rather
+                    // than spin.
+                    self.fail(CompactError::Validation(
+                        crate::validate::ValidationError::Internal(
+                            "a job waits for no request".into(),
+                        ),
+                    ));
+                }
+                Some(_) => self.end_level(),
+                None => self.start_next_level(),
+            }
+        }
+    }
+
+    /// Answers request `id` with the summarizer's text or failure, at `now_ms` on the
+    /// caller's clock (an answer past the request's deadline counts as
+    /// [`SummaryFailure::Timeout`]). Routing only: the job judges the answer.
+    pub fn complete(
+        &mut self,
+        id: RequestId,
+        result: Result<String, SummaryFailure>,
+        now_ms: u64,
+    ) -> Result<(), CompactError> {
+        self.now_ms = self.now_ms.max(now_ms);
+        let Some(flight) = self.in_flight.remove(&id) else {
+            // Ids are issued in sequence: one below the next was handed out and is settled.
+            return Err(if (1..self.next_request).contains(&id.0) {
+                CompactError::StaleRequest(id)
+            } else {
+                CompactError::UnknownRequest(id)
+            });
+        };
+        let result = if now_ms > flight.deadline_ms {
+            Err(SummaryFailure::Timeout)
+        } else {
+            result
+        };
+        let accountant = self.compactor.accountant.clone();
+        let max_attempts = self.compactor.config.max_attempts;
+        let Some(level) = self.level.as_mut() else {
+            return Err(CompactError::StaleRequest(id));
+        };
+        let job = &mut level.jobs[flight.job];
+        let failure = match result.and_then(|text| job.accept(flight.part, &text, &accountant)) {
+            Ok(accepted) => {
+                if !accepted.restored.is_empty() {
+                    self.events.push(Event::ArtifactRefsRestored {
+                        id,
+                        refs: accepted.restored,
+                    });
+                }
+                self.events.push(Event::RequestAnswered {
+                    id,
+                    tokens: accepted.tokens,
+                });
+                if let crate::engine::jobs::JobState::Done(text) = &job.state
+                    && !self.offline
+                {
+                    self.compactor
+                        .shared()
+                        .cache
+                        .insert(job.cache_key.clone(), text.clone());
+                }
+                if accepted.reduce_due {
+                    self.queue.push_back((flight.job, PartRef::Reduce));
+                }
+                return Ok(());
+            }
+            Err(failure) => failure,
+        };
+        if failure == SummaryFailure::InputTooLong
+            && job.retry_smaller(flight.part, max_attempts, &accountant)
+        {
+            level.report.failures += 1;
+            self.report.failures += 1;
+            self.events.push(Event::RequestFailed {
+                id,
+                reason: "input too long: retrying with a smaller input".into(),
+            });
+            self.queue.push_back((flight.job, flight.part));
+            return Ok(());
+        }
+        self.fail_job(flight.job, id, failure);
+        Ok(())
+    }
+
+    /// Fails every request in flight whose deadline passed at `now_ms`
+    /// ([`SummaryFailure::Timeout`]). Drivers call it when `Wait`'s `until_ms` comes, so a
+    /// hung summarizer cannot hold a run forever.
+    pub fn handle_timeout(&mut self, now_ms: u64) {
+        self.now_ms = self.now_ms.max(now_ms);
+        let overdue: Vec<RequestId> = self
+            .in_flight
+            .iter()
+            .filter(|(_, f)| f.deadline_ms < now_ms)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in overdue {
+            let _ = self.complete(id, Err(SummaryFailure::Timeout), now_ms);
+        }
+    }
+
+    /// Stops the run at once. Nothing is applied; `poll` answers `Failed(Cancelled)`.
+    pub fn cancel(&mut self) {
+        if self.finished.is_none() {
+            self.queue.clear();
+            self.in_flight.clear();
+            self.level = None;
+            self.finished = Some(Err(CompactError::Cancelled));
+        }
+    }
+
+    fn fail_job(&mut self, j: usize, id: RequestId, failure: SummaryFailure) {
+        self.events.push(Event::RequestFailed {
+            id,
+            reason: failure.to_string(),
+        });
+        self.report.failures += 1;
+        if let Some(level) = self.level.as_mut() {
+            level.report.failures += 1;
+            level.jobs[j].state = crate::engine::jobs::JobState::Failed(failure);
+        }
+        // The job's other parts are moot: their answers will be stale.
+        self.queue.retain(|(job, _)| *job != j);
+        self.in_flight.retain(|_, f| f.job != j);
+    }
+
+    /// Hands out queued parts up to `max_concurrency` in flight.
+    fn hand_out(&mut self) -> Vec<SummaryRequest> {
+        let mut requests = Vec::new();
+        while self.in_flight.len() < self.compactor.config.max_concurrency {
+            let Some((j, part)) = self.queue.pop_front() else {
+                break;
+            };
+            if let Some(request) = self.request(j, part) {
+                requests.push(request);
+            }
+        }
+        requests
+    }
+
+    /// The offline summarizer answers `requests` at once.
+    fn answer_offline(&mut self, requests: Vec<SummaryRequest>) {
+        for request in requests {
+            #[cfg(feature = "extractive")]
+            let answer = crate::extractive::Extractive.answer(&request);
+            // Unreachable: validation refuses `extractive_fallback` in such a build.
+            #[cfg(not(feature = "extractive"))]
+            let answer = Err(SummaryFailure::failed(
+                "no offline summarizer in this build",
+            ));
+            let _ = self.complete(request.id, answer, self.now_ms);
+        }
+    }
+
+    /// Builds the request for part `part` of job `j` and puts it in flight.
+    fn request(&mut self, j: usize, part: PartRef) -> Option<SummaryRequest> {
+        let config = &self.compactor.config;
+        let accountant = &self.compactor.accountant;
+        let level = self.level.as_mut()?;
+        let job = level.jobs.get(j).filter(|job| job.is_open())?;
+        let chunk = job.part(part)?;
+        let kind = job.prompt_kind(part);
+        let prompt = build(kind, &chunk.messages, chunk.max_output_tokens);
+        // The transcript's messages are counted through the memo (they were counted when
+        // the level was planned); only the instruction and the existing summary are new
+        // text. Re-tokenizing whole prompts cost a third of a level's time on long inputs.
+        let input_tokens: u64 = chunk
+            .messages
+            .iter()
+            .map(|m| accountant.message_tokens(m))
+            .sum::<u64>()
+            + prompt.first().map_or(0, |instruction| {
+                accountant.text_tokens(&instruction.content)
+            })
+            + match kind {
+                PromptKind::Running {
+                    existing: Some(summary),
+                } => accountant.text_tokens(summary),
+                _ => 0,
+            };
+        let id = RequestId(self.next_request);
+        self.next_request += 1;
+        let deadline_ms = self.now_ms.saturating_add(config.request_timeout_ms);
+        let request = SummaryRequest {
+            id,
+            level: level.level,
+            prompt,
+            max_output_tokens: chunk.max_output_tokens,
+            covers: job.covers.clone(),
+            age: job.age,
+            model: config
+                .summary_model
+                .clone()
+                .or_else(|| self.compactor.budget.model.clone()),
+            provider: config.summary_provider.clone(),
+            deadline_ms,
+            attempt: chunk.attempt,
+            input_tokens,
+        };
+        level.report.requests += 1;
+        self.report.requests += 1;
+        self.report.summary_input_tokens += input_tokens;
+        self.events.push(Event::RequestIssued {
+            id,
+            level: level.level,
+            covers: request.covers.len(),
+            input_tokens,
+            attempt: request.attempt,
+        });
+        self.in_flight.insert(
+            id,
+            InFlight {
+                job: j,
+                part,
+                deadline_ms,
+            },
+        );
+        Some(request)
+    }
+
+    pub(super) fn tokens(&self) -> u64 {
+        let counts = self.compactor.accountant.count_messages(&self.current);
+        self.compactor.accountant.total(&counts)
+    }
+
+    fn start_next_level(&mut self) {
+        let Some(&level) = Level::ALL.get(self.next_level) else {
+            self.finish(self.tokens());
+            return;
+        };
+        self.next_level += 1;
+        let accountant = self.compactor.accountant.clone();
+        let counts = accountant.count_messages(&self.current);
+        let tokens = accountant.total(&counts);
+        self.events.push(Event::LevelEntered { level, tokens });
+        let report = LevelReport {
+            level,
+            tokens_before: tokens,
+            tokens_after: tokens,
+            requests: 0,
+            cache_hits: 0,
+            failures: 0,
+        };
+        let segmentation = match segment(&self.current) {
+            Ok(s) => s,
+            Err(e) => {
+                self.fail(CompactError::InvalidConversation(e));
+                return;
+            }
+        };
+        let ctx = LevelContext {
+            messages: &self.current,
+            counts: &counts,
+            total: tokens,
+            segmentation: &segmentation,
+            config: &self.compactor.config,
+            budget: &self.compactor.budget,
+            target: self.target,
+        };
+        let mut clearings = Vec::new();
+        let folds = match level {
+            Level::Light => {
+                clearings = plan_light(&ctx, &accountant);
+                Vec::new()
+            }
+            Level::Moderate => plan_moderate(&ctx),
+            Level::Aggressive | Level::Maximum => plan_running(&ctx, level).into_iter().collect(),
+        };
+        // A level that cannot reach the target even if every summary comes back at half
+        // its allowed size would only feed the next level: skip it and save its requests.
+        if matches!(level, Level::Moderate | Level::Aggressive) && !folds.is_empty() {
+            let predicted = predict(&ctx, &folds);
+            if !predicted.meets(&ctx) {
+                self.events.push(Event::LevelSkipped {
+                    level,
+                    predicted: predicted.tokens,
+                });
+                self.events.push(Event::LevelLeft {
+                    level,
+                    tokens_before: tokens,
+                    tokens_after: tokens,
+                });
+                self.report.levels.push(report);
+                return;
+            }
+        }
+        apply_clearings(&mut self.current, &clearings);
+        let config = &self.compactor.config;
+        let jobs: Vec<Job> = folds
+            .into_iter()
+            .map(|fold| {
+                Job::new(
+                    level,
+                    fold,
+                    &self.current,
+                    &self.session,
+                    config,
+                    &accountant,
+                )
+            })
+            .collect();
+        self.level = Some(LevelRun {
+            level,
+            jobs,
+            report,
+        });
+        self.serve_from_cache_or_queue();
+    }
+
+    /// Serves what the cache has; queues the rest's parts for handing out.
+    fn serve_from_cache_or_queue(&mut self) {
+        let Some(level) = self.level.as_mut() else {
+            return;
+        };
+        let mut shared = self.compactor.shared();
+        for (j, job) in level.jobs.iter_mut().enumerate() {
+            if let Some(text) = shared.cache.get(&job.cache_key).cloned() {
+                level.report.cache_hits += 1;
+                self.report.cache_hits += 1;
+                self.events.push(Event::CacheHit {
+                    level: level.level,
+                    covers: job.covers.len(),
+                });
+                job.state = crate::engine::jobs::JobState::Done(text);
+            } else {
+                self.queue
+                    .extend((0..job.chunks.len()).map(|c| (j, PartRef::Chunk(c))));
+            }
+        }
+    }
+
+    fn end_level(&mut self) {
+        let Some(mut level_run) = self.level.take() else {
+            return;
+        };
+        let level = level_run.level;
+        let mut replacements: Vec<(Vec<usize>, Message)> = Vec::new();
+        let mut failed = None;
+        for job in &level_run.jobs {
+            match &job.state {
+                crate::engine::jobs::JobState::Done(text) => {
+                    let message =
+                        summary_message(text, job.covers.clone(), level, "pending", PROMPT_VERSION);
+                    self.created.push(message.id.clone());
+                    replacements.push((job.replace.clone(), message));
+                }
+                crate::engine::jobs::JobState::Failed(failure) if level == Level::Maximum => {
+                    failed = Some(failure.clone());
+                }
+                crate::engine::jobs::JobState::Failed(failure) => {
+                    self.events.push(Event::FallbackTaken {
+                        level,
+                        kept: job.replace.len(),
+                        reason: failure.to_string(),
+                    });
+                }
+                crate::engine::jobs::JobState::Open => {}
+            }
+        }
+        if let Some(failure) = failed {
+            self.maximum_failed(level_run, failure);
+            return;
+        }
+        apply_summaries(&mut self.current, replacements);
+        if level == Level::Maximum {
+            self.clip_oversized();
+        }
+        let tokens = self.tokens();
+        level_run.report.tokens_after = tokens;
+        self.events.push(Event::LevelLeft {
+            level,
+            tokens_before: level_run.report.tokens_before,
+            tokens_after: tokens,
+        });
+        self.report.levels.push(level_run.report);
+        if tokens <= self.compactor.budget.absolute_limit {
+            self.best_fit = Some(self.current.clone());
+        }
+        if self.target.is_met(tokens, self.current.len()) || level == Level::Maximum {
+            self.finish(tokens);
+        }
+    }
+
+    /// MAXIMUM's summary failed. With `extractive_fallback` the offline summarizer writes
+    /// it instead; else an earlier level's result that fits the absolute limit is kept
+    /// (target not met); else the run fails loudly.
+    fn maximum_failed(&mut self, mut level_run: LevelRun, failure: SummaryFailure) {
+        let level = level_run.level;
+        if self.compactor.config.extractive_fallback && !self.offline {
+            self.offline = true;
+            self.summarizer_failed = true;
+            self.count_failure();
+            self.report.extractive_fallback = true;
+            self.events.push(Event::ExtractiveFallback {
+                level: Some(level),
+                reason: failure.to_string(),
+            });
+            for (j, job) in level_run.jobs.iter_mut().enumerate() {
+                if matches!(job.state, crate::engine::jobs::JobState::Failed(_)) {
+                    job.state = crate::engine::jobs::JobState::Open;
+                    job.reduce = None;
+                    for chunk in &mut job.chunks {
+                        chunk.result = None;
+                    }
+                    self.queue
+                        .extend((0..job.chunks.len()).map(|c| (j, PartRef::Chunk(c))));
+                }
+            }
+            self.level = Some(level_run);
+            return;
+        }
+        if let Some(best) = self.best_fit.take() {
+            self.events.push(Event::FallbackTaken {
+                level,
+                kept: level_run.jobs.iter().map(|j| j.replace.len()).sum(),
+                reason: failure.to_string(),
+            });
+            self.current = best;
+            let tokens = self.tokens();
+            level_run.report.tokens_after = tokens;
+            self.events.push(Event::LevelLeft {
+                level,
+                tokens_before: level_run.report.tokens_before,
+                tokens_after: tokens,
+            });
+            self.report.levels.push(level_run.report);
+            self.finish(tokens);
+            return;
+        }
+        self.fail(CompactError::SummaryFailed { level, failure });
+    }
+
+    /// MAXIMUM, last resort: clips compactable messages larger than a quarter of the
+    /// absolute limit, middle-out, when the conversation is still over the limit.
+    fn clip_oversized(&mut self) {
+        let limit = self.compactor.budget.absolute_limit;
+        if self.tokens() <= limit {
+            return;
+        }
+        let accountant = self.compactor.accountant.clone();
+        let cap = (limit / 4).max(64);
+        for message in self.current.iter_mut().filter(|m| m.compactable) {
+            if accountant.message_tokens(message) > cap {
+                shrink(message, &accountant, cap);
+            }
+        }
+    }
+
+    pub(super) fn fail(&mut self, error: CompactError) {
+        self.level = None;
+        self.queue.clear();
+        self.in_flight.clear();
+        if error.counts_as_failure() {
+            self.count_failure();
+        }
+        self.finished = Some(Err(error));
+    }
+
+    fn count_failure(&mut self) {
+        let config = &self.compactor.config;
+        let opened = self
+            .compactor
+            .shared()
+            .session(&self.session)
+            .count_failure(config.max_failures, self.now_ms);
+        if let Some(failures) = opened {
+            self.events.push(Event::CircuitOpened {
+                session: self.session.clone(),
+                failures,
+            });
+        }
+    }
+
+    /// The overflow error for the current messages, largest first.
+    pub(super) fn overflow(&self, tokens: u64) -> CompactError {
+        let counts = self.compactor.accountant.count_messages(&self.current);
+        let mut offenders: Vec<Offender> = self
+            .current
+            .iter()
+            .zip(counts)
+            .map(|(m, tokens)| Offender {
+                id: m.id.clone(),
+                tokens,
+            })
+            .collect();
+        offenders.sort_by_key(|o| std::cmp::Reverse(o.tokens));
+        CompactError::ContextOverflow {
+            tokens,
+            limit: self.compactor.budget.absolute_limit,
+            offenders,
+        }
+    }
+
+    fn finish(&mut self, tokens: u64) {
+        // Fix the idempotency key into the summaries written by this run (metadata only:
+        // the text, and so the tokens, do not change).
+        let key = result_key(&self.session, &self.current);
+        if let Some(key) = &key {
+            for message in self
+                .current
+                .iter_mut()
+                .filter(|m| self.created.contains(&m.id))
+            {
+                if let Some(meta) = message.compaction.as_mut() {
+                    meta.key = key.clone();
+                }
+            }
+        }
+        let limit = self.compactor.budget.absolute_limit;
+        if tokens > limit {
+            let error = self.overflow(tokens);
+            self.fail(error);
+            return;
+        }
+        let reduction = 1.0 - tokens as f64 / self.tokens_before.max(1) as f64;
+        // Too small a cut is no progress, unless the input was over the absolute limit and
+        // the result fits: then the cut is what lets the agent go on.
+        let over_before = self.tokens_before > limit;
+        if reduction < self.compactor.config.min_reduction && !over_before {
+            if self.report.failures > 0 {
+                self.count_failure();
+            }
+            self.finish_with(Status::NoProgress, false);
+            return;
+        }
+        let checked = validate(&self.original, &self.current, tokens, limit);
+        #[cfg(feature = "serde")]
+        let checked = checked.and_then(|()| match self.format {
+            Some(format) => crate::validate::validate_format(format, &self.original, &self.current),
+            None => Ok(()),
+        });
+        if let Err(error) = checked {
+            self.fail(CompactError::Validation(error));
+            return;
+        }
+        self.report.key = key;
+        let target_met = self.target.is_met(tokens, self.current.len());
+        self.finish_with(Status::Compacted { target_met }, true);
+    }
+
+    pub(super) fn finish_with(&mut self, status: Status, record: bool) {
+        let compacted = matches!(status, Status::Compacted { .. });
+        if !compacted {
+            self.current = self.original.clone();
+        }
+        let tokens = if compacted {
+            self.tokens()
+        } else {
+            self.tokens_before
+        };
+        self.report.tokens_after = tokens;
+        self.report.messages_after = self.current.len();
+        if record && !self.past_open_circuit {
+            let mut shared = self.compactor.shared();
+            let state = shared.session(&self.session);
+            if !self.summarizer_failed {
+                state.failures = 0;
+            }
+            if let Some(key) = &self.report.key {
+                state.last = Some((
+                    key.clone(),
+                    self.current.iter().map(message_hash).collect(),
+                    self.report.clone(),
+                ));
+            }
+        }
+        self.events.push(Event::Finished {
+            status: status.clone(),
+            tokens_before: self.tokens_before,
+            tokens_after: tokens,
+        });
+        self.level = None;
+        self.finished = Some(Ok(Outcome {
+            status,
+            messages: self.current.clone(),
+            report: self.report.clone(),
+        }));
+    }
+}

@@ -1,0 +1,122 @@
+//! The compaction ladder: LIGHT → MODERATE → AGGRESSIVE → MAXIMUM.
+
+use std::fmt;
+
+/// A rung of the ladder, from the gentlest to the most drastic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
+pub enum Level {
+    /// Old tool-result bodies are replaced by short placeholders; no model calls.
+    Light,
+    /// Each old segment is summarized on its own; user messages are kept verbatim.
+    Moderate,
+    /// Everything before a short tail folds into one running summary. The tail is the
+    /// most recent turns (up to `keep_recent_turns`, at least `min_tail_turns`) that leave
+    /// the summary at least half of `max_summary_tokens` under the target.
+    Aggressive,
+    /// The tail too, except the newest user message and any unanswered tool calls.
+    Maximum,
+}
+
+impl Level {
+    /// Every level, in the order the ladder walks them.
+    pub const ALL: [Level; 4] = [
+        Level::Light,
+        Level::Moderate,
+        Level::Aggressive,
+        Level::Maximum,
+    ];
+
+    /// The lowercase name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Light => "light",
+            Level::Moderate => "moderate",
+            Level::Aggressive => "aggressive",
+            Level::Maximum => "maximum",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+mod light;
+mod moderate;
+mod predict;
+mod running;
+
+pub use light::{Clearing, plan_light};
+pub use moderate::plan_moderate;
+pub use predict::{Prediction, predict};
+pub use running::plan_running;
+
+use crate::budget::Budget;
+use crate::engine::CompactionConfig;
+use crate::message::Message;
+use crate::overflow::Target;
+use crate::segment::Segmentation;
+
+/// Tokens a summary message adds around the summary itself (marker line and notice).
+pub const SUMMARY_FRAMING_TOKENS: u64 = 80;
+
+/// What a level's planner sees: the conversation as the run has it, and the numbers.
+#[derive(Debug, Clone, Copy)]
+pub struct LevelContext<'a> {
+    /// The conversation, levels so far applied.
+    pub messages: &'a [Message],
+    /// Each message's tokens.
+    pub counts: &'a [u64],
+    /// Tokens of the whole request: the messages plus the reply's priming.
+    pub total: u64,
+    /// Its segmentation.
+    pub segmentation: &'a Segmentation,
+    /// The engine's configuration.
+    pub config: &'a CompactionConfig,
+    /// The resolved numbers.
+    pub budget: &'a Budget,
+    /// Where the run must bring the conversation.
+    pub target: Target,
+}
+
+/// A range of messages one summary will replace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fold {
+    /// Indices of the messages the summary replaces, ascending.
+    pub replace: Vec<usize>,
+    /// Turns since the newest replaced message.
+    pub age: usize,
+    /// The running summary to update instead of re-summarizing (incremental mode).
+    pub existing: Option<String>,
+    /// The summary's size limit.
+    pub max_output_tokens: u64,
+}
+
+impl LevelContext<'_> {
+    /// Indices of the messages in `range` whose units are entirely compactable and not
+    /// kept: a unit (a tool call and its results) is replaced whole or not at all.
+    pub fn replaceable(
+        &self,
+        range: std::ops::Range<usize>,
+        keep: &dyn Fn(usize) -> bool,
+    ) -> Vec<usize> {
+        self.segmentation
+            .units
+            .iter()
+            .filter(|u| u.messages.start >= range.start && u.messages.end <= range.end)
+            .filter(|u| {
+                u.messages
+                    .clone()
+                    .all(|i| self.messages[i].compactable && !keep(i))
+            })
+            .flat_map(|u| u.messages.clone())
+            .collect()
+    }
+}

@@ -1,0 +1,37 @@
+//! What a level's plan is expected to leave, before any request is made.
+
+use crate::ladder::{Fold, LevelContext, SUMMARY_FRAMING_TOKENS};
+
+/// The conversation's expected size after a plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Prediction {
+    /// Tokens.
+    pub tokens: u64,
+    /// Messages.
+    pub messages: usize,
+}
+
+impl Prediction {
+    /// Does it meet the context's target?
+    pub fn meets(&self, ctx: &LevelContext<'_>) -> bool {
+        ctx.target.is_met(self.tokens, self.messages)
+    }
+}
+
+/// The size after `folds` if every summary comes back at half its allowed size.
+pub fn predict(ctx: &LevelContext<'_>, folds: &[Fold]) -> Prediction {
+    let replaced: u64 = folds
+        .iter()
+        .flat_map(|f| f.replace.iter())
+        .map(|&i| ctx.counts[i])
+        .sum();
+    let summaries: u64 = folds
+        .iter()
+        .map(|f| f.max_output_tokens / 2 + SUMMARY_FRAMING_TOKENS)
+        .sum();
+    Prediction {
+        tokens: ctx.total.saturating_sub(replaced) + summaries,
+        messages: ctx.messages.len() - folds.iter().map(|f| f.replace.len()).sum::<usize>()
+            + folds.len(),
+    }
+}

@@ -1,0 +1,319 @@
+//! The ladder driven by the scripted harness: what each level does, skips and the
+//! async driver.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use compactor::driver::drive;
+use compactor::engine::{CompactError, Event, Status, Trigger};
+use compactor::ladder::Level;
+use compactor::message::Message;
+use compactor_tests::harness::{RealClock, Script, Scripted, SimClock, drive_bounded};
+use compactor_tests::setup::*;
+
+#[test]
+fn light_clears_old_tool_results_when_that_is_enough() {
+    let messages = agent_session(12, 40);
+    let total = tokens_of(&messages);
+    let compactor = compactor_for(total, 0.7, |_| {});
+    let (result, events) = run_with(
+        &compactor,
+        messages.clone(),
+        Trigger::Proactive,
+        &Scripted::always(Script::Fail("unused".into())),
+    );
+    let outcome = result.expect("compacts");
+    assert_eq!(outcome.status, Status::Compacted { target_met: true });
+    assert_eq!(
+        outcome
+            .report
+            .levels
+            .iter()
+            .map(|l| l.level)
+            .collect::<Vec<_>>(),
+        [Level::Light]
+    );
+    assert_eq!(
+        outcome.messages.len(),
+        messages.len(),
+        "LIGHT keeps every message"
+    );
+    assert!(
+        outcome
+            .messages
+            .iter()
+            .any(|m| m.text().contains("cleared by compactor"))
+    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::LevelEntered {
+            level: Level::Light,
+            ..
+        }
+    )));
+    assert_sound(&messages, &outcome);
+}
+
+#[test]
+fn moderate_summarizes_old_segments_in_parallel_and_keeps_user_messages() {
+    let messages = agent_session(20, 40);
+    let compactor = summarizing_compactor(&messages, 0.25, |_| {});
+    let scripted = Scripted::always(Script::Extract);
+    let mut run = begin(&compactor, messages.clone());
+    // LIGHT clears nothing (threshold unreachable); MODERATE hands out all its requests at once.
+    let compactor::engine::Step::Summarize(requests) = run.poll() else {
+        panic!("expected requests")
+    };
+    assert!(requests.len() >= 3, "{} requests", requests.len());
+    assert!(
+        requests
+            .iter()
+            .all(|r| r.level == Level::Moderate && r.model.as_deref() == Some("gpt-4o"))
+    );
+    let oldest = requests.iter().max_by_key(|r| r.age).expect("some");
+    let newest = requests.iter().min_by_key(|r| r.age).expect("some");
+    assert!(
+        oldest.max_output_tokens <= newest.max_output_tokens,
+        "older segments are asked for terser summaries"
+    );
+    for request in requests {
+        let answer = Scripted::answer(&Script::Extract, &request).expect("answers");
+        run.complete(request.id, answer, 0).expect("known request");
+    }
+    let outcome = drive_bounded(&mut run, &scripted, &SimClock::default(), 1000).expect("compacts");
+    assert!(
+        outcome
+            .report
+            .levels
+            .iter()
+            .any(|l| l.level == Level::Moderate && l.requests >= 3)
+    );
+    let kept_users = outcome
+        .messages
+        .iter()
+        .filter(|m| m.id.as_str().starts_with('u'))
+        .count();
+    assert!(kept_users > 0, "user messages survive verbatim");
+    assert_sound(&messages, &outcome);
+}
+
+#[test]
+fn aggressive_and_maximum_reach_small_targets() {
+    let messages = agent_session(30, 30);
+    let total = tokens_of(&messages);
+    for share in [0.5, 0.25, 0.1] {
+        let compactor = compactor_for(total, share, |_| {});
+        let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
+        let outcome = result.unwrap_or_else(|e| panic!("share {share}: {e}"));
+        assert!(
+            matches!(outcome.status, Status::Compacted { .. }),
+            "{:?}",
+            outcome.status
+        );
+        assert_sound(&messages, &outcome);
+        let target = outcome.report.target_tokens;
+        let last = outcome.report.levels.last().expect("levels").level;
+        assert!(
+            outcome.report.tokens_after <= target || last == Level::Maximum,
+            "share {share}: {} > {target} at {last}",
+            outcome.report.tokens_after
+        );
+    }
+}
+
+#[test]
+fn skips_are_outcomes_not_errors() {
+    let small = agent_session(2, 2);
+    let compactor = compactor_for(100_000, 1.0, |_| {});
+    let (result, _) = run_extracting(&compactor, small.clone(), Trigger::Proactive);
+    assert_eq!(
+        result.expect("skip").status,
+        Status::Skipped {
+            reason: compactor::engine::SkipReason::BelowTrigger
+        }
+    );
+    let few = compactor_for(100_000, 1.0, |c| c.min_messages = 100);
+    let (result, _) = run_extracting(&few, small.clone(), Trigger::Proactive);
+    assert_eq!(
+        result.expect("skip").status,
+        Status::Skipped {
+            reason: compactor::engine::SkipReason::TooFewMessages
+        }
+    );
+    let pinned: Vec<Message> = small
+        .iter()
+        .cloned()
+        .map(|m| m.with_compactable(false))
+        .collect();
+    let (result, _) = run_extracting(&compactor, pinned, Trigger::Manual);
+    assert_eq!(
+        result.expect("skip").status,
+        Status::Skipped {
+            reason: compactor::engine::SkipReason::NotCompactable
+        }
+    );
+    assert!(matches!(
+        compactor.begin("s", vec![], Trigger::Manual, 0),
+        Err(CompactError::NoMessagesToCompact)
+    ));
+}
+
+#[test]
+fn pinned_messages_too_large_for_the_window_are_a_context_overflow() {
+    let mut messages = agent_session(6, 10);
+    messages[1] = Message::user("task", "requirement ".repeat(3_000)).with_compactable(false);
+    let compactor = compactor_for(2_000, 1.0, |_| {});
+    let (result, _) = run_extracting(&compactor, messages, Trigger::Proactive);
+    match result {
+        Err(CompactError::ContextOverflow { offenders, .. }) => {
+            assert_eq!(offenders[0].id.as_str(), "task")
+        }
+        other => panic!("expected an overflow naming the pinned task, got {other:?}"),
+    }
+}
+
+#[test]
+fn reactive_runs_compact_even_when_the_count_fits() {
+    let messages = agent_session(20, 40);
+    let compactor = compactor_for(tokens_of(&messages), 2.0, |_| {});
+    let (result, events) = run_extracting(&compactor, messages, Trigger::Reactive);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::ReactiveOverride { .. }))
+    );
+    assert!(matches!(
+        result.expect("compacts").status,
+        Status::Compacted { .. }
+    ));
+}
+
+#[test]
+fn summary_requests_carry_the_configured_summary_model() {
+    let messages = agent_session(20, 40);
+    let compactor = summarizing_compactor(&messages, 0.25, |c| {
+        c.summary_model = Some("gpt-4o-mini".into());
+        c.summary_provider = Some("openai".into());
+    });
+    let scripted = Scripted::always(Script::Extract);
+    run_with(&compactor, messages, Trigger::Proactive, &scripted)
+        .0
+        .expect("compacts");
+    let seen = scripted.seen.lock().expect("seen");
+    assert!(
+        seen.iter()
+            .all(|r| r.model.as_deref() == Some("gpt-4o-mini")
+                && r.provider.as_deref() == Some("openai"))
+    );
+}
+
+#[test]
+fn a_run_that_cannot_cut_enough_reports_no_progress() {
+    let messages = agent_session(6, 3);
+    let compactor = compactor_for(tokens_of(&messages), 0.99, |c| c.min_reduction = 0.9);
+    let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Manual);
+    let outcome = result.expect("outcome");
+    assert_eq!(outcome.status, Status::NoProgress);
+    assert_eq!(outcome.messages, messages);
+}
+
+/// MODERATE's requests run concurrently: all k are in the summarizer at once. (Its wall
+/// time, about L rather than k·L, is measured by the `moderate` benchmark, not here: this
+/// machine is shared and timings in tests are noise.)
+#[test]
+fn moderate_requests_are_all_in_flight_at_once() {
+    let messages = agent_session(20, 40);
+    let compactor = summarizing_compactor(&messages, 0.5, |c| c.max_concurrency = 64);
+    let scripted = Scripted::always(Script::Extract).with_latency(Duration::from_millis(20));
+    let mut run = begin(&compactor, messages);
+    let mut k = 0;
+    let outcome = futures_executor::block_on(drive(
+        &mut run,
+        &scripted,
+        &RealClock::default(),
+        &mut |event| {
+            if let Event::RequestIssued {
+                level: Level::Moderate,
+                ..
+            } = event
+            {
+                k += 1;
+            }
+        },
+    ))
+    .expect("compacts");
+    assert!(k >= 3, "{k}");
+    assert_eq!(scripted.max_in_flight.load(Ordering::SeqCst), k);
+    assert!(matches!(outcome.status, Status::Compacted { .. }));
+    // Bounded: with a limit of 2, never more than 2 at once.
+    let bounded = Scripted::always(Script::Extract).with_latency(Duration::from_millis(5));
+    let compactor = summarizing_compactor(&agent_session(20, 40), 0.5, |c| c.max_concurrency = 2);
+    let mut run = compactor
+        .begin("s2", agent_session(20, 40), Trigger::Proactive, 0)
+        .expect("begin");
+    futures_executor::block_on(drive(
+        &mut run,
+        &bounded,
+        &RealClock::default(),
+        &mut |_| {},
+    ))
+    .expect("compacts");
+    assert_eq!(bounded.max_in_flight.load(Ordering::SeqCst), 2);
+}
+
+#[test]
+fn inputs_larger_than_the_summarizers_window_are_map_reduced() {
+    let messages = agent_session(30, 30);
+    let compactor = summarizing_compactor(&messages, 0.1, |c| c.summarizer_input_tokens = 2_000);
+    let scripted = Scripted::always(Script::Extract);
+    let (result, events) = run_with(&compactor, messages.clone(), Trigger::Proactive, &scripted);
+    let outcome = result.expect("compacts");
+    assert_sound(&messages, &outcome);
+    let seen = scripted.seen.lock().expect("seen");
+    let sizes: Vec<(u64, usize, String)> = seen
+        .iter()
+        .map(|r| (r.input_tokens, r.covers.len(), r.level.to_string()))
+        .collect();
+    assert!(
+        seen.iter().all(|r| r.input_tokens <= 2_000 + 600),
+        "every request fits the window (plus the instruction): {sizes:?}"
+    );
+    let reduces = seen
+        .iter()
+        .filter(|r| r.prompt[0].content.contains("Merge the partial summaries"))
+        .count();
+    assert!(reduces >= 1, "chunk summaries were merged");
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::LevelLeft {
+            level: Level::Aggressive | Level::Maximum,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn the_async_driver_delivers_every_event_the_last_included() {
+    let messages = agent_session(20, 40);
+    let compactor = summarizing_compactor(&messages, 0.5, |_| {});
+    let mut run = begin(&compactor, messages);
+    let mut seen = Vec::new();
+    futures_executor::block_on(drive(
+        &mut run,
+        &Scripted::always(Script::Extract),
+        &SimClock::default(),
+        &mut |e: &Event| seen.push(e.clone()),
+    ))
+    .expect("compacts");
+    assert!(matches!(seen.first(), Some(Event::Assessed { .. })));
+    assert!(matches!(seen.last(), Some(Event::Finished { .. })));
+    let entered = seen
+        .iter()
+        .filter(|e| matches!(e, Event::LevelEntered { .. }))
+        .count();
+    let left = seen
+        .iter()
+        .filter(|e| matches!(e, Event::LevelLeft { .. }))
+        .count();
+    assert_eq!(entered, left, "every level entered is left");
+}
