@@ -5,9 +5,11 @@
 //! # Driving a run
 //!
 //! [`engine::Compactor::begin`] assesses a conversation and returns a [`engine::Run`]. The
-//! one rule every driver follows: **after `begin` or `complete`, poll until `Wait`, `Done`
-//! or `Failed`.** Requests handed out by `poll` are plain data; run them (in parallel) with
-//! your model, and hand each answer back with `complete`.
+//! one rule every driver follows: **after `begin`, `complete` or `handle_timeout`, poll
+//! until `Wait`, `Done` or `Failed`.** Requests handed out by `poll` are plain data (never
+//! more than `max_concurrency` in flight); run them in parallel with your model and hand
+//! each answer back with `complete`. `Wait` names the earliest deadline: when it passes
+//! with no answer, call `handle_timeout`, and the engine fails the late requests.
 //!
 //! ```no_run
 //! use compactor::budget::BudgetConfig;
@@ -28,7 +30,10 @@
 //!                 run.complete(request.id, answer, now_ms())?;
 //!             }
 //!         }
-//!         Step::Wait => { /* await the next answer, then `complete` it */ }
+//!         Step::Wait { until_ms } => {
+//!             // Await the next answer and `complete` it, or, once `until_ms` passes:
+//!             run.handle_timeout(now_ms());
+//!         }
 //!         Step::Done(outcome) => break outcome,
 //!         Step::Failed(error) => return Err(error.into()),
 //!         _ => unreachable!(),
@@ -38,14 +43,18 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! [`driver::drive`] is that loop, async, with bounded concurrency; [`driver::Summarize`]
+//! [`driver::drive`] is that loop, async, over a [`driver::Clock`]; [`driver::Summarize`]
 //! is the summarizer's side; [`extractive::Extractive`] is an offline summarizer.
+//! The engine's memory (breakers, latest results, summary cache) is bounded and travels
+//! as plain data: [`engine::Compactor::export_state`] / [`engine::Compactor::import_state`].
 //!
 //! # Pipeline
 //!
 //! One module per stage: [`overflow`] (assess), [`segment`], [`select`] (the raw tail),
-//! [`ladder`] (LIGHT → MODERATE → AGGRESSIVE → MAXIMUM, walked by [`engine`]), [`prompt`],
-//! [`prune`] (apply), [`validate`]. Around them: [`message`] (the provider-neutral model),
+//! [`ladder`] (LIGHT → MODERATE → AGGRESSIVE → MAXIMUM: what each level plans, as pure
+//! functions), [`prompt`], [`prune`] (apply), [`validate`]. [`engine`] walks the ladder:
+//! its module docs map where each part of a run lives (config, requests, jobs, the run,
+//! session state). Around them: [`message`] (the provider-neutral model),
 //! [`format`](mod@format) (OpenAI, Anthropic and AI SDK messages, lossless), [`tokens`] (counting),
 //! [`budget`] and [`catalog`] (the numbers), [`rebase`] (appends made during a run, put
 //! after its result by [`driver`]'s `compact_session`).

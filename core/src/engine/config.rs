@@ -120,101 +120,95 @@ impl CompactionConfig {
     /// Checks every field against its range. [`Compactor::new`](super::Compactor::new)
     /// calls it; the engine relies on it (no clamp or shift on an unchecked number).
     pub fn validate(&self) -> Result<(), ConfigError> {
-        fn check(
-            ok: bool,
-            field: &'static str,
-            expected: &'static str,
-            found: impl ToString,
-        ) -> Result<(), ConfigError> {
-            if ok {
-                Ok(())
-            } else {
-                Err(ConfigError::Invalid {
-                    field,
-                    expected,
-                    found: found.to_string(),
-                })
-            }
-        }
+        let count = |n: usize| (1..=MAX_COUNT).contains(&n);
         let counts = "an integer from 1 to 1000000";
-        check(
-            (1..=MAX_COUNT).contains(&self.keep_recent_turns),
-            "keep_recent_turns",
-            counts,
-            self.keep_recent_turns,
-        )?;
-        check(
-            (1..=MAX_COUNT).contains(&self.min_tail_turns),
-            "min_tail_turns",
-            counts,
-            self.min_tail_turns,
-        )?;
-        check(
-            self.min_messages <= MAX_COUNT,
-            "min_messages",
-            "an integer from 0 to 1000000",
-            self.min_messages,
-        )?;
-        check(
-            (1..=MAX_COUNT).contains(&self.max_concurrency),
-            "max_concurrency",
-            counts,
-            self.max_concurrency,
-        )?;
-        check(
-            self.max_summary_tokens >= MIN_SUMMARY_TOKENS,
-            "max_summary_tokens",
-            "an integer of at least 64",
-            self.max_summary_tokens,
-        )?;
-        check(
-            self.summarizer_input_tokens >= 4 * MIN_SUMMARY_TOKENS,
-            "summarizer_input_tokens",
-            "an integer of at least 256",
-            self.summarizer_input_tokens,
-        )?;
-        check(
-            self.max_failures >= 1,
-            "max_failures",
-            "an integer of at least 1",
-            self.max_failures,
-        )?;
-        check(
-            self.request_timeout_ms >= 1,
-            "request_timeout_ms",
-            "an integer of at least 1",
-            self.request_timeout_ms,
-        )?;
-        check(
-            (1..=MAX_ATTEMPTS).contains(&self.max_attempts),
-            "max_attempts",
-            "an integer from 1 to 16",
-            self.max_attempts,
-        )?;
-        check(
-            (0.0..=1.0).contains(&self.min_reduction),
-            "min_reduction",
-            "a number from 0 to 1",
-            crate::budget::Float(self.min_reduction),
-        )?;
-        check(
-            self.cache_capacity <= MAX_COUNT,
-            "cache_capacity",
-            "an integer from 0 to 1000000",
-            self.cache_capacity,
-        )?;
-        check(
-            (1..=MAX_COUNT).contains(&self.session_capacity),
-            "session_capacity",
-            counts,
-            self.session_capacity,
-        )?;
-        check(
-            !self.extractive_fallback || cfg!(feature = "extractive"),
-            "extractive_fallback",
-            "false in a build without the extractive summarizer",
-            self.extractive_fallback,
-        )?;
+        let checks: [(bool, &'static str, &'static str, String); 13] = [
+            (
+                count(self.keep_recent_turns),
+                "keep_recent_turns",
+                counts,
+                self.keep_recent_turns.to_string(),
+            ),
+            (
+                count(self.min_tail_turns),
+                "min_tail_turns",
+                counts,
+                self.min_tail_turns.to_string(),
+            ),
+            (
+                self.min_messages <= MAX_COUNT,
+                "min_messages",
+                "an integer from 0 to 1000000",
+                self.min_messages.to_string(),
+            ),
+            (
+                count(self.max_concurrency),
+                "max_concurrency",
+                counts,
+                self.max_concurrency.to_string(),
+            ),
+            (
+                self.max_summary_tokens >= MIN_SUMMARY_TOKENS,
+                "max_summary_tokens",
+                "an integer of at least 64",
+                self.max_summary_tokens.to_string(),
+            ),
+            (
+                self.summarizer_input_tokens >= 4 * MIN_SUMMARY_TOKENS,
+                "summarizer_input_tokens",
+                "an integer of at least 256",
+                self.summarizer_input_tokens.to_string(),
+            ),
+            (
+                self.max_failures >= 1,
+                "max_failures",
+                "an integer of at least 1",
+                self.max_failures.to_string(),
+            ),
+            (
+                self.request_timeout_ms >= 1,
+                "request_timeout_ms",
+                "an integer of at least 1",
+                self.request_timeout_ms.to_string(),
+            ),
+            (
+                (1..=MAX_ATTEMPTS).contains(&self.max_attempts),
+                "max_attempts",
+                "an integer from 1 to 16",
+                self.max_attempts.to_string(),
+            ),
+            (
+                (0.0..=1.0).contains(&self.min_reduction),
+                "min_reduction",
+                "a number from 0 to 1",
+                crate::budget::Float(self.min_reduction).to_string(),
+            ),
+            (
+                self.cache_capacity <= MAX_COUNT,
+                "cache_capacity",
+                "an integer from 0 to 1000000",
+                self.cache_capacity.to_string(),
+            ),
+            (
+                count(self.session_capacity),
+                "session_capacity",
+                counts,
+                self.session_capacity.to_string(),
+            ),
+            (
+                !self.extractive_fallback || cfg!(feature = "extractive"),
+                "extractive_fallback",
+                "false in a build without the extractive summarizer",
+                self.extractive_fallback.to_string(),
+            ),
+        ];
+        if let Some((_, field, expected, found)) = checks.into_iter().find(|(ok, ..)| !ok) {
+            return Err(ConfigError::Invalid {
+                field,
+                expected,
+                found,
+            });
+        }
         self.budget.resolve()?;
         Ok(())
     }

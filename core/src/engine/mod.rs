@@ -46,6 +46,7 @@ mod outcome;
 mod request;
 mod run;
 mod session;
+mod walk;
 
 pub use config::{
     CompactionConfig, ConfigError, MAX_ATTEMPTS, MAX_COUNT, MIN_SUMMARY_TOKENS, Trigger,

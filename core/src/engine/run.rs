@@ -10,12 +10,10 @@ use crate::engine::{
     Step, SummaryFailure, SummaryRequest, result_key,
 };
 use crate::hash::message_hash;
-use crate::ladder::{Level, LevelContext, plan_light, plan_moderate, plan_running, predict};
+use crate::ladder::Level;
 use crate::message::{Message, MessageId};
 use crate::overflow::Target;
-use crate::prompt::{PROMPT_VERSION, PromptKind, build};
-use crate::prune::{apply_clearings, apply_summaries, shrink, summary_message};
-use crate::segment::segment;
+use crate::prompt::{PromptKind, build};
 use crate::validate::validate;
 
 /// A request handed out and not yet settled.
@@ -28,10 +26,10 @@ struct InFlight {
 
 /// The level being walked.
 #[derive(Debug)]
-struct LevelRun {
-    level: Level,
-    jobs: Vec<Job>,
-    report: LevelReport,
+pub(super) struct LevelRun {
+    pub(super) level: Level,
+    pub(super) jobs: Vec<Job>,
+    pub(super) report: LevelReport,
 }
 
 /// One compaction run. See the [module docs](super) for the driving loop.
@@ -45,13 +43,13 @@ pub struct Run {
     pub(super) events: Vec<Event>,
     pub(super) report: Report,
     pub(super) next_level: usize,
-    level: Option<LevelRun>,
+    pub(super) level: Option<LevelRun>,
     pub(super) next_request: u64,
     /// Parts waiting for a place among the `max_concurrency` in flight.
-    queue: VecDeque<(usize, PartRef)>,
+    pub(super) queue: VecDeque<(usize, PartRef)>,
     in_flight: BTreeMap<RequestId, InFlight>,
     pub(super) finished: Option<Result<Outcome, CompactError>>,
-    created: Vec<MessageId>,
+    pub(super) created: Vec<MessageId>,
     /// The caller's clock at the latest `begin`, `complete` or `handle_timeout`: requests
     /// handed out by the next `poll` take their deadline from it.
     pub(super) now_ms: u64,
@@ -64,10 +62,10 @@ pub struct Run {
     pub(super) past_open_circuit: bool,
     /// The summarizer failed at MAXIMUM and the offline summarizer stood in: the run
     /// counts as a failure for the breaker, whatever its outcome.
-    summarizer_failed: bool,
+    pub(super) summarizer_failed: bool,
     /// The best result so far that fits the absolute limit, kept in case a later level
     /// fails.
-    best_fit: Option<Vec<Message>>,
+    pub(super) best_fit: Option<Vec<Message>>,
     #[cfg(feature = "serde")]
     pub(super) format: Option<crate::format::Format>,
 }
@@ -405,229 +403,6 @@ impl Run {
         self.compactor.accountant.total(&counts)
     }
 
-    fn start_next_level(&mut self) {
-        let Some(&level) = Level::ALL.get(self.next_level) else {
-            self.finish(self.tokens());
-            return;
-        };
-        self.next_level += 1;
-        let accountant = self.compactor.accountant.clone();
-        let counts = accountant.count_messages(&self.current);
-        let tokens = accountant.total(&counts);
-        self.events.push(Event::LevelEntered { level, tokens });
-        let report = LevelReport {
-            level,
-            tokens_before: tokens,
-            tokens_after: tokens,
-            requests: 0,
-            cache_hits: 0,
-            failures: 0,
-        };
-        let segmentation = match segment(&self.current) {
-            Ok(s) => s,
-            Err(e) => {
-                self.fail(CompactError::InvalidConversation(e));
-                return;
-            }
-        };
-        let ctx = LevelContext {
-            messages: &self.current,
-            counts: &counts,
-            total: tokens,
-            segmentation: &segmentation,
-            config: &self.compactor.config,
-            budget: &self.compactor.budget,
-            target: self.target,
-        };
-        let mut clearings = Vec::new();
-        let folds = match level {
-            Level::Light => {
-                clearings = plan_light(&ctx, &accountant);
-                Vec::new()
-            }
-            Level::Moderate => plan_moderate(&ctx),
-            Level::Aggressive | Level::Maximum => plan_running(&ctx, level).into_iter().collect(),
-        };
-        // A level that cannot reach the target even if every summary comes back at half
-        // its allowed size would only feed the next level: skip it and save its requests.
-        if matches!(level, Level::Moderate | Level::Aggressive) && !folds.is_empty() {
-            let predicted = predict(&ctx, &folds);
-            if !predicted.meets(&ctx) {
-                self.events.push(Event::LevelSkipped {
-                    level,
-                    predicted: predicted.tokens,
-                });
-                self.events.push(Event::LevelLeft {
-                    level,
-                    tokens_before: tokens,
-                    tokens_after: tokens,
-                });
-                self.report.levels.push(report);
-                return;
-            }
-        }
-        apply_clearings(&mut self.current, &clearings);
-        let config = &self.compactor.config;
-        let jobs: Vec<Job> = folds
-            .into_iter()
-            .map(|fold| {
-                Job::new(
-                    level,
-                    fold,
-                    &self.current,
-                    &self.session,
-                    config,
-                    &accountant,
-                )
-            })
-            .collect();
-        self.level = Some(LevelRun {
-            level,
-            jobs,
-            report,
-        });
-        self.serve_from_cache_or_queue();
-    }
-
-    /// Serves what the cache has; queues the rest's parts for handing out.
-    fn serve_from_cache_or_queue(&mut self) {
-        let Some(level) = self.level.as_mut() else {
-            return;
-        };
-        let mut shared = self.compactor.shared();
-        for (j, job) in level.jobs.iter_mut().enumerate() {
-            if let Some(text) = shared.cache.get(&job.cache_key).cloned() {
-                level.report.cache_hits += 1;
-                self.report.cache_hits += 1;
-                self.events.push(Event::CacheHit {
-                    level: level.level,
-                    covers: job.covers.len(),
-                });
-                job.state = crate::engine::jobs::JobState::Done(text);
-            } else {
-                self.queue
-                    .extend((0..job.chunks.len()).map(|c| (j, PartRef::Chunk(c))));
-            }
-        }
-    }
-
-    fn end_level(&mut self) {
-        let Some(mut level_run) = self.level.take() else {
-            return;
-        };
-        let level = level_run.level;
-        let mut replacements: Vec<(Vec<usize>, Message)> = Vec::new();
-        let mut failed = None;
-        for job in &level_run.jobs {
-            match &job.state {
-                crate::engine::jobs::JobState::Done(text) => {
-                    let message =
-                        summary_message(text, job.covers.clone(), level, "pending", PROMPT_VERSION);
-                    self.created.push(message.id.clone());
-                    replacements.push((job.replace.clone(), message));
-                }
-                crate::engine::jobs::JobState::Failed(failure) if level == Level::Maximum => {
-                    failed = Some(failure.clone());
-                }
-                crate::engine::jobs::JobState::Failed(failure) => {
-                    self.events.push(Event::FallbackTaken {
-                        level,
-                        kept: job.replace.len(),
-                        reason: failure.to_string(),
-                    });
-                }
-                crate::engine::jobs::JobState::Open => {}
-            }
-        }
-        if let Some(failure) = failed {
-            self.maximum_failed(level_run, failure);
-            return;
-        }
-        apply_summaries(&mut self.current, replacements);
-        if level == Level::Maximum {
-            self.clip_oversized();
-        }
-        let tokens = self.tokens();
-        level_run.report.tokens_after = tokens;
-        self.events.push(Event::LevelLeft {
-            level,
-            tokens_before: level_run.report.tokens_before,
-            tokens_after: tokens,
-        });
-        self.report.levels.push(level_run.report);
-        if tokens <= self.compactor.budget.absolute_limit {
-            self.best_fit = Some(self.current.clone());
-        }
-        if self.target.is_met(tokens, self.current.len()) || level == Level::Maximum {
-            self.finish(tokens);
-        }
-    }
-
-    /// MAXIMUM's summary failed. With `extractive_fallback` the offline summarizer writes
-    /// it instead; else an earlier level's result that fits the absolute limit is kept
-    /// (target not met); else the run fails loudly.
-    fn maximum_failed(&mut self, mut level_run: LevelRun, failure: SummaryFailure) {
-        let level = level_run.level;
-        if self.compactor.config.extractive_fallback && !self.offline {
-            self.offline = true;
-            self.summarizer_failed = true;
-            self.count_failure();
-            self.report.extractive_fallback = true;
-            self.events.push(Event::ExtractiveFallback {
-                level: Some(level),
-                reason: failure.to_string(),
-            });
-            for (j, job) in level_run.jobs.iter_mut().enumerate() {
-                if matches!(job.state, crate::engine::jobs::JobState::Failed(_)) {
-                    job.state = crate::engine::jobs::JobState::Open;
-                    job.reduce = None;
-                    for chunk in &mut job.chunks {
-                        chunk.result = None;
-                    }
-                    self.queue
-                        .extend((0..job.chunks.len()).map(|c| (j, PartRef::Chunk(c))));
-                }
-            }
-            self.level = Some(level_run);
-            return;
-        }
-        if let Some(best) = self.best_fit.take() {
-            self.events.push(Event::FallbackTaken {
-                level,
-                kept: level_run.jobs.iter().map(|j| j.replace.len()).sum(),
-                reason: failure.to_string(),
-            });
-            self.current = best;
-            let tokens = self.tokens();
-            level_run.report.tokens_after = tokens;
-            self.events.push(Event::LevelLeft {
-                level,
-                tokens_before: level_run.report.tokens_before,
-                tokens_after: tokens,
-            });
-            self.report.levels.push(level_run.report);
-            self.finish(tokens);
-            return;
-        }
-        self.fail(CompactError::SummaryFailed { level, failure });
-    }
-
-    /// MAXIMUM, last resort: clips compactable messages larger than a quarter of the
-    /// absolute limit, middle-out, when the conversation is still over the limit.
-    fn clip_oversized(&mut self) {
-        let limit = self.compactor.budget.absolute_limit;
-        if self.tokens() <= limit {
-            return;
-        }
-        let accountant = self.compactor.accountant.clone();
-        let cap = (limit / 4).max(64);
-        for message in self.current.iter_mut().filter(|m| m.compactable) {
-            if accountant.message_tokens(message) > cap {
-                shrink(message, &accountant, cap);
-            }
-        }
-    }
-
     pub(super) fn fail(&mut self, error: CompactError) {
         self.level = None;
         self.queue.clear();
@@ -638,7 +413,7 @@ impl Run {
         self.finished = Some(Err(error));
     }
 
-    fn count_failure(&mut self) {
+    pub(super) fn count_failure(&mut self) {
         let config = &self.compactor.config;
         let opened = self
             .compactor
@@ -673,7 +448,7 @@ impl Run {
         }
     }
 
-    fn finish(&mut self, tokens: u64) {
+    pub(super) fn finish(&mut self, tokens: u64) {
         // Fix the idempotency key into the summaries written by this run (metadata only:
         // the text, and so the tokens, do not change).
         let key = result_key(&self.session, &self.current);

@@ -1,0 +1,237 @@
+//! Walking the ladder: a level is planned (by [`crate::ladder`]), served from the cache or
+//! asked of the summarizer, and applied when its jobs are settled; MAXIMUM's failure
+//! falls back to the offline summarizer or to the best result that fits.
+
+use crate::engine::jobs::{Job, JobState, PartRef};
+use crate::engine::run::{LevelRun, Run};
+use crate::engine::{CompactError, Event, LevelReport, SummaryFailure};
+use crate::ladder::{Level, LevelContext, plan_light, plan_moderate, plan_running, predict};
+use crate::message::Message;
+use crate::prompt::PROMPT_VERSION;
+use crate::prune::{apply_clearings, apply_summaries, shrink, summary_message};
+use crate::segment::segment;
+
+impl Run {
+    pub(super) fn start_next_level(&mut self) {
+        let Some(&level) = Level::ALL.get(self.next_level) else {
+            self.finish(self.tokens());
+            return;
+        };
+        self.next_level += 1;
+        let accountant = self.compactor.accountant.clone();
+        let counts = accountant.count_messages(&self.current);
+        let tokens = accountant.total(&counts);
+        self.events.push(Event::LevelEntered { level, tokens });
+        let report = LevelReport {
+            level,
+            tokens_before: tokens,
+            tokens_after: tokens,
+            requests: 0,
+            cache_hits: 0,
+            failures: 0,
+        };
+        let segmentation = match segment(&self.current) {
+            Ok(s) => s,
+            Err(e) => {
+                self.fail(CompactError::InvalidConversation(e));
+                return;
+            }
+        };
+        let ctx = LevelContext {
+            messages: &self.current,
+            counts: &counts,
+            total: tokens,
+            segmentation: &segmentation,
+            config: &self.compactor.config,
+            budget: &self.compactor.budget,
+            target: self.target,
+        };
+        let mut clearings = Vec::new();
+        let folds = match level {
+            Level::Light => {
+                clearings = plan_light(&ctx, &accountant);
+                Vec::new()
+            }
+            Level::Moderate => plan_moderate(&ctx),
+            Level::Aggressive | Level::Maximum => plan_running(&ctx, level).into_iter().collect(),
+        };
+        // A level that cannot reach the target even if every summary comes back at half
+        // its allowed size would only feed the next level: skip it and save its requests.
+        if matches!(level, Level::Moderate | Level::Aggressive) && !folds.is_empty() {
+            let predicted = predict(&ctx, &folds);
+            if !predicted.meets(&ctx) {
+                self.events.push(Event::LevelSkipped {
+                    level,
+                    predicted: predicted.tokens,
+                });
+                self.events.push(Event::LevelLeft {
+                    level,
+                    tokens_before: tokens,
+                    tokens_after: tokens,
+                });
+                self.report.levels.push(report);
+                return;
+            }
+        }
+        apply_clearings(&mut self.current, &clearings);
+        let config = &self.compactor.config;
+        let jobs: Vec<Job> = folds
+            .into_iter()
+            .map(|fold| {
+                Job::new(
+                    level,
+                    fold,
+                    &self.current,
+                    &self.session,
+                    config,
+                    &accountant,
+                )
+            })
+            .collect();
+        self.level = Some(LevelRun {
+            level,
+            jobs,
+            report,
+        });
+        self.serve_from_cache_or_queue();
+    }
+
+    /// Serves what the cache has; queues the rest's parts for handing out.
+    fn serve_from_cache_or_queue(&mut self) {
+        let Some(level) = self.level.as_mut() else {
+            return;
+        };
+        let mut shared = self.compactor.shared();
+        for (j, job) in level.jobs.iter_mut().enumerate() {
+            if let Some(text) = shared.cache.get(&job.cache_key).cloned() {
+                level.report.cache_hits += 1;
+                self.report.cache_hits += 1;
+                self.events.push(Event::CacheHit {
+                    level: level.level,
+                    covers: job.covers.len(),
+                });
+                job.state = JobState::Done(text);
+            } else {
+                self.queue
+                    .extend((0..job.chunks.len()).map(|c| (j, PartRef::Chunk(c))));
+            }
+        }
+    }
+
+    pub(super) fn end_level(&mut self) {
+        let Some(mut level_run) = self.level.take() else {
+            return;
+        };
+        let level = level_run.level;
+        let mut replacements: Vec<(Vec<usize>, Message)> = Vec::new();
+        let mut failed = None;
+        for job in &level_run.jobs {
+            match &job.state {
+                JobState::Done(text) => {
+                    let message =
+                        summary_message(text, job.covers.clone(), level, "pending", PROMPT_VERSION);
+                    self.created.push(message.id.clone());
+                    replacements.push((job.replace.clone(), message));
+                }
+                JobState::Failed(failure) if level == Level::Maximum => {
+                    failed = Some(failure.clone());
+                }
+                JobState::Failed(failure) => {
+                    self.events.push(Event::FallbackTaken {
+                        level,
+                        kept: job.replace.len(),
+                        reason: failure.to_string(),
+                    });
+                }
+                JobState::Open => {}
+            }
+        }
+        if let Some(failure) = failed {
+            self.maximum_failed(level_run, failure);
+            return;
+        }
+        apply_summaries(&mut self.current, replacements);
+        if level == Level::Maximum {
+            self.clip_oversized();
+        }
+        let tokens = self.tokens();
+        level_run.report.tokens_after = tokens;
+        self.events.push(Event::LevelLeft {
+            level,
+            tokens_before: level_run.report.tokens_before,
+            tokens_after: tokens,
+        });
+        self.report.levels.push(level_run.report);
+        if tokens <= self.compactor.budget.absolute_limit {
+            self.best_fit = Some(self.current.clone());
+        }
+        if self.target.is_met(tokens, self.current.len()) || level == Level::Maximum {
+            self.finish(tokens);
+        }
+    }
+
+    /// MAXIMUM's summary failed. With `extractive_fallback` the offline summarizer writes
+    /// it instead; else an earlier level's result that fits the absolute limit is kept
+    /// (target not met); else the run fails loudly.
+    fn maximum_failed(&mut self, mut level_run: LevelRun, failure: SummaryFailure) {
+        let level = level_run.level;
+        if self.compactor.config.extractive_fallback && !self.offline {
+            self.offline = true;
+            self.summarizer_failed = true;
+            self.count_failure();
+            self.report.extractive_fallback = true;
+            self.events.push(Event::ExtractiveFallback {
+                level: Some(level),
+                reason: failure.to_string(),
+            });
+            for (j, job) in level_run.jobs.iter_mut().enumerate() {
+                if matches!(job.state, JobState::Failed(_)) {
+                    job.state = JobState::Open;
+                    job.reduce = None;
+                    for chunk in &mut job.chunks {
+                        chunk.result = None;
+                    }
+                    self.queue
+                        .extend((0..job.chunks.len()).map(|c| (j, PartRef::Chunk(c))));
+                }
+            }
+            self.level = Some(level_run);
+            return;
+        }
+        if let Some(best) = self.best_fit.take() {
+            self.events.push(Event::FallbackTaken {
+                level,
+                kept: level_run.jobs.iter().map(|j| j.replace.len()).sum(),
+                reason: failure.to_string(),
+            });
+            self.current = best;
+            let tokens = self.tokens();
+            level_run.report.tokens_after = tokens;
+            self.events.push(Event::LevelLeft {
+                level,
+                tokens_before: level_run.report.tokens_before,
+                tokens_after: tokens,
+            });
+            self.report.levels.push(level_run.report);
+            self.finish(tokens);
+            return;
+        }
+        self.fail(CompactError::SummaryFailed { level, failure });
+    }
+
+    /// MAXIMUM, last resort: clips compactable messages larger than a quarter of the
+    /// absolute limit, middle-out, when the conversation is still over the limit.
+    fn clip_oversized(&mut self) {
+        let limit = self.compactor.budget.absolute_limit;
+        if self.tokens() <= limit {
+            return;
+        }
+        let accountant = self.compactor.accountant.clone();
+        let cap = (limit / 4).max(64);
+        for message in self.current.iter_mut().filter(|m| m.compactable) {
+            if accountant.message_tokens(message) > cap {
+                shrink(message, &accountant, cap);
+            }
+        }
+    }
+}
