@@ -5,9 +5,20 @@
 
 const STATE_KEY = "state";
 
-/** The engine's state to store beside the messages, when a compactor that exports it is given. */
-function exportState(compactor) {
-  return typeof compactor?.exportState === "function" ? compactor.exportState() : undefined;
+/**
+ * The engine's state to store beside a session's messages, when a compactor that exports
+ * it is given. The engine exports every session it knows; only this session's record is
+ * kept (`sessions` filtered by id), so that loading one session never brings back another
+ * session's older breaker or latest result. Summaries in the cache are keyed by their
+ * content and stay valid: they are kept as they are.
+ */
+function exportState(compactor, id) {
+  if (typeof compactor?.exportState !== "function") return undefined;
+  const state = compactor.exportState();
+  if (state && typeof state === "object" && Array.isArray(state.sessions)) {
+    return { ...state, sessions: state.sessions.filter((session) => session?.id === id) };
+  }
+  return state;
 }
 
 /** Hands a stored state to the compactor, when it imports state. */
@@ -93,7 +104,7 @@ export function durableObjectStore(storage, options = {}) {
     async save(id, messages, expectedVersion) {
       checkId(id);
       checkMessages(messages, "messages");
-      const state = exportState(compactor);
+      const state = exportState(compactor, id);
       return storage.transaction(async (txn) => {
         const meta = await txn.get(metaKey(id));
         if (!meta || meta.version !== expectedVersion) return { conflict: meta ? meta.version : 0 };
@@ -116,7 +127,7 @@ export function durableObjectStore(storage, options = {}) {
     },
     async saveState(id) {
       checkId(id);
-      const state = exportState(compactor);
+      const state = exportState(compactor, id);
       if (state !== undefined) await storage.put(stateKey(id), state);
     },
   };
@@ -196,8 +207,8 @@ export function redisStore(client, options = {}) {
   const compactor = options.compactor;
   const keys = (id) => [`${prefix}{${id}}:messages`, `${prefix}{${id}}:meta`];
   const evalScript = (script, id, args) => send(["EVAL", script, "2", ...keys(id), ...args.map(String)]);
-  const stateText = () => {
-    const state = exportState(compactor);
+  const stateText = (id) => {
+    const state = exportState(compactor, id);
     return state === undefined ? "" : encodeState(state);
   };
 
@@ -216,7 +227,7 @@ export function redisStore(client, options = {}) {
       checkMessages(messages, "messages");
       const [written, version] = await evalScript(REDIS_SAVE, id, [
         String(expectedVersion),
-        stateText(),
+        stateText(id),
         ...messages.map((m) => JSON.stringify(m)),
       ]);
       if (Number(written) === 1) return true;
@@ -230,7 +241,7 @@ export function redisStore(client, options = {}) {
     },
     async saveState(id) {
       checkId(id);
-      const state = stateText();
+      const state = stateText(id);
       if (state !== "") await send(["HSET", keys(id)[1], STATE_KEY, state]);
     },
   };

@@ -140,11 +140,20 @@ test("the store writes the state with every save and hands it over on every load
   const [one, two] = [await connect("redis", redis.url), await connect("ioredis", redis.url)];
   try {
     // Stand-ins for two workers' engines: what one exports, the other imports.
-    for (const state of [{ breakers: { s: 3 }, note: "é ✓" }, new Uint8Array([0, 1, 2, 255, 128])]) {
+    // The engine's state names every session it knows: a row keeps its own session's.
+    const engineState = {
+      version: 1,
+      sessions: [{ id: "state-json", failures: 3 }, { id: "other", failures: 1 }],
+      cache: [{ key: "00ff", summary: "- é ✓" }],
+    };
+    const cases = [
+      ["state-json", engineState, { ...engineState, sessions: [engineState.sessions[0]] }],
+      ["state-bytes", new Uint8Array([0, 1, 2, 255, 128])],
+    ];
+    for (const [id, exported, state = exported] of cases) {
       const imported = [];
-      const writer = { exportState: () => state };
+      const writer = { exportState: () => exported };
       const reader = { importState: (s) => imported.push(s) };
-      const id = `state-${state instanceof Uint8Array ? "bytes" : "json"}`;
       const inA = redisStore(one.client, { compactor: writer, prefix: "slot:" });
       const inB = redisStore(two.client, { compactor: reader, prefix: "slot:" });
       const version = await inA.append(id, [{ role: "user", content: "hi" }]);
