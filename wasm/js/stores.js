@@ -21,10 +21,17 @@ function exportState(compactor, id) {
   return state;
 }
 
-/** Hands a stored state to the compactor, when it imports state. */
+/**
+ * Hands a stored state to the compactor, when it imports state. A state it refuses (one
+ * written by another version of the engine) is skipped, not an error: the state only
+ * spares work and failures, the messages do not depend on it, and the next save replaces it.
+ */
 function importState(compactor, state) {
-  if (state !== undefined && state !== null && typeof compactor?.importState === "function") {
+  if (state === undefined || state === null || typeof compactor?.importState !== "function") return;
+  try {
     compactor.importState(state);
+  } catch {
+    // Refused whole by the engine: nothing was imported.
   }
 }
 

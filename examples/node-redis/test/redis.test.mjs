@@ -166,6 +166,9 @@ test("the store writes the state with every save and hands it over on every load
       await inA.saveState(id);
       assert.deepEqual((await inB.load(id)).state, state);
     }
+    // A state the engine refuses (another version's) does not make the session unreadable.
+    const refusing = redisStore(two.client, { compactor: { importState: () => { throw new Error("unsupported state version"); } }, prefix: "slot:" });
+    assert.deepEqual((await refusing.load("state-json")).messages, [{ role: "user", content: "hello" }]);
   } finally {
     await one.close();
     await two.close();
