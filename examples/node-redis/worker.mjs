@@ -85,7 +85,12 @@ async function main() {
       try {
         const result = await compactor.compactSession(store, session, { summarize });
         if (result.status.kind === "compacted") counts.compactions++;
-        else counts.skipped++;
+        else {
+          // Nothing written, but the engine's record of the session may have changed (a
+          // run whose summaries failed counts towards the breaker): store it.
+          counts.skipped++;
+          await store.saveState(session);
+        }
         counts.rebased += result.rebased;
         counts.conflicts += result.conflicts;
         if (checkFormat(result.messages).length > 0) counts.malformed++;

@@ -106,7 +106,12 @@ export class Session {
       try {
         const result = await this.compactor.compactSession(this.store, session, { summarize: this.summarize });
         if (result.status.kind === "compacted") this.stats.compactions++;
-        else this.stats.skipped++;
+        else {
+          // Nothing written, but the engine's record of the session may have changed (a
+          // run whose summaries failed counts towards the breaker): store it.
+          this.stats.skipped++;
+          await this.store.saveState(session);
+        }
         this.stats.rebased += result.rebased;
         this.stats.conflicts += result.conflicts;
       } catch (error) {
