@@ -67,9 +67,10 @@ export function durableObjectStore(storage, options = {}) {
   }
   const prefix = options.prefix ?? "session:";
   const compactor = options.compactor;
-  const metaKey = (id) => `${prefix}${id}`;
-  const messageKey = (id, i) => `${prefix}${id}/${String(i).padStart(10, "0")}`;
-  const stateKey = (id) => `${prefix}${id}#${STATE_KEY}`;
+  // The id is encoded, so that no id's keys can be another's (`a/0000000001`).
+  const metaKey = (id) => `${prefix}${encodeURIComponent(id)}`;
+  const messageKey = (id, i) => `${metaKey(id)}/${String(i).padStart(10, "0")}`;
+  const stateKey = (id) => `${metaKey(id)}#${STATE_KEY}`;
 
   async function readMessages(txn, id, count) {
     const messages = [];
