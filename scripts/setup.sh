@@ -31,6 +31,19 @@ for dir in wasm web-demo; do
   fi
 done
 
+# redis-server, for the Node + Redis example's test (Debian's; the test starts its own on a
+# free loopback port with a temporary directory, and stops it; a system service the package
+# may start is not used).
+if ! command -v redis-server >/dev/null; then
+  if command -v apt-get >/dev/null; then
+    (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server >/dev/null 2>&1 \
+      || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server >/dev/null; }) \
+      || { echo "setup: could not install redis-server" >&2; exit 1; }
+  else
+    echo "setup: redis-server is required" >&2; exit 1
+  fi
+fi
+
 # cargo-fuzz, for the bounded fuzz run in test.sh (it needs a nightly toolchain too).
 if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked

@@ -43,6 +43,14 @@ step "wasm: wasm-bindgen tests in headless Chromium"
 step "wasm: node tests against the built packages"
 node --test wasm/tests/js/
 
+step "examples: a Cloudflare Worker (workerd, Durable Objects) and Node workers sharing Redis"
+# The Node example depends on the package just built (wasm/pkg), and on node-redis and ioredis.
+if [[ ! -f examples/node-redis/node_modules/.package-lock.json \
+   || examples/node-redis/package-lock.json -nt examples/node-redis/node_modules/.package-lock.json ]]; then
+  npm ci --prefix examples/node-redis --no-audit --no-fund
+fi
+node --test examples/cloudflare-worker/test/ examples/node-redis/test/
+
 step "web demo: the page compacts the sample in headless Chromium"
 node --test web-demo/tests/
 

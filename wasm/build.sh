@@ -63,6 +63,9 @@ export * from "./compactor.js";
 export { default } from "./compactor.js";
 JS
 
+  # Session stores (Durable Objects, Redis) as the `stores` subpath: plain JS, no dependencies.
+  cp js/stores.js js/stores.d.ts "$out/"
+
   cat >"$out/package.json" <<JSON
 {
   "name": "$name",
@@ -81,6 +84,10 @@ JS
       "node": "./node.js",
       "default": "./compactor.js"
     },
+    "./stores": {
+      "types": "./stores.d.ts",
+      "default": "./stores.js"
+    },
     "./compactor_bg.wasm": "./compactor_bg.wasm",
     "./package.json": "./package.json"
   },
@@ -91,6 +98,8 @@ JS
     "compactor_bg.wasm.d.ts",
     "node.js",
     "workerd.js",
+    "stores.js",
+    "stores.d.ts",
     "README.md"
   ],
   "sideEffects": ["./node.js", "./workerd.js"],

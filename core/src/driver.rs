@@ -12,6 +12,7 @@ use crate::engine::{
 };
 use crate::extractive::Extractive;
 use crate::message::Message;
+use crate::rebase;
 
 /// Writes summaries: the caller's model behind a request/answer interface.
 pub trait Summarize {
@@ -159,9 +160,15 @@ impl<S: Summarize, C: Clock> ContextCompaction for AgentCompaction<S, C> {
     }
 }
 
+/// A stored session: its messages and their version.
+pub type Stored<V> = (Vec<Message>, V);
+
 /// Loads and saves conversations for [`Compactor::compact_session`]: a KV with
 /// compare-and-set, a SQL row, a Durable Object.
 pub trait SessionStore {
+    /// The store's version of a session: a counter, an etag, a timestamp. Compared by the
+    /// store only; shown in [`CompactError::Conflict`].
+    type Version: Clone + std::fmt::Display;
     /// The store's own error.
     type Error: std::fmt::Display;
 
@@ -169,7 +176,7 @@ pub trait SessionStore {
     fn load(
         &self,
         session: &str,
-    ) -> impl Future<Output = Result<Option<(Vec<Message>, u64)>, Self::Error>>;
+    ) -> impl Future<Output = Result<Option<Stored<Self::Version>>, Self::Error>>;
 
     /// Writes `messages` if the stored version is still `expected_version`; otherwise
     /// writes nothing and answers `Ok(Err(found_version))`.
@@ -177,43 +184,106 @@ pub trait SessionStore {
         &self,
         session: &str,
         messages: &[Message],
-        expected_version: u64,
-    ) -> impl Future<Output = Result<Result<(), u64>, Self::Error>>;
+        expected_version: &Self::Version,
+    ) -> impl Future<Output = Result<Result<(), Self::Version>, Self::Error>>;
+}
+
+/// What [`Compactor::compact_session`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionOutcome {
+    /// The run's outcome; its messages are what was written (appends rebased included).
+    pub outcome: Outcome,
+    /// Messages appended to the store while the run worked, written after its result.
+    pub rebased: usize,
+    /// Saves refused because the store had moved on, each resolved by a rebase.
+    pub conflicts: u32,
 }
 
 impl Compactor {
     /// Reads the session from `store`, compacts it, and writes the result back with the
-    /// version read. A store changed meanwhile gives [`CompactError::Conflict`] and nothing
-    /// is written; a result that changed nothing is not written either.
+    /// version read; a result that changed nothing is not written.
+    ///
+    /// When the save is refused because messages were appended meanwhile, they are
+    /// rebased: the session is read again and the result followed by the new messages is
+    /// written with the new version (compacted again first when that would exceed the
+    /// absolute limit), up to [`rebase::MAX_REBASES`] times. Any other change (a loaded
+    /// message edited or removed, another compaction's result written) is
+    /// [`CompactError::Conflict`], and nothing is written.
     pub async fn compact_session<S: Summarize, C: Clock, T: SessionStore>(
         &self,
         store: &T,
         session: &str,
         summarizer: &S,
         clock: &C,
-    ) -> Result<Outcome, CompactError> {
-        let loaded = store
-            .load(session)
-            .await
-            .map_err(|e| CompactError::PersistFailed(e.to_string()))?;
-        let Some((messages, version)) = loaded else {
+    ) -> Result<SessionOutcome, CompactError> {
+        let persist = |e: T::Error| CompactError::PersistFailed(e.to_string());
+        let Some((mut base, mut version)) = store.load(session).await.map_err(persist)? else {
             return Err(CompactError::NoMessagesToCompact);
         };
-        let outcome = self
-            .compact(session, messages, Trigger::Proactive, summarizer, clock)
+        let mut outcome = self
+            .compact(session, base.clone(), Trigger::Proactive, summarizer, clock)
             .await?;
-        if matches!(outcome.status, Status::Compacted { .. }) {
-            match store.save(session, &outcome.messages, version).await {
-                Ok(Ok(())) => {}
-                Ok(Err(found)) => {
-                    return Err(CompactError::Conflict {
-                        expected: version,
-                        found,
+        let (mut rebased, mut conflicts) = (0, 0);
+        if !matches!(outcome.status, Status::Compacted { .. }) {
+            return Ok(SessionOutcome {
+                outcome,
+                rebased,
+                conflicts,
+            });
+        }
+        let conflict = |expected: &T::Version, found: &T::Version| CompactError::Conflict {
+            expected: expected.to_string(),
+            found: found.to_string(),
+        };
+        loop {
+            let found = match store.save(session, &outcome.messages, &version).await {
+                Ok(Ok(())) => {
+                    return Ok(SessionOutcome {
+                        outcome,
+                        rebased,
+                        conflicts,
                     });
                 }
-                Err(e) => return Err(CompactError::PersistFailed(e.to_string())),
+                Ok(Err(found)) => found,
+                Err(e) => return Err(persist(e)),
+            };
+            if conflicts >= rebase::MAX_REBASES {
+                return Err(conflict(&version, &found));
             }
+            conflicts += 1;
+            let Some((now_stored, now_version)) = store.load(session).await.map_err(persist)?
+            else {
+                return Err(conflict(&version, &found));
+            };
+            let next = rebase::rebase(&base, &outcome.messages, &now_stored)
+                .map_err(|_| conflict(&version, &now_version))?;
+            rebased += next.appended;
+            outcome.messages = next.messages;
+            if rebase::within_limit(self, &outcome.messages).is_err() {
+                // The appends pushed the result over the limit: compact it again, and
+                // never write what the provider would refuse.
+                let again = self
+                    .compact(
+                        session,
+                        outcome.messages,
+                        Trigger::Proactive,
+                        summarizer,
+                        clock,
+                    )
+                    .await?;
+                rebase::within_limit(self, &again.messages)?;
+                let (requests, cache_hits, failures) = (
+                    outcome.report.requests + again.report.requests,
+                    outcome.report.cache_hits + again.report.cache_hits,
+                    outcome.report.failures + again.report.failures,
+                );
+                outcome = again;
+                outcome.report.requests = requests;
+                outcome.report.cache_hits = cache_hits;
+                outcome.report.failures = failures;
+            }
+            base = now_stored;
+            version = now_version;
         }
-        Ok(outcome)
     }
 }

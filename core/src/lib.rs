@@ -56,7 +56,8 @@
 //! its module docs map where each part of a run lives (config, requests, jobs, the run,
 //! session state). Around them: [`message`] (the provider-neutral model),
 //! [`format`](mod@format) (OpenAI, Anthropic and AI SDK messages, lossless), [`tokens`] (counting),
-//! [`budget`] and [`catalog`] (the numbers).
+//! [`budget`] and [`catalog`] (the numbers), [`rebase`] (appends made during a run, put
+//! after its result by [`driver`]'s `compact_session`).
 //!
 //! The accounting stages can be used alone:
 //! ```
@@ -94,6 +95,7 @@ pub mod overflow;
 pub mod plan;
 pub mod prompt;
 pub mod prune;
+pub mod rebase;
 pub mod segment;
 pub mod select;
 pub mod tokens;

@@ -497,9 +497,10 @@ impl Compactor {
     }
 
     /// Reads the session from `store`, compacts it, and writes the result back with the
-    /// version read. A store changed meanwhile rejects with `CONFLICT` and nothing is
-    /// written; a conversation left as it was is not written either.
-    #[wasm_bindgen(js_name = compactSession, unchecked_return_type = "Promise<CompactResult>")]
+    /// version read; a conversation left as it was is not written. Messages appended
+    /// meanwhile are written after the result (`rebased`); any other change rejects with
+    /// `CONFLICT` and nothing is written.
+    #[wasm_bindgen(js_name = compactSession, unchecked_return_type = "Promise<SessionResult>")]
     pub fn compact_session(
         &self,
         #[wasm_bindgen(unchecked_param_type = "SessionStore")] store: JsValue,
@@ -563,6 +564,20 @@ impl Compactor {
     pub fn memo_size(&self) -> u32 {
         u32::try_from(self.engine.accountant().memo_len()).unwrap_or(u32::MAX)
     }
+}
+
+/// The rules of its format that `messages` break, in message order: `[]` when the provider
+/// would accept them. A stored conversation can be checked before it is sent.
+#[wasm_bindgen(js_name = checkFormat, unchecked_return_type = "FormatViolation[]")]
+pub fn check_format(
+    #[wasm_bindgen(unchecked_param_type = "Conversation")] messages: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let options = options.unwrap_or_default();
+    let (format, lenient) = read_format(&Fields::new(&options, "options", READ_OPTIONS)?)?;
+    let conversation = read_conversation(&messages, format, lenient)?;
+    let violations = compactor::format::check::check(format, &conversation.messages).err();
+    Ok(to_js(&violations.unwrap_or_default())?)
 }
 
 /// Counts the tokens of `text` with `encoding` (default `o200k_base`): with the vocabulary

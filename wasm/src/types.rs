@@ -418,12 +418,36 @@ export interface Report {
   extractiveFallback: boolean;
 }
 
-/** `compact` and `compactSession` resolve to this. */
+/** `compact` resolves to this. */
 export interface CompactResult {
   /** The conversation to use from now on, in the format it came in; messages the run did not rewrite are the input's, unchanged. */
   messages: Conversation;
   report: Report;
   status: Status;
+}
+
+/** `compactSession` resolves to this: what was written (or, when nothing was, what was read). */
+export interface SessionResult extends CompactResult {
+  /** Messages appended to the store while the run worked, written after its result. */
+  rebased: number;
+  /** Saves the store refused because it had moved on, each resolved by a rebase. */
+  conflicts: number;
+}
+
+/** A rule of its format a conversation breaks (`checkFormat`); `index` counts from the
+ * first message (for Anthropic, the system prompt is index 0 when present). */
+export interface FormatViolation {
+  index: number;
+  rule:
+    | "unanswered_tool_call"
+    | "orphan_tool_result"
+    | "misplaced_tool_result"
+    | "misplaced_tool_call"
+    | "misplaced_system"
+    | "first_message_not_user"
+    | "roles_do_not_alternate"
+    | "thinking_separated";
+  detail: string;
 }
 
 /** A summarizer's failure, or why its answer was refused. */

@@ -63,13 +63,14 @@ pub enum CompactError {
         /// The messages that remain, largest first.
         offenders: Vec<Offender>,
     },
-    /// The store changed since it was read; nothing was written. Read again and retry.
+    /// The store changed since it was read in a way other than appends at its end (those
+    /// are rebased); nothing was written. Read again and retry.
     #[error("session changed meanwhile: expected version {expected}, found {found}")]
     Conflict {
-        /// The version read.
-        expected: u64,
-        /// The version found at write time.
-        found: u64,
+        /// The version read, as the store displays it.
+        expected: String,
+        /// The version found at write time, as the store displays it.
+        found: String,
     },
     /// The run was cancelled; nothing was applied.
     #[error("cancelled")]

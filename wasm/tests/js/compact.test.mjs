@@ -352,11 +352,14 @@ test("compactSession reads, compacts and writes back with the version read", asy
   await assert.rejects(c.compactSession(sync, "nope", { summarize: firstLines }), { code: "INVALID_INPUT", path: "sessionId" });
 });
 
-test("CONFLICT: the store changed between load and save, and nothing is written", async () => {
+test("CONFLICT: a loaded message changed between load and save, and nothing is written", async () => {
   const messages = longTurns(8);
   const c = tight(messages, 0.95, { keepRecentTurns: 2 });
   const sessions = new Map([["s1", { messages, version: 1 }]]);
-  const store = memoryStore(sessions, { afterLoad: (session) => (session.version = 2) });
+  // An edit of a message the run read (with an append after it): not rebased.
+  const edited = [...messages.slice(0, 1), { role: "user", content: "Reworded." }, ...messages.slice(2), { role: "user", content: "new" }];
+  let edits = 1;
+  const store = memoryStore(sessions, { afterLoad: (session) => edits-- > 0 && Object.assign(session, { messages: edited, version: 2 }) });
   await assert.rejects(c.compactSession(store, "s1", { summarize: firstLines }), (e) => {
     assert.equal(e.code, "CONFLICT");
     assert.equal(e.expected, 1);
@@ -364,7 +367,78 @@ test("CONFLICT: the store changed between load and save, and nothing is written"
     return true;
   });
   assert.equal(store.writes, 0);
-  assert.equal(sessions.get("s1").messages, messages);
+  assert.equal(sessions.get("s1").messages, edited);
+});
+
+/** Calls `meanwhile` on the first request (the agent appending while the model works), then summarizes. */
+function appendingOnce(meanwhile) {
+  let done = false;
+  return async (request) => {
+    if (!done) {
+      done = true;
+      meanwhile();
+    }
+    return firstLines(request);
+  };
+}
+
+test("compactSession writes messages appended while it ran after its result, verbatim", async () => {
+  const messages = longTurns(8);
+  const c = tight(messages, 0.95, { keepRecentTurns: 2 });
+  const sessions = new Map([["s1", { messages, version: 1 }]]);
+  const store = memoryStore(sessions);
+  const appended = [
+    { role: "user", content: "Also run the linter.", metadata: { turn: 9 } },
+    { role: "assistant", content: "Running it now.", extra: [1.50, "kept"] },
+  ];
+  const summarize = appendingOnce(() => sessions.set("s1", { messages: [...messages, ...appended], version: 2 }));
+  const result = await c.compactSession(store, "s1", { summarize });
+  assert.equal(result.status.kind, "compacted");
+  assert.equal(result.rebased, 2);
+  assert.equal(result.conflicts, 1);
+  const stored = sessions.get("s1");
+  assert.equal(stored.version, 3);
+  assert.deepEqual(stored.messages, result.messages);
+  assert.ok(c.assess(stored.messages).totalTokens < c.assess([...messages, ...appended]).totalTokens, "compacted");
+  assert.deepEqual(stored.messages.slice(-2), appended, "appended last, unknown fields kept");
+  assert.equal(stored.messages.filter((m) => m.content === "Also run the linter.").length, 1);
+  // A result that changed nothing is written by nobody, and reports no rebase.
+  const quiet = await new Compactor({ model: "gpt-4o" }).compactSession(store, "s1", { summarize: firstLines });
+  assert.equal(quiet.status.kind, "skipped");
+  assert.equal(quiet.rebased, 0);
+});
+
+test("appends that push the result over the absolute limit are compacted again, never written over it", async () => {
+  const messages = longTurns(8);
+  const c = tight(messages, 0.95, { keepRecentTurns: 2 });
+  const big = longTurns(7).slice(1); // most of the window, appended mid-run
+  const sessions = new Map([["s1", { messages, version: 1 }]]);
+  const store = memoryStore(sessions);
+  const summarize = appendingOnce(() => sessions.set("s1", { messages: [...messages, ...big], version: 2 }));
+  const result = await c.compactSession(store, "s1", { summarize });
+  assert.equal(result.rebased, big.length);
+  const stored = sessions.get("s1").messages;
+  const first = await tight(messages, 0.95, { keepRecentTurns: 2 }).compact(messages, { summarize: firstLines });
+  const naive = c.assess(first.messages.concat(big));
+  assert.ok(naive.signals.overAbsoluteLimit, `the first result with the appends: ${naive.totalTokens} tokens`);
+  assert.ok(c.assess(stored).totalTokens <= c.budget.absoluteLimit, `${c.assess(stored).totalTokens} > ${c.budget.absoluteLimit}`);
+  assert.deepEqual(stored.at(-1), big.at(-1), "the newest message is kept as it is");
+});
+
+test("two compactions of one session at once: one result is written, the other is CONFLICT", async () => {
+  const messages = longTurns(8);
+  const [a, b] = [tight(messages, 0.95, { keepRecentTurns: 2 }), tight(messages, 0.95, { keepRecentTurns: 2 })];
+  const sessions = new Map([["s1", { messages, version: 1 }]]);
+  const store = memoryStore(sessions);
+  const slow = async (request) => (await sleep(20), firstLines(request));
+  const settled = await Promise.allSettled([a.compactSession(store, "s1", { summarize: slow }), b.compactSession(store, "s1", { summarize: slow })]);
+  const won = settled.filter((s) => s.status === "fulfilled");
+  const lost = settled.filter((s) => s.status === "rejected");
+  assert.equal(won.length, 1);
+  assert.equal(lost.length, 1);
+  assert.equal(lost[0].reason.code, "CONFLICT");
+  assert.equal(store.writes, 1);
+  assert.deepEqual(sessions.get("s1"), { messages: won[0].value.messages, version: 2 });
 });
 
 test("PERSIST_FAILED and INVALID_INPUT from stores", async () => {

@@ -212,7 +212,28 @@ test("package.json maps every runtime to an entry that exists", () => {
       assert.ok(readFileSync(new URL(`../../${dir}/${file}`, import.meta.url)).length > 0, `${dir}/${file}`);
     }
     assert.equal(meta.type, "module");
+    // The session stores: a subpath with its types, plain JS importing nothing.
+    const stores = meta.exports["./stores"];
+    for (const file of [stores.types, stores.default]) assert.ok(meta.files.includes(file.slice(2)), `${dir}: ${file} is published`);
+    const source = readFileSync(new URL(`../../${dir}/${stores.default}`, import.meta.url), "utf8");
+    assert.doesNotMatch(source, /^\s*import\b|\bimport\(|\brequire\(/m, `${dir}: the stores have no dependencies`);
   }
+});
+
+test("checkFormat names the provider rules a conversation breaks", async () => {
+  const { checkFormat } = await import("../../pkg/node.js");
+  assert.deepEqual(checkFormat(conversation), []);
+  const unanswered = [
+    { role: "user", content: "list files" },
+    { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "ls", arguments: "{}" } }] },
+    { role: "user", content: "and?" },
+  ];
+  const [violation, ...rest] = checkFormat(unanswered);
+  assert.equal(rest.length, 0);
+  assert.equal(violation.index, 1);
+  assert.equal(violation.rule, "unanswered_tool_call");
+  assert.deepEqual(checkFormat([{ role: "assistant", content: "hi" }], { format: "anthropic" })[0].rule, "first_message_not_user");
+  assert.throws(() => checkFormat([{ role: "bot" }]), { code: "INVALID_INPUT", path: "messages[0].role" });
 });
 
 test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 150 kB", (t) => {

@@ -1,6 +1,7 @@
 // Uses the whole API with its declared types; `tsc -p tests/ts` checks it (nothing runs).
 import init, {
   Compactor,
+  checkFormat,
   countTokens,
   errorCodes,
   initSync,
@@ -24,9 +25,11 @@ import init, {
   type Plan,
   type ReadOptions,
   type Report,
+  type FormatViolation,
   type Segment,
   type SegmentKind,
   type SessionOptions,
+  type SessionResult,
   type SessionStore,
   type VocabularyName,
   type Status,
@@ -40,6 +43,19 @@ import init, {
   type Unit,
   type UnitKind,
 } from "../../pkg/compactor.js";
+import {
+  durableObjectStore,
+  redisStore,
+  type AppendableStore,
+  type DurableObjectStorageLike,
+  type RedisClientLike,
+} from "../../pkg/stores.js";
+
+declare const doStorage: DurableObjectStorageLike;
+declare const nodeRedis: { sendCommand(args: string[]): Promise<unknown> };
+declare const ioredis: { call(command: string, ...args: string[]): Promise<unknown>; defineCommand(...args: any[]): unknown };
+const clients: RedisClientLike[] = [nodeRedis, ioredis];
+void clients;
 
 export async function useEverything(wasm: Uint8Array, module: WebAssembly.Module): Promise<number> {
   await init({ module_or_path: wasm });
@@ -229,6 +245,29 @@ async function compactEverything(compactor: Compactor, messages: OpenAIMessage[]
     const found: unknown = error.found;
     void [code, offenders, failure, found];
   }
+  const written: SessionResult = await runs.compactSession(store, "chat-1", { summarize });
+  const moved: [number, number] = [written.rebased, written.conflicts];
+  const violations: FormatViolation[] = checkFormat(written.messages, { format: "openai" });
+  const rule: FormatViolation["rule"] | undefined = violations[0]?.rule;
+  void [moved, rule];
+
+  // The stores subpath: a Durable Object's storage, a node-redis or ioredis client.
+  const stores: AppendableStore[] = [
+    durableObjectStore(doStorage, { compactor: runs }),
+    redisStore(nodeRedis, { prefix: "app:" }),
+    redisStore(ioredis, { compactor: runs }),
+  ];
+  for (const kept of stores) {
+    const version: number = await kept.append("chat-1", [{ role: "user", content: "hi" }]);
+    const loaded = await kept.load("chat-1");
+    const state: unknown = loaded?.state;
+    await runs.compactSession(kept, "chat-1", { summarize });
+    await kept.saveState("chat-1");
+    void [version, state];
+  }
+  // @ts-expect-error: a store needs a storage or a client
+  durableObjectStore({});
+
   // @ts-expect-error: sessionId is compactSession's argument, not an option
   await runs.compactSession(store, "chat-1", { summarize, sessionId: "x" });
   // @ts-expect-error: summarize is required
