@@ -1,11 +1,12 @@
 //! `compactor inspect`: the live inspector.
 //!
 //! Model / update / view: [`model::App`] holds the state, [`update`] changes it from keys,
-//! answers and the clock without IO, [`view`] draws it, and [`runtime`] owns the terminal
-//! and the summarizer threads.
+//! answers and the clock without IO, [`stepper`] drives the compaction run, [`view`] draws
+//! it, and [`runtime`] owns the terminal and the summarizer threads.
 
 pub mod model;
 pub mod runtime;
+pub mod stepper;
 pub mod update;
 pub mod view;
 

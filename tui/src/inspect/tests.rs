@@ -11,7 +11,9 @@ use ratatui::widgets::Widget;
 
 use super::SAMPLE;
 use super::model::{App, AppEvent, Effect, Mode, Overlay, Pane, Phase, RequestState};
-use super::view::{TokenGauge, pane_at};
+use super::view::detail::detail;
+use super::view::header::TokenGauge;
+use super::view::pane_at;
 use crate::input::{FormatArg, parse_text};
 use crate::summarizer::BlockingSummarizer;
 
@@ -163,7 +165,7 @@ fn space_walks_one_level_and_holds_the_next_levels_requests() {
     // Answers come back one at a time; the panes follow each.
     for (n, request) in requests.iter().enumerate() {
         app.handle_event(AppEvent::Answered {
-            generation: app.generation,
+            generation: app.stepper.generation(),
             id: request.id,
             result: extractive(request),
             now_ms: 61_000 + n as u64 * 100,
@@ -240,7 +242,7 @@ fn requests_are_bounded_by_max_concurrency() {
         assert_eq!(app.requests.in_flight(), 1);
         total += 1;
         app.handle_event(AppEvent::Answered {
-            generation: app.generation,
+            generation: app.stepper.generation(),
             id: requests[0].id,
             result: extractive(&requests[0]),
             now_ms: 5,
@@ -268,7 +270,7 @@ fn cancel_drops_the_run_and_late_answers() {
     insta::assert_snapshot!("cancelled", screen(&app, 110, 32));
     // An answer arriving after the cancel changes nothing.
     app.handle_event(AppEvent::Answered {
-        generation: app.generation - 1,
+        generation: app.stepper.generation() - 1,
         id: requests[0].id,
         result: Ok("late".into()),
         now_ms: 10,
@@ -407,7 +409,7 @@ fn the_request_detail_shows_the_prompt_and_the_answer() {
     let Some(Overlay::Detail { target, .. }) = app.overlay else {
         panic!("no detail");
     };
-    let (_, lines) = app.detail(target);
+    let (_, lines) = detail(&app, target);
     let joined = lines.join("\n");
     assert!(joined.contains("── prompt: system ──"), "{joined}");
     assert!(joined.contains("<transcript>"), "{joined}");
@@ -490,7 +492,7 @@ fn pending_in_flight_failure_is_shown_per_request() {
     let requests = summarize_effects(&mut app);
     let first = &requests[0];
     app.handle_event(AppEvent::Answered {
-        generation: app.generation,
+        generation: app.stepper.generation(),
         id: first.id,
         result: Err(SummaryFailure::failed("HTTP 500: boom")),
         now_ms: 250,
