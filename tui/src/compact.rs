@@ -49,9 +49,7 @@ enum TriggerArg {
 pub fn run(args: &CompactArgs) -> Result<(), Failure> {
     let conversation = args.input.read()?;
     let budget = args.budget.budget()?;
-    let config = args
-        .budget
-        .compaction_config(args.summarizer.summary_model.clone());
+    let config = args.budget.compaction_config(&args.summarizer);
     let summarizer = Threaded(Arc::new(args.summarizer.build(&args.budget.model)?));
     let compactor = Compactor::new(config).map_err(|e| Failure::Input(e.to_string()))?;
     debug_assert_eq!(compactor.budget(), &budget);

@@ -77,9 +77,7 @@ impl InspectArgs {
             .as_deref()
             .and_then(Path::file_name)
             .map_or(name, |n| n.to_string_lossy().into_owned());
-        let config = self
-            .budget
-            .compaction_config(self.summarizer.summary_model.clone());
+        let config = self.budget.compaction_config(&self.summarizer);
         let summarizer = self.summarizer.build(&self.budget.model)?;
         let mut app = App::new(name, conversation, export, config, summarizer.name())
             .map_err(Failure::Input)?;

@@ -533,6 +533,42 @@ fn requests_the_engine_times_out_leave_the_in_flight_list() {
 }
 
 #[test]
+fn a_summarizer_that_never_answers_cannot_hold_the_run() {
+    let mut config = CompactionConfig::default();
+    config.budget.max_context_tokens = Some(8_000);
+    config.budget.output_reserve = Some(1_000);
+    config.clear_at_least = u64::MAX;
+    config.request_timeout_ms = 1_000;
+    let mut app = app_with(config);
+    press(&mut app, 'r');
+    // Nobody ever answers: only the clock moves.
+    let mut asked = summarize_effects(&mut app);
+    let mut now_ms = 0;
+    while app.phase == Phase::Running && now_ms < 60_000 {
+        now_ms += 250;
+        app.handle_event(AppEvent::Tick(now_ms));
+        asked.extend(summarize_effects(&mut app));
+    }
+    // MODERATE, AGGRESSIVE and MAXIMUM each wait one deadline (plus a tick to see it
+    // passed); with nothing that fits, the run fails at MAXIMUM and changes nothing.
+    assert!(
+        matches!(&app.phase, Phase::Failed(reason) if reason.contains("maximum") && reason.contains("deadline")),
+        "{:?} at {now_ms} ms",
+        app.phase
+    );
+    assert!(now_ms <= 3 * 1_250, "ended at {now_ms} ms");
+    assert_eq!(app.messages, app.original());
+    assert_eq!(asked.len(), 3, "one request per summarizing level");
+    assert!(
+        asked.iter().all(|r| matches!(
+            app.requests.rows.get(&r.id).map(|row| &row.state),
+            Some(RequestState::Failed { reason, .. }) if reason.contains("deadline")
+        )),
+        "every request failed at its deadline"
+    );
+}
+
+#[test]
 fn the_wheel_and_clicks_act_on_the_pane_under_the_pointer() {
     let mut app = app();
     let (width, height) = (110, 32);
