@@ -20,11 +20,16 @@ use crate::summarizer::BlockingSummarizer;
 /// The bundled sample against a window that forces compaction. LIGHT is told to clear
 /// nothing, so MODERATE has to ask the summarizer.
 fn app() -> App {
+    app_with(config())
+}
+
+/// The numbers of [`app`].
+fn config() -> CompactionConfig {
     let mut config = CompactionConfig::default();
     config.budget.max_context_tokens = Some(8_000);
     config.budget.output_reserve = Some(1_000);
     config.clear_at_least = u64::MAX;
-    app_with(config)
+    config
 }
 
 fn app_with(config: CompactionConfig) -> App {
@@ -513,10 +518,7 @@ fn pending_in_flight_failure_is_shown_per_request() {
 
 #[test]
 fn requests_the_engine_times_out_leave_the_in_flight_list() {
-    let mut config = CompactionConfig::default();
-    config.budget.max_context_tokens = Some(8_000);
-    config.budget.output_reserve = Some(1_000);
-    config.clear_at_least = u64::MAX;
+    let mut config = config();
     config.request_timeout_ms = 1_000;
     let mut app = app_with(config);
     press(&mut app, 'r');
@@ -534,10 +536,7 @@ fn requests_the_engine_times_out_leave_the_in_flight_list() {
 
 #[test]
 fn a_summarizer_that_never_answers_cannot_hold_the_run() {
-    let mut config = CompactionConfig::default();
-    config.budget.max_context_tokens = Some(8_000);
-    config.budget.output_reserve = Some(1_000);
-    config.clear_at_least = u64::MAX;
+    let mut config = config();
     config.request_timeout_ms = 1_000;
     let mut app = app_with(config);
     press(&mut app, 'r');
