@@ -241,3 +241,90 @@ fn a_result_stored_as_json_and_read_back_is_still_a_no_op() {
     assert_eq!(again.expect("outcome").status, Status::NoOp);
     assert!(scripted.seen.lock().expect("seen").is_empty());
 }
+
+/// The engine's memory travels as JSON: a fresh handle that imports it answers the
+/// previous result with a no-op, serves the summaries from the cache, and keeps a circuit
+/// open; the cache and the sessions stay within their capacities.
+#[test]
+fn exported_state_continues_in_another_handle() {
+    let messages = agent_session(20, 40);
+    let compactor = summarizing_compactor(&messages, 0.25, |_| {});
+    let (first, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
+    let first = first.expect("compacts");
+    // Three failed runs (of a longer conversation: the cache would serve this one).
+    for _ in 0..3 {
+        let failing = Scripted::always(Script::Fail("down".into()));
+        let _ = run_with(
+            &compactor,
+            agent_session(22, 40),
+            Trigger::Proactive,
+            &failing,
+        );
+    }
+    let mut other = compactor.export_state();
+    // Another session's breaker, opened elsewhere.
+    other.sessions.retain(|s| s.id == "s1");
+    let json = serde_json::to_value(&other).expect("serializes");
+    let state = compactor::engine::EngineState::from_json(&json).expect("reads back");
+    assert_eq!(state, other);
+
+    let fresh = summarizing_compactor(&messages, 0.25, |_| {});
+    fresh.import_state(state).expect("imports");
+    assert_eq!(fresh.cache_len(), compactor.cache_len());
+    assert!(fresh.circuit_open("s1", 0), "the breaker travels");
+    fresh.reset_circuit("s1");
+    let scripted = Scripted::always(Script::Fail("must not be asked".into()));
+    let (again, _) = run_with(&fresh, first.messages.clone(), Trigger::Manual, &scripted);
+    assert_eq!(again.expect("no-op").status, Status::NoOp);
+    let (repeat, _) = run_with(&fresh, messages, Trigger::Proactive, &scripted);
+    let repeat = repeat.expect("from the cache");
+    assert_eq!(repeat.messages, first.messages);
+    assert_eq!(repeat.report.requests, 0);
+
+    let mut newer = json.clone();
+    newer["version"] = 2.into();
+    let error = compactor::engine::EngineState::from_json(&newer).expect_err("newer");
+    assert_eq!(error.path, "version");
+    let mut damaged = json;
+    damaged["sessions"][0]["latest"]["hashes"][0] = "xyz".into();
+    let state = compactor::engine::EngineState::from_json(&damaged).expect("shape is fine");
+    let error = fresh.import_state(state).expect_err("bad hash");
+    assert_eq!(error.path, "sessions[0].latest.hashes[0]");
+}
+
+#[test]
+fn the_cache_and_the_sessions_stay_within_their_capacities() {
+    let messages = agent_session(20, 40);
+    let compactor = summarizing_compactor(&messages, 0.5, |c| {
+        c.cache_capacity = 2;
+        c.session_capacity = 3;
+    });
+    for session in 0..5 {
+        let mut run = compactor
+            .begin(
+                &format!("s{session}"),
+                messages.clone(),
+                Trigger::Proactive,
+                0,
+            )
+            .expect("begin");
+        drive_bounded(
+            &mut run,
+            &Scripted::always(Script::Extract),
+            &SimClock::default(),
+            10_000,
+        )
+        .expect("compacts");
+    }
+    assert_eq!(compactor.cache_len(), 2);
+    let state = compactor.export_state();
+    assert_eq!(
+        state
+            .sessions
+            .iter()
+            .map(|s| s.id.as_str())
+            .collect::<Vec<_>>(),
+        ["s2", "s3", "s4"],
+        "the least recently used go first"
+    );
+}

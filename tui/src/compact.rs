@@ -1,11 +1,11 @@
 //! `compactor compact`: compacts a conversation and writes it back in its own format.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use compactor::engine::{CompactError, Compactor, Event, Outcome, Trigger};
+use compactor::engine::{CompactError, Compactor, EngineState, Event, Outcome, Trigger};
 
 use crate::Failure;
 use crate::clock::SystemClock;
@@ -36,6 +36,14 @@ pub struct CompactArgs {
     /// Print each event to stderr as it happens (levels, requests sent and answered).
     #[arg(long)]
     progress: bool,
+    /// The engine's state (breakers, latest results, summary cache) as JSON: read before
+    /// the run when the file exists, written back after it, so repeated runs share a cache
+    /// and a breaker, as an agent's worker would (the npm package reads the same format).
+    #[arg(long)]
+    state: Option<PathBuf>,
+    /// The session the run belongs to (breaker, cache and idempotency are per session).
+    #[arg(long, default_value = "cli")]
+    session: String,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy)]
@@ -52,6 +60,9 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
     let config = args.budget.compaction_config(&args.summarizer);
     let summarizer = Threaded(Arc::new(args.summarizer.build(&args.budget.model)?));
     let compactor = Compactor::new(config).map_err(|e| Failure::Input(e.to_string()))?;
+    if let Some(path) = &args.state {
+        load_state(&compactor, path)?;
+    }
     debug_assert_eq!(compactor.budget(), &budget);
     let trigger = match args.reason {
         TriggerArg::Proactive => Trigger::Proactive,
@@ -81,6 +92,9 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
             log.push(event.clone());
         },
     ));
+    if let Some(path) = &args.state {
+        save_state(&compactor, path)?;
+    }
     let outcome = result.map_err(|e: CompactError| {
         Failure::Other(format!("compaction failed, conversation unchanged: {e}"))
     })?;
@@ -102,6 +116,30 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
         render(&args.input.file.display().to_string(), &outcome, &log)
     );
     Ok(())
+}
+
+/// Imports the state in `path`, when the file exists.
+fn load_state(compactor: &Compactor, path: &Path) -> Result<(), Failure> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Failure::Input(format!("{}: {e}", path.display()))),
+    };
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| Failure::Input(format!("{}: not JSON: {e}", path.display())))?;
+    let state = EngineState::from_json(&json)
+        .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+    compactor
+        .import_state(state)
+        .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+}
+
+/// Writes the engine's state to `path`.
+fn save_state(compactor: &Compactor, path: &Path) -> Result<(), Failure> {
+    let text = serde_json::to_string_pretty(&compactor.export_state())
+        .map_err(|e| Failure::Other(e.to_string()))?;
+    std::fs::write(path, text + "\n")
+        .map_err(|e| Failure::Other(format!("{}: {e}", path.display())))
 }
 
 fn render(name: &str, outcome: &Outcome, events: &[Event]) -> String {

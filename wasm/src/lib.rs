@@ -208,6 +208,47 @@ fn json_to_js(value: &serde_json::Value) -> JsValue {
     js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL)
 }
 
+/// An exported engine state, read field by field with the path of the first thing wrong.
+fn read_state(state: &JsValue) -> Result<engine::EngineState, Failure> {
+    let Some(text) = json_text(state, "state")? else {
+        return Err(Failure::invalid(
+            "state",
+            "expected an object, found undefined",
+        ));
+    };
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| Failure::invalid("state", without_position(&e)))?;
+    engine::EngineState::from_json(&value)
+        .map_err(|e| Failure::invalid(format!("state.{}", e.path), e.message))
+}
+
+/// The numbers of `config`: model, window, reserve, ratios, message signal, encoding.
+fn read_budget(config: &Fields) -> Result<BudgetConfig, Failure> {
+    // `null` turns the message-count signal off.
+    let max_messages = match config.value("maxMessages")? {
+        Some(off) if off.is_null() => None,
+        given => Some(
+            config
+                .integer_of("maxMessages", given)?
+                .unwrap_or(DEFAULT_MAX_MESSAGES),
+        ),
+    };
+    let encoding = match config.value("encoding")? {
+        Some(name) if !name.is_null() => Some(encoding_named(&name, &config.path("encoding"))?),
+        _ => None,
+    };
+    Ok(BudgetConfig {
+        model: config.string("model")?,
+        max_context_tokens: config.integer("maxContextTokens")?,
+        output_reserve: config.integer("outputReserve")?,
+        comfort_tokens: config.integer("comfortTokens")?,
+        trigger_ratio: config.number("triggerRatio")?,
+        target_ratio: config.number("targetRatio")?,
+        max_messages,
+        encoding,
+    })
+}
+
 /// A session id: a string.
 fn session_id_of(value: &JsValue, path: &str) -> Result<String, Failure> {
     value.as_string().ok_or_else(|| {
@@ -252,33 +293,11 @@ impl Compactor {
     fn from_config(config: &JsValue) -> Result<Compactor, Failure> {
         let config = Fields::new(config, "config", CONFIG_FIELDS)?;
         let defaults = CompactionConfig::default();
-        // `null` turns the message-count signal off.
-        let max_messages = match config.value("maxMessages")? {
-            Some(off) if off.is_null() => None,
-            given => Some(
-                config
-                    .integer_of("maxMessages", given)?
-                    .unwrap_or(DEFAULT_MAX_MESSAGES),
-            ),
-        };
-        let encoding = match config.value("encoding")? {
-            Some(name) if !name.is_null() => Some(encoding_named(&name, &config.path("encoding"))?),
-            _ => None,
-        };
         let keep_recent_turns = config
             .integer("keepRecentTurns")?
             .unwrap_or(DEFAULT_KEEP_RECENT_TURNS);
         let config = CompactionConfig {
-            budget: BudgetConfig {
-                model: config.string("model")?,
-                max_context_tokens: config.integer("maxContextTokens")?,
-                output_reserve: config.integer("outputReserve")?,
-                comfort_tokens: config.integer("comfortTokens")?,
-                trigger_ratio: config.number("triggerRatio")?,
-                target_ratio: config.number("targetRatio")?,
-                max_messages,
-                encoding,
-            },
+            budget: read_budget(&config)?,
             keep_recent_turns,
             min_tail_turns: config
                 .integer("minTailTurns")?
@@ -414,6 +433,27 @@ impl Compactor {
     }
 
     /// Forgets every cached summary, for every handle cloned from this one.
+    /// The engine's memory as plain, JSON-safe data: every session's breaker and latest
+    /// result, and the summary cache. Store it beside the session; `importState` continues
+    /// from it in another worker (or the native engine).
+    #[wasm_bindgen(js_name = exportState, unchecked_return_type = "EngineState")]
+    pub fn export_state(&self) -> Result<JsValue, JsValue> {
+        Ok(to_js(&self.engine.export_state())?)
+    }
+
+    /// Merges an exported state into this handle and its clones. A state of another
+    /// version, or damaged, throws `INVALID_INPUT` naming the path, and nothing is imported.
+    #[wasm_bindgen(js_name = importState)]
+    pub fn import_state(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "EngineState")] state: JsValue,
+    ) -> Result<(), JsValue> {
+        Ok(self
+            .engine
+            .import_state(read_state(&state)?)
+            .map_err(|e| Failure::invalid(format!("state.{}", e.path), e.message))?)
+    }
+
     #[wasm_bindgen(js_name = clearCache)]
     pub fn clear_cache(&self) {
         self.engine.clear_cache();

@@ -114,12 +114,16 @@ export interface CompactorConfig {
   maxAttempts?: number;
   /** A run that cannot cut this share of the tokens reports `noProgress` (default 0.05). */
   minReduction?: number;
-  /** Summary requests in flight at once (default 8). */
+  /** Summary requests in flight at once: `summarize` is never called more often at once (default 8). */
   maxConcurrency?: number;
+  /** Summaries the cache keeps (shared by cloned handles); the least recently used go first (default 1024). */
+  cacheCapacity?: number;
+  /** Sessions whose breaker and latest result the handle remembers; the least recently used go first (default 1024). */
+  sessionCapacity?: number;
   /**
-   * When a session's circuit is open, compact with the built-in offline extractive
-   * summarizer instead of rejecting with `CIRCUIT_OPEN` (default false); the report's
-   * `extractiveFallback` says so.
+   * When a session's circuit is open, or a MAXIMUM summary fails, compact with the built-in
+   * offline extractive summarizer instead of rejecting (default false); the report's
+   * `extractiveFallback` and an `extractiveFallback` event say so.
    */
   extractiveFallback?: boolean;
 }
@@ -406,7 +410,7 @@ export interface Report {
   summaryInputTokens: number;
   /** The idempotency key of the result, when it holds a summary. */
   key: string | null;
-  /** The circuit was open: the built-in extractive summarizer answered, not yours. */
+  /** The built-in extractive summarizer answered some or all requests, not yours (an open circuit, or a failed MAXIMUM). */
   extractiveFallback: boolean;
 }
 
@@ -418,8 +422,30 @@ export interface CompactResult {
   status: Status;
 }
 
-/** A summarizer's failure. */
-export type SummaryFailure = { kind: "inputTooLong" } | { kind: "failed"; message: string };
+/** A summarizer's failure, or why its answer was refused. */
+export type SummaryFailure =
+  | { kind: "inputTooLong" }
+  | { kind: "timeout" }
+  | { kind: "empty" }
+  | { kind: "tooLong"; tokens: number; limit: number }
+  | { kind: "failed"; message: string };
+
+/**
+ * The engine's memory as plain, JSON-safe data (`exportState()`): each session's breaker and
+ * latest result, and the summary cache, least recently used first. Store it beside the
+ * session and `importState` it in another worker. Format `version` 1.
+ */
+export interface EngineState {
+  version: number;
+  sessions: {
+    id: string;
+    failures: number;
+    openedAtMs: number | null;
+    lastTokens: number | null;
+    latest: { key: string; hashes: string[] } | null;
+  }[];
+  cache: { key: string; summary: string }[];
+}
 
 /** Everything a run reports to `onEvent`, in order: `assessed` first, `finished` last
  * (unless the run fails), each `levelEntered` followed by its `levelLeft`. */
@@ -435,6 +461,7 @@ export type CompactionEvent =
   | { type: "cacheHit"; level: Level; covers: number }
   | { type: "fallbackTaken"; level: Level; kept: number; reason: string }
   | { type: "artifactRefsRestored"; id: number; refs: string[] }
+  | { type: "extractiveFallback"; level: Level | null; reason: string }
   | { type: "circuitOpened"; session: string; failures: number }
   | { type: "finished"; status: Status; tokensBefore: number; tokensAfter: number };
 

@@ -97,6 +97,9 @@ pub const MAX_COUNT: usize = 1_000_000;
 /// The most attempts per request: each retry halves the input, so more are pointless.
 pub const MAX_ATTEMPTS: u32 = 16;
 
+/// One range check: passed, the field, what it must be, what it was.
+type Check = (bool, &'static str, &'static str, String);
+
 /// A configuration the engine refuses. Nothing was created.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -120,9 +123,28 @@ impl CompactionConfig {
     /// Checks every field against its range. [`Compactor::new`](super::Compactor::new)
     /// calls it; the engine relies on it (no clamp or shift on an unchecked number).
     pub fn validate(&self) -> Result<(), ConfigError> {
+        let failed = self
+            .count_checks()
+            .into_iter()
+            .chain(self.other_checks())
+            .find(|(ok, ..)| !ok);
+        if let Some((_, field, expected, found)) = failed {
+            return Err(ConfigError::Invalid {
+                field,
+                expected,
+                found,
+            });
+        }
+        self.budget.resolve()?;
+        Ok(())
+    }
+
+    /// The counts a caller gives: each a bounded integer, so no loop over one can hang.
+    fn count_checks(&self) -> [Check; 6] {
         let count = |n: usize| (1..=MAX_COUNT).contains(&n);
         let counts = "an integer from 1 to 1000000";
-        let checks: [(bool, &'static str, &'static str, String); 13] = [
+        let any = "an integer from 0 to 1000000";
+        [
             (
                 count(self.keep_recent_turns),
                 "keep_recent_turns",
@@ -138,7 +160,7 @@ impl CompactionConfig {
             (
                 self.min_messages <= MAX_COUNT,
                 "min_messages",
-                "an integer from 0 to 1000000",
+                any,
                 self.min_messages.to_string(),
             ),
             (
@@ -147,6 +169,24 @@ impl CompactionConfig {
                 counts,
                 self.max_concurrency.to_string(),
             ),
+            (
+                self.cache_capacity <= MAX_COUNT,
+                "cache_capacity",
+                any,
+                self.cache_capacity.to_string(),
+            ),
+            (
+                count(self.session_capacity),
+                "session_capacity",
+                counts,
+                self.session_capacity.to_string(),
+            ),
+        ]
+    }
+
+    /// Sizes, times, attempts, shares and the features the settings need.
+    fn other_checks(&self) -> [Check; 7] {
+        [
             (
                 self.max_summary_tokens >= MIN_SUMMARY_TOKENS,
                 "max_summary_tokens",
@@ -184,33 +224,12 @@ impl CompactionConfig {
                 crate::budget::Float(self.min_reduction).to_string(),
             ),
             (
-                self.cache_capacity <= MAX_COUNT,
-                "cache_capacity",
-                "an integer from 0 to 1000000",
-                self.cache_capacity.to_string(),
-            ),
-            (
-                count(self.session_capacity),
-                "session_capacity",
-                counts,
-                self.session_capacity.to_string(),
-            ),
-            (
                 !self.extractive_fallback || cfg!(feature = "extractive"),
                 "extractive_fallback",
                 "false in a build without the extractive summarizer",
                 self.extractive_fallback.to_string(),
             ),
-        ];
-        if let Some((_, field, expected, found)) = checks.into_iter().find(|(ok, ..)| !ok) {
-            return Err(ConfigError::Invalid {
-                field,
-                expected,
-                found,
-            });
-        }
-        self.budget.resolve()?;
-        Ok(())
+        ]
     }
 }
 

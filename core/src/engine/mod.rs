@@ -216,7 +216,9 @@ impl Compactor {
         segment(&messages)?;
         let assessment = assess(&self.accountant, &messages, &self.budget);
         let tokens_before = assessment.total_tokens;
-        self.shared().session(session).last_tokens = Some(tokens_before);
+        if let Some(state) = self.shared().session(session) {
+            state.last_tokens = Some(tokens_before);
+        }
         let mut target = assessment.target;
         let mut events = vec![];
         if trigger != Trigger::Proactive {
@@ -283,8 +285,8 @@ impl Compactor {
         if over_limit || reactive {
             return;
         }
-        if let Some(report) = self.latest_result(&run.session, &run.current) {
-            run.report = report;
+        if let Some(key) = self.latest_result(&run.session, &run.current) {
+            run.report.key = Some(key);
             run.finish_with(Status::NoOp, false);
             return;
         }
@@ -300,19 +302,16 @@ impl Compactor {
         run.finish_with(Status::Skipped { reason }, false);
     }
 
-    /// The report of this session's latest result, when `messages` are that result.
-    fn latest_result(&self, session: &str, messages: &[Message]) -> Option<Report> {
-        let (key, hashes, report) = self
+    /// The key of this session's latest result, when `messages` are that result.
+    fn latest_result(&self, session: &str, messages: &[Message]) -> Option<String> {
+        let (key, hashes) = self
             .shared()
             .sessions
             .peek(&session.to_owned())
             .and_then(|s| s.last.clone())?;
         let same = result_key(session, messages).as_deref() == Some(key.as_str())
             && messages.iter().map(message_hash).eq(hashes.iter().copied());
-        same.then_some(Report {
-            key: Some(key),
-            ..report
-        })
+        same.then_some(key)
     }
 }
 

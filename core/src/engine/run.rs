@@ -2,7 +2,7 @@
 //! `handle_timeout` route answers and deadlines to their jobs, `cancel` stops, and the
 //! run finishes with a checked result or the original conversation.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use crate::engine::jobs::{Job, PartRef};
 use crate::engine::{
@@ -47,7 +47,9 @@ pub struct Run {
     pub(super) next_request: u64,
     /// Parts waiting for a place among the `max_concurrency` in flight.
     pub(super) queue: VecDeque<(usize, PartRef)>,
-    in_flight: BTreeMap<RequestId, InFlight>,
+    /// At most `max_concurrency` entries, in the order handed out. (A map's code costs
+    /// the lite npm package more than a scan of a few entries costs a run.)
+    in_flight: Vec<(RequestId, InFlight)>,
     pub(super) finished: Option<Result<Outcome, CompactError>>,
     pub(super) created: Vec<MessageId>,
     /// The caller's clock at the latest `begin`, `complete` or `handle_timeout`: requests
@@ -103,7 +105,7 @@ impl Run {
             level: None,
             next_request: 1,
             queue: VecDeque::new(),
-            in_flight: BTreeMap::new(),
+            in_flight: Vec::new(),
             finished: None,
             created: Vec::new(),
             now_ms,
@@ -151,7 +153,7 @@ impl Run {
 
     /// The requests in flight: handed out and not yet settled.
     pub fn in_flight(&self) -> Vec<RequestId> {
-        self.in_flight.keys().copied().collect()
+        self.in_flight.iter().map(|(id, _)| *id).collect()
     }
 
     /// Advances the run. Call after `begin`, `complete` and `handle_timeout`, until `Wait`,
@@ -172,7 +174,7 @@ impl Run {
                 }
                 return Step::Summarize(requests);
             }
-            if let Some(until_ms) = self.in_flight.values().map(|f| f.deadline_ms).min() {
+            if let Some(until_ms) = self.in_flight.iter().map(|(_, f)| f.deadline_ms).min() {
                 return Step::Wait { until_ms };
             }
             match &self.level {
@@ -201,7 +203,8 @@ impl Run {
         now_ms: u64,
     ) -> Result<(), CompactError> {
         self.now_ms = self.now_ms.max(now_ms);
-        let Some(flight) = self.in_flight.remove(&id) else {
+        let position = self.in_flight.iter().position(|(i, _)| *i == id);
+        let Some((_, flight)) = position.map(|p| self.in_flight.remove(p)) else {
             // Ids are issued in sequence: one below the next was handed out and is settled.
             return Err(if (1..self.next_request).contains(&id.0) {
                 CompactError::StaleRequest(id)
@@ -301,7 +304,7 @@ impl Run {
         }
         // The job's other parts are moot: their answers will be stale.
         self.queue.retain(|(job, _)| *job != j);
-        self.in_flight.retain(|_, f| f.job != j);
+        self.in_flight.retain(|(_, f)| f.job != j);
     }
 
     /// Hands out queued parts up to `max_concurrency` in flight.
@@ -387,14 +390,14 @@ impl Run {
             input_tokens,
             attempt: request.attempt,
         });
-        self.in_flight.insert(
+        self.in_flight.push((
             id,
             InFlight {
                 job: j,
                 part,
                 deadline_ms,
             },
-        );
+        ));
         Some(request)
     }
 
@@ -419,7 +422,7 @@ impl Run {
             .compactor
             .shared()
             .session(&self.session)
-            .count_failure(config.max_failures, self.now_ms);
+            .and_then(|state| state.count_failure(config.max_failures, self.now_ms));
         if let Some(failures) = opened {
             self.events.push(Event::CircuitOpened {
                 session: self.session.clone(),
@@ -509,16 +512,14 @@ impl Run {
         self.report.messages_after = self.current.len();
         if record && !self.past_open_circuit {
             let mut shared = self.compactor.shared();
-            let state = shared.session(&self.session);
-            if !self.summarizer_failed {
-                state.failures = 0;
-            }
-            if let Some(key) = &self.report.key {
-                state.last = Some((
-                    key.clone(),
-                    self.current.iter().map(message_hash).collect(),
-                    self.report.clone(),
-                ));
+            if let Some(state) = shared.session(&self.session) {
+                if !self.summarizer_failed {
+                    state.failures = 0;
+                }
+                if let Some(key) = &self.report.key {
+                    state.last =
+                        Some((key.clone(), self.current.iter().map(message_hash).collect()));
+                }
             }
         }
         self.events.push(Event::Finished {

@@ -2,7 +2,6 @@
 //! breaker, the latest result (for idempotency), and the summary cache. Bounded (LRU), and
 //! plain data in and out ([`EngineState`]), so a session can move to another worker.
 
-use crate::engine::Report;
 use crate::engine::lru::Lru;
 use crate::hash::ContentHash;
 
@@ -14,9 +13,9 @@ pub const STATE_VERSION: u32 = 1;
 pub(crate) struct SessionState {
     pub(crate) failures: u32,
     pub(crate) opened_at_ms: Option<u64>,
-    /// The latest result: its key, the content hash of each message (ids change when a
-    /// result is stored as JSON and read back; content does not), and its report.
-    pub(crate) last: Option<(String, Vec<ContentHash>, Report)>,
+    /// The latest result: its key and the content hash of each message (ids change when a
+    /// result is stored as JSON and read back; content does not).
+    pub(crate) last: Option<(String, Vec<ContentHash>)>,
     /// Tokens of the conversation the session's latest `begin` assessed.
     pub(crate) last_tokens: Option<u64>,
 }
@@ -61,7 +60,9 @@ impl Shared {
         }
     }
 
-    pub(crate) fn session(&mut self, id: &str) -> &mut SessionState {
+    /// The session's record, made when absent (`None` only at a capacity of 0, which
+    /// validation refuses).
+    pub(crate) fn session(&mut self, id: &str) -> Option<&mut SessionState> {
         self.sessions
             .get_or_insert_with(&id.to_owned(), SessionState::default)
     }
@@ -77,10 +78,9 @@ impl Shared {
                     failures: s.failures,
                     opened_at_ms: s.opened_at_ms,
                     last_tokens: s.last_tokens,
-                    latest: s.last.as_ref().map(|(key, hashes, report)| LatestResult {
+                    latest: s.last.as_ref().map(|(key, hashes)| LatestResult {
                         key: key.clone(),
                         hashes: hashes.iter().map(|h| h.to_hex()).collect(),
-                        report: report.clone(),
                     }),
                 })
                 .collect(),
@@ -121,7 +121,7 @@ impl Shared {
                         })?;
                         hashes.push(hash);
                     }
-                    Some((latest.key, hashes, latest.report))
+                    Some((latest.key, hashes))
                 }
                 None => None,
             };
@@ -150,8 +150,8 @@ impl Shared {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(
     feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(rename_all = "camelCase", deny_unknown_fields)
+    derive(serde::Serialize),
+    serde(rename_all = "camelCase")
 )]
 pub struct EngineState {
     /// The format's version.
@@ -166,8 +166,8 @@ pub struct EngineState {
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(
     feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(rename_all = "camelCase", deny_unknown_fields)
+    derive(serde::Serialize),
+    serde(rename_all = "camelCase")
 )]
 pub struct SessionRecord {
     /// The session.
@@ -186,24 +186,22 @@ pub struct SessionRecord {
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(
     feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(rename_all = "camelCase", deny_unknown_fields)
+    derive(serde::Serialize),
+    serde(rename_all = "camelCase")
 )]
 pub struct LatestResult {
     /// Its idempotency key.
     pub key: String,
     /// The content hash of each of its messages, 16 hex digits each.
     pub hashes: Vec<String>,
-    /// Its report.
-    pub report: Report,
 }
 
 /// One cached summary.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(
     feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(rename_all = "camelCase", deny_unknown_fields)
+    derive(serde::Serialize),
+    serde(rename_all = "camelCase")
 )]
 pub struct CachedSummary {
     /// The cache key (session, level, prompt version, content of the covered messages).
@@ -228,6 +226,143 @@ impl StateError {
         Self {
             path: path.into(),
             message: message.into(),
+        }
+    }
+}
+
+/// Reading a state from JSON, field by field: the version first (a newer format is refused
+/// as such, not as a list of unknown fields), then every field, with the path of the first
+/// thing wrong. Written out rather than derived: serde's derived errors would pull float
+/// formatting into the lite npm package.
+#[cfg(feature = "serde")]
+mod json {
+    use serde_json::{Map, Value};
+
+    use super::{
+        CachedSummary, EngineState, LatestResult, STATE_VERSION, SessionRecord, StateError,
+    };
+
+    type Fields<'a> = (&'a Map<String, Value>, String);
+
+    fn object<'a>(value: &'a Value, path: &str, known: &[&str]) -> Result<Fields<'a>, StateError> {
+        let map = value
+            .as_object()
+            .ok_or_else(|| StateError::new(path, "expected an object"))?;
+        if let Some(unknown) = map.keys().find(|k| !known.contains(&k.as_str())) {
+            return Err(StateError::new(join(path, unknown), "unknown field"));
+        }
+        Ok((map, path.to_owned()))
+    }
+
+    fn join(path: &str, field: &str) -> String {
+        if path.is_empty() {
+            field.to_owned()
+        } else {
+            format!("{path}.{field}")
+        }
+    }
+
+    fn field<'a>((map, path): &Fields<'a>, name: &str) -> (Option<&'a Value>, String) {
+        (map.get(name).filter(|v| !v.is_null()), join(path, name))
+    }
+
+    fn integer(fields: &Fields<'_>, name: &str, max: u64) -> Result<Option<u64>, StateError> {
+        match field(fields, name) {
+            (None, _) => Ok(None),
+            (Some(v), path) => v.as_u64().filter(|&n| n <= max).map(Some).ok_or_else(|| {
+                StateError::new(path, format!("expected an integer from 0 to {max}"))
+            }),
+        }
+    }
+
+    fn string(fields: &Fields<'_>, name: &str) -> Result<String, StateError> {
+        match field(fields, name) {
+            (Some(Value::String(s)), _) => Ok(s.clone()),
+            (_, path) => Err(StateError::new(path, "expected a string")),
+        }
+    }
+
+    fn array<'a>(fields: &Fields<'a>, name: &str) -> Result<(&'a [Value], String), StateError> {
+        match field(fields, name) {
+            (Some(Value::Array(items)), path) => Ok((items, path)),
+            (_, path) => Err(StateError::new(path, "expected an array")),
+        }
+    }
+
+    fn session(value: &Value, path: &str) -> Result<SessionRecord, StateError> {
+        let known = ["id", "failures", "openedAtMs", "lastTokens", "latest"];
+        let fields = object(value, path, &known)?;
+        let latest = match field(&fields, "latest") {
+            (None, _) => None,
+            (Some(latest), path) => {
+                let latest = object(latest, &path, &["key", "hashes"])?;
+                let (items, path) = array(&latest, "hashes")?;
+                let hashes = items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, h)| {
+                        h.as_str().map(str::to_owned).ok_or_else(|| {
+                            StateError::new(format!("{path}[{i}]"), "expected a string")
+                        })
+                    })
+                    .collect::<Result<_, _>>()?;
+                Some(LatestResult {
+                    key: string(&latest, "key")?,
+                    hashes,
+                })
+            }
+        };
+        Ok(SessionRecord {
+            id: string(&fields, "id")?,
+            failures: integer(&fields, "failures", u64::from(u32::MAX))?.unwrap_or(0) as u32,
+            opened_at_ms: integer(&fields, "openedAtMs", u64::MAX)?,
+            last_tokens: integer(&fields, "lastTokens", u64::MAX)?,
+            latest,
+        })
+    }
+
+    impl EngineState {
+        /// Reads a state written by [`EngineState`]'s `Serialize` (or the npm package's
+        /// `exportState`). A newer or damaged state is refused with the path of the first
+        /// thing wrong.
+        pub fn from_json(value: &Value) -> Result<Self, StateError> {
+            let fields = object(value, "", &["version", "sessions", "cache"])
+                .map_err(|e| StateError::new("version", e.message))?;
+            let version = integer(&fields, "version", u64::from(u32::MAX))?;
+            if version != Some(u64::from(STATE_VERSION)) {
+                return Err(StateError::new(
+                    "version",
+                    format!(
+                        "expected {STATE_VERSION}, found {}",
+                        field(&fields, "version")
+                            .0
+                            .map_or("nothing".into(), ToString::to_string)
+                    ),
+                ));
+            }
+            let (items, path) = array(&fields, "sessions")?;
+            let sessions = items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| session(v, &format!("{path}[{i}]")))
+                .collect::<Result<_, _>>()?;
+            let (items, path) = array(&fields, "cache")?;
+            let cache = items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let entry = object(v, &format!("{path}[{i}]"), &["key", "summary"])?;
+                    Ok(CachedSummary {
+                        key: string(&entry, "key")?,
+                        summary: string(&entry, "summary")?,
+                    })
+                })
+                .collect::<Result<_, StateError>>()?;
+            Ok(EngineState {
+                version: STATE_VERSION,
+                sessions,
+                cache,
+            })
         }
     }
 }
