@@ -57,9 +57,7 @@ enum TriggerArg {
 pub fn run(args: &CompactArgs) -> Result<(), Failure> {
     let conversation = args.input.read()?;
     let budget = args.budget.budget()?;
-    let config = args
-        .budget
-        .compaction_config(args.summarizer.summary_model.clone());
+    let config = args.budget.compaction_config(&args.summarizer);
     let summarizer = Threaded(Arc::new(args.summarizer.build(&args.budget.model)?));
     let compactor = Compactor::new(config).map_err(|e| Failure::Input(e.to_string()))?;
     if let Some(path) = &args.state {

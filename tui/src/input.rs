@@ -11,6 +11,7 @@ use compactor::select::DEFAULT_KEEP_RECENT_TURNS;
 use compactor::tokens::Encoding;
 
 use crate::Failure;
+use crate::summarizer::SummarizerArgs;
 
 /// The conversation file and how to read it.
 #[derive(Args, Debug, Clone)]
@@ -118,15 +119,14 @@ impl BudgetArgs {
         }
     }
 
-    /// The engine's configuration: these numbers, defaults for the rest; `summary_model`
-    /// is named in every summary request (`None`: the conversation's model).
-    pub fn compaction_config(&self, summary_model: Option<String>) -> CompactionConfig {
-        CompactionConfig {
+    /// The engine's configuration: these numbers, the summarizer's model and deadline,
+    /// defaults for the rest.
+    pub fn compaction_config(&self, summarizer: &SummarizerArgs) -> CompactionConfig {
+        summarizer.configure(CompactionConfig {
             budget: self.config(),
             keep_recent_turns: self.keep_recent_turns,
-            summary_model,
             ..CompactionConfig::default()
-        }
+        })
     }
 
     /// Resolves the numbers.

@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use clap::Args;
 use compactor::message::Message;
+use compactor::overflow::Assessment;
 use compactor::plan::{Plan, plan};
 use compactor::segment::{Segment, SegmentKind};
 use compactor::select::TailPolicy;
@@ -11,6 +12,7 @@ use compactor::tokens::TokenAccountant;
 
 use crate::Failure;
 use crate::input::{BudgetArgs, InputArgs};
+use crate::words::fired;
 
 /// Arguments of `compactor plan`.
 #[derive(Args, Debug)]
@@ -64,9 +66,17 @@ pub fn thousands(n: u64) -> String {
 }
 
 fn render(name: &str, messages: &[Message], plan: &Plan, counter: &str) -> String {
-    let a = &plan.assessment;
-    let b = &a.budget;
     let mut out = String::new();
+    render_numbers(&mut out, name, &plan.assessment, counter);
+    render_verdict(&mut out, &plan.assessment);
+    let _ = writeln!(out);
+    render_segments(&mut out, messages, plan);
+    out
+}
+
+/// The conversation's size and the limits it is measured against.
+fn render_numbers(out: &mut String, name: &str, a: &Assessment, counter: &str) {
+    let b = &a.budget;
     let _ = writeln!(
         out,
         "{name}: {} messages, {} tokens ({counter})",
@@ -92,17 +102,12 @@ fn render(name: &str, messages: &[Message], plan: &Plan, counter: &str) -> Strin
     if let Some(max) = b.max_messages {
         let _ = writeln!(out, "messages: {} of {max}", a.message_count);
     }
-    let share = a.total_tokens as f64 * 100.0 / b.absolute_limit.max(1) as f64;
+}
+
+/// Whether compaction is needed, why, and towards what.
+fn render_verdict(out: &mut String, a: &Assessment) {
+    let share = a.total_tokens as f64 * 100.0 / a.budget.absolute_limit.max(1) as f64;
     if a.needs_compaction() {
-        let mut fired = Vec::new();
-        if a.signals.over_absolute_limit {
-            fired.push("over the absolute limit");
-        } else if a.signals.over_trigger {
-            fired.push("over the trigger");
-        }
-        if a.signals.over_max_messages {
-            fired.push("too many messages");
-        }
         let messages_target = a
             .target
             .messages
@@ -111,7 +116,7 @@ fn render(name: &str, messages: &[Message], plan: &Plan, counter: &str) -> Strin
         let _ = writeln!(
             out,
             "verdict: compaction needed ({}; {share:.1}% of the absolute limit): target {} tokens{messages_target}",
-            fired.join(", "),
+            fired(&a.signals).join(", "),
             thousands(a.target.tokens)
         );
     } else {
@@ -120,8 +125,11 @@ fn render(name: &str, messages: &[Message], plan: &Plan, counter: &str) -> Strin
             "verdict: below the trigger ({share:.1}% of the absolute limit): nothing to do"
         );
     }
+}
+
+/// The segment table with the tail boundary.
+fn render_segments(out: &mut String, messages: &[Message], plan: &Plan) {
     let tail = &plan.tail;
-    let _ = writeln!(out);
     let _ = writeln!(
         out,
         "segments: {} ({} turns); tail from message {}: {} turns, {} tokens{}",
@@ -141,7 +149,7 @@ fn render(name: &str, messages: &[Message], plan: &Plan, counter: &str) -> Strin
         "  {:>4}  {:>4}  {:>11}  {:<14} {:>9}  state",
         "seg", "age", "messages", "roles", "tokens"
     );
-    let tokens = a.message_tokens();
+    let tokens = plan.assessment.message_tokens();
     for segment in &plan.segmentation.segments {
         if segment.index == tail.first_segment {
             let _ = writeln!(out, "  ──── tail ────");
@@ -163,7 +171,6 @@ fn render(name: &str, messages: &[Message], plan: &Plan, counter: &str) -> Strin
             state(segment, messages, tail.first_segment)
         );
     }
-    out
 }
 
 pub fn role_mix(messages: &[Message]) -> String {

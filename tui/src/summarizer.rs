@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use compactor::driver::Summarize;
-use compactor::engine::{SummaryFailure, SummaryRequest};
+use compactor::engine::{CompactionConfig, SummaryFailure, SummaryRequest};
 use compactor::extractive::Extractive;
 use compactor::message::Role;
 use serde_json::{Value, json};
@@ -214,6 +214,9 @@ pub struct Faulty {
     /// This share of requests fails, chosen by a fixed pseudo-random sequence so runs
     /// repeat.
     pub fail_rate: f64,
+    /// Every Nth request is never answered (1-based count): only the engine's deadline
+    /// ends it.
+    pub hang_every: Option<u64>,
     count: AtomicU64,
 }
 
@@ -230,8 +233,21 @@ impl Faulty {
             latency,
             fail_every,
             fail_rate,
+            hang_every: None,
             count: AtomicU64::new(0),
         }
+    }
+}
+
+/// Every `every`th of a 1-based count.
+fn nth(every: Option<u64>, n: u64) -> bool {
+    every.is_some_and(|every| every > 0 && n.is_multiple_of(every))
+}
+
+/// Blocks the calling thread for good: a summarizer that never answers.
+fn hang() -> ! {
+    loop {
+        std::thread::park();
     }
 }
 
@@ -249,10 +265,10 @@ impl BlockingSummarizer for Faulty {
         if !self.latency.is_zero() {
             std::thread::sleep(self.latency);
         }
-        if self
-            .fail_every
-            .is_some_and(|every| every > 0 && n.is_multiple_of(every))
-        {
+        if nth(self.hang_every, n) {
+            hang();
+        }
+        if nth(self.fail_every, n) {
             return Err(SummaryFailure::failed(format!(
                 "injected failure (every {} requests)",
                 self.fail_every.unwrap_or_default()
@@ -278,6 +294,9 @@ impl BlockingSummarizer for Faulty {
         }
         if self.fail_rate > 0.0 {
             name.push_str(&format!(" fail {:.0}%", self.fail_rate * 100.0));
+        }
+        if let Some(every) = self.hang_every {
+            name.push_str(&format!(" hang every {every}"));
         }
         name
     }
@@ -307,7 +326,7 @@ pub struct SummarizerArgs {
     /// The environment variable holding the API key.
     #[arg(long, default_value = "OPENAI_API_KEY")]
     pub api_key_env: String,
-    /// Time limit of one summary request, in seconds.
+    /// Time limit of one summary request, in seconds: past it the request fails.
     #[arg(long, default_value_t = 120)]
     pub request_timeout: u64,
     /// Delay every answer by this many milliseconds (to watch requests in flight).
@@ -319,6 +338,9 @@ pub struct SummarizerArgs {
     /// Fail every Nth request.
     #[arg(long)]
     pub fail_every: Option<u64>,
+    /// Never answer every Nth request, to watch `--request-timeout` end it.
+    #[arg(long)]
+    pub hang_every: Option<u64>,
 }
 
 impl SummarizerArgs {
@@ -344,12 +366,24 @@ impl SummarizerArgs {
                 timeout: Duration::from_secs(self.request_timeout.max(1)),
             }),
         };
-        Ok(Faulty::new(
+        let mut faulty = Faulty::new(
             inner,
             Duration::from_millis(self.latency),
             self.fail_every,
             self.fail_rate,
-        ))
+        );
+        faulty.hang_every = self.hang_every;
+        Ok(faulty)
+    }
+
+    /// The engine's side of these options: the model named in summary requests and each
+    /// request's deadline.
+    pub fn configure(&self, config: CompactionConfig) -> CompactionConfig {
+        CompactionConfig {
+            summary_model: self.summary_model.clone(),
+            request_timeout_ms: self.request_timeout.max(1).saturating_mul(1000),
+            ..config
+        }
     }
 }
 
@@ -418,6 +452,28 @@ mod tests {
             .collect();
         assert_eq!(failed, [false, false, true, false, false, true]);
         assert_eq!(faulty.name(), "echo fail every 3");
+    }
+
+    #[test]
+    fn hang_every_never_answers_exactly_every_nth() {
+        let mut faulty = Faulty::new(Box::new(Extractive), Duration::ZERO, None, 0.0);
+        faulty.hang_every = Some(3);
+        assert_eq!(faulty.name(), "extractive hang every 3");
+        let faulty: Arc<dyn BlockingSummarizer> = Arc::new(faulty);
+        let (tx, rx) = std::sync::mpsc::channel();
+        for _ in 0..6 {
+            let tx = tx.clone();
+            answer_on_thread(Arc::clone(&faulty), request(), move |answer| {
+                let _ = tx.send(answer.is_ok());
+            });
+        }
+        for _ in 0..4 {
+            assert_eq!(rx.recv_timeout(Duration::from_secs(5)), Ok(true));
+        }
+        assert!(
+            rx.recv_timeout(Duration::from_millis(300)).is_err(),
+            "the 3rd and 6th never answer"
+        );
     }
 
     /// A loopback endpoint that gives `answers` in order.

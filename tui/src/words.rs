@@ -2,6 +2,7 @@
 //! lines of `compactor compact` say the same things the same way.
 
 use compactor::engine::{Event, RequestId, Status};
+use compactor::overflow::Signals;
 
 use crate::plan::thousands;
 
@@ -28,24 +29,32 @@ pub struct EventLine {
     pub warning: bool,
 }
 
+/// The signals that fired, as phrases (the absolute limit implies the trigger).
+pub fn fired(signals: &Signals) -> Vec<&'static str> {
+    let mut fired = Vec::new();
+    if signals.over_absolute_limit {
+        fired.push("over the absolute limit");
+    } else if signals.over_trigger {
+        fired.push("over the trigger");
+    }
+    if signals.over_max_messages {
+        fired.push("too many messages");
+    }
+    fired
+}
+
 /// `event` in words.
 pub fn event_line(event: &Event) -> EventLine {
-    let line = |text: String| EventLine {
-        text,
-        request: None,
-        warning: false,
-    };
-    let about = |id: &RequestId, text: String, warning: bool| EventLine {
-        text,
-        request: Some(*id),
-        warning,
-    };
-    let warning = |text: String| EventLine {
-        text,
-        request: None,
-        warning: true,
-    };
     match event {
+        Event::RequestIssued { .. }
+        | Event::RequestAnswered { .. }
+        | Event::RequestFailed { .. }
+        | Event::ArtifactRefsRestored { .. } => request_line(event),
+        Event::LevelEntered { .. }
+        | Event::LevelSkipped { .. }
+        | Event::LevelLeft { .. }
+        | Event::CacheHit { .. }
+        | Event::FallbackTaken { .. } => level_line(event),
         Event::Assessed {
             tokens,
             messages,
@@ -53,15 +62,7 @@ pub fn event_line(event: &Event) -> EventLine {
             target,
             trigger,
         } => {
-            let mut fired = Vec::new();
-            if signals.over_absolute_limit {
-                fired.push("over the absolute limit");
-            } else if signals.over_trigger {
-                fired.push("over the trigger");
-            }
-            if signals.over_max_messages {
-                fired.push("too many messages");
-            }
+            let fired = fired(signals);
             let fired = if fired.is_empty() {
                 "no signal".to_owned()
             } else {
@@ -81,22 +82,50 @@ pub fn event_line(event: &Event) -> EventLine {
             thousands(*counted),
             thousands(*absolute_limit)
         )),
-        Event::LevelEntered { level, tokens } => {
-            line(format!("entered {level} at {} tokens", thousands(*tokens)))
-        }
-        Event::LevelSkipped { level, predicted } => line(format!(
-            "skipped {level}: at best {} tokens, short of the target",
-            thousands(*predicted)
+        Event::CircuitOpened { session, failures } => warning(format!(
+            "circuit opened for {session:?} after {failures} failed runs"
         )),
-        Event::LevelLeft {
-            level,
+        Event::Finished {
+            status,
             tokens_before,
             tokens_after,
         } => line(format!(
-            "left {level}: {} → {} tokens",
+            "finished: {}, {} → {} tokens",
+            status_words(status),
             thousands(*tokens_before),
             thousands(*tokens_after)
         )),
+        other => line(format!("{other:?}")),
+    }
+}
+
+fn line(text: String) -> EventLine {
+    EventLine {
+        text,
+        request: None,
+        warning: false,
+    }
+}
+
+fn warning(text: String) -> EventLine {
+    EventLine {
+        text,
+        request: None,
+        warning: true,
+    }
+}
+
+fn about(id: &RequestId, text: String, warning: bool) -> EventLine {
+    EventLine {
+        text,
+        request: Some(*id),
+        warning,
+    }
+}
+
+/// An event about one summary request.
+fn request_line(event: &Event) -> EventLine {
+    match event {
         Event::RequestIssued {
             id,
             level,
@@ -127,6 +156,34 @@ pub fn event_line(event: &Event) -> EventLine {
         Event::RequestFailed { id, reason } => {
             about(id, format!("request #{} failed: {reason}", id.0), true)
         }
+        Event::ArtifactRefsRestored { id, refs } => about(
+            id,
+            format!("request #{}: restored {}", id.0, refs.join(" ")),
+            true,
+        ),
+        other => line(format!("{other:?}")),
+    }
+}
+
+/// An event about a ladder level.
+fn level_line(event: &Event) -> EventLine {
+    match event {
+        Event::LevelEntered { level, tokens } => {
+            line(format!("entered {level} at {} tokens", thousands(*tokens)))
+        }
+        Event::LevelSkipped { level, predicted } => line(format!(
+            "skipped {level}: at best {} tokens, short of the target",
+            thousands(*predicted)
+        )),
+        Event::LevelLeft {
+            level,
+            tokens_before,
+            tokens_after,
+        } => line(format!(
+            "left {level}: {} → {} tokens",
+            thousands(*tokens_before),
+            thousands(*tokens_after)
+        )),
         Event::CacheHit { level, covers } => {
             line(format!("{level}: cache hit for {covers} messages"))
         }
@@ -136,24 +193,6 @@ pub fn event_line(event: &Event) -> EventLine {
             reason,
         } => warning(format!(
             "{level}: kept {kept} messages as they were ({reason})"
-        )),
-        Event::ArtifactRefsRestored { id, refs } => about(
-            id,
-            format!("request #{}: restored {}", id.0, refs.join(" ")),
-            true,
-        ),
-        Event::CircuitOpened { session, failures } => warning(format!(
-            "circuit opened for {session:?} after {failures} failed runs"
-        )),
-        Event::Finished {
-            status,
-            tokens_before,
-            tokens_after,
-        } => line(format!(
-            "finished: {}, {} → {} tokens",
-            status_words(status),
-            thousands(*tokens_before),
-            thousands(*tokens_after)
         )),
         other => line(format!("{other:?}")),
     }

@@ -351,3 +351,42 @@ fn a_failing_endpoint_leaves_the_conversation_and_says_so() {
     assert!(!server.bodies().is_empty());
     assert!(!out.exists(), "nothing is written when the run fails");
 }
+
+#[test]
+fn request_timeout_ends_requests_a_summarizer_never_answers() {
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/sample.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_compactor"))
+        .args([
+            "compact",
+            sample,
+            "--max-context",
+            "8000",
+            "--output-reserve",
+            "1000",
+            "--target",
+            "0.3",
+            "--hang-every",
+            "1",
+            "--request-timeout",
+            "1",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // MODERATE, AGGRESSIVE and MAXIMUM each give up after one second; LIGHT's result is
+    // the best that fits.
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while child.try_wait().expect("the child").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("still running after 20 s: the hung requests held it");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().expect("its output");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let out = stdout(&output);
+    assert!(out.contains("target missed"), "{out}");
+    assert!(out.contains("failures 3 · fallbacks 3"), "{out}");
+}

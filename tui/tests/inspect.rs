@@ -12,8 +12,9 @@ struct Tmux {
 }
 
 impl Tmux {
-    fn start(command: &str, width: u16, height: u16) -> Self {
-        let name = format!("compactor-inspect-{}", std::process::id());
+    /// `label` keeps the sessions of tests running side by side apart.
+    fn start(label: &str, command: &str, width: u16, height: u16) -> Self {
+        let name = format!("compactor-inspect-{label}-{}", std::process::id());
         let status = Command::new("tmux")
             .args(["new-session", "-d", "-s", &name, "-x"])
             .arg(width.to_string())
@@ -110,18 +111,28 @@ fn inspect_steps_through_the_ladder_watches_requests_and_exports() {
         env!("CARGO_BIN_EXE_compactor"),
         quote(&input)
     );
-    let tmux = Tmux::start(&command, 120, 36);
+    let tmux = Tmux::start("steps", &command, 120, 36);
+    step_through_the_ladder(&tmux);
+    open_and_close_help(&tmux);
+    click_a_request_open(&tmux);
+    export(&tmux, &exported);
+    resize(&tmux);
+    quit(&tmux);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One level per Space: LIGHT, a pause before MODERATE, then MODERATE's requests fly
+/// (300 ms each) and answer.
+fn step_through_the_ladder(tmux: &Tmux) {
     let ready = tmux.wait_for("step · ready");
     assert!(ready.contains("──── tail ────"), "{ready}");
     assert!(ready.contains("T trigger 6,440"), "{ready}");
 
-    // One level per Space: LIGHT, then a pause before MODERATE.
     tmux.keys(&["Space"]);
     let paused = tmux.wait_for("paused after light");
     assert!(paused.contains("left light"), "{paused}");
     assert!(!paused.contains("entered moderate"), "{paused}");
 
-    // MODERATE: its requests fly (300 ms each), then answer.
     tmux.keys(&["Space"]);
     let flying = tmux.wait_for("in flight · ");
     assert!(flying.contains("entered moderate"), "{flying}");
@@ -130,16 +141,20 @@ fn inspect_steps_through_the_ladder_watches_requests_and_exports() {
     assert!(done.contains("request #1 answered"), "{done}");
     assert!(done.contains("summarized"), "{done}");
     assert!(done.contains("compacted, target met"), "{done}");
+}
 
-    // Help opens and Esc closes it without quitting.
+/// Help opens and Esc closes it without quitting.
+fn open_and_close_help(tmux: &Tmux) {
     tmux.keys(&["?"]);
     tmux.wait_for("keys · Esc closes");
     // A key sent right after Esc would reach the program as Alt+key: wait for the close.
     tmux.keys(&["Escape"]);
     tmux.wait_for_gone("keys · Esc closes");
+}
 
-    // The mouse (SGR reports, as terminals send them): a click on the requests pane
-    // focuses it, so Enter opens a request instead of a segment.
+/// The mouse (SGR reports, as terminals send them): a click on the requests pane focuses
+/// it, so Enter opens a request instead of a segment.
+fn click_a_request_open(tmux: &Tmux) {
     let screen = tmux.screen();
     let (row, column) = screen
         .lines()
@@ -157,11 +172,14 @@ fn inspect_steps_through_the_ladder_watches_requests_and_exports() {
     tmux.wait_for("request #1 · ↑↓ scroll");
     tmux.keys(&["Escape"]);
     tmux.wait_for_gone("↑↓ scroll");
+}
 
+/// `e` writes the result beside the input, in a form `compactor plan` reads back.
+fn export(tmux: &Tmux, exported: &Path) {
     tmux.keys(&["e"]);
     let status = tmux.wait_for("exported to");
     assert!(status.contains("ctf-rock.compacted.json"), "{status}");
-    let text = std::fs::read_to_string(&exported).expect("the export was written");
+    let text = std::fs::read_to_string(exported).expect("the export was written");
     let json: serde_json::Value = serde_json::from_str(&text).expect("the export is JSON");
     let messages = json
         .as_array()
@@ -173,7 +191,7 @@ fn inspect_steps_through_the_ladder_watches_requests_and_exports() {
     );
     let output = Command::new(env!("CARGO_BIN_EXE_compactor"))
         .args(["plan", "--lenient"])
-        .arg(&exported)
+        .arg(exported)
         .output()
         .expect("plan runs");
     assert!(
@@ -181,19 +199,24 @@ fn inspect_steps_through_the_ladder_watches_requests_and_exports() {
         "the export parses as a conversation: {}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
 
-    // A terminal too small says so; resizing back redraws the panes.
-    Command::new("tmux")
-        .args(["resize-window", "-t", &tmux.name, "-x", "40", "-y", "10"])
-        .status()
-        .expect("resize");
+/// A terminal too small says so; resizing back redraws the panes.
+fn resize(tmux: &Tmux) {
+    let resize = |width: &str, height: &str| {
+        Command::new("tmux")
+            .args(["resize-window", "-t", &tmux.name, "-x", width, "-y", height])
+            .status()
+            .expect("resize");
+    };
+    resize("40", "10");
     tmux.wait_for("too small");
-    Command::new("tmux")
-        .args(["resize-window", "-t", &tmux.name, "-x", "120", "-y", "36"])
-        .status()
-        .expect("resize");
+    resize("120", "36");
     tmux.wait_for("step · done");
+}
 
+/// `q` ends the program.
+fn quit(tmux: &Tmux) {
     tmux.keys(&["q"]);
     let deadline = Instant::now() + Duration::from_secs(10);
     while Command::new("tmux")
@@ -204,7 +227,36 @@ fn inspect_steps_through_the_ladder_watches_requests_and_exports() {
         assert!(Instant::now() < deadline, "q did not quit");
         std::thread::sleep(Duration::from_millis(50));
     }
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_summarizer_that_never_answers_cannot_hold_the_inspector() {
+    if !have_tmux() {
+        eprintln!("tmux not installed: skipping the terminal test");
+        return;
+    }
+    // The bundled sample: LIGHT leaves it over the target, so every later level asks the
+    // summarizer, which never answers; each request fails at its one-second deadline.
+    let command = format!(
+        "{} inspect --max-context 8000 --output-reserve 1000 --target 0.3 --hang-every 1 --request-timeout 1 --run",
+        env!("CARGO_BIN_EXE_compactor"),
+    );
+    let started = Instant::now();
+    let tmux = Tmux::start("hangs", &command, 120, 36);
+    let done = tmux.wait_for("run · done");
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(done.contains("hang every 1"), "{done}");
+    assert!(done.contains("deadline exceeded"), "{done}");
+    // Three levels gave up on the summarizer; LIGHT's result is the best that fits.
+    assert!(
+        done.contains("target missed: 7,075 → 2,454 tokens"),
+        "{done}"
+    );
+    quit(&tmux);
 }
 
 fn quote(path: &Path) -> String {

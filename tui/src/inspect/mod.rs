@@ -1,11 +1,12 @@
 //! `compactor inspect`: the live inspector.
 //!
 //! Model / update / view: [`model::App`] holds the state, [`update`] changes it from keys,
-//! answers and the clock without IO, [`view`] draws it, and [`runtime`] owns the terminal
-//! and the summarizer threads.
+//! answers and the clock without IO, [`stepper`] drives the compaction run, [`view`] draws
+//! it, and [`runtime`] owns the terminal and the summarizer threads.
 
 pub mod model;
 pub mod runtime;
+pub mod stepper;
 pub mod update;
 pub mod view;
 
@@ -76,9 +77,7 @@ impl InspectArgs {
             .as_deref()
             .and_then(Path::file_name)
             .map_or(name, |n| n.to_string_lossy().into_owned());
-        let config = self
-            .budget
-            .compaction_config(self.summarizer.summary_model.clone());
+        let config = self.budget.compaction_config(&self.summarizer);
         let summarizer = self.summarizer.build(&self.budget.model)?;
         let mut app = App::new(name, conversation, export, config, summarizer.name())
             .map_err(Failure::Input)?;

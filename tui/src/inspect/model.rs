@@ -1,13 +1,13 @@
-//! The inspector's state: what is shown and what the run is doing. No IO here; the
-//! [`update`](super::update) functions change it and the [`view`](super::view) draws it.
+//! The inspector's state: what is shown and where the run is. No IO here; the
+//! [`update`](super::update) functions change it, the [`stepper`](super::stepper) drives
+//! the run, and the [`view`](super::view) draws it.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use compactor::budget::Budget;
 use compactor::engine::{
-    CompactError, CompactionConfig, Compactor, Event, Outcome, RequestId, Run, SummaryFailure,
-    SummaryRequest, Trigger,
+    CompactionConfig, Compactor, Outcome, RequestId, SummaryFailure, SummaryRequest, Trigger,
 };
 use compactor::format::Conversation;
 use compactor::ladder::Level;
@@ -16,6 +16,7 @@ use compactor::plan::plan;
 use compactor::prune::is_cleared;
 use compactor::select::TailPolicy;
 
+use super::stepper::Stepper;
 use crate::plan::role_mix;
 
 /// The pane that has the keyboard.
@@ -187,11 +188,9 @@ impl Default for LadderTable {
 /// Where a request stands.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RequestState {
-    /// Issued, waiting for a worker.
-    Queued,
-    /// A worker is on it since this time (run clock).
+    /// The summarizer is on it since this time (run clock).
     InFlight {
-        /// When it was handed to a worker.
+        /// When it was handed to the summarizer.
         since_ms: u64,
     },
     /// Answered.
@@ -233,7 +232,7 @@ pub struct RequestTable {
 }
 
 impl RequestTable {
-    /// Requests a worker is on.
+    /// Requests the summarizer is on.
     pub fn in_flight(&self) -> usize {
         self.rows
             .values()
@@ -447,15 +446,6 @@ pub enum AppEvent {
     },
 }
 
-/// What a step of the engine handed out, released to the panes in order. In step mode the
-/// release stops at a level boundary, so the next level's requests wait for `Space`.
-#[derive(Debug)]
-pub(crate) enum Held {
-    Event(Event),
-    Requests(Vec<SummaryRequest>),
-    Finished(Result<Outcome, CompactError>),
-}
-
 /// The inspector's whole state.
 pub struct App {
     /// The input's name, as shown.
@@ -499,25 +489,11 @@ pub struct App {
     pub status: String,
     /// Set when the inspector should exit.
     pub quit: bool,
-    pub(crate) run: Option<Run>,
-    /// Counts runs, so answers of an abandoned run are recognized and dropped.
-    pub(crate) generation: u64,
-    pub(crate) held: VecDeque<Held>,
-    /// Requests released and waiting for a worker.
-    pub(crate) queue: VecDeque<SummaryRequest>,
-    pub(crate) effects: Vec<Effect>,
-    /// The inspector's clock (ms since start), as last told.
-    pub(crate) now_ms: u64,
-    /// When the run began, on the inspector's clock.
-    pub(crate) run_started_ms: u64,
-    /// Time the run spent held in step mode: the run's clock stands still meanwhile, so a
-    /// long pause cannot push requests past their deadline.
-    pub(crate) paused_total_ms: u64,
-    pub(crate) paused_since: Option<u64>,
-    /// A level ended since the run was last resumed: in step mode the next is held.
-    pub(crate) level_ended: bool,
     /// Why runs start: proactive runs skip a conversation no signal fired for.
     pub trigger: Trigger,
+    /// Drives the run.
+    pub(crate) stepper: Stepper,
+    pub(crate) effects: Vec<Effect>,
 }
 
 impl App {
@@ -554,17 +530,9 @@ impl App {
             overlay: None,
             status: String::new(),
             quit: false,
-            run: None,
-            generation: 0,
-            held: VecDeque::new(),
-            queue: VecDeque::new(),
-            effects: Vec::new(),
-            now_ms: 0,
-            run_started_ms: 0,
-            paused_total_ms: 0,
-            paused_since: None,
-            level_ended: false,
             trigger: Trigger::Proactive,
+            stepper: Stepper::default(),
+            effects: Vec::new(),
         };
         app.refresh();
         Ok(app)
@@ -575,11 +543,6 @@ impl App {
         self.compactor.budget()
     }
 
-    /// Requests a worker may run at once.
-    pub fn max_concurrency(&self) -> usize {
-        self.config.max_concurrency.max(1)
-    }
-
     /// Takes what the runtime must do.
     pub fn take_effects(&mut self) -> Vec<Effect> {
         std::mem::take(&mut self.effects)
@@ -587,12 +550,7 @@ impl App {
 
     /// The run's clock: time since it began, less the time it was held in step mode.
     pub fn run_clock(&self) -> u64 {
-        let held = self
-            .paused_since
-            .map_or(0, |since| self.now_ms.saturating_sub(since));
-        self.now_ms
-            .saturating_sub(self.run_started_ms)
-            .saturating_sub(self.paused_total_ms + held)
+        self.stepper.run_clock()
     }
 
     /// Tokens of the original conversation.
@@ -615,12 +573,7 @@ impl App {
             .requests
             .rows
             .values()
-            .filter(|r| {
-                matches!(
-                    r.state,
-                    RequestState::InFlight { .. } | RequestState::Queued
-                )
-            })
+            .filter(|r| matches!(r.state, RequestState::InFlight { .. }))
             .map(|r| &r.request)
             .collect();
         let Ok(plan) = plan(accountant, &self.messages, &budget, &policy) else {
@@ -665,121 +618,6 @@ impl App {
         let last = self.segments.rows.len().saturating_sub(1);
         self.segments.selected = self.segments.selected.min(last);
     }
-
-    /// The detail view's title and lines.
-    pub fn detail(&self, target: DetailTarget) -> (String, Vec<String>) {
-        match target {
-            DetailTarget::Segment(index) => {
-                let Some(row) = self.segments.rows.get(index) else {
-                    return ("segment".into(), vec!["(gone)".into()]);
-                };
-                let mut lines = Vec::new();
-                for i in row.messages.clone() {
-                    let Some(m) = self.messages.get(i) else {
-                        continue;
-                    };
-                    let tokens = self.message_tokens.get(i).copied().unwrap_or(0);
-                    let mut head = format!(
-                        "── message {i} · {} · {} · {tokens} tokens",
-                        m.id,
-                        m.role.as_str()
-                    );
-                    if !m.compactable {
-                        head.push_str(" · pinned");
-                    }
-                    if let Some(meta) = &m.compaction {
-                        head.push_str(&format!(
-                            " · summary ({}) of {} messages",
-                            meta.level,
-                            meta.covers.len()
-                        ));
-                    }
-                    lines.push(head);
-                    for call in m.tool_calls() {
-                        lines.push(format!("→ {}({})", call.name, call.arguments));
-                    }
-                    lines.extend(m.text().lines().map(str::to_owned));
-                    if let Some(meta) = &m.compaction
-                        && let Some(row) = self
-                            .requests
-                            .rows
-                            .values()
-                            .find(|r| r.request.covers == meta.covers)
-                    {
-                        lines.push(format!(
-                            "── written by request #{} (Enter on it in Requests for the prompt)",
-                            row.request.id.0
-                        ));
-                    }
-                    lines.push(String::new());
-                }
-                (
-                    format!(
-                        "segment {} · messages {}..{} · {}",
-                        row.index,
-                        row.messages.start,
-                        row.messages.end,
-                        row.state.as_str()
-                    ),
-                    lines,
-                )
-            }
-            DetailTarget::Level(level) => {
-                let mut lines = Vec::new();
-                if let Some(row) = self.ladder.rows.iter().find(|r| r.level == level) {
-                    lines.push(format!("outcome: {}", level_outcome(row)));
-                    lines.push(format!(
-                        "requests {} · answered {} · failed {} · cache hits {} · fallbacks {}",
-                        row.requests, row.answered, row.failed, row.cache_hits, row.fallbacks
-                    ));
-                }
-                lines.push(String::new());
-                for r in self
-                    .requests
-                    .rows
-                    .values()
-                    .filter(|r| r.request.level == level)
-                {
-                    lines.push(request_summary(r, self.requests.now_ms));
-                }
-                (format!("level {level}"), lines)
-            }
-            DetailTarget::Request(id) => {
-                let Some(row) = self.requests.rows.get(&id) else {
-                    return (format!("request #{}", id.0), vec!["(unknown)".into()]);
-                };
-                let r = &row.request;
-                let mut lines = vec![
-                    format!(
-                        "level {} · attempt {} · covers {} messages · age {} · {} prompt tokens · max {} answer tokens",
-                        r.level,
-                        r.attempt,
-                        r.covers.len(),
-                        r.age,
-                        r.input_tokens,
-                        r.max_output_tokens
-                    ),
-                    request_summary(row, self.requests.now_ms),
-                    String::new(),
-                ];
-                for m in &r.prompt {
-                    lines.push(format!("── prompt: {} ──", m.role.as_str()));
-                    lines.extend(m.content.lines().map(str::to_owned));
-                    lines.push(String::new());
-                }
-                lines.push("── answer ──".into());
-                match &row.state {
-                    RequestState::Answered { text, .. } => {
-                        lines.extend(text.lines().map(str::to_owned));
-                    }
-                    RequestState::Failed { reason, .. } => lines.push(format!("failed: {reason}")),
-                    RequestState::Abandoned => lines.push("(abandoned: the run ended)".into()),
-                    _ => lines.push("(waiting for the summarizer…)".into()),
-                }
-                (format!("request #{}", id.0), lines)
-            }
-        }
-    }
 }
 
 fn has_cleared_result(message: &Message) -> bool {
@@ -790,57 +628,4 @@ fn has_cleared_result(message: &Message) -> bool {
         }),
         _ => false,
     })
-}
-
-/// A level's outcome in words.
-pub fn level_outcome(row: &LevelRow) -> String {
-    let mut text = match (&row.outcome, row.tokens_before, row.tokens_after) {
-        (LevelOutcome::Pending, ..) => "—".into(),
-        (LevelOutcome::Running, ..) => "running".into(),
-        (LevelOutcome::Skipped { predicted }, ..) => {
-            format!("skipped (≥{})", crate::plan::thousands(*predicted))
-        }
-        (LevelOutcome::Left, Some(before), Some(after)) if after < before => {
-            format!("−{}", crate::plan::thousands(before - after))
-        }
-        (LevelOutcome::Left, ..) => "no change".into(),
-    };
-    if row.failed > 0 {
-        text.push_str(&format!(", {} failed", row.failed));
-    }
-    if row.cache_hits > 0 {
-        text.push_str(&format!(", {} cached", row.cache_hits));
-    }
-    text
-}
-
-/// One line about a request: id, level, size, state and times.
-pub fn request_summary(row: &RequestRow, now_ms: u64) -> String {
-    let r = &row.request;
-    let state = match &row.state {
-        RequestState::Queued => "queued".to_owned(),
-        RequestState::InFlight { since_ms } => seconds(now_ms.saturating_sub(*since_ms)),
-        RequestState::Answered { took_ms, .. } => format!("done {}", seconds(*took_ms)),
-        RequestState::Failed { reason, took_ms } => {
-            format!("failed {}: {reason}", seconds(*took_ms))
-        }
-        RequestState::Abandoned => "abandoned".into(),
-    };
-    let retry = if r.attempt > 1 {
-        format!(" try {}", r.attempt)
-    } else {
-        String::new()
-    };
-    format!(
-        "#{} {}{retry} · {} msg · {} tok · {state}",
-        r.id.0,
-        r.level,
-        r.covers.len(),
-        crate::plan::thousands(r.input_tokens)
-    )
-}
-
-/// Milliseconds as seconds with one decimal.
-pub fn seconds(ms: u64) -> String {
-    format!("{}.{}s", ms / 1000, (ms % 1000) / 100)
 }

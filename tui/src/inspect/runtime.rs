@@ -108,7 +108,7 @@ fn perform(
             generation,
             request,
         } => {
-            // One thread per request: the app hands out at most `max_concurrency` at once.
+            // One thread per request: the engine hands out at most `max_concurrency` at once.
             let tx = tx.clone();
             let id = request.id;
             answer_on_thread(Arc::clone(summarizer), request, move |result| {

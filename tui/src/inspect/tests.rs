@@ -11,18 +11,25 @@ use ratatui::widgets::Widget;
 
 use super::SAMPLE;
 use super::model::{App, AppEvent, Effect, Mode, Overlay, Pane, Phase, RequestState};
-use super::view::{TokenGauge, pane_at};
+use super::view::detail::detail;
+use super::view::header::TokenGauge;
+use super::view::pane_at;
 use crate::input::{FormatArg, parse_text};
 use crate::summarizer::BlockingSummarizer;
 
 /// The bundled sample against a window that forces compaction. LIGHT is told to clear
 /// nothing, so MODERATE has to ask the summarizer.
 fn app() -> App {
+    app_with(config())
+}
+
+/// The numbers of [`app`].
+fn config() -> CompactionConfig {
     let mut config = CompactionConfig::default();
     config.budget.max_context_tokens = Some(8_000);
     config.budget.output_reserve = Some(1_000);
     config.clear_at_least = u64::MAX;
-    app_with(config)
+    config
 }
 
 fn app_with(config: CompactionConfig) -> App {
@@ -163,7 +170,7 @@ fn space_walks_one_level_and_holds_the_next_levels_requests() {
     // Answers come back one at a time; the panes follow each.
     for (n, request) in requests.iter().enumerate() {
         app.handle_event(AppEvent::Answered {
-            generation: app.generation,
+            generation: app.stepper.generation(),
             id: request.id,
             result: extractive(request),
             now_ms: 61_000 + n as u64 * 100,
@@ -240,7 +247,7 @@ fn requests_are_bounded_by_max_concurrency() {
         assert_eq!(app.requests.in_flight(), 1);
         total += 1;
         app.handle_event(AppEvent::Answered {
-            generation: app.generation,
+            generation: app.stepper.generation(),
             id: requests[0].id,
             result: extractive(&requests[0]),
             now_ms: 5,
@@ -268,7 +275,7 @@ fn cancel_drops_the_run_and_late_answers() {
     insta::assert_snapshot!("cancelled", screen(&app, 110, 32));
     // An answer arriving after the cancel changes nothing.
     app.handle_event(AppEvent::Answered {
-        generation: app.generation - 1,
+        generation: app.stepper.generation() - 1,
         id: requests[0].id,
         result: Ok("late".into()),
         now_ms: 10,
@@ -407,7 +414,7 @@ fn the_request_detail_shows_the_prompt_and_the_answer() {
     let Some(Overlay::Detail { target, .. }) = app.overlay else {
         panic!("no detail");
     };
-    let (_, lines) = app.detail(target);
+    let (_, lines) = detail(&app, target);
     let joined = lines.join("\n");
     assert!(joined.contains("── prompt: system ──"), "{joined}");
     assert!(joined.contains("<transcript>"), "{joined}");
@@ -490,7 +497,7 @@ fn pending_in_flight_failure_is_shown_per_request() {
     let requests = summarize_effects(&mut app);
     let first = &requests[0];
     app.handle_event(AppEvent::Answered {
-        generation: app.generation,
+        generation: app.stepper.generation(),
         id: first.id,
         result: Err(SummaryFailure::failed("HTTP 500: boom")),
         now_ms: 250,
@@ -511,10 +518,7 @@ fn pending_in_flight_failure_is_shown_per_request() {
 
 #[test]
 fn requests_the_engine_times_out_leave_the_in_flight_list() {
-    let mut config = CompactionConfig::default();
-    config.budget.max_context_tokens = Some(8_000);
-    config.budget.output_reserve = Some(1_000);
-    config.clear_at_least = u64::MAX;
+    let mut config = config();
     config.request_timeout_ms = 1_000;
     let mut app = app_with(config);
     press(&mut app, 'r');
@@ -528,6 +532,39 @@ fn requests_the_engine_times_out_leave_the_in_flight_list() {
         app.requests.rows.get(&r.id).map(|row| &row.state),
         Some(RequestState::Failed { reason, .. }) if reason.contains("deadline")
     )));
+}
+
+#[test]
+fn a_summarizer_that_never_answers_cannot_hold_the_run() {
+    let mut config = config();
+    config.request_timeout_ms = 1_000;
+    let mut app = app_with(config);
+    press(&mut app, 'r');
+    // Nobody ever answers: only the clock moves.
+    let mut asked = summarize_effects(&mut app);
+    let mut now_ms = 0;
+    while app.phase == Phase::Running && now_ms < 60_000 {
+        now_ms += 250;
+        app.handle_event(AppEvent::Tick(now_ms));
+        asked.extend(summarize_effects(&mut app));
+    }
+    // MODERATE, AGGRESSIVE and MAXIMUM each wait one deadline (plus a tick to see it
+    // passed); with nothing that fits, the run fails at MAXIMUM and changes nothing.
+    assert!(
+        matches!(&app.phase, Phase::Failed(reason) if reason.contains("maximum") && reason.contains("deadline")),
+        "{:?} at {now_ms} ms",
+        app.phase
+    );
+    assert!(now_ms <= 3 * 1_250, "ended at {now_ms} ms");
+    assert_eq!(app.messages, app.original());
+    assert_eq!(asked.len(), 3, "one request per summarizing level");
+    assert!(
+        asked.iter().all(|r| matches!(
+            app.requests.rows.get(&r.id).map(|row| &row.state),
+            Some(RequestState::Failed { reason, .. }) if reason.contains("deadline")
+        )),
+        "every request failed at its deadline"
+    );
 }
 
 #[test]

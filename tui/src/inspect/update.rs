@@ -1,26 +1,21 @@
 //! How the inspector's state changes: keys, answers and the clock in, [`Effect`]s out.
 //! No IO: the runtime performs the effects and feeds the results back as [`AppEvent`]s.
 //!
-//! The run is driven eagerly — after `begin` or `complete` the engine is polled until it
-//! waits or finishes, as every driver must — and what it hands out is *held* and released
-//! to the panes in order. In step mode the release stops where the next level would be
-//! entered, so its requests go out only when `Space` is pressed. The run's clock stands
-//! still while it is held, so a long look at a level cannot push requests past their
-//! deadline.
+//! The run itself is driven by the [`Stepper`](super::stepper::Stepper); what it produces
+//! is applied to the panes here, in order ([`App::drive`]).
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use compactor::engine::{CompactError, Event, RequestId, Status, Step, SummaryFailure};
+use compactor::engine::{CompactError, Event, RequestId, Status, SummaryFailure, SummaryRequest};
+use compactor::ladder::Level;
 
 use super::model::{
-    App, AppEvent, DetailTarget, Effect, EventLog, Held, LadderTable, LevelOutcome, LogLine, Mode,
-    Numbers, Overlay, Pane, Phase, RequestState, RequestTable,
+    App, AppEvent, DetailTarget, Effect, EventLog, LadderTable, LevelOutcome, LevelRow, LogLine,
+    Mode, Numbers, Overlay, Pane, Phase, RequestRow, RequestState, RequestTable,
 };
+use super::stepper::Output;
 use crate::plan::thousands;
 use crate::words::{event_line, status_words};
-
-/// The session name the inspector's runs are recorded under.
-const SESSION: &str = "inspect";
 
 impl App {
     /// Handles one input.
@@ -46,7 +41,7 @@ impl App {
                 result,
                 now_ms,
             } => {
-                self.now_ms = self.now_ms.max(now_ms);
+                self.stepper.set_now(now_ms);
                 self.answer(generation, id, result);
             }
             AppEvent::Written { path, result } => {
@@ -104,6 +99,27 @@ impl App {
     }
 
     fn overlay_key(&mut self, key: KeyEvent) {
+        if matches!(self.overlay, Some(Overlay::Edit { .. })) {
+            self.edit_key(key);
+            return;
+        }
+        match key.code {
+            KeyCode::Esc => self.overlay = None,
+            KeyCode::Char('q') => self.quit = true,
+            KeyCode::Char('?') if self.overlay == Some(Overlay::Help) => self.overlay = None,
+            KeyCode::Char('?') => self.overlay = Some(Overlay::Help),
+            KeyCode::Enter if self.overlay == Some(Overlay::Help) => self.overlay = None,
+            KeyCode::Up | KeyCode::Char('k') => self.scroll(-1),
+            KeyCode::Down | KeyCode::Char('j') => self.scroll(1),
+            KeyCode::PageUp => self.scroll(-20),
+            KeyCode::PageDown | KeyCode::Char(' ') => self.scroll(20),
+            KeyCode::Home | KeyCode::Char('g') => self.scroll(i32::MIN / 2),
+            _ => {}
+        }
+    }
+
+    /// A key in the numbers editor.
+    fn edit_key(&mut self, key: KeyEvent) {
         if let Some(Overlay::Edit { fields, field }) = &mut self.overlay {
             match key.code {
                 KeyCode::Esc => {
@@ -130,20 +146,6 @@ impl App {
                 }
                 _ => {}
             }
-            return;
-        }
-        match key.code {
-            KeyCode::Esc => self.overlay = None,
-            KeyCode::Char('q') => self.quit = true,
-            KeyCode::Char('?') if self.overlay == Some(Overlay::Help) => self.overlay = None,
-            KeyCode::Char('?') => self.overlay = Some(Overlay::Help),
-            KeyCode::Enter if self.overlay == Some(Overlay::Help) => self.overlay = None,
-            KeyCode::Up | KeyCode::Char('k') => self.scroll(-1),
-            KeyCode::Down | KeyCode::Char('j') => self.scroll(1),
-            KeyCode::PageUp => self.scroll(-20),
-            KeyCode::PageDown | KeyCode::Char(' ') => self.scroll(20),
-            KeyCode::Home | KeyCode::Char('g') => self.scroll(i32::MIN / 2),
-            _ => {}
         }
     }
 
@@ -231,46 +233,34 @@ impl App {
             Phase::Paused => self.resume(),
             Phase::Running => {
                 self.status = "run mode: to the end".into();
-                self.release();
-                self.dispatch();
+                self.drive();
             }
             _ => self.begin(),
         }
     }
 
     fn reset_run_state(&mut self) {
-        self.generation += 1;
-        self.run = None;
-        self.held.clear();
-        self.queue.clear();
+        self.stepper.reset();
         self.ladder = LadderTable::default();
         self.requests = RequestTable::default();
         self.log = EventLog::default();
         self.messages = self.conversation.messages.clone();
-        self.run_started_ms = self.now_ms;
-        self.paused_total_ms = 0;
-        self.paused_since = None;
-        self.level_ended = false;
     }
 
     fn begin(&mut self) {
         self.reset_run_state();
         self.phase = Phase::Running;
-        let trigger = self.trigger;
         match self
-            .compactor
-            .begin(SESSION, self.messages.clone(), trigger, self.run_clock())
+            .stepper
+            .begin(&self.compactor, self.messages.clone(), self.trigger)
         {
-            Ok(run) => {
-                self.run = Some(run);
+            Ok(()) => {
                 self.status = match self.mode {
                     Mode::Step => "step mode: Space enters the next level, r runs to the end",
                     Mode::Run => "running to the end (c cancels)",
                 }
                 .into();
-                self.poll_run();
-                self.release();
-                self.dispatch();
+                self.drive();
             }
             Err(error) => self.finish(Err(error)),
         }
@@ -278,119 +268,60 @@ impl App {
     }
 
     fn resume(&mut self) {
-        if let Some(since) = self.paused_since.take() {
-            self.paused_total_ms += self.now_ms.saturating_sub(since);
-        }
+        self.stepper.resume();
         self.phase = Phase::Running;
-        self.level_ended = false;
         self.status = "stepping: the next level runs, then the inspector pauses".into();
-        self.release();
-        self.dispatch();
-        self.refresh();
+        self.drive();
     }
 
-    /// Polls the run until it waits or finishes, holding what it hands out.
-    fn poll_run(&mut self) {
-        while let Some(run) = self.run.as_mut() {
-            let step = run.poll();
-            self.held.extend(run.events().into_iter().map(Held::Event));
-            match step {
-                Step::Summarize(requests) => self.held.push_back(Held::Requests(requests)),
-                Step::Wait { .. } => return,
-                Step::Done(outcome) => {
-                    self.held.push_back(Held::Finished(Ok(outcome)));
-                    self.run = None;
-                }
-                Step::Failed(error) => {
-                    self.held.push_back(Held::Finished(Err(error)));
-                    self.run = None;
-                }
-                // A step this inspector does not know: stop rather than spin.
-                _ => {
-                    if let Some(run) = self.run.as_mut() {
-                        run.cancel();
-                    }
-                }
-            }
-        }
-    }
-
-    /// Releases held items to the panes, stopping at a level boundary in step mode.
-    fn release(&mut self) {
-        if self.phase == Phase::Paused {
-            return;
-        }
-        while let Some(item) = self.held.front() {
-            if self.mode == Mode::Step
-                && self.level_ended
-                && matches!(item, Held::Event(Event::LevelEntered { .. }))
-            {
-                self.phase = Phase::Paused;
-                self.paused_since = Some(self.now_ms);
-                let left = self
-                    .ladder
-                    .rows
-                    .iter()
-                    .rev()
-                    .find(|r| r.outcome != LevelOutcome::Pending)
-                    .map_or("the level".to_owned(), |r| r.level.to_string());
-                self.status =
-                    format!("paused after {left}: Space enters the next level, r runs to the end");
-                return;
-            }
-            let Some(item) = self.held.pop_front() else {
-                return;
-            };
-            match item {
-                Held::Event(event) => self.apply_event(event),
-                Held::Requests(requests) => {
-                    for request in requests {
-                        self.requests.rows.insert(
-                            request.id,
-                            super::model::RequestRow {
-                                request: request.clone(),
-                                state: RequestState::Queued,
-                            },
-                        );
-                        self.queue.push_back(request);
-                    }
-                }
-                Held::Finished(result) => self.finish(result),
-            }
-        }
-    }
-
-    /// Hands queued requests to workers, up to the concurrency limit.
-    fn dispatch(&mut self) {
-        if self.phase != Phase::Running {
-            self.refresh();
-            return;
-        }
-        let waiting: Vec<RequestId> = self.run.as_ref().map(|r| r.in_flight()).unwrap_or_default();
-        while self.requests.in_flight() < self.max_concurrency() {
-            let Some(request) = self.queue.pop_front() else {
+    /// Applies what the run produced to the panes, in order, until it is all applied or
+    /// step mode holds the next level.
+    fn drive(&mut self) {
+        while self.phase == Phase::Running {
+            let Some(output) = self.stepper.next(self.mode == Mode::Step) else {
                 break;
             };
-            let since_ms = self.run_clock();
-            let Some(row) = self.requests.rows.get_mut(&request.id) else {
-                continue;
-            };
-            if !waiting.contains(&request.id) {
-                // Its job failed meanwhile: the engine no longer wants the answer.
-                row.state = RequestState::Abandoned;
-                continue;
+            match output {
+                Output::Event(event) => self.apply_event(event),
+                Output::Summarize(request) => self.summarize(request),
+                Output::Finished(result) => self.finish(result),
+                Output::Paused => self.pause(),
             }
-            row.state = RequestState::InFlight { since_ms };
-            self.effects.push(Effect::Summarize {
-                generation: self.generation,
-                request,
-            });
         }
         self.refresh();
+    }
+
+    /// Sends `request` to the summarizer.
+    fn summarize(&mut self, request: SummaryRequest) {
+        let since_ms = self.run_clock();
+        self.requests.rows.insert(
+            request.id,
+            RequestRow {
+                request: request.clone(),
+                state: RequestState::InFlight { since_ms },
+            },
+        );
+        self.effects.push(Effect::Summarize {
+            generation: self.stepper.generation(),
+            request,
+        });
+    }
+
+    fn pause(&mut self) {
+        self.phase = Phase::Paused;
+        let left = self
+            .ladder
+            .rows
+            .iter()
+            .rev()
+            .find(|r| r.outcome != LevelOutcome::Pending)
+            .map_or("the level".to_owned(), |r| r.level.to_string());
+        self.status =
+            format!("paused after {left}: Space enters the next level, r runs to the end");
     }
 
     fn answer(&mut self, generation: u64, id: RequestId, result: Result<String, SummaryFailure>) {
-        if generation != self.generation {
+        if generation != self.stepper.generation() {
             return; // an answer to a run that was cancelled or replaced
         }
         let now = self.run_clock();
@@ -411,65 +342,37 @@ impl App {
                 },
             };
         }
-        let Some(run) = self.run.as_mut() else {
-            return;
-        };
-        let completed = run.complete(id, result, now);
-        self.held.extend(run.events().into_iter().map(Held::Event));
-        if let Err(error) = completed {
+        if let Err(error) = self.stepper.complete(id, result) {
             self.log_line(
                 format!("answer to #{} dropped: {error}", id.0),
                 Some(id),
                 true,
             );
         }
-        self.poll_run();
-        self.release();
-        self.dispatch();
+        self.drive();
     }
 
     fn tick(&mut self, now_ms: u64) {
-        self.now_ms = self.now_ms.max(now_ms);
+        self.stepper.set_now(now_ms);
         self.requests.now_ms = self.run_clock();
-        if self.phase != Phase::Running {
-            return;
-        }
-        let now = self.run_clock();
-        if let Some(run) = self.run.as_mut() {
-            let before = run.in_flight().len();
-            run.handle_timeout(now);
-            if run.in_flight().len() != before {
-                self.held.extend(run.events().into_iter().map(Held::Event));
-                self.poll_run();
-                self.release();
-                self.dispatch();
-            }
+        if self.phase == Phase::Running && self.stepper.handle_timeout() {
+            self.drive();
         }
     }
 
     fn cancel(&mut self) {
-        let Some(run) = self.run.as_mut() else {
+        if !self.stepper.cancel() {
             self.status = match self.phase {
                 Phase::Running | Phase::Paused => "cancelling".into(),
                 _ => "no run to cancel".into(),
             };
             return;
-        };
-        run.cancel();
-        self.generation += 1;
-        self.held.clear();
-        self.queue.clear();
+        }
         self.phase = Phase::Running;
-        self.paused_since = None;
-        self.poll_run();
-        self.release();
-        self.refresh();
+        self.drive();
     }
 
     fn undo(&mut self) {
-        if let Some(run) = self.run.as_mut() {
-            run.cancel();
-        }
         let config = self.original_config.clone();
         match compactor::engine::Compactor::new(config.clone()) {
             Ok(compactor) => {
@@ -502,9 +405,6 @@ impl App {
                 return;
             }
         };
-        if let Some(run) = self.run.as_mut() {
-            run.cancel();
-        }
         self.numbers = Numbers::of(&config, compactor.budget());
         self.compactor = compactor;
         self.config = config;
@@ -534,14 +434,8 @@ impl App {
     }
 
     fn finish(&mut self, result: Result<compactor::engine::Outcome, CompactError>) {
-        self.run = None;
-        self.queue.clear();
-        self.paused_since = None;
         for row in self.requests.rows.values_mut() {
-            if matches!(
-                row.state,
-                RequestState::Queued | RequestState::InFlight { .. }
-            ) {
+            if matches!(row.state, RequestState::InFlight { .. }) {
                 row.state = RequestState::Abandoned;
             }
         }
@@ -588,14 +482,11 @@ impl App {
         });
     }
 
-    fn level_row(
-        &mut self,
-        level: compactor::ladder::Level,
-    ) -> Option<&mut super::model::LevelRow> {
+    fn level_row(&mut self, level: Level) -> Option<&mut LevelRow> {
         self.ladder.rows.iter_mut().find(|r| r.level == level)
     }
 
-    fn request_level(&self, id: RequestId) -> Option<compactor::ladder::Level> {
+    fn request_level(&self, id: RequestId) -> Option<Level> {
         self.requests.rows.get(&id).map(|r| r.request.level)
     }
 
@@ -627,9 +518,8 @@ impl App {
                         row.outcome = LevelOutcome::Left;
                     }
                 }
-                self.level_ended = true;
-                if let Some(run) = &self.run {
-                    self.messages = run.messages().to_vec();
+                if let Some(messages) = self.stepper.messages() {
+                    self.messages = messages.to_vec();
                 }
             }
             Event::RequestIssued { level, .. } => {
@@ -680,9 +570,6 @@ impl App {
     }
 }
 
-fn level_index(level: compactor::ladder::Level) -> usize {
-    compactor::ladder::Level::ALL
-        .iter()
-        .position(|&l| l == level)
-        .unwrap_or(0)
+fn level_index(level: Level) -> usize {
+    Level::ALL.iter().position(|&l| l == level).unwrap_or(0)
 }
