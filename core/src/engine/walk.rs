@@ -174,8 +174,16 @@ impl Run {
             self.maximum_failed(level_run, failure);
             return;
         }
+        // Another round only after a round that went through: a failed summary's segments
+        // would be asked for again.
+        let round_went_through = !replacements.is_empty()
+            && level_run
+                .jobs
+                .iter()
+                .all(|job| matches!(job.state, JobState::Done(_)));
         apply_summaries(&mut self.current, replacements);
         if level == Level::Moderate
+            && round_went_through
             && level_run.round < MODERATE_ROUNDS
             && !self.target.is_met(self.tokens(), self.current.len())
             && let Planned::Jobs(jobs) = self.plan(level)
