@@ -329,9 +329,9 @@ fn a_failing_endpoint_leaves_the_conversation_and_says_so() {
             out.to_str().expect("utf-8"),
         ])
     };
-    // LIGHT alone brings the sample to 2,454 tokens: under a 2,500 absolute limit that
+    // LIGHT alone brings the sample to 3,564 tokens: under a 3,700 absolute limit that
     // result is kept (target missed) when the summaries fail, not thrown away.
-    let fitting = run("3000");
+    let fitting = run("4200");
     assert_eq!(fitting.status.code(), Some(0), "{}", stderr(&fitting));
     assert!(
         stdout(&fitting).contains("target missed"),
@@ -374,8 +374,8 @@ fn request_timeout_ends_requests_a_summarizer_never_answers() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    // MODERATE, AGGRESSIVE and MAXIMUM each give up after one second; LIGHT's result is
-    // the best that fits.
+    // Each summarizing level gives up after one second; LIGHT's result is the best that
+    // fits.
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     while child.try_wait().expect("the child").is_none() {
         if std::time::Instant::now() > deadline {
@@ -388,5 +388,15 @@ fn request_timeout_ends_requests_a_summarizer_never_answers() {
     assert!(output.status.success(), "{}", stderr(&output));
     let out = stdout(&output);
     assert!(out.contains("target missed"), "{out}");
-    assert!(out.contains("failures 3 · fallbacks 3"), "{out}");
+    // Every request that hung failed, and each failure kept its level's messages.
+    let totals = out.lines().last().unwrap_or_default();
+    let count = |word: &str| {
+        totals
+            .split(&format!("{word} "))
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse::<u32>().ok())
+    };
+    assert!(count("failures").is_some_and(|n| n >= 1), "{out}");
+    assert_eq!(count("failures"), count("fallbacks"), "{out}");
 }

@@ -94,7 +94,9 @@ impl<K: Hash + Eq + Clone, V> Lru<K, V> {
             .iter()
             .map(|(k, (v, used))| (*used, (k, v)))
             .collect();
-        ticks.into_iter().filter_map(move |t| by_tick.get(&t).copied())
+        ticks
+            .into_iter()
+            .filter_map(move |t| by_tick.get(&t).copied())
     }
 }
 

@@ -298,7 +298,9 @@ impl Run {
                     break;
                 }
                 tokens[i] = 0;
-                let keep = size.saturating_sub(excess + excess / 8).max(MIN_CLIPPED_TOKENS);
+                let keep = size
+                    .saturating_sub(excess + excess / 8)
+                    .max(MIN_CLIPPED_TOKENS);
                 shrink(&mut self.current[i], &accountant, keep);
                 let now = accountant.message_tokens(&self.current[i]);
                 excess = excess.saturating_sub(size.saturating_sub(now));
