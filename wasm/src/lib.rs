@@ -148,15 +148,14 @@ fn json_text(value: &JsValue, path: &str) -> Result<Option<String>, Failure> {
     }
 }
 
-/// A format error without the `at line 1 column 23` of a JSON error (path `$`): the
-/// position is in JSON text the caller never saw.
-fn without_position(mut error: format::FormatError) -> format::FormatError {
-    if error.path == "$"
-        && let Some(cut) = error.message.rfind(" at line ")
-    {
-        error.message.truncate(cut);
+/// A serde_json error without its `at line 1 column 23` suffix: the position is in JSON
+/// text the caller never saw.
+fn without_position(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" at line ") {
+        Some(cut) if error.line() > 0 => text[..cut].to_owned(),
+        _ => text,
     }
-    error
 }
 
 /// The message of a thrown JS value.
@@ -194,20 +193,40 @@ fn read_conversation(
             "expected an array of messages, found undefined",
         ));
     };
-    // Parsed from the text, so that the conversation keeps each message's text: the
-    // messages the run leaves alone go back as that text, numbers exactly as
-    // `JSON.stringify` wrote them (serde_json's own float reading can be one off in the
-    // last place, and its exact mode costs the lite package 9 kB).
-    Ok(format::parse_str(&text, format, ParseOptions { lenient }).map_err(without_position)?)
+    // Through a `Value`, not `parse_str`: JavaScript's numbers are `f64`s, which a
+    // `Value` holds exactly when serde_json reads floats exactly (the `exact-floats`
+    // feature), and keeping each message's text as well costs the lite package 20 kB.
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| Failure::invalid("messages", without_position(&e)))?;
+    Ok(format::parse(&json, format, ParseOptions { lenient })?)
 }
 
-/// JSON (a `Value`, or a conversation written back) as the JS value `JSON.parse` makes of
-/// its text: exact for every number, which serde-wasm-bindgen is not for integers past
-/// 2^53.
-fn json_to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
-    // Serializing JSON cannot fail, and its text is valid JSON.
-    let text = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
+/// A JSON value as the JS value `JSON.parse` makes of it: exact for every number the
+/// input held, which serde-wasm-bindgen is not for integers past 2^53.
+fn json_to_js(value: &impl AsValue) -> JsValue {
+    // Serializing a `Value` cannot fail, and its text is valid JSON.
+    let text = serde_json::to_string(&value.as_value()).unwrap_or_else(|_| "null".to_owned());
     js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL)
+}
+
+/// JSON to hand to JS: a `Value`, or a conversation written back.
+trait AsValue {
+    fn as_value(&self) -> std::borrow::Cow<'_, serde_json::Value>;
+}
+
+impl AsValue for serde_json::Value {
+    fn as_value(&self) -> std::borrow::Cow<'_, serde_json::Value> {
+        std::borrow::Cow::Borrowed(self)
+    }
+}
+
+/// Through its `Value`: the conversation was read from a `Value` (see
+/// `read_conversation`), so there is no input text to keep, and serializing the written
+/// form itself would link the text-splitting code (20 kB gzipped) for nothing.
+impl AsValue for format::Written<'_> {
+    fn as_value(&self) -> std::borrow::Cow<'_, serde_json::Value> {
+        std::borrow::Cow::Owned(self.to_value())
+    }
 }
 
 /// A session id: a string.

@@ -81,12 +81,11 @@ use std::collections::HashMap;
 use std::fmt;
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::hash::{ContentHash, Hasher, message_hash};
 use crate::message::{Message, MessageId, Part};
-use verbatim::{Layout, Original, Piece};
+use verbatim::{Layout, Original, Piece, Text};
 
 /// The provider formats compactor reads and writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -478,9 +477,9 @@ fn from_text(text: &str) -> Result<Value, FormatError> {
 pub(crate) struct Source<'a> {
     json: &'a Value,
     /// The texts of the messages, in order.
-    items: Option<Vec<Box<RawValue>>>,
+    items: Option<Vec<Text>>,
     /// The texts of a request body's fields other than `messages`.
-    fields: Vec<(String, Box<RawValue>)>,
+    fields: Vec<(String, Text)>,
     layout: Layout,
 }
 
@@ -494,9 +493,16 @@ impl<'a> Source<'a> {
         }
     }
 
+    /// `json`, read from `text`: with its texts when the `verbatim` feature keeps them.
+    #[cfg(not(feature = "verbatim"))]
+    fn text(json: &'a Value, _text: &str) -> Self {
+        Self::of(json)
+    }
+
     /// `json`, read from `text`.
+    #[cfg(feature = "verbatim")]
     fn text(json: &'a Value, text: &str) -> Self {
-        fn owned(items: Vec<&RawValue>) -> Vec<Box<RawValue>> {
+        fn owned(items: Vec<&serde_json::value::RawValue>) -> Vec<Text> {
             items.into_iter().map(ToOwned::to_owned).collect()
         }
         let mut source = Self::of(json);

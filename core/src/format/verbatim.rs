@@ -19,8 +19,30 @@
 //! serde_json's serializers (compact or pretty), which write a [`RawValue`] verbatim.
 
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::Value;
+#[cfg(feature = "verbatim")]
 use serde_json::value::RawValue;
-use serde_json::{Map, Number, Value};
+#[cfg(feature = "verbatim")]
+use serde_json::{Map, Number};
+
+/// The input's text of a value: serde_json's `RawValue`, which its serializers write
+/// verbatim. Without the `verbatim` feature nothing keeps text: serde_json's `raw_value`
+/// makes every `Value` read carry type-error formatting (6 kB gzipped in wasm).
+#[cfg(feature = "verbatim")]
+pub(crate) type Text = Box<RawValue>;
+/// Never made without the `verbatim` feature.
+#[cfg(not(feature = "verbatim"))]
+#[derive(Debug, Clone)]
+pub(crate) enum Text {}
+
+#[cfg(feature = "verbatim")]
+fn text_of(text: &Text) -> &str {
+    text.get()
+}
+#[cfg(not(feature = "verbatim"))]
+fn text_of(text: &Text) -> &str {
+    match *text {}
+}
 
 /// A JSON value of the input: what it reads as, and the text it was read from when the
 /// input was text.
@@ -29,19 +51,19 @@ pub(crate) struct Original {
     /// What the adapters read.
     pub(crate) value: Value,
     /// The input's text of it; `None` when the input was a `Value`.
-    text: Option<Box<RawValue>>,
+    text: Option<Text>,
 }
 
 impl PartialEq for Original {
     fn eq(&self, other: &Self) -> bool {
         self.value == other.value
-            && self.text.as_deref().map(RawValue::get) == other.text.as_deref().map(RawValue::get)
+            && self.text.as_ref().map(text_of) == other.text.as_ref().map(text_of)
     }
 }
 
 impl Original {
     /// A value with its text, if any.
-    pub(crate) fn new(value: Value, text: Option<Box<RawValue>>) -> Self {
+    pub(crate) fn new(value: Value, text: Option<Text>) -> Self {
         Self { value, text }
     }
 }
@@ -49,13 +71,18 @@ impl Original {
 /// Reads JSON text as a `Value`. Numbers past `f64` (`1e400`), which serde_json refuses,
 /// read as `±f64::MAX`; everything else that is not JSON is an error.
 pub(crate) fn read(text: &str) -> Result<Value, serde_json::Error> {
-    read_at(text, 0)
+    #[cfg(feature = "verbatim")]
+    return read_at(text, 0);
+    #[cfg(not(feature = "verbatim"))]
+    serde_json::from_str(text)
 }
 
+#[cfg(feature = "verbatim")]
 /// How deep [`read_at`] goes looking for an out-of-range number: serde_json's own
 /// nesting limit, so no input reaches deeper than a plain parse would.
 const MAX_DEPTH: usize = 128;
 
+#[cfg(feature = "verbatim")]
 fn read_at(text: &str, depth: usize) -> Result<Value, serde_json::Error> {
     let error = match serde_json::from_str(text) {
         Ok(value) => return Ok(value),
@@ -91,19 +118,53 @@ fn read_at(text: &str, depth: usize) -> Result<Value, serde_json::Error> {
     }
 }
 
+#[cfg(feature = "verbatim")]
 /// The texts of the items of an array's text.
 pub(crate) fn items(text: &str) -> Result<Vec<&RawValue>, serde_json::Error> {
-    serde_json::from_str(text)
+    match split(text)? {
+        Split::Items(items) => Ok(items),
+        Split::Fields(_) => Err(serde::de::Error::custom("expected an array")),
+    }
 }
 
+#[cfg(feature = "verbatim")]
 /// The keys and value texts of an object's text, in order; a repeated key is there each
 /// time (a `Value` keeps the last).
 pub(crate) fn fields(text: &str) -> Result<Vec<(String, &RawValue)>, serde_json::Error> {
-    struct Fields;
-    impl<'de> serde::de::Visitor<'de> for Fields {
-        type Value = Vec<(String, &'de RawValue)>;
+    match split(text)? {
+        Split::Fields(fields) => Ok(fields),
+        Split::Items(_) => Err(serde::de::Error::custom("expected an object")),
+    }
+}
+
+#[cfg(feature = "verbatim")]
+/// An array's or an object's text, split one level down.
+enum Split<'a> {
+    Items(Vec<&'a RawValue>),
+    Fields(Vec<(String, &'a RawValue)>),
+}
+
+#[cfg(feature = "verbatim")]
+/// Splits `text` with one visitor that takes arrays and objects and refuses the rest with
+/// a plain message. Deserializing a `Vec` or a map instead would refuse a number with
+/// serde's `invalid type: floating point 1.5` error, whose float formatting adds 6 kB
+/// gzipped to the lite npm package.
+fn split(text: &str) -> Result<Split<'_>, serde_json::Error> {
+    struct Splitter;
+    impl<'de> serde::de::Visitor<'de> for Splitter {
+        type Value = Split<'de>;
         fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("a JSON object")
+            f.write_str("an array or an object")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut items = Vec::new();
+            while let Some(item) = seq.next_element()? {
+                items.push(item);
+            }
+            Ok(Split::Items(items))
         }
         fn visit_map<A: serde::de::MapAccess<'de>>(
             self,
@@ -113,15 +174,34 @@ pub(crate) fn fields(text: &str) -> Result<Vec<(String, &RawValue)>, serde_json:
             while let Some(field) = map.next_entry()? {
                 fields.push(field);
             }
-            Ok(fields)
+            Ok(Split::Fields(fields))
+        }
+        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Err(E::custom("expected an array or an object"))
+        }
+        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Err(E::custom("expected an array or an object"))
+        }
+        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Err(E::custom("expected an array or an object"))
+        }
+        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Err(E::custom("expected an array or an object"))
+        }
+        fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Err(E::custom("expected an array or an object"))
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Err(E::custom("expected an array or an object"))
         }
     }
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let fields = serde::Deserializer::deserialize_map(&mut deserializer, Fields)?;
+    let split = serde::Deserializer::deserialize_any(&mut deserializer, Splitter)?;
     deserializer.end()?;
-    Ok(fields)
+    Ok(split)
 }
 
+#[cfg(feature = "verbatim")]
 /// The text of the field `key` in `fields`: the last, as a `Value` keeps it.
 pub(crate) fn field<'a>(fields: &[(String, &'a RawValue)], key: &str) -> Option<&'a RawValue> {
     fields.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
@@ -129,6 +209,8 @@ pub(crate) fn field<'a>(fields: &[(String, &'a RawValue)], key: &str) -> Option<
 
 /// How JSON text is laid out, so that a written conversation reads like its input.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+// Without `verbatim` no text is read, so every layout is compact.
+#[cfg_attr(not(feature = "verbatim"), allow(dead_code))]
 pub(crate) enum Layout {
     /// On one line, no spaces: `[{"role":"user"}]` (serde_json, `JSON.stringify`).
     #[default]
@@ -144,6 +226,7 @@ pub(crate) enum Layout {
 impl Layout {
     /// The layout of JSON text: indented when its first nested value starts a line, else
     /// spaced when the first object in it has a space after its first `:`.
+    #[cfg(feature = "verbatim")]
     pub(crate) fn of(text: &str) -> Layout {
         let Some(inside) = text.trim_start().get(1..) else {
             return Layout::Compact;
@@ -234,6 +317,8 @@ impl serde_json::ser::Formatter for Spaced {
 
 /// One piece of a written conversation.
 #[derive(Debug)]
+// Without `verbatim` an original has no text to write over.
+#[cfg_attr(not(feature = "verbatim"), allow(dead_code))]
 pub(crate) enum Piece<'a> {
     /// An original, untouched: its text.
     Verbatim(&'a Original),
@@ -267,16 +352,20 @@ impl Piece<'_> {
 impl Serialize for Piece<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            Piece::Verbatim(original) => match &original.text {
-                Some(text) => text.serialize(serializer),
-                None => original.value.serialize(serializer),
-            },
+            #[cfg(feature = "verbatim")]
+            Piece::Verbatim(Original {
+                text: Some(text), ..
+            }) => text.serialize(serializer),
+            Piece::Verbatim(original) => original.value.serialize(serializer),
+            #[cfg(feature = "verbatim")]
             Piece::Over(value, original) => Over {
                 value,
                 original: &original.value,
                 text: original.text.as_deref(),
             }
             .serialize(serializer),
+            #[cfg(not(feature = "verbatim"))]
+            Piece::Over(value, _) => value.serialize(serializer),
             Piece::Fresh(value) => value.serialize(serializer),
             Piece::Array(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
@@ -296,6 +385,7 @@ impl Serialize for Piece<'_> {
     }
 }
 
+#[cfg(feature = "verbatim")]
 /// `value`, written with every part equal to the same part of `original` taken from
 /// `text`, the original's text. Object fields match by key; array items by place when
 /// the array kept its length, else each item takes the first unused original equal to
@@ -306,6 +396,7 @@ struct Over<'a> {
     text: Option<&'a RawValue>,
 }
 
+#[cfg(feature = "verbatim")]
 impl Serialize for Over<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let Some(text) = self.text else {
@@ -364,7 +455,7 @@ impl Serialize for Over<'_> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "verbatim"))]
 mod tests {
     use super::*;
 
