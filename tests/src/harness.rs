@@ -8,9 +8,11 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use compactor::budget::BudgetConfig;
 use compactor::driver::Summarize;
 use compactor::engine::{
-    CompactError, Outcome, RequestId, Run, Step, SummaryFailure, SummaryRequest,
+    CompactError, CompactionConfig, Compactor, Outcome, RequestId, Run, Step, SummaryFailure,
+    SummaryRequest,
 };
 use compactor::extractive::Extractive;
 
@@ -184,4 +186,25 @@ pub fn drive_bounded(
         }
     }
     panic!("run did not finish within {max_steps} steps");
+}
+
+/// A compactor whose target is `share` of `tokens` (no output reserve, no message signal),
+/// counting as gpt-4o does; `tweak` changes the rest of its config.
+pub fn compactor_for(
+    tokens: u64,
+    share: f64,
+    tweak: impl FnOnce(&mut CompactionConfig),
+) -> Compactor {
+    let mut config = CompactionConfig {
+        budget: BudgetConfig {
+            model: Some("gpt-4o".into()),
+            max_context_tokens: Some(((tokens as f64 * share) / 0.75).ceil() as u64 + 1),
+            output_reserve: Some(0),
+            max_messages: None,
+            ..BudgetConfig::default()
+        },
+        ..CompactionConfig::default()
+    };
+    tweak(&mut config);
+    Compactor::new(config).expect("valid numbers")
 }

@@ -16,25 +16,9 @@ use compactor::ladder::Level;
 use compactor::message::{Message, ToolCall};
 use compactor::segment::segment;
 use compactor::validate::validate;
-use compactor_tests::harness::{Script, Scripted, drive_bounded};
+use compactor_tests::harness::{Script, Scripted, compactor_for, drive_bounded};
 use compactor_tests::{arb, corpus};
 use proptest::prelude::*;
-
-/// A compactor whose target is `share` of `tokens` (no output reserve, no message signal).
-fn compactor_for(tokens: u64, share: f64, tweak: impl FnOnce(&mut CompactionConfig)) -> Compactor {
-    let mut config = CompactionConfig {
-        budget: BudgetConfig {
-            model: Some("gpt-4o".into()),
-            max_context_tokens: Some(((tokens as f64 * share) / 0.75).ceil() as u64 + 1),
-            output_reserve: Some(0),
-            max_messages: None,
-            ..BudgetConfig::default()
-        },
-        ..CompactionConfig::default()
-    };
-    tweak(&mut config);
-    Compactor::new(config).expect("valid numbers")
-}
 
 /// A compactor whose target is `share` of the tokens of `messages`, with LIGHT switched off
 /// (its threshold out of reach) so that summaries do the work.

@@ -11,7 +11,7 @@ use compactor::format::{Format, ParseOptions, parse_str, render};
 use compactor::message::Message;
 use compactor_tests::arb;
 use compactor_tests::convert::{to_aisdk, to_anthropic};
-use compactor_tests::harness::{Script, Scripted, drive_bounded};
+use compactor_tests::harness::{Script, Scripted, compactor_for, drive_bounded};
 use proptest::prelude::*;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -146,21 +146,6 @@ fn tagged(text: &str) -> Tagged {
     Tagged { extras, messages }
 }
 
-/// A compactor whose target is `share` of `tokens`, for gpt-4o's tokenizer.
-fn compactor_for(tokens: u64, share: f64) -> Compactor {
-    Compactor::new(CompactionConfig {
-        budget: BudgetConfig {
-            model: Some("gpt-4o".into()),
-            max_context_tokens: Some(((tokens as f64 * share) / 0.75).ceil() as u64 + 1),
-            output_reserve: Some(0),
-            max_messages: None,
-            ..BudgetConfig::default()
-        },
-        ..CompactionConfig::default()
-    })
-    .expect("valid numbers")
-}
-
 fn in_format(format: Format, messages: &[Message]) -> Value {
     match format {
         Format::Anthropic => to_anthropic(messages),
@@ -181,8 +166,8 @@ proptest! {
     ) {
         let text = with_numbers(&in_format(format, &messages), &numbers);
         let conversation = parse_str(&text, format, LENIENT).expect("parses");
-        let tokens = compactor_for(1_000_000, 1.0).assess(&conversation.messages).total_tokens;
-        let compactor = compactor_for(tokens, share);
+        let tokens = compactor_for(1_000_000, 1.0, |_| {}).assess(&conversation.messages).total_tokens;
+        let compactor = compactor_for(tokens, share, |_| {});
         let mut run = compactor.begin("s", conversation.messages.clone(), Trigger::Proactive, 0).expect("begins");
         let Ok(outcome) = drive_bounded(&mut run, &Scripted::always(Script::Extract), 0, 10_000) else {
             return Ok(()); // a pinned prompt over the limit: nothing to write

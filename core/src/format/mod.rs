@@ -634,11 +634,12 @@ impl IdAssigner {
     }
 }
 
+/// A request body: the object around the messages.
+pub(crate) type Body = Map<String, Value>;
+
 /// The messages array of `json` — an array, or a request body with `messages` — and the
 /// body around it.
-pub(crate) fn messages_of(
-    json: &Value,
-) -> Result<(&Vec<Value>, Option<&Map<String, Value>>), FormatError> {
+pub(crate) fn messages_of(json: &Value) -> Result<(&Vec<Value>, Option<&Body>), FormatError> {
     match json {
         Value::Array(items) => Ok((items, None)),
         Value::Object(body) => match body.get("messages") {
