@@ -60,7 +60,7 @@ step "wasm: tsc --noEmit on a program using the whole API"
 step "wasm: counting agrees with gpt-tokenizer and js-tiktoken on the corpus"
 node wasm/bench/count.mjs 1
 
-step "fuzz: each format adapter, briefly (parse -> write -> parse gives the same messages)"
+step "fuzz: each format adapter, briefly (parse -> write -> parse gives the same messages; untouched text writes back byte for byte)"
 if cargo +nightly --version >/dev/null 2>&1 && cargo fuzz --version >/dev/null 2>&1; then
   log="$(mktemp)"
   for target in openai anthropic aisdk; do

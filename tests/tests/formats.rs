@@ -39,7 +39,7 @@ fn fixtures(folder: &str) -> Vec<(String, Value)> {
 fn round_trips(name: &str, json: &Value, format: Format, options: ParseOptions) -> Vec<Message> {
     let conversation = parse(json, format, options).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(
-        &conversation.to_json(&conversation.messages),
+        &conversation.to_json(&conversation.messages).to_value(),
         json,
         "{name}"
     );
@@ -61,7 +61,7 @@ fn detected_or_plain(name: &str, json: &Value, format: Format) {
             auto.format
         );
     }
-    assert_eq!(auto.to_json(&auto.messages), *json, "{name}");
+    assert_eq!(auto.to_json(&auto.messages).to_value(), *json, "{name}");
 }
 
 #[test]
@@ -104,7 +104,10 @@ fn exit_messages_fail_strict_parsing_by_path_and_survive_lenient() {
     let exit = conversation.messages.last().expect("messages");
     assert!(!exit.compactable);
     let json: Value = serde_json::from_str(&text).expect("json");
-    assert_eq!(conversation.to_json(&conversation.messages)[85], json[85]);
+    assert_eq!(
+        conversation.to_json(&conversation.messages).to_value()[85],
+        json[85]
+    );
 }
 
 #[test]
@@ -264,8 +267,8 @@ proptest! {
     ) {
         let json = in_format(format, &messages);
         let conversation = parse(&json, format, STRICT).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        prop_assert_eq!(&conversation.to_json(&conversation.messages), &json);
-        let again = parse(&conversation.to_json(&conversation.messages), format, STRICT).expect("parses again");
+        prop_assert_eq!(&conversation.to_json(&conversation.messages).to_value(), &json);
+        let again = parse(&conversation.to_json(&conversation.messages).to_value(), format, STRICT).expect("parses again");
         prop_assert_eq!(&again.messages, &conversation.messages);
         prop_assert_eq!(check(format, &conversation.messages), Ok(()));
     }
@@ -285,7 +288,7 @@ proptest! {
                 prop_assert_eq!(&error.path, &path, "{}", error);
                 if lenient_keeps {
                     let lenient = parse(&json, format, LENIENT).expect("lenient keeps it");
-                    prop_assert_eq!(lenient.to_json(&lenient.messages), json);
+                    prop_assert_eq!(lenient.to_json(&lenient.messages).to_value(), json);
                 }
             }
             Expect::Rejected(index) => match strict {
@@ -296,7 +299,7 @@ proptest! {
                 Ok(conversation) => {
                     // Some fields are free-form (`name`, `extra`): a number there is fine.
                     let _ = check(format, &conversation.messages);
-                    prop_assert_eq!(conversation.to_json(&conversation.messages), json);
+                    prop_assert_eq!(conversation.to_json(&conversation.messages).to_value(), json);
                 }
             },
             Expect::Violation => {

@@ -87,7 +87,7 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
         &mut |event| {
             if args.progress {
                 let at = started.elapsed().as_secs_f64();
-                eprintln!("[{at:6.1}s] {}", event_line(event).text);
+                crate::say(&format!("[{at:6.1}s] {}", event_line(event).text));
             }
             log.push(event.clone());
         },
@@ -99,9 +99,9 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
         Failure::Other(format!("compaction failed, conversation unchanged: {e}"))
     })?;
     if let Some(path) = &args.output {
-        let json = conversation.to_json(&outcome.messages);
-        let text =
-            serde_json::to_string_pretty(&json).map_err(|e| Failure::Other(e.to_string()))?;
+        // Laid out as the input was, so that untouched messages are the input's own
+        // lines: `diff` shows only what the run rewrote.
+        let text = conversation.to_json(&outcome.messages).to_string();
         std::fs::write(path, text + "\n")
             .map_err(|e| Failure::Other(format!("{}: {e}", path.display())))?;
     }
@@ -111,11 +111,11 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
         std::fs::write(path, text + "\n")
             .map_err(|e| Failure::Other(format!("{}: {e}", path.display())))?;
     }
-    print!(
-        "{}",
-        render(&args.input.file.display().to_string(), &outcome, &log)
-    );
-    Ok(())
+    crate::print(&render(
+        &args.input.file.display().to_string(),
+        &outcome,
+        &log,
+    ))
 }
 
 /// Imports the state in `path`, when the file exists.

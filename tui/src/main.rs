@@ -8,6 +8,7 @@ mod plan;
 mod summarizer;
 mod words;
 
+use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -37,6 +38,29 @@ pub enum Failure {
     Input(String),
     /// Something went wrong on our side or in the environment.
     Other(String),
+    /// The reader of stdout closed it (`compactor plan big.json | head`): not a failure,
+    /// the command stops quietly and exits 0, as ripgrep does.
+    Closed,
+}
+
+/// Prints `text` to stdout. A closed pipe stops the command quietly ([`Failure::Closed`]):
+/// `print!` would panic on it, since Rust ignores `SIGPIPE`.
+pub fn print(text: &str) -> Result<(), Failure> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => Err(Failure::Closed),
+        Err(e) => Err(Failure::Other(format!("stdout: {e}"))),
+    }
+}
+
+/// Prints `line` to stderr, ignoring a stderr that is closed: there is nowhere left to
+/// say so (`eprintln!` would panic).
+pub fn say(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 fn main() -> ExitCode {
@@ -47,13 +71,13 @@ fn main() -> ExitCode {
         Command::Inspect(args) => inspect::run(&args),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) | Err(Failure::Closed) => ExitCode::SUCCESS,
         Err(Failure::Input(message)) => {
-            eprintln!("compactor: {message}");
+            say(&format!("compactor: {message}"));
             ExitCode::from(2)
         }
         Err(Failure::Other(message)) => {
-            eprintln!("compactor: {message}");
+            say(&format!("compactor: {message}"));
             ExitCode::from(1)
         }
     }

@@ -37,19 +37,15 @@ pub fn run(args: &PlanArgs) -> Result<(), Failure> {
     if args.json {
         let json =
             serde_json::to_string_pretty(&plan).map_err(|e| Failure::Other(e.to_string()))?;
-        println!("{json}");
+        crate::print(&(json + "\n"))
     } else {
-        print!(
-            "{}",
-            render(
-                &args.input.file.display().to_string(),
-                &conversation.messages,
-                &plan,
-                accountant.counter_name()
-            )
-        );
+        crate::print(&render(
+            &args.input.file.display().to_string(),
+            &conversation.messages,
+            &plan,
+            accountant.counter_name(),
+        ))
     }
-    Ok(())
 }
 
 /// Thousands separated by commas.

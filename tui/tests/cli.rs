@@ -400,3 +400,116 @@ fn request_timeout_ends_requests_a_summarizer_never_answers() {
     assert!(count("failures").is_some_and(|n| n >= 1), "{out}");
     assert_eq!(count("failures"), count("fallbacks"), "{out}");
 }
+
+/// Numbers a `Value` does not hold as written.
+const NUMBERS: &str = r#""numbers": [1776068401.3278353, 18446744073709551615, 123456789012345678901234567890, -0.0, 1e400, 1E5, 1.10, 0.00021688800000000001]"#;
+
+/// A corpus trajectory (written by Python: one line, `, ` and `: `) with [`NUMBERS`] in
+/// the `extra` of every message that has one.
+fn with_numbers(dir: &std::path::Path) -> (std::path::PathBuf, String) {
+    let text = std::fs::read_to_string(corpus_dir().join("mini-swe-agent--django-13230.json"))
+        .expect("corpus")
+        .replace("\"timestamp\": ", &format!("{NUMBERS}, \"timestamp\": "));
+    let path = dir.join("numbers.json");
+    std::fs::write(&path, &text).expect("written");
+    (path, text)
+}
+
+fn items(text: &str) -> Vec<&serde_json::value::RawValue> {
+    serde_json::from_str(text).expect("an array")
+}
+
+#[test]
+fn compact_writes_untouched_messages_and_their_numbers_byte_for_byte() {
+    let dir = std::env::temp_dir().join(format!("compactor-exact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (input, text) = with_numbers(&dir);
+    let out = dir.join("out.json");
+    let (input, out_path) = (input.to_str().expect("utf-8"), out.to_str().expect("utf-8"));
+
+    // Nothing to do: the file comes back as it was, byte for byte.
+    let run = compactor(&[
+        "compact",
+        input,
+        "--lenient",
+        "--max-context",
+        "1000000",
+        "--max-messages",
+        "off",
+        "-o",
+        out_path,
+    ]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert_eq!(std::fs::read_to_string(&out).expect("written"), text + "\n");
+
+    // Compacted for a small window: every message left is its input's text, or a summary,
+    // or a rewrite that kept its numbers.
+    let run = compactor(&[
+        "compact",
+        input,
+        "--lenient",
+        "--max-context",
+        "12000",
+        "--output-reserve",
+        "1000",
+        "-o",
+        out_path,
+    ]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let (text, written) = (
+        std::fs::read_to_string(input).expect("input"),
+        std::fs::read_to_string(&out).expect("written"),
+    );
+    let before: Vec<&str> = items(&text).iter().map(|i| i.get()).collect();
+    let after = items(&written);
+    assert!(after.len() < before.len(), "compacted");
+    let untouched = after.iter().filter(|i| before.contains(&i.get())).count();
+    assert!(untouched >= 5, "{untouched} of {} untouched", after.len());
+    assert_eq!(
+        after.last().map(|i| i.get()),
+        before.last().copied(),
+        "the pinned exit"
+    );
+    assert_eq!(
+        written.matches("\"numbers\"").count(),
+        written.matches(NUMBERS).count(),
+        "every number as written"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `compactor args` with its stdout a pipe the reader has already closed.
+fn with_closed_stdout(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_compactor"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("exits")
+}
+
+#[test]
+fn a_reader_that_closes_the_pipe_stops_the_command_quietly() {
+    let big = corpus_dir().join("mini-swe-agent--sqlfluff-1517.json");
+    let big = big.to_str().expect("utf-8 path");
+    for args in [
+        &["plan", big, "--lenient"][..],
+        &["plan", big, "--lenient", "--json"],
+        &["compact", big, "--lenient", "--progress"],
+    ] {
+        let output = with_closed_stdout(args);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            !stderr(&output).contains("panicked"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}

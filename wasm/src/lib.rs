@@ -197,6 +197,9 @@ fn read_conversation(
             "expected an array of messages, found undefined",
         ));
     };
+    // Through a `Value`, not `parse_str`: JavaScript's numbers are `f64`s, which a
+    // `Value` holds exactly when serde_json reads floats exactly (the `exact-floats`
+    // feature), and keeping each message's text as well costs the lite package 20 kB.
     let json: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| Failure::invalid("messages", without_position(&e)))?;
     Ok(format::parse(&json, format, ParseOptions { lenient })?)
@@ -204,9 +207,9 @@ fn read_conversation(
 
 /// A JSON value as the JS value `JSON.parse` makes of it: exact for every number the
 /// input held, which serde-wasm-bindgen is not for integers past 2^53.
-fn json_to_js(value: &serde_json::Value) -> JsValue {
+fn json_to_js(value: &impl AsValue) -> JsValue {
     // Serializing a `Value` cannot fail, and its text is valid JSON.
-    let text = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
+    let text = serde_json::to_string(&value.as_value()).unwrap_or_else(|_| "null".to_owned());
     js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL)
 }
 
@@ -249,6 +252,26 @@ fn read_budget(config: &Fields) -> Result<BudgetConfig, Failure> {
         max_messages,
         encoding,
     })
+}
+
+/// JSON to hand to JS: a `Value`, or a conversation written back.
+trait AsValue {
+    fn as_value(&self) -> std::borrow::Cow<'_, serde_json::Value>;
+}
+
+impl AsValue for serde_json::Value {
+    fn as_value(&self) -> std::borrow::Cow<'_, serde_json::Value> {
+        std::borrow::Cow::Borrowed(self)
+    }
+}
+
+/// Through its `Value`: the conversation was read from a `Value` (see
+/// `read_conversation`), so there is no input text to keep, and serializing the written
+/// form itself would link the text-splitting code (20 kB gzipped) for nothing.
+impl AsValue for format::Written<'_> {
+    fn as_value(&self) -> std::borrow::Cow<'_, serde_json::Value> {
+        std::borrow::Cow::Owned(self.to_value())
+    }
 }
 
 /// A session id: a string.

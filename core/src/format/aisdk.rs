@@ -31,9 +31,9 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    Conversation, Format, FormatError, ParseOptions, at, base_object, index, inline_data_tokens,
-    kind_of, object_at, opaque_part, pin_opaque, placeholder, read_conversation, render_blocks,
-    required_str, tool_call, unknown_role,
+    Conversation, Format, FormatError, ParseOptions, Source, at, base_object, index,
+    inline_data_tokens, kind_of, object_at, opaque_part, pin_opaque, placeholder,
+    read_conversation, render_blocks, required_str, tool_call, unknown_role,
 };
 use crate::message::{
     Media, MediaKind, Message, MessageId, Part, Reasoning, Role, ToolResult, text_of,
@@ -46,8 +46,12 @@ pub const FILE_REF_TOKENS: u64 = 1_500;
 
 /// Parses an array of messages or an object with `messages`.
 pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, FormatError> {
+    read(Source::of(json), options)
+}
+
+pub(crate) fn read(source: Source<'_>, options: ParseOptions) -> Result<Conversation, FormatError> {
     read_conversation(
-        json,
+        source,
         Format::AiSdk,
         |_| Ok(Vec::new()),
         |item, path| parse_message(item, path, options),
@@ -504,7 +508,7 @@ mod tests {
         assert_eq!(results[0].content, vec![Part::text(r#"{"temp":18}"#)]);
         assert_eq!(results[0].tool_name.as_deref(), Some("weather"));
         assert!(results[1].is_error);
-        assert_eq!(c.to_json(&c.messages), value(MESSAGES));
+        assert_eq!(c.to_json(&c.messages).to_value(), value(MESSAGES));
     }
 
     #[test]
@@ -515,7 +519,7 @@ mod tests {
             result.content = vec![Part::text("[cleared]")];
         }
         messages[2].parts.remove(0);
-        let out = c.to_json(&messages);
+        let out = c.to_json(&messages).to_value();
         let original = value(MESSAGES);
         assert_eq!(out[3]["content"][1], original[3]["content"][1]);
         assert_eq!(
@@ -569,7 +573,7 @@ mod tests {
         assert!(!results[0].is_error);
         assert_eq!(results[1].content, vec![Part::text("rate limited")]);
         assert!(results[1].is_error);
-        assert_eq!(c.to_json(&c.messages), value(V4));
+        assert_eq!(c.to_json(&c.messages).to_value(), value(V4));
 
         let mut messages = c.messages.clone();
         for part in &mut messages[2].parts {
@@ -580,7 +584,7 @@ mod tests {
         if let Part::ToolCall(call) = &mut messages[1].parts[1] {
             call.arguments = r#"{"city":"Rome"}"#.into();
         }
-        let out = c.to_json(&messages);
+        let out = c.to_json(&messages).to_value();
         assert_eq!(
             out[2]["content"],
             json!([
@@ -656,6 +660,6 @@ mod tests {
         let text = r#"[{"role":"assistant","content":[{"type":"tool-approval-request","id":"a"}]},{"role":"exit","content":"x"}]"#;
         let c = parse_str(text, Format::AiSdk, ParseOptions { lenient: true }).expect("lenient");
         assert!(c.messages.iter().all(|m| !m.compactable));
-        assert_eq!(c.to_json(&c.messages), value(text));
+        assert_eq!(c.to_json(&c.messages).to_value(), value(text));
     }
 }

@@ -25,10 +25,11 @@
 
 use serde_json::{Map, Value, json};
 
+use super::verbatim::Piece;
 use super::{
-    Conversation, Format, FormatError, ParseOptions, at, base_object, index, inline_data_tokens,
-    kind_of, object_at, opaque_part, pin_opaque, placeholder, read_conversation, render_blocks,
-    required_str, tool_call, unknown_role,
+    Conversation, Format, FormatError, ParseOptions, Source, at, base_object, index,
+    inline_data_tokens, kind_of, object_at, opaque_part, pin_opaque, placeholder,
+    read_conversation, render_blocks, required_str, tool_call, unknown_role,
 };
 use crate::message::{
     Media, MediaKind, Message, MessageId, Part, Reasoning, Role, ToolResult, text_of,
@@ -55,12 +56,17 @@ const SERVER_BLOCKS: &[&str] = &[
 
 /// Parses a request body or a bare array of messages.
 pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, FormatError> {
+    read(Source::of(json), options)
+}
+
+pub(crate) fn read(source: Source<'_>, options: ParseOptions) -> Result<Conversation, FormatError> {
     read_conversation(
-        json,
+        source,
         Format::Anthropic,
         |body| match body.and_then(|body| body.get("system")) {
             Some(system) => {
-                let message = Message::new(MessageId::new(""), Role::System, system_parts(system)?);
+                let parts = system_parts(&system.value)?;
+                let message = Message::new(MessageId::new(""), Role::System, parts);
                 Ok(vec![(message, system.clone())])
             }
             None => Ok(Vec::new()),
@@ -253,40 +259,38 @@ fn reread(block: &Value) -> Option<Part> {
 
 /// Writes `messages`: leading system messages to the top-level `system` field, the rest
 /// to `messages`.
-pub(crate) fn write(conversation: &Conversation, messages: &[Message]) -> Value {
+pub(crate) fn write<'a>(conversation: &'a Conversation, messages: &[Message]) -> Piece<'a> {
     let leading = messages
         .iter()
         .take_while(|m| m.role == Role::System)
         .count();
     let (system, rest) = messages.split_at(leading);
-    let rendered: Vec<Value> = rest.iter().map(|m| conversation.write(m, render)).collect();
+    let rendered = Piece::Array(rest.iter().map(|m| conversation.piece(m, render)).collect());
     let system = match system {
         [] => None,
-        [only] => Some(conversation.write(only, render_system)),
+        [only] => Some(conversation.piece(only, render_system)),
         several => {
-            // Several leading system messages fold into one list of text blocks.
+            // Several leading system messages (only a caller's own list has them) fold into
+            // one list of text blocks, written fresh.
             let blocks = several
                 .iter()
-                .flat_map(|m| match conversation.write(m, render_system) {
+                .flat_map(|m| match conversation.piece(m, render_system).to_value() {
                     Value::Array(blocks) => blocks,
                     Value::String(text) => vec![json!({"type": "text", "text": text})],
                     other => vec![other],
                 })
                 .collect();
-            Some(Value::Array(blocks))
+            Some(Piece::Fresh(Value::Array(blocks)))
         }
     };
-    let mut body = match &conversation.envelope {
-        Some(envelope) => envelope.clone(),
-        None if system.is_some() => Map::new(),
-        None => return Value::Array(rendered),
-    };
-    match system {
-        Some(system) => body.insert("system".into(), system),
-        None => body.shift_remove("system"),
-    };
-    body.insert("messages".into(), Value::Array(rendered));
-    Value::Object(body)
+    match (&conversation.envelope, system) {
+        (Some(envelope), system) => envelope.with(rendered, Some(system)),
+        (None, Some(system)) => Piece::Object(vec![
+            ("system".into(), system),
+            ("messages".into(), rendered),
+        ]),
+        (None, None) => rendered,
+    }
 }
 
 /// Renders a system message for the top-level `system` field: a string, or text blocks when
@@ -437,10 +441,10 @@ mod tests {
     #[test]
     fn unchanged_conversations_are_written_back_equal() {
         let c = strict(BODY).expect("valid");
-        assert_eq!(c.to_json(&c.messages), value(BODY));
+        assert_eq!(c.to_json(&c.messages).to_value(), value(BODY));
         let bare = r#"[{"role":"user","content":"hi","x":1}]"#;
         let c = strict(bare).expect("valid");
-        assert_eq!(c.to_json(&c.messages), value(bare));
+        assert_eq!(c.to_json(&c.messages).to_value(), value(bare));
     }
 
     #[test]
@@ -451,7 +455,7 @@ mod tests {
             result.content = vec![Part::text("[cleared]")];
             result.is_error = false;
         }
-        let out = c.to_json(&messages);
+        let out = c.to_json(&messages).to_value();
         let original = value(BODY);
         assert_eq!(
             out["messages"][2]["content"][0],
@@ -469,13 +473,13 @@ mod tests {
         let c = strict(BODY).expect("valid");
         let mut messages = c.messages.clone();
         messages[0].parts = vec![Part::text("You are brief.")];
-        let out = c.to_json(&messages);
+        let out = c.to_json(&messages).to_value();
         assert_eq!(
             out["system"],
             json!([{"type":"text","text":"You are brief.","cache_control":{"type":"ephemeral"}}])
         );
         assert_eq!(out["messages"].as_array().map(Vec::len), Some(4));
-        let without = c.to_json(&messages[1..]);
+        let without = c.to_json(&messages[1..]).to_value();
         assert!(without.get("system").is_none());
     }
 
@@ -483,7 +487,9 @@ mod tests {
     fn new_summary_messages_render_as_user_text() {
         let c = strict(BODY).expect("valid");
         let summary = Message::user("s1", "[summary] earlier: weather lookups");
-        let out = c.to_json(&[c.messages[0].clone(), summary, c.messages[4].clone()]);
+        let out = c
+            .to_json(&[c.messages[0].clone(), summary, c.messages[4].clone()])
+            .to_value();
         assert_eq!(
             out["messages"][0],
             json!({"role":"user","content":"[summary] earlier: weather lookups"})
@@ -542,6 +548,6 @@ mod tests {
             parse_str(text, Format::Anthropic, ParseOptions { lenient: true }).expect("lenient");
         assert!(!c.messages[0].compactable && !c.messages[1].compactable);
         assert!(matches!(&c.messages[0].parts[1], Part::Opaque(o) if o.kind == "foo"));
-        assert_eq!(c.to_json(&c.messages), value(text));
+        assert_eq!(c.to_json(&c.messages).to_value(), value(text));
     }
 }

@@ -75,14 +75,17 @@ pub mod aisdk;
 pub mod anthropic;
 pub mod check;
 pub mod openai;
+mod verbatim;
 
 use std::collections::HashMap;
 use std::fmt;
 
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::hash::{ContentHash, Hasher, message_hash};
 use crate::message::{Message, MessageId, Part};
+use verbatim::{Layout, Original, Piece, Text};
 
 /// The provider formats compactor reads and writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -232,21 +235,24 @@ pub struct Conversation {
     pub format: Format,
     /// The messages.
     pub messages: Vec<Message>,
-    originals: HashMap<MessageId, (ContentHash, Value)>,
-    envelope: Option<Map<String, Value>>,
+    originals: HashMap<MessageId, (ContentHash, Original)>,
+    envelope: Option<Envelope>,
+    /// How the input text was laid out (compact when the input was a `Value`).
+    layout: Layout,
 }
 
 impl Conversation {
     fn new(
         format: Format,
-        parsed: Vec<(Message, Value)>,
-        envelope: Option<Map<String, Value>>,
+        parsed: Vec<(Message, Original)>,
+        envelope: Option<Envelope>,
+        layout: Layout,
     ) -> Self {
         let mut originals = HashMap::with_capacity(parsed.len());
         let messages = parsed
             .into_iter()
-            .map(|(message, json)| {
-                originals.insert(message.id.clone(), (message_hash(&message), json));
+            .map(|(message, original)| {
+                originals.insert(message.id.clone(), (message_hash(&message), original));
                 message
             })
             .collect();
@@ -255,6 +261,7 @@ impl Conversation {
             messages,
             originals,
             envelope,
+            layout,
         }
     }
 
@@ -263,58 +270,134 @@ impl Conversation {
         self.originals
             .get(&message.id)
             .filter(|(hash, _)| *hash == message_hash(message))
-            .map(|(_, json)| json)
+            .map(|(_, original)| &original.value)
     }
 
-    /// The JSON the input held for a message with this id, changed since or not: what a
-    /// rewritten message is rendered on top of.
-    fn base(&self, message: &Message) -> Option<&Value> {
-        self.originals.get(&message.id).map(|(_, json)| json)
-    }
-
-    /// The JSON of one message: its original when unchanged, else rendered by `render` on
-    /// top of the original with the same id.
-    fn write(&self, message: &Message, render: fn(&Message, Option<&Value>) -> Value) -> Value {
-        match self.original(message) {
-            Some(json) => json.clone(),
-            None => render(message, self.base(message)),
+    /// The piece that writes one message: its original when unchanged; else rendered by
+    /// `render` on top of the original with the same id (what the input held for it), or
+    /// fresh when there is none.
+    fn piece(&self, message: &Message, render: fn(&Message, Option<&Value>) -> Value) -> Piece<'_> {
+        match self.originals.get(&message.id) {
+            Some((hash, original)) if *hash == message_hash(message) => Piece::Verbatim(original),
+            Some((_, original)) => Piece::Over(render(message, Some(&original.value)), original),
+            None => Piece::Fresh(render(message, None)),
         }
     }
 
-    /// The JSON of `messages` in this conversation's format: originals verbatim where the
-    /// message is unchanged, rendered otherwise. When the input was a request body (an
-    /// object with `messages`), the output is that body with its messages replaced.
+    /// `messages` in this conversation's format: originals verbatim where the message is
+    /// unchanged, rendered otherwise. When the input was a request body (an object with
+    /// `messages`), the output is that body with its messages replaced.
     ///
     /// Anthropic: leading [`Role::System`](crate::message::Role::System) messages go to the
     /// top-level `system` field (a bare array input becomes a body then), never into
     /// `messages`.
-    pub fn to_json(&self, messages: &[Message]) -> Value {
-        match self.format {
+    ///
+    /// Serialize the result with serde_json (`to_string`, `to_writer`, pretty or not), or
+    /// print it (`to_string()` lays it out as the input text was). Conversations parsed from
+    /// text ([`parse_str`]) come back byte for byte: every untouched message, every field of
+    /// the request body, and the unchanged fields of a rewritten message are the input's
+    /// own text, numbers included (`1776068401.3278353`, `1E5`, integers past 2^64).
+    /// [`Written::to_value`] gives a `Value` instead, with numbers as a `Value` holds them.
+    pub fn to_json(&self, messages: &[Message]) -> Written<'_> {
+        let root = match self.format {
             Format::OpenAi => self.wrap(
                 messages
                     .iter()
-                    .map(|m| self.write(m, openai::render))
+                    .map(|m| self.piece(m, openai::render))
                     .collect(),
             ),
             Format::AiSdk => self.wrap(
                 messages
                     .iter()
-                    .map(|m| self.write(m, aisdk::render))
+                    .map(|m| self.piece(m, aisdk::render))
                     .collect(),
             ),
             Format::Anthropic => anthropic::write(self, messages),
+        };
+        Written {
+            root,
+            layout: &self.layout,
         }
     }
 
-    fn wrap(&self, rendered: Vec<Value>) -> Value {
+    fn wrap<'a>(&'a self, rendered: Vec<Piece<'a>>) -> Piece<'a> {
         match &self.envelope {
-            Some(envelope) => {
-                let mut body = envelope.clone();
-                body.insert("messages".into(), Value::Array(rendered));
-                Value::Object(body)
-            }
-            None => Value::Array(rendered),
+            Some(envelope) => envelope.with(Piece::Array(rendered), None),
+            None => Piece::Array(rendered),
         }
+    }
+}
+
+/// A conversation written back by [`Conversation::to_json`]: serialize it with serde_json
+/// (other serializers cannot take the input's text verbatim), print it, or take its
+/// [`Written::to_value`].
+#[derive(Debug)]
+pub struct Written<'a> {
+    root: Piece<'a>,
+    layout: &'a Layout,
+}
+
+impl Written<'_> {
+    /// The written conversation as a `Value`. Numbers are as a `Value` holds them, which is
+    /// not always as the input wrote them: serialize the `Written` itself for the input's
+    /// text.
+    pub fn to_value(&self) -> Value {
+        self.root.to_value()
+    }
+}
+
+impl Serialize for Written<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.root.serialize(serializer)
+    }
+}
+
+/// The JSON text, laid out as the input text was: indented by the same unit, spaced as
+/// Python writes it, or compact (as it is when the input was a `Value`). Untouched
+/// messages then read exactly as in the input, whitespace included.
+impl fmt::Display for Written<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.layout.write(self).map_err(|_| fmt::Error)?)
+    }
+}
+
+/// The fields of a request body, in order, each with its text; `messages` is there (its
+/// value unused) to keep its place.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Envelope(Vec<(String, Original)>);
+
+impl Envelope {
+    /// The field `key`.
+    pub(crate) fn get(&self, key: &str) -> Option<&Original> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// The body with `messages` in place of its messages, and `system` (when given) in
+    /// place of its `system` field, or last when it had none. Every other field is
+    /// verbatim.
+    fn with<'a>(&'a self, messages: Piece<'a>, system: Option<Option<Piece<'a>>>) -> Piece<'a> {
+        let mut messages = Some(messages);
+        let mut system = system;
+        let mut fields: Vec<(String, Piece<'a>)> = Vec::with_capacity(self.0.len() + 1);
+        for (key, original) in &self.0 {
+            let piece = match key.as_str() {
+                "messages" => messages.take(),
+                "system" => match system.take() {
+                    Some(replaced) => replaced,
+                    None => Some(Piece::Verbatim(original)),
+                },
+                _ => Some(Piece::Verbatim(original)),
+            };
+            if let Some(piece) = piece {
+                fields.push((key.clone(), piece));
+            }
+        }
+        for (key, piece) in [("system", system.flatten()), ("messages", messages)] {
+            if let Some(piece) = piece {
+                fields.push((key.to_owned(), piece));
+            }
+        }
+        Piece::Object(fields)
     }
 }
 
@@ -323,7 +406,9 @@ impl Conversation {
 /// and render as their label in brackets; keep such messages in a [`Conversation`] and
 /// write them with [`Conversation::to_json`] instead.
 pub fn render(format: Format, messages: &[Message]) -> Value {
-    Conversation::new(format, Vec::new(), None).to_json(messages)
+    Conversation::new(format, Vec::new(), None, Layout::Compact)
+        .to_json(messages)
+        .to_value()
 }
 
 /// Parses `json` as `format`.
@@ -332,17 +417,29 @@ pub fn parse(
     format: Format,
     options: ParseOptions,
 ) -> Result<Conversation, FormatError> {
+    read(Source::of(json), format, options)
+}
+
+fn read(
+    source: Source<'_>,
+    format: Format,
+    options: ParseOptions,
+) -> Result<Conversation, FormatError> {
     match format {
-        Format::OpenAi => openai::parse(json, options),
-        Format::Anthropic => anthropic::parse(json, options),
-        Format::AiSdk => aisdk::parse(json, options),
+        Format::OpenAi => openai::read(source, options),
+        Format::Anthropic => anthropic::read(source, options),
+        Format::AiSdk => aisdk::read(source, options),
     }
 }
 
 /// Parses `json` in the format [`Format::detect`] names; input with no recognizable
 /// format is an error at path `$`.
 pub fn parse_auto(json: &Value, options: ParseOptions) -> Result<Conversation, FormatError> {
-    let format = Format::detect(json).ok_or_else(|| {
+    parse(json, detected(json)?, options)
+}
+
+fn detected(json: &Value) -> Result<Format, FormatError> {
+    Format::detect(json).ok_or_else(|| {
         FormatError::new(
             "$",
             format!(
@@ -350,26 +447,86 @@ pub fn parse_auto(json: &Value, options: ParseOptions) -> Result<Conversation, F
                 kind_of(json)
             ),
         )
-    })?;
-    parse(json, format, options)
+    })
 }
 
-/// Parses JSON text as `format`; text that is not JSON is an error at path `$`.
+/// Parses JSON text as `format`; text that is not JSON is an error at path `$`. The
+/// conversation keeps the text of every message and of every field of a request body, and
+/// writes them back byte for byte ([`Conversation::to_json`]).
 pub fn parse_str(
     text: &str,
     format: Format,
     options: ParseOptions,
 ) -> Result<Conversation, FormatError> {
-    parse(&from_text(text)?, format, options)
+    let json = from_text(text)?;
+    read(Source::text(&json, text), format, options)
 }
 
-/// Parses JSON text in the format [`Format::detect`] names.
+/// Parses JSON text in the format [`Format::detect`] names, as [`parse_str`] does.
 pub fn parse_str_auto(text: &str, options: ParseOptions) -> Result<Conversation, FormatError> {
-    parse_auto(&from_text(text)?, options)
+    let json = from_text(text)?;
+    read(Source::text(&json, text), detected(&json)?, options)
 }
 
 fn from_text(text: &str) -> Result<Value, FormatError> {
-    serde_json::from_str(text).map_err(|e| FormatError::new("$", format!("not JSON: {e}")))
+    verbatim::read(text).map_err(|e| FormatError::new("$", format!("not JSON: {e}")))
+}
+
+/// What a conversation is read from: its JSON, and the text of its parts when it was
+/// read from text.
+pub(crate) struct Source<'a> {
+    json: &'a Value,
+    /// The texts of the messages, in order.
+    items: Option<Vec<Text>>,
+    /// The texts of a request body's fields other than `messages`.
+    fields: Vec<(String, Text)>,
+    layout: Layout,
+}
+
+impl<'a> Source<'a> {
+    pub(crate) fn of(json: &'a Value) -> Self {
+        Self {
+            json,
+            items: None,
+            fields: Vec::new(),
+            layout: Layout::Compact,
+        }
+    }
+
+    /// `json`, read from `text`: with its texts when the `verbatim` feature keeps them.
+    #[cfg(not(feature = "verbatim"))]
+    fn text(json: &'a Value, _text: &str) -> Self {
+        Self::of(json)
+    }
+
+    /// `json`, read from `text`.
+    #[cfg(feature = "verbatim")]
+    fn text(json: &'a Value, text: &str) -> Self {
+        fn owned(items: Vec<&serde_json::value::RawValue>) -> Vec<Text> {
+            items.into_iter().map(ToOwned::to_owned).collect()
+        }
+        let mut source = Self::of(json);
+        source.layout = Layout::of(text);
+        // The text parsed as `json` just now: splitting it cannot fail, and if it did the
+        // conversation would only lose its texts, not its messages.
+        match json {
+            Value::Array(_) => source.items = verbatim::items(text).ok().map(owned),
+            Value::Object(_) => {
+                if let Ok(fields) = verbatim::fields(text) {
+                    source.items = verbatim::field(&fields, "messages")
+                        .and_then(|messages| verbatim::items(messages.get()).ok())
+                        .map(owned);
+                    source.fields = fields
+                        .into_iter()
+                        .filter(|(key, _)| key != "messages")
+                        .map(|(key, text)| (key, text.to_owned()))
+                        .collect();
+                }
+            }
+            _ => {}
+        }
+        source
+    }
 }
 
 /// Renders content parts as blocks. A part equal to what an original block reads as keeps
@@ -477,16 +634,16 @@ impl IdAssigner {
     }
 }
 
-/// The fields of a request body other than its messages, written back unchanged.
-pub(crate) type Envelope = serde_json::Map<String, Value>;
+/// A request body: the object around the messages.
+pub(crate) type Body = Map<String, Value>;
 
 /// The messages array of `json` — an array, or a request body with `messages` — and the
 /// body around it.
-pub(crate) fn messages_of(json: &Value) -> Result<(&Vec<Value>, Option<Envelope>), FormatError> {
+pub(crate) fn messages_of(json: &Value) -> Result<(&Vec<Value>, Option<&Body>), FormatError> {
     match json {
         Value::Array(items) => Ok((items, None)),
         Value::Object(body) => match body.get("messages") {
-            Some(Value::Array(items)) => Ok((items, Some(body.clone()))),
+            Some(Value::Array(items)) => Ok((items, Some(body))),
             Some(other) => Err(FormatError::new(
                 "messages",
                 format!("expected an array, found {}", kind_of(other)),
@@ -537,25 +694,44 @@ pub(crate) fn required_str<'a>(
 /// Reads a conversation in `format`: first the messages `leading` finds in the request
 /// body around the messages array (Anthropic's top-level `system`; `None` when the input is
 /// a bare array), then every item of the array read with `read` (given the item and its
-/// path). Each message keeps its item's JSON beside it, and gets its content-derived id in
-/// that order.
+/// path). Each message keeps its item's JSON (and text) beside it, and gets its
+/// content-derived id in that order.
 pub(crate) fn read_conversation(
-    json: &Value,
+    source: Source<'_>,
     format: Format,
-    leading: impl FnOnce(Option<&Envelope>) -> Result<Vec<(Message, Value)>, FormatError>,
+    leading: impl FnOnce(Option<&Envelope>) -> Result<Vec<(Message, Original)>, FormatError>,
     read: impl Fn(&Value, &str) -> Result<Message, FormatError>,
 ) -> Result<Conversation, FormatError> {
-    let (items, envelope) = messages_of(json)?;
+    let (items, body) = messages_of(source.json)?;
+    let envelope = body.map(|body| {
+        let mut texts = source.fields;
+        let mut fields = Vec::with_capacity(body.len());
+        for (key, value) in body {
+            let original = match key.as_str() {
+                "messages" => Original::new(Value::Null, None),
+                _ => {
+                    // The last of a repeated key, as the `Value` kept it.
+                    let text = texts.iter().rposition(|(k, _)| k == key);
+                    Original::new(value.clone(), text.map(|at| texts.swap_remove(at).1))
+                }
+            };
+            fields.push((key.clone(), original));
+        }
+        Envelope(fields)
+    });
     let mut parsed = leading(envelope.as_ref())?;
     parsed.reserve(items.len());
+    let texts = source.items.filter(|texts| texts.len() == items.len());
+    let mut texts = texts.into_iter().flatten();
     for (i, item) in items.iter().enumerate() {
-        parsed.push((read(item, &index("messages", i))?, item.clone()));
+        let message = read(item, &index("messages", i))?;
+        parsed.push((message, Original::new(item.clone(), texts.next())));
     }
     let mut ids = IdAssigner::new();
     for (message, _) in &mut parsed {
         ids.assign(message);
     }
-    Ok(Conversation::new(format, parsed, envelope))
+    Ok(Conversation::new(format, parsed, envelope, source.layout))
 }
 
 /// The error or the opaque message for a role the format does not know: lenient parsing
@@ -710,6 +886,110 @@ mod tests {
         for format in Format::ALL {
             assert_eq!(Format::parse_name(format.as_str()), Some(format));
         }
+    }
+
+    /// Numbers a `Value` does not hold as written, in an `extra` of each message.
+    const EXTRA: &str = r#"{"t":1776068401.3278353,"big":123456789012345678901234567890,"u64":18446744073709551615,"neg":-0.0,"inf":1e400,"e":1E5,"d":1.10,"s":"\u00e9\/"}"#;
+
+    /// A conversation in each format: a call, its result, and an answer, each with the
+    /// `extra` above; request bodies with numbers of their own.
+    fn texts() -> [(Format, String); 3] {
+        let openai = format!(
+            r#"{{"model":"gpt-4o","temperature":0.70,"messages":[{{"role":"user","content":"go","extra":{EXTRA}}},{{"role":"assistant","content":null,"tool_calls":[{{"id":"c1","type":"function","function":{{"name":"ls","arguments":"{{}}"}}}}],"extra":{EXTRA}}},{{"role":"tool","tool_call_id":"c1","content":"a long listing","extra":{EXTRA}}},{{"role":"assistant","content":"done","extra":{EXTRA}}}],"seed":18446744073709551615}}"#
+        );
+        let anthropic = format!(
+            r#"{{
+ "system": [{{"type":"text","text":"rules","cache_control":{{"type":"ephemeral","n":1.50}}}}],
+ "max_tokens": 1E3,
+ "messages": [
+  {{"role":"user","content":"go","extra":{EXTRA}}},
+  {{"role":"assistant","content":[{{"type":"tool_use","id":"c1","name":"ls","input":{{"depth":2.0}}}}],"extra":{EXTRA}}},
+  {{"role":"user","content":[{{"type":"tool_result","tool_use_id":"c1","content":"a long listing","extra":{EXTRA}}},{{"type":"text","text":"and?","n":1.10}}],"extra":{EXTRA}}},
+  {{"role":"assistant","content":"done","extra":{EXTRA}}}
+ ]
+}}"#
+        );
+        let aisdk = format!(
+            r#"[{{"role":"user","content":"go","providerOptions":{{"x":{EXTRA}}}}},{{"role":"assistant","content":[{{"type":"tool-call","toolCallId":"c1","toolName":"ls","input":{{"depth":2.0}}}}],"providerOptions":{{"x":{EXTRA}}}}},{{"role":"tool","content":[{{"type":"tool-result","toolCallId":"c1","toolName":"ls","output":{{"type":"text","value":"a long listing"}},"providerOptions":{{"x":{EXTRA}}}}}],"providerOptions":{{"x":{EXTRA}}}}},{{"role":"assistant","content":"done","providerOptions":{{"x":{EXTRA}}}}}]"#
+        );
+        [
+            (Format::OpenAi, openai),
+            (Format::Anthropic, anthropic),
+            (Format::AiSdk, aisdk),
+        ]
+    }
+
+    #[test]
+    fn text_comes_back_byte_for_byte_in_every_format() {
+        for (format, text) in texts() {
+            let conversation = parse_str(&text, format, ParseOptions::default())
+                .unwrap_or_else(|e| panic!("{format}: {e}"));
+            assert_eq!(
+                Format::detect(&from_text(&text).expect("json")),
+                Some(format)
+            );
+            let written = conversation.to_json(&conversation.messages).to_string();
+            assert_eq!(written, text, "{format}");
+        }
+    }
+
+    #[test]
+    fn a_rewritten_message_keeps_the_text_of_its_other_fields() {
+        for (format, text) in texts() {
+            let conversation = parse_str(&text, format, ParseOptions::default()).expect("parses");
+            let mut messages = conversation.messages.clone();
+            let result = messages
+                .iter_mut()
+                .flat_map(|m| m.parts.iter_mut())
+                .find_map(|part| match part {
+                    Part::ToolResult(result) => Some(result),
+                    _ => None,
+                })
+                .expect("a tool result");
+            result.content = vec![Part::text("[cleared]")];
+            let written = conversation.to_json(&messages).to_string();
+            assert_eq!(
+                written.matches(EXTRA).count(),
+                text.matches(EXTRA).count(),
+                "{format}: {written}"
+            );
+            assert!(written.contains("[cleared]"), "{format}");
+            assert!(!written.contains("a long listing"), "{format}");
+            // Reads back as the messages written.
+            let again = parse_str(&written, format, ParseOptions::default()).expect("reads");
+            let parts = |m: &[Message]| m.iter().map(|m| m.parts.clone()).collect::<Vec<_>>();
+            assert_eq!(parts(&again.messages), parts(&messages), "{format}");
+        }
+    }
+
+    #[test]
+    fn writing_lays_text_out_as_the_input_was_and_values_compactly() {
+        let pretty = "[\n\t{\n\t\t\"role\": \"user\",\n\t\t\"content\": \"hi\"\n\t}\n]";
+        let conversation =
+            parse_str(pretty, Format::OpenAi, ParseOptions::default()).expect("parses");
+        let summary = Message::user("new", "summary");
+        let written = conversation
+            .to_json(&[conversation.messages[0].clone(), summary.clone()])
+            .to_string();
+        assert_eq!(
+            written,
+            "[\n\t{\n\t\t\"role\": \"user\",\n\t\t\"content\": \"hi\"\n\t},\n\t{\n\t\t\"role\": \"user\",\n\t\t\"content\": \"summary\"\n\t}\n]"
+        );
+        let spaced = r#"[{"role": "user", "content": "hi", "n": [1.10, 2]}]"#;
+        let conversation =
+            parse_str(spaced, Format::OpenAi, ParseOptions::default()).expect("parses");
+        assert_eq!(
+            conversation
+                .to_json(&[conversation.messages[0].clone(), summary.clone()])
+                .to_string(),
+            r#"[{"role": "user", "content": "hi", "n": [1.10, 2]}, {"role": "user", "content": "summary"}]"#
+        );
+        let value: Value = serde_json::from_str(pretty).expect("json");
+        let conversation = parse(&value, Format::OpenAi, ParseOptions::default()).expect("parses");
+        assert_eq!(
+            conversation.to_json(&[summary]).to_string(),
+            r#"[{"role":"user","content":"summary"}]"#
+        );
     }
 
     #[test]

@@ -14,8 +14,9 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    Conversation, Format, FormatError, ParseOptions, at, base_object, index, inline_data_tokens,
-    kind_of, object_at, opaque_part, pin_opaque, read_conversation, required_str, unknown_role,
+    Conversation, Format, FormatError, ParseOptions, Source, at, base_object, index,
+    inline_data_tokens, kind_of, object_at, opaque_part, pin_opaque, read_conversation,
+    required_str, unknown_role,
 };
 use crate::message::{
     Media, MediaKind, Message, MessageId, Part, Role, ToolCall, ToolResult, text_of,
@@ -30,8 +31,12 @@ pub const FILE_REF_TOKENS: u64 = 1_500;
 
 /// Parses an array of messages or a request body.
 pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, FormatError> {
+    read(Source::of(json), options)
+}
+
+pub(crate) fn read(source: Source<'_>, options: ParseOptions) -> Result<Conversation, FormatError> {
     read_conversation(
-        json,
+        source,
         Format::OpenAi,
         |_| Ok(Vec::new()),
         |item, path| parse_message(item, path, options),
@@ -366,10 +371,13 @@ mod tests {
 
     #[test]
     fn unchanged_messages_are_written_back_verbatim() {
-        let text = r#"[{"role":"user","content":"hi","extra":{"k":[1,2]}},{"role":"assistant","content":"yo","provider_specific_fields":null}]"#;
+        let text = r#"[{"role":"user","content":"hi","extra":{"k":[1,2],"t":1776068401.3278353}},{"role":"assistant","content":"yo","provider_specific_fields":null}]"#;
         let conversation = strict(text).expect("valid");
         let out = conversation.to_json(&conversation.messages);
-        assert_eq!(out, serde_json::from_str::<Value>(text).expect("json"));
+        assert_eq!(
+            out.to_value(),
+            serde_json::from_str::<Value>(text).expect("json")
+        );
         // Byte for byte, keys in their original order: prompt caches key on the bytes.
         assert_eq!(out.to_string(), text);
     }
@@ -382,7 +390,7 @@ mod tests {
         if let Part::ToolResult(result) = &mut messages[1].parts[0] {
             result.content = vec![Part::text("[cleared]")];
         }
-        let out = conversation.to_json(&messages);
+        let out = conversation.to_json(&messages).to_value();
         assert_eq!(
             out[1],
             json!({"role":"tool","tool_call_id":"c1","content":"[cleared]","cache":1})
@@ -399,7 +407,7 @@ mod tests {
             assert_eq!(result.content, [Part::text("file text")]);
             result.content = vec![Part::text("[cleared]")];
         }
-        let out = conversation.to_json(&messages);
+        let out = conversation.to_json(&messages).to_value();
         assert_eq!(
             out[1],
             json!({"role":"tool","tool_call_id":"c1","content":"[cleared]"})
@@ -414,7 +422,7 @@ mod tests {
         let conversation = strict(text).expect("valid");
         let mut messages = conversation.messages.clone();
         messages[0].parts[0] = Part::text("long…");
-        let out = conversation.to_json(&messages);
+        let out = conversation.to_json(&messages).to_value();
         assert_eq!(
             out[0]["content"],
             json!([{"type":"text","text":"long…"},{"type":"image_url","image_url":{"url":"https://x/y.png"}}])
@@ -471,7 +479,7 @@ mod tests {
         assert!(!exit.compactable);
         assert!(matches!(&exit.parts[0], Part::Opaque(o) if o.kind == "role:exit" && o.tokens > 0));
         assert_eq!(
-            conversation.to_json(&conversation.messages),
+            conversation.to_json(&conversation.messages).to_value(),
             serde_json::from_str::<Value>(text).expect("json")
         );
     }
@@ -481,7 +489,7 @@ mod tests {
         let text = r#"{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}],"tools":[]}"#;
         let conversation = strict(text).expect("valid");
         assert_eq!(
-            conversation.to_json(&conversation.messages),
+            conversation.to_json(&conversation.messages).to_value(),
             serde_json::from_str::<Value>(text).expect("json")
         );
     }

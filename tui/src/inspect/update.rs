@@ -420,17 +420,13 @@ impl App {
             self.status = "nothing to export yet: run to the end first (r)".into();
             return;
         };
-        let json = self.conversation.to_json(&outcome.messages);
-        match serde_json::to_string_pretty(&json) {
-            Ok(text) => {
-                self.effects.push(Effect::Write {
-                    path: self.export_path.clone(),
-                    text: text + "\n",
-                });
-                self.status = format!("exporting to {}…", self.export_path.display());
-            }
-            Err(e) => self.status = format!("export failed: {e}"),
-        }
+        // In the input's own layout: untouched messages byte for byte.
+        let text = self.conversation.to_json(&outcome.messages).to_string();
+        self.effects.push(Effect::Write {
+            path: self.export_path.clone(),
+            text: text + "\n",
+        });
+        self.status = format!("exporting to {}…", self.export_path.display());
     }
 
     fn finish(&mut self, result: Result<compactor::engine::Outcome, CompactError>) {
