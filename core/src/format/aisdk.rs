@@ -54,7 +54,11 @@ pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, Format
     )
 }
 
-fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Message, FormatError> {
+pub(crate) fn parse_message(
+    item: &Value,
+    path: &str,
+    options: ParseOptions,
+) -> Result<Message, FormatError> {
     let object = object_at(item, path, "message")?;
     let role = match required_str(item, path, "role")? {
         "system" => Role::System,
