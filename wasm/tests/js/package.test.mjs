@@ -215,7 +215,7 @@ test("package.json maps every runtime to an entry that exists", () => {
   }
 });
 
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 150 kB", (t) => {
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 155 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -224,5 +224,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 150
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 150_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 155_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
