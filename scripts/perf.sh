@@ -12,8 +12,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 quick=false
 [[ "${1:-}" == "--quick" ]] && quick=true
-out=target/perf
-mkdir -p "$out"
+out="$PWD/target/perf"
+$quick && out="$PWD/target/perf-quick" # never mixed with a full run's figures
+mkdir -p "$out" docs
 
 [[ -f wasm/pkg/node.js ]] || wasm/build.sh
 [[ -d wasm/node_modules/tiktoken ]] || npm ci --prefix wasm
@@ -42,5 +43,5 @@ cat >"$out/machine.json" <<JSON
 { "cpu": "${cpu:-unknown CPU}", "nproc": $(nproc), "rustc": "$(rustc --version)", "date": "$(date -u +%Y-%m-%d)" }
 JSON
 node scripts/perf-report.mjs "$out"
-node -e 'const r = require(process.argv[1]); console.log(JSON.stringify(r, null, 2))' "$PWD/$out/ratios.json" >scripts/perf-baseline.json
+node -e 'const r = require(process.argv[1]); console.log(JSON.stringify(r, null, 2))' "$out/ratios.json" >scripts/perf-baseline.json
 echo "baseline ratios written to scripts/perf-baseline.json"

@@ -252,7 +252,8 @@ async function compactEverything(compactor: Compactor, messages: OpenAIMessage[]
 export async function useSession(compactor: Compactor, messages: OpenAIMessage[], summarize: SummarizeFn): Promise<number> {
   const session: Session = compactor.session("chat-1", messages, { format: "openai", lenient: false });
   compactor.session("empty");
-  session.append(messages[0], messages[1]);
+  session.append(...messages.slice(0, 2));
+  session.append({ role: "user", content: "next" });
   session.appendAll(messages);
   const assessment: SessionAssessment = session.assess();
   // @ts-expect-error: the per-turn assessment has no per-message list
