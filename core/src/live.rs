@@ -348,7 +348,7 @@ mod tests {
             let output = format!("fn f{i}() {{ {} }}\n", "let x = 1; ".repeat(40));
             messages.push(Message::tool_result(
                 format!("t{i}").as_str(),
-                &format!("c{i}"),
+                format!("c{i}"),
                 &output,
             ));
         }
