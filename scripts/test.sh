@@ -60,6 +60,9 @@ step "wasm: tsc --noEmit on a program using the whole API"
 step "wasm: counting agrees with gpt-tokenizer and js-tiktoken on the corpus"
 node wasm/bench/count.mjs 1
 
+step "performance, quick: fails only when a ratio falls below a third of its baseline (docs/PERFORMANCE.md)"
+scripts/perf.sh --quick
+
 step "fuzz: each format adapter, briefly (parse -> write -> parse gives the same messages; untouched text writes back byte for byte)"
 if cargo +nightly --version >/dev/null 2>&1 && cargo fuzz --version >/dev/null 2>&1; then
   log="$(mktemp)"

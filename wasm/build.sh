@@ -40,6 +40,13 @@ build() { # out-dir profile npm-name description [cargo args...]
   # size); dropping the debug-only sections is what pays.
   $dev || python3 ../scripts/wasm_sections.py strip "$out/compactor_bg.wasm"
 
+  # `session.append(...messages)`: exported Rust methods take a fixed list of arguments,
+  # so the rest parameter is this one line over `appendAll(messages)`.
+  cat >>"$out/compactor.js" <<'JS'
+
+Session.prototype.append = function append(...messages) { this.appendAll(messages); };
+JS
+
   # Node: read the module next to this file and instantiate it synchronously, so the
   # package is ready as soon as it is imported. `init()` stays callable (a no-op).
   cat >"$out/node.js" <<'JS'

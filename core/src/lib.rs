@@ -90,6 +90,7 @@ pub mod extractive;
 pub mod format;
 pub mod hash;
 pub mod ladder;
+pub mod live;
 pub mod message;
 pub mod overflow;
 pub mod plan;

@@ -106,20 +106,10 @@ impl Assessment {
 pub fn assess(accountant: &TokenAccountant, messages: &[Message], budget: &Budget) -> Assessment {
     let counts = accountant.count_messages(messages);
     let total_tokens = accountant.total(&counts);
-    let message_count = messages.len();
-    let over_max_messages = budget.max_messages.is_some_and(|max| message_count > max);
-    let signals = Signals {
-        over_trigger: total_tokens > budget.trigger_tokens,
-        over_max_messages,
-        over_absolute_limit: total_tokens > budget.absolute_limit,
-    };
-    let target = Target {
-        tokens: budget.target_tokens,
-        messages: budget.target_messages.filter(|_| over_max_messages),
-    };
+    let (signals, target) = judge(total_tokens, messages.len(), budget);
     Assessment {
         total_tokens,
-        message_count,
+        message_count: messages.len(),
         budget: budget.clone(),
         signals,
         target,
@@ -132,6 +122,23 @@ pub fn assess(accountant: &TokenAccountant, messages: &[Message], budget: &Budge
             })
             .collect(),
     }
+}
+
+/// The signals a conversation of `total_tokens` tokens in `message_count` messages fires
+/// against `budget`, and the target a run must reach: the verdict of [`assess`], for
+/// callers that keep the totals themselves.
+pub fn judge(total_tokens: u64, message_count: usize, budget: &Budget) -> (Signals, Target) {
+    let over_max_messages = budget.max_messages.is_some_and(|max| message_count > max);
+    let signals = Signals {
+        over_trigger: total_tokens > budget.trigger_tokens,
+        over_max_messages,
+        over_absolute_limit: total_tokens > budget.absolute_limit,
+    };
+    let target = Target {
+        tokens: budget.target_tokens,
+        messages: budget.target_messages.filter(|_| over_max_messages),
+    };
+    (signals, target)
 }
 
 #[cfg(test)]

@@ -140,28 +140,79 @@ pub enum SegmentError {
 
 /// Cuts `messages` into units and segments.
 pub fn segment(messages: &[Message]) -> Result<Segmentation, SegmentError> {
-    let units = units(messages)?;
-    let segments = segments(messages, &units);
-    Ok(Segmentation { units, segments })
+    let mut segmenter = Segmenter::default();
+    segmenter.extend(messages);
+    segmenter.segmentation()
 }
 
-#[derive(PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 enum CallState {
     Open,
     Answered,
 }
 
-fn units(messages: &[Message]) -> Result<Vec<Unit>, SegmentError> {
-    let mut calls: HashMap<&str, CallState> = HashMap::new();
-    let mut units = Vec::new();
-    let mut open_unit: Option<(usize, HashSet<&str>)> = None;
-    for (index, message) in messages.iter().enumerate() {
+/// Segmentation kept up to date as messages arrive: each [`Segmenter::push`] looks at the
+/// new message only, and [`Segmenter::segmentation`] materializes the units and segments
+/// (only the open unit and segment at the end are still undecided). [`segment`] is a
+/// segmenter fed a whole conversation.
+#[derive(Debug, Clone, Default)]
+pub struct Segmenter {
+    /// Every call id seen, and whether its result arrived.
+    calls: HashMap<String, CallState>,
+    /// The unit still waiting for results: its first message, that message's role, and
+    /// the call ids not yet answered.
+    open_unit: Option<(usize, Role, HashSet<String>)>,
+    /// The closed units.
+    units: Vec<Unit>,
+    /// The closed segments, as unit ranges.
+    spans: Vec<(Range<usize>, SegmentKind)>,
+    /// No unit but single system messages so far.
+    past_preamble: bool,
+    /// The first unit of the segment still open.
+    start: usize,
+    /// Messages pushed.
+    len: usize,
+    /// The first unpaired call or result: later messages are counted but not segmented.
+    error: Option<SegmentError>,
+}
+
+impl Segmenter {
+    /// Messages pushed so far.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Has nothing been pushed?
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Pushes every message of `messages`, in order.
+    pub fn extend<'a>(&mut self, messages: impl IntoIterator<Item = &'a Message>) {
+        for message in messages {
+            self.push(message);
+        }
+    }
+
+    /// Adds the next message of the conversation. After an error (see
+    /// [`Segmenter::segmentation`]) messages are only counted.
+    pub fn push(&mut self, message: &Message) {
+        let index = self.len;
+        self.len += 1;
+        if self.error.is_none()
+            && let Err(error) = self.push_inner(index, message)
+        {
+            self.error = Some(error);
+        }
+    }
+
+    fn push_inner(&mut self, index: usize, message: &Message) -> Result<(), SegmentError> {
         for result in message.tool_results() {
             let call_id = result.call_id.as_str();
-            match calls.get_mut(call_id) {
+            match self.calls.get_mut(call_id) {
                 Some(state @ CallState::Open) => {
                     *state = CallState::Answered;
-                    if let Some((_, pending)) = &mut open_unit {
+                    if let Some((_, _, pending)) = &mut self.open_unit {
                         pending.remove(call_id);
                     }
                 }
@@ -182,76 +233,105 @@ fn units(messages: &[Message]) -> Result<Vec<Unit>, SegmentError> {
         for call in message.tool_calls() {
             // Ids may be reused once answered (some agents number calls per turn); a
             // reuse while the first call is still open would make results ambiguous.
-            if calls.insert(call.id.as_str(), CallState::Open) == Some(CallState::Open) {
+            if self.calls.insert(call.id.clone(), CallState::Open) == Some(CallState::Open) {
                 return Err(SegmentError::DuplicateToolCallId {
                     index,
                     call_id: call.id.clone(),
                 });
             }
-            open_unit
-                .get_or_insert_with(|| (index, HashSet::new()))
-                .1
-                .insert(call.id.as_str());
+            self.open_unit
+                .get_or_insert_with(|| (index, message.role, HashSet::new()))
+                .2
+                .insert(call.id.clone());
         }
-        match open_unit.take() {
-            Some((start, pending)) if pending.is_empty() => units.push(Unit {
-                messages: start..index + 1,
-                kind: UnitKind::ToolExchange,
-            }),
-            Some(still_open) => open_unit = Some(still_open),
-            None => units.push(Unit {
-                messages: index..index + 1,
-                kind: UnitKind::Single,
-            }),
+        match self.open_unit.take() {
+            Some((start, role, pending)) if pending.is_empty() => self.close_unit(
+                Unit {
+                    messages: start..index + 1,
+                    kind: UnitKind::ToolExchange,
+                },
+                role,
+            ),
+            Some(still_open) => self.open_unit = Some(still_open),
+            None => self.close_unit(
+                Unit {
+                    messages: index..index + 1,
+                    kind: UnitKind::Single,
+                },
+                message.role,
+            ),
         }
+        Ok(())
     }
-    if let Some((start, _)) = open_unit {
-        units.push(Unit {
-            messages: start..messages.len(),
-            kind: UnitKind::PendingCalls,
-        });
-    }
-    Ok(units)
-}
 
-fn segments(messages: &[Message], units: &[Unit]) -> Vec<Segment> {
-    let is_system =
-        |u: &Unit| u.kind == UnitKind::Single && messages[u.messages.start].role == Role::System;
-    let preamble_end = units.iter().take_while(|u| is_system(u)).count();
-    let mut spans = Vec::new();
-    if preamble_end > 0 {
-        spans.push((0..preamble_end, SegmentKind::Preamble));
-    }
-    let mut start = preamble_end;
-    for (i, unit) in units.iter().enumerate().skip(preamble_end) {
-        let responds = messages[unit.messages.start].role == Role::Assistant;
-        if responds && unit.kind != UnitKind::PendingCalls {
-            spans.push((start..i + 1, SegmentKind::Exchange));
-            start = i + 1;
+    /// Records a closed unit whose first message has `role`, and closes the segment it ends.
+    fn close_unit(&mut self, unit: Unit, role: Role) {
+        let index = self.units.len();
+        let system = unit.kind == UnitKind::Single && role == Role::System;
+        let responds = role == Role::Assistant && unit.kind != UnitKind::PendingCalls;
+        self.units.push(unit);
+        if !self.past_preamble {
+            if system {
+                return;
+            }
+            self.past_preamble = true;
+            if index > 0 {
+                self.spans.push((0..index, SegmentKind::Preamble));
+            }
+            self.start = index;
+        }
+        if responds {
+            self.spans
+                .push((self.start..index + 1, SegmentKind::Exchange));
+            self.start = index + 1;
         }
     }
-    if start < units.len() {
-        spans.push((start..units.len(), SegmentKind::Open));
-    }
-    let mut segments: Vec<Segment> = spans
-        .into_iter()
-        .enumerate()
-        .map(|(index, (range, kind))| Segment {
-            index,
-            messages: units[range.start].messages.start..units[range.end - 1].messages.end,
-            units: range,
-            kind,
-            age: 0,
-        })
-        .collect();
-    let mut turns_after = 0;
-    for segment in segments.iter_mut().rev() {
-        segment.age = turns_after;
-        if segment.kind == SegmentKind::Exchange {
-            turns_after += 1;
+
+    /// The units and segments of the messages pushed so far, or the first tool call or
+    /// result that does not pair up.
+    pub fn segmentation(&self) -> Result<Segmentation, SegmentError> {
+        if let Some(error) = &self.error {
+            return Err(error.clone());
         }
+        let mut units = self.units.clone();
+        let mut spans = self.spans.clone();
+        let mut start = self.start;
+        if !self.past_preamble {
+            // Every closed unit is a system message.
+            if !units.is_empty() {
+                spans.push((0..units.len(), SegmentKind::Preamble));
+            }
+            start = units.len();
+        }
+        if let Some((first, _, _)) = &self.open_unit {
+            units.push(Unit {
+                messages: *first..self.len,
+                kind: UnitKind::PendingCalls,
+            });
+        }
+        if start < units.len() {
+            spans.push((start..units.len(), SegmentKind::Open));
+        }
+        let mut segments: Vec<Segment> = spans
+            .into_iter()
+            .enumerate()
+            .map(|(index, (range, kind))| Segment {
+                index,
+                messages: units[range.start].messages.start..units[range.end - 1].messages.end,
+                units: range,
+                kind,
+                age: 0,
+            })
+            .collect();
+        let mut turns_after = 0;
+        for segment in segments.iter_mut().rev() {
+            segment.age = turns_after;
+            if segment.kind == SegmentKind::Exchange {
+                turns_after += 1;
+            }
+        }
+        Ok(Segmentation { units, segments })
     }
-    segments
 }
 
 #[cfg(test)]

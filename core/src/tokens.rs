@@ -498,6 +498,13 @@ impl TokenAccountant {
     /// The calibrated token count of each message, in order.
     pub fn count_messages(&self, messages: &[Message]) -> Vec<u64> {
         let hashes: Vec<ContentHash> = messages.iter().map(message_hash).collect();
+        self.count_hashed(messages, &hashes)
+    }
+
+    /// [`TokenAccountant::count_messages`] for messages whose content hashes
+    /// ([`message_hash`]) the caller already holds, in the same order.
+    pub fn count_hashed(&self, messages: &[Message], hashes: &[ContentHash]) -> Vec<u64> {
+        debug_assert_eq!(messages.len(), hashes.len());
         let mut state = self.state();
         if state.counts.len() + messages.len() > Self::MEMO_CAPACITY {
             state.counts.clear();
@@ -509,7 +516,7 @@ impl TokenAccountant {
             .map(|(message, hash)| {
                 let raw = *state
                     .counts
-                    .entry(hash)
+                    .entry(*hash)
                     .or_insert_with(|| count_message(&*self.counter, message));
                 calibration.apply(raw)
             })

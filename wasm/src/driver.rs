@@ -52,7 +52,7 @@ fn now() -> u64 {
 }
 
 /// The options of `compact` (and of `compactSession`, without `sessionId`).
-struct Options {
+pub(crate) struct Options {
     summarize: Function,
     on_event: Option<Function>,
     signal: Option<Signal>,
@@ -77,7 +77,7 @@ const COMPACT_OPTIONS: [&str; 7] = [
 const DEFAULT_SESSION: &str = "default";
 
 impl Options {
-    fn read(options: &JsValue, with_session: bool) -> Result<Options, Failure> {
+    pub(crate) fn read(options: &JsValue, with_session: bool) -> Result<Options, Failure> {
         if !options.is_object() || options.is_function() {
             return Err(Failure::invalid(
                 "options",
@@ -142,7 +142,7 @@ impl Options {
 }
 
 /// Why a driven run stopped without an outcome.
-enum Stop {
+pub(crate) enum Stop {
     /// The engine's error, or the driver's own (a coded failure).
     Failure(Failure),
     /// The signal fired; its reason becomes the error's `cause`.
@@ -414,12 +414,30 @@ async fn run(
     session: &str,
     conversation: &Conversation,
 ) -> Result<Outcome, Stop> {
+    run_messages(
+        engine,
+        options,
+        session,
+        &conversation.messages,
+        conversation.format,
+    )
+    .await
+}
+
+/// Begins a run over `messages`, read in `format`, and drives it to its outcome: `run`
+/// for callers that keep their messages outside a `Conversation` (session handles).
+pub(crate) async fn run_messages(
+    engine: &engine::Compactor,
+    options: &Options,
+    session: &str,
+    messages: &[compactor::message::Message],
+    format: Format,
+) -> Result<Outcome, Stop> {
     if let Some(signal) = options.aborted() {
         return Err(Stop::Aborted(signal.reason()));
     }
-    let messages = conversation.messages.clone();
-    let mut run = engine.begin(session, messages, options.trigger, now())?;
-    run.check_format(conversation.format);
+    let mut run = engine.begin(session, messages.to_vec(), options.trigger, now())?;
+    run.check_format(format);
     drive(&mut run, options).await
 }
 

@@ -23,6 +23,7 @@
 mod driver;
 mod error;
 mod fields;
+mod live;
 mod types;
 
 use compactor::budget::{BudgetConfig, DEFAULT_MAX_MESSAGES};

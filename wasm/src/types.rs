@@ -517,4 +517,30 @@ export interface SessionStore<V = unknown> {
     expectedVersion: V,
   ): true | { conflict: V } | Promise<true | { conflict: V }>;
 }
+/** `session.assess()`: `Assessment` without the per-message list (`session.plan()` has it). */
+export type SessionAssessment = Omit<Assessment, "messages">;
+
+/** The options of `session.compact`: `compact`'s, but format and id are the session's. */
+export type SessionCompactOptions = Omit<SessionOptions, "format" | "lenient">;
+
+/** What a session's last compaction changed, as a splice of its messages array before it:
+ * `array.splice(start, deleteCount, ...insert)` brings a copy up to date. */
+export interface SessionChanges {
+  start: number;
+  deleteCount: number;
+  /** The messages that take the removed ones' place, in the session's format. */
+  insert: object[];
+}
+
+/** `session.compact` resolves to this; `session.messages` has the messages. */
+export interface SessionCompactResult {
+  report: Report;
+  status: Status;
+  changes: SessionChanges;
+}
+
+/** `append(...messages)`: the new messages as arguments (see `appendAll`). */
+export interface Session {
+  append(...messages: object[]): void;
+}
 "#;

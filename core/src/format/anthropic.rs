@@ -103,7 +103,11 @@ fn system_parts(system: &Value) -> Result<Vec<Part>, FormatError> {
     }
 }
 
-fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Message, FormatError> {
+pub(crate) fn parse_message(
+    item: &Value,
+    path: &str,
+    options: ParseOptions,
+) -> Result<Message, FormatError> {
     let object = object_at(item, path, "message")?;
     let role = match required_str(item, path, "role")? {
         "user" => Role::User,

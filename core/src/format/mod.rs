@@ -239,6 +239,8 @@ pub struct Conversation {
     envelope: Option<Envelope>,
     /// How the input text was laid out (compact when the input was a `Value`).
     layout: Layout,
+    /// The ids given so far, so that messages read later get the ids they would have had.
+    ids: IdAssigner,
 }
 
 impl Conversation {
@@ -262,7 +264,50 @@ impl Conversation {
             originals,
             envelope,
             layout,
+            ids: IdAssigner::new(),
         }
+    }
+
+    /// Reads `items`, a JSON array of messages that come after this conversation's (an
+    /// agent's next turn), in its format: each gets its content-derived id as if it had
+    /// been read with the others, and its JSON is kept for writing back. The messages are
+    /// returned, not added to [`Conversation::messages`]: the caller keeps them where it
+    /// keeps the conversation's messages. On error nothing changed.
+    pub fn read_more(
+        &mut self,
+        items: &Value,
+        options: ParseOptions,
+    ) -> Result<Vec<Message>, FormatError> {
+        let Value::Array(items) = items else {
+            return Err(FormatError::new(
+                "messages",
+                format!("expected an array of messages, found {}", kind_of(items)),
+            ));
+        };
+        let read = match self.format {
+            Format::OpenAi => openai::parse_message,
+            Format::Anthropic => anthropic::parse_message,
+            Format::AiSdk => aisdk::parse_message,
+        };
+        let mut parsed = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            parsed.push(read(item, &index("messages", i), options)?);
+        }
+        for (message, item) in parsed.iter_mut().zip(items) {
+            self.ids.assign(message);
+            self.originals.insert(
+                message.id.clone(),
+                (message_hash(message), Original::new(item.clone(), None)),
+            );
+        }
+        Ok(parsed)
+    }
+
+    /// Forgets the original JSON of every message not in `messages` (those a compaction
+    /// replaced), so a long-lived conversation does not keep them.
+    pub fn retain_originals(&mut self, messages: &[Message]) {
+        let kept: std::collections::HashSet<&MessageId> = messages.iter().map(|m| &m.id).collect();
+        self.originals.retain(|id, _| kept.contains(id));
     }
 
     /// The original JSON of a message, if it came from the input unchanged.
@@ -610,6 +655,7 @@ pub(crate) fn pin_opaque(mut message: Message) -> Message {
 }
 
 /// Assigns content-derived ids: the message hash, with `~N` for the N-th repeat.
+#[derive(Debug, Clone, PartialEq)]
 struct IdAssigner {
     seen: HashMap<ContentHash, usize>,
 }
@@ -731,7 +777,9 @@ pub(crate) fn read_conversation(
     for (message, _) in &mut parsed {
         ids.assign(message);
     }
-    Ok(Conversation::new(format, parsed, envelope, source.layout))
+    let mut conversation = Conversation::new(format, parsed, envelope, source.layout);
+    conversation.ids = ids;
+    Ok(conversation)
 }
 
 /// The error or the opaque message for a role the format does not know: lenient parsing

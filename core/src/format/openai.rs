@@ -43,7 +43,11 @@ pub(crate) fn read(source: Source<'_>, options: ParseOptions) -> Result<Conversa
     )
 }
 
-fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Message, FormatError> {
+pub(crate) fn parse_message(
+    item: &Value,
+    path: &str,
+    options: ParseOptions,
+) -> Result<Message, FormatError> {
     let object = object_at(item, path, "message")?;
     let role = match required_str(item, path, "role")? {
         "system" | "developer" => Role::System,

@@ -30,6 +30,10 @@ import init, {
   type SegmentKind,
   type SessionOptions,
   type SessionResult,
+  type Session,
+  type SessionAssessment,
+  type SessionChanges,
+  type SessionCompactResult,
   type SessionStore,
   type VocabularyName,
   type Status,
@@ -281,4 +285,28 @@ async function compactEverything(compactor: Compactor, messages: OpenAIMessage[]
   const hint: number | undefined = compactor.cloneHandle().tokenCountHint("chat-1");
   void [levels, key, seen, cached];
   return hint ?? 0;
+}
+
+/** The session handle, with its declared types. */
+export async function useSession(compactor: Compactor, messages: OpenAIMessage[], summarize: SummarizeFn): Promise<number> {
+  const session: Session = compactor.session("chat-1", messages, { format: "openai", lenient: false });
+  compactor.session("empty");
+  session.append(...messages.slice(0, 2));
+  session.append({ role: "user", content: "next" });
+  session.appendAll(messages);
+  const assessment: SessionAssessment = session.assess();
+  // @ts-expect-error: the per-turn assessment has no per-message list
+  void assessment.messages;
+  const plan: Plan = session.plan();
+  const result: SessionCompactResult = await session.compact({ summarize, trigger: "manual", onEvent: () => {} });
+  // @ts-expect-error: the format is the session's
+  await session.compact({ summarize, format: "openai" });
+  const changes: SessionChanges | undefined = session.changes;
+  const mine = [...messages] as object[];
+  if (changes) mine.splice(changes.start, changes.deleteCount, ...changes.insert);
+  const conversation: Conversation = session.messages;
+  const id: string = session.id;
+  void [plan, result.status, result.report.tokensAfter, conversation, id];
+  session.free();
+  return session.length + assessment.totalTokens;
 }

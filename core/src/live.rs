@@ -1,0 +1,456 @@
+//! A live conversation kept inside the engine: the messages with their token counts,
+//! content hashes and segmentation, brought up to date message by message.
+//!
+//! The stateless calls ([`Compactor::assess`], [`plan`](crate::plan::plan),
+//! [`Compactor::begin`]) take the whole conversation every time: hashing it and walking it
+//! costs time in proportion to its length on every turn, even when the token memo saves
+//! the counting. A [`Session`] holds the conversation instead. [`Session::append`] hashes,
+//! counts and segments only the new messages, and keeps the assessment current, so an
+//! agent that checks its context before every model call pays for the new messages only:
+//!
+//! ```
+//! use compactor::budget::BudgetConfig;
+//! use compactor::engine::{CompactionConfig, Compactor, Trigger};
+//! use compactor::extractive::Extractive;
+//! use compactor::live::Session;
+//! use compactor::message::Message;
+//!
+//! let compactor = Compactor::new(CompactionConfig {
+//!     budget: BudgetConfig::for_model("gpt-4o"),
+//!     ..CompactionConfig::default()
+//! })?;
+//! let mut session = Session::new(&compactor, "chat-42", vec![Message::system("s", "Be brief.")]);
+//! session.append([Message::user("u1", "Hello"), Message::assistant("a1", "Hi.")]);
+//! assert_eq!(session.assess().message_count, 3);
+//! if session.assess().needs_compaction() {
+//!     let clock = || 0;
+//!     let compacting = session.compact(Trigger::Proactive, &Extractive, &clock);
+//!     let outcome = futures_executor::block_on(compacting)?;
+//!     // `session.changes()` says which messages the run replaced.
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Every run still goes through the engine's one path: [`Session::compact`] is
+//! [`Compactor::compact`] on the session's messages, and a caller that drives runs itself
+//! calls [`Session::begin`], drives the [`Run`], and hands the outcome to
+//! [`Session::apply`]. The results equal the stateless calls' on the same messages.
+
+use std::ops::Range;
+
+use crate::driver::{Clock, Summarize};
+use crate::engine::{CompactError, Compactor, Outcome, Run, Status, Trigger};
+use crate::hash::{ContentHash, message_hash};
+use crate::message::Message;
+use crate::overflow::{Assessment, MessageTokens, judge};
+use crate::plan::Plan;
+use crate::segment::{SegmentError, Segmenter};
+use crate::select::{TailPolicy, select_tail};
+use crate::tokens::Calibration;
+
+/// What a compaction did to a session's messages, as a splice of the messages before it:
+/// remove `delete_count` messages at `start`, insert `insert` there. Messages appended
+/// while the run was under way come after and are not part of it.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "camelCase")
+)]
+pub struct Splice {
+    /// The first message replaced.
+    pub start: usize,
+    /// How many messages were removed from `start`.
+    pub delete_count: usize,
+    /// The messages that take their place.
+    pub insert: Vec<Message>,
+}
+
+impl Splice {
+    /// Does the splice change nothing?
+    pub fn is_empty(&self) -> bool {
+        self.delete_count == 0 && self.insert.is_empty()
+    }
+
+    /// The range of the messages before that the splice replaces.
+    pub fn deleted(&self) -> Range<usize> {
+        self.start..self.start + self.delete_count
+    }
+}
+
+/// One conversation kept inside the engine. See the [module docs](self).
+#[derive(Debug)]
+pub struct Session {
+    compactor: Compactor,
+    id: String,
+    tail: TailPolicy,
+    messages: Vec<Message>,
+    hashes: Vec<ContentHash>,
+    /// The assessment of `messages`, kept current by every append.
+    assessment: Assessment,
+    /// The calibration the assessment's counts were made with.
+    calibration: Calibration,
+    segmenter: Segmenter,
+    changes: Option<Splice>,
+}
+
+impl Session {
+    /// A session `id` of `compactor` (the id keys its circuit breaker and results, as in
+    /// [`Compactor::begin`]), holding `messages`.
+    pub fn new(compactor: &Compactor, id: &str, messages: Vec<Message>) -> Self {
+        let budget = compactor.budget();
+        let (signals, target) = judge(0, 0, budget);
+        let mut session = Self {
+            tail: TailPolicy::for_budget(compactor.config().keep_recent_turns, budget),
+            compactor: compactor.clone(),
+            id: id.to_owned(),
+            messages: Vec::new(),
+            hashes: Vec::new(),
+            assessment: Assessment {
+                total_tokens: compactor.accountant().total(&[]),
+                message_count: 0,
+                budget: budget.clone(),
+                signals,
+                target,
+                messages: Vec::new(),
+            },
+            calibration: compactor.accountant().calibration(),
+            segmenter: Segmenter::default(),
+            changes: None,
+        };
+        session.append(messages);
+        session
+    }
+
+    /// The session id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The compactor the session runs on.
+    pub fn compactor(&self) -> &Compactor {
+        &self.compactor
+    }
+
+    /// The messages, in order.
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// How many messages.
+    pub fn len(&self) -> usize {
+        self.messages.len()
+    }
+
+    /// Does the session hold no message?
+    pub fn is_empty(&self) -> bool {
+        self.messages.is_empty()
+    }
+
+    /// Adds messages at the end: only they are hashed, counted (through the compactor's
+    /// memo) and segmented.
+    pub fn append(&mut self, messages: impl IntoIterator<Item = Message>) {
+        let start = self.messages.len();
+        self.messages.extend(messages);
+        let new = &self.messages[start..];
+        let hashes: Vec<ContentHash> = new.iter().map(message_hash).collect();
+        let counts = self.compactor.accountant().count_hashed(new, &hashes);
+        self.hashes.extend(hashes);
+        self.segmenter.extend(new);
+        let added: u64 = counts.iter().sum();
+        self.assessment
+            .messages
+            .extend(
+                new.iter()
+                    .zip(counts)
+                    .map(|(message, tokens)| MessageTokens {
+                        id: message.id.clone(),
+                        tokens,
+                    }),
+            );
+        self.assessment.total_tokens += added;
+        self.assessment.message_count = self.messages.len();
+        self.judge();
+        // Counts made under another calibration than the assessment's: count again.
+        if self.compactor.accountant().calibration() != self.calibration {
+            self.recount();
+        }
+    }
+
+    /// Sets the signals and the target from the totals.
+    fn judge(&mut self) {
+        let assessment = &mut self.assessment;
+        (assessment.signals, assessment.target) = judge(
+            assessment.total_tokens,
+            assessment.message_count,
+            &assessment.budget,
+        );
+    }
+
+    /// Counts every message again (through the memo): the calibration changed.
+    fn recount(&mut self) {
+        let accountant = self.compactor.accountant();
+        self.calibration = accountant.calibration();
+        let counts = accountant.count_hashed(&self.messages, &self.hashes);
+        self.assessment.total_tokens = accountant.total(&counts);
+        for (entry, tokens) in self.assessment.messages.iter_mut().zip(counts) {
+            entry.tokens = tokens;
+        }
+        self.judge();
+    }
+
+    /// The assessment of the messages: the same as [`Compactor::assess`] gives for them,
+    /// without looking at any message again (unless the calibration changed since the last
+    /// call).
+    pub fn assess(&mut self) -> &Assessment {
+        if self.compactor.accountant().calibration() != self.calibration {
+            self.recount();
+        }
+        &self.assessment
+    }
+
+    /// The plan of the messages: the same as [`plan`](crate::plan::plan) gives for them
+    /// with the compactor's tail policy, from the kept segmentation.
+    pub fn plan(&mut self) -> Result<Plan, SegmentError> {
+        let segmentation = self.segmenter.segmentation()?;
+        let assessment = self.assess().clone();
+        let tail = select_tail(&segmentation, &assessment.message_tokens(), &self.tail);
+        Ok(Plan {
+            assessment,
+            segmentation,
+            tail,
+        })
+    }
+
+    /// Starts a run over the messages ([`Compactor::begin`]): drive it, then hand its
+    /// outcome to [`Session::apply`].
+    pub fn begin(&self, trigger: Trigger, now_ms: u64) -> Result<Run, CompactError> {
+        self.compactor
+            .begin(&self.id, self.messages.clone(), trigger, now_ms)
+    }
+
+    /// Compacts the messages with `summarizer` ([`Compactor::compact`]) and applies the
+    /// outcome (see [`Session::apply`]). On error nothing changes.
+    pub async fn compact<S: Summarize, C: Clock>(
+        &mut self,
+        trigger: Trigger,
+        summarizer: &S,
+        clock: &C,
+    ) -> Result<Outcome, CompactError> {
+        let outcome = self
+            .compactor
+            .compact(&self.id, self.messages.clone(), trigger, summarizer, clock)
+            .await?;
+        self.apply(&outcome, self.messages.len());
+        Ok(outcome)
+    }
+
+    /// Replaces the first `before` messages (those the run started from: the session's
+    /// length when [`Session::begin`] was called) with the outcome's, keeping what was
+    /// appended since after them, and records the change as [`Session::changes`]. An
+    /// outcome that changed nothing leaves the messages as they are and records an empty
+    /// splice. Returns the splice.
+    pub fn apply(&mut self, outcome: &Outcome, before: usize) -> &Splice {
+        let before = before.min(self.messages.len());
+        let changed = matches!(outcome.status, Status::Compacted { .. });
+        let splice = if changed {
+            splice(&self.messages[..before], &outcome.messages)
+        } else {
+            Splice {
+                start: before,
+                delete_count: 0,
+                insert: Vec::new(),
+            }
+        };
+        if !splice.is_empty() {
+            let appended = self.messages.split_off(before);
+            let mut messages = std::mem::take(&mut self.messages);
+            messages.splice(splice.deleted(), splice.insert.iter().cloned());
+            messages.extend(appended);
+            self.reset(messages);
+        }
+        self.changes.insert(splice)
+    }
+
+    /// Holds `messages` from now on, everything about them computed afresh.
+    fn reset(&mut self, messages: Vec<Message>) {
+        let changes = self.changes.take();
+        *self = Session::new(&self.compactor, &self.id, messages);
+        self.changes = changes;
+    }
+
+    /// The change the last applied compaction made, as a splice of the messages before
+    /// it; `None` before the first.
+    pub fn changes(&self) -> Option<&Splice> {
+        self.changes.as_ref()
+    }
+}
+
+/// The splice that turns `before` into `after`: the common prefix and suffix (same id, same
+/// content) stay.
+fn splice(before: &[Message], after: &[Message]) -> Splice {
+    let same = |a: &Message, b: &Message| a.id == b.id && a == b;
+    let prefix = before
+        .iter()
+        .zip(after)
+        .take_while(|(a, b)| same(a, b))
+        .count();
+    let suffix = before[prefix..]
+        .iter()
+        .rev()
+        .zip(after[prefix..].iter().rev())
+        .take_while(|(a, b)| same(a, b))
+        .count();
+    Splice {
+        start: prefix,
+        delete_count: before.len() - prefix - suffix,
+        insert: after[prefix..after.len() - suffix].to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::budget::BudgetConfig;
+    use crate::engine::CompactionConfig;
+    use crate::extractive::Extractive;
+    use crate::message::ToolCall;
+    use crate::overflow::assess;
+    use crate::plan::plan;
+
+    fn compactor(window: u64) -> Compactor {
+        Compactor::new(CompactionConfig {
+            budget: BudgetConfig {
+                max_context_tokens: Some(window),
+                output_reserve: Some(0),
+                max_messages: None,
+                ..BudgetConfig::default()
+            },
+            ..CompactionConfig::default()
+        })
+        .expect("valid")
+    }
+
+    fn agent(turns: usize) -> Vec<Message> {
+        let mut messages = vec![Message::system("s", "You are a coding agent.")];
+        messages.push(Message::user("u", "Fix the failing test."));
+        for i in 0..turns {
+            let call = ToolCall {
+                id: format!("c{i}"),
+                name: "bash".into(),
+                arguments: format!("{{\"cmd\":\"cat src/file{i}.rs\"}}"),
+            };
+            messages.push(Message::assistant_calls(
+                format!("a{i}").as_str(),
+                None,
+                [call],
+            ));
+            let output = format!("fn f{i}() {{ {} }}\n", "let x = 1; ".repeat(40));
+            messages.push(Message::tool_result(
+                format!("t{i}").as_str(),
+                format!("c{i}"),
+                &output,
+            ));
+        }
+        messages
+    }
+
+    #[test]
+    fn appending_keeps_the_assessment_and_plan_of_the_stateless_calls() {
+        let compactor = compactor(100_000);
+        let messages = agent(30);
+        let mut session = Session::new(&compactor, "s", messages[..5].to_vec());
+        for end in 6..=messages.len() {
+            session.append([messages[end - 1].clone()]);
+            let prefix = &messages[..end];
+            assert_eq!(*session.assess(), compactor.assess(prefix), "at {end}");
+            let policy = TailPolicy::for_budget(4, compactor.budget());
+            let expected = plan(compactor.accountant(), prefix, compactor.budget(), &policy);
+            assert_eq!(session.plan(), expected, "at {end}");
+        }
+    }
+
+    #[test]
+    fn calibration_after_appending_is_followed() {
+        let compactor = compactor(100_000);
+        let messages = agent(5);
+        let mut session = Session::new(&compactor, "s", messages.clone());
+        compactor.accountant().calibrate(&messages, 10_000);
+        assert_eq!(
+            *session.assess(),
+            assess(compactor.accountant(), &messages, compactor.budget())
+        );
+    }
+
+    #[test]
+    fn an_unpaired_result_fails_the_plan_but_not_the_assessment() {
+        let compactor = compactor(100_000);
+        let mut session = Session::new(&compactor, "s", agent(2));
+        session.append([Message::tool_result("x", "nope", "late")]);
+        assert!(matches!(
+            session.plan(),
+            Err(SegmentError::OrphanToolResult { .. })
+        ));
+        assert_eq!(session.assess().message_count, 7);
+    }
+
+    /// A clock at 0 that never fires: the offline summarizer answers at once.
+    struct Stopped;
+
+    impl crate::driver::Clock for Stopped {
+        fn now_ms(&self) -> u64 {
+            0
+        }
+
+        fn sleep_until(&self, _: u64) -> impl std::future::Future<Output = ()> {
+            std::future::pending()
+        }
+    }
+
+    #[test]
+    fn compaction_is_applied_and_recorded_as_a_splice() {
+        let compactor = compactor(3_000);
+        let messages = agent(40);
+        let mut session = Session::new(&compactor, "s", messages.clone());
+        assert!(session.assess().needs_compaction());
+        let clock = Stopped;
+        let outcome =
+            futures_executor::block_on(session.compact(Trigger::Proactive, &Extractive, &clock))
+                .expect("compacts");
+        assert_eq!(session.messages(), outcome.messages);
+        let splice = session.changes().expect("recorded").clone();
+        assert!(!splice.is_empty());
+        let mut applied = messages;
+        applied.splice(splice.deleted(), splice.insert);
+        assert_eq!(applied, outcome.messages);
+        // The session goes on from the compacted messages as the stateless calls would.
+        session.append([Message::user("late", "and now?")]);
+        let mut expected = outcome.messages.clone();
+        expected.push(Message::user("late", "and now?"));
+        assert_eq!(*session.assess(), compactor.assess(&expected));
+    }
+
+    #[test]
+    fn messages_appended_during_a_run_stay_after_its_result() {
+        let compactor = compactor(3_000);
+        let mut session = Session::new(&compactor, "s", agent(40));
+        let before = session.len();
+        let mut run = session.begin(Trigger::Proactive, 0).expect("begins");
+        session.append([Message::user("during", "meanwhile")]);
+        let clock = Stopped;
+        let outcome = futures_executor::block_on(crate::driver::drive(
+            &mut run,
+            &Extractive,
+            &clock,
+            &mut |_| {},
+        ))
+        .expect("compacts");
+        let splice = session.apply(&outcome, before).clone();
+        assert!(splice.deleted().end <= before);
+        assert_eq!(
+            session.messages().last().map(|m| m.id.as_str()),
+            Some("during")
+        );
+        assert_eq!(session.len(), outcome.messages.len() + 1);
+    }
+}

@@ -1,0 +1,154 @@
+// The wasm half of the performance suite (`scripts/perf.sh` runs it): counting beside
+// gpt-tokenizer, js-tiktoken and npm tiktoken; assessment cold and per turn with a session
+// handle beside the stateless call; planning; peak wasm memory; package sizes. Inputs come
+// from wasm/bench/corpora.mjs, as for the native half.
+//
+// Usage: node wasm/bench/perf.mjs DIR [--quick]        (writes DIR/wasm.json)
+//        node wasm/bench/perf.mjs DIR --memory SIZE    (one session in a fresh process)
+import { performance } from "node:perf_hooks";
+import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { gzipSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
+import { Compactor, countTokens, initSync } from "../pkg/node.js";
+
+const dir = process.argv[2];
+const quick = process.argv.includes("--quick");
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const read = (name) => readFileSync(`${dir}/${name}`, "utf8");
+const config = { model: "gpt-4o" };
+
+/** Seconds `f` takes. */
+function time(f) {
+  const start = performance.now();
+  const value = f();
+  return [(performance.now() - start) / 1e3, value];
+}
+
+// Peak memory of one session: the module's linear memory never shrinks, so its size after
+// reading and assessing the session is the peak. A fresh process per size.
+if (process.argv.includes("--memory")) {
+  const size = process.argv[process.argv.indexOf("--memory") + 1];
+  const wasm = initSync({ module: readFileSync(new URL("../pkg/compactor_bg.wasm", import.meta.url)) });
+  countTokens("warm"); // the vocabulary is read at the first count: "before" includes it
+  const before = wasm.memory.buffer.byteLength;
+  const text = read(`session-${size}.json`);
+  const session = new Compactor(config).session("m", JSON.parse(text));
+  session.append({ role: "user", content: "one more" });
+  session.assess();
+  console.log(JSON.stringify({ jsonBytes: Buffer.byteLength(text), wasmBefore: before, wasmPeak: wasm.memory.buffer.byteLength }));
+  process.exit(0);
+}
+
+async function counting(texts, runs) {
+  const { countTokens: gptCount } = await import("gpt-tokenizer/encoding/o200k_base");
+  const { Tiktoken } = await import("js-tiktoken/lite");
+  const { default: o200k } = await import("js-tiktoken/ranks/o200k_base");
+  const { get_encoding } = await import("tiktoken");
+  const jsTiktoken = new Tiktoken(o200k);
+  const tiktoken = get_encoding("o200k_base");
+  const counters = {
+    compactor: (t) => countTokens(t, "o200k_base"),
+    "gpt-tokenizer": gptCount,
+    "js-tiktoken": (t) => jsTiktoken.encode(t).length,
+    tiktoken: (t) => tiktoken.encode_ordinary(t).length,
+  };
+  const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
+  const tokenizers = {};
+  for (const [name, count] of Object.entries(counters)) {
+    let tokens = 0;
+    for (const t of texts) tokens += count(t); // warm-up, and the total
+    const seconds = median(
+      Array.from({ length: runs }, () => time(() => texts.reduce((n, t) => n + count(t), 0))[0]),
+    );
+    tokenizers[name] = { tokens, seconds, tokensPerSecond: tokens / seconds };
+  }
+  tiktoken.free();
+  return { texts: texts.length, bytes, tokenizers };
+}
+
+function sessionFigures(size, turns, reps) {
+  const text = read(`session-${size}.json`);
+  const messages = JSON.parse(text);
+  const tokens = new Compactor(config).assess(messages).totalTokens;
+  // Cold: a compactor whose memo is empty reads and assesses the whole conversation.
+  const coldStateless = median(
+    Array.from({ length: reps }, () => {
+      const c = new Compactor(config);
+      const seconds = time(() => c.assess(messages).totalTokens)[0];
+      c.free();
+      return seconds;
+    }),
+  );
+  const coldSession = median(
+    Array.from({ length: reps }, () => {
+      const c = new Compactor(config);
+      const [seconds, session] = time(() => {
+        const session = c.session("s", messages);
+        session.assess();
+        return session;
+      });
+      session.free();
+      c.free();
+      return seconds;
+    }),
+  );
+  // Per turn: the last `turns` messages arrive one by one; append one, assess.
+  const head = messages.slice(0, messages.length - turns);
+  const tail = messages.slice(messages.length - turns);
+  const c = new Compactor(config);
+  const session = c.session("s", head);
+  const perTurnSession = median(tail.map((m) => time(() => (session.append(m), session.assess().totalTokens))[0]));
+  const held = [...head];
+  const stateless = new Compactor(config);
+  stateless.assess(held); // the memo knows the head, as it would turn after turn
+  const perTurnStateless = median(tail.map((m) => time(() => (held.push(m), stateless.assess(held).totalTokens))[0]));
+  const planSession = median(Array.from({ length: reps }, () => time(() => session.plan())[0]));
+  const planStateless = median(Array.from({ length: reps }, () => time(() => stateless.plan(held))[0]));
+  const memory = JSON.parse(
+    execFileSync(process.execPath, [fileURLToPath(import.meta.url), dir, "--memory", size], { encoding: "utf8" }),
+  );
+  session.free();
+  return {
+    messages: messages.length,
+    tokens,
+    jsonBytes: Buffer.byteLength(text),
+    coldStateless,
+    coldSession,
+    perTurnSession,
+    perTurnStateless,
+    planSession,
+    planStateless,
+    memory,
+  };
+}
+
+function packageSizes() {
+  const sizes = {};
+  for (const pkg of ["pkg", "pkg-lite"]) {
+    try {
+      const wasm = readFileSync(new URL(`../${pkg}/compactor_bg.wasm`, import.meta.url));
+      sizes[pkg] = { raw: wasm.length, gzip: gzipSync(wasm, { level: 9 }).length };
+    } catch {
+      sizes[pkg] = null;
+    }
+  }
+  return sizes;
+}
+
+const sessions = {};
+for (const size of quick ? ["10k", "100k"] : ["10k", "100k", "1m"]) {
+  sessions[size] = sessionFigures(size, quick ? 20 : 50, quick ? 3 : 5);
+  console.error(`wasm session ${size}: ${JSON.stringify(sessions[size])}`);
+}
+const runs = quick ? 3 : 7;
+const result = {
+  node: process.version,
+  counting: {
+    corpus: await counting(JSON.parse(read("corpus-texts.json")), runs),
+    mixed: await counting(JSON.parse(read("mixed-texts.json")), runs),
+  },
+  sessions,
+  packages: packageSizes(),
+};
+writeFileSync(`${dir}/wasm.json`, JSON.stringify(result, null, 2));

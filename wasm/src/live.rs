@@ -1,0 +1,290 @@
+//! `compactor.session(id, messages?, options?)`: a conversation kept inside the engine (the
+//! core's `live::Session`), so an agent's per-turn check costs its new messages only.
+//!
+//! Messages cross the boundary once, when they are appended (as JSON text, like every
+//! other input); `messages` writes the conversation back in its format on demand, with the
+//! same bytes `compact` would answer. Runs go through the same driver as `compact`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use compactor::budget::Budget;
+use compactor::engine::Status;
+use compactor::format::{Conversation, Format, ParseOptions};
+use compactor::live::{Session as LiveSession, Splice};
+use compactor::message::Role;
+use compactor::overflow::{Assessment, Signals, Target};
+use js_sys::{Array, Object, Promise, Reflect};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use crate::driver::{Options, run_messages};
+use crate::error::ErrorCode;
+use crate::fields::Fields;
+use crate::{
+    Compactor, Failure, READ_OPTIONS, json_text, json_to_js, read_conversation, read_format,
+    session_id_of, to_js, without_position,
+};
+
+/// A session's state: the engine's session, and what writing its messages back needs.
+struct State {
+    live: LiveSession,
+    /// The format, the request body around the messages and each message's original JSON;
+    /// its `messages` stay empty (the engine's session holds them).
+    conversation: Conversation,
+    lenient: bool,
+    /// A `compact` is under way.
+    compacting: bool,
+}
+
+impl State {
+    /// Messages the format writes outside the messages array (Anthropic's leading system
+    /// messages go to `system`): `changes` counts array positions.
+    fn outside(&self) -> usize {
+        match self.conversation.format {
+            Format::Anthropic => self
+                .live
+                .messages()
+                .iter()
+                .take_while(|m| m.role == Role::System)
+                .count(),
+            _ => 0,
+        }
+    }
+
+    /// The messages array of `json`: the array, or the body's `messages`.
+    fn items(json: serde_json::Value) -> serde_json::Value {
+        match json {
+            serde_json::Value::Object(mut body) => body
+                .remove("messages")
+                .unwrap_or(serde_json::Value::Array(Vec::new())),
+            other => other,
+        }
+    }
+}
+
+/// The assessment without its per-message list: what a per-turn check reads, in time that
+/// does not grow with the conversation.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Summary<'a> {
+    total_tokens: u64,
+    message_count: usize,
+    budget: &'a Budget,
+    signals: Signals,
+    target: Target,
+}
+
+impl<'a> From<&'a Assessment> for Summary<'a> {
+    fn from(a: &'a Assessment) -> Self {
+        Summary {
+            total_tokens: a.total_tokens,
+            message_count: a.message_count,
+            budget: &a.budget,
+            signals: a.signals,
+            target: a.target,
+        }
+    }
+}
+
+/// A conversation kept inside the engine: `append` each new message, `assess` before
+/// each model call, `compact` when a signal fires. Created by `compactor.session`.
+#[wasm_bindgen(js_name = Session)]
+pub struct SessionHandle {
+    state: Rc<RefCell<State>>,
+}
+
+#[wasm_bindgen]
+impl Compactor {
+    /// A session handle `id` (it keys the circuit breaker and results, as `sessionId` does
+    /// for `compact`) holding `messages` (none when `undefined`), read as `options.format`
+    /// says. Throws `INVALID_INPUT` for bad messages.
+    #[wasm_bindgen(unchecked_return_type = "Session")]
+    pub fn session(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Conversation")] messages: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
+    ) -> Result<SessionHandle, JsValue> {
+        let id = session_id_of(&id, "id")?;
+        let (format, lenient) = read_format(&Fields::new(
+            &options.unwrap_or_default(),
+            "options",
+            READ_OPTIONS,
+        )?)?;
+        let messages = messages
+            .filter(|m| !m.is_undefined())
+            .unwrap_or_else(|| Array::new().into());
+        let mut conversation = read_conversation(&messages, format, lenient)?;
+        let messages = std::mem::take(&mut conversation.messages);
+        Ok(SessionHandle {
+            state: Rc::new(RefCell::new(State {
+                live: LiveSession::new(&self.engine, &id, messages),
+                conversation,
+                lenient,
+                compacting: false,
+            })),
+        })
+    }
+}
+
+#[wasm_bindgen(js_class = Session)]
+impl SessionHandle {
+    /// Adds messages at the end (an array, in the session's format): only they are read,
+    /// counted and segmented. Throws `INVALID_INPUT` (path `messages[i]` within the array)
+    /// and adds none when one is bad. `append(...messages)` is this with the messages as
+    /// arguments.
+    #[wasm_bindgen(js_name = appendAll)]
+    pub fn append_all(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "readonly object[]")] messages: JsValue,
+    ) -> Result<(), JsValue> {
+        let Some(text) = json_text(&messages, "messages")? else {
+            return Err(Failure::invalid("messages", "expected an array of messages").into());
+        };
+        let json: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| Failure::invalid("messages", without_position(&e)))?;
+        let mut state = self.state.borrow_mut();
+        let lenient = state.lenient;
+        let new = state
+            .conversation
+            .read_more(&json, ParseOptions { lenient })
+            .map_err(Failure::from)?;
+        state.live.append(new);
+        Ok(())
+    }
+
+    /// The assessment of the session's messages, as `compactor.assess` gives it but without
+    /// the per-message list (see `plan()`): kept current by `append`, so this costs the
+    /// same whatever the conversation's length.
+    #[wasm_bindgen(unchecked_return_type = "SessionAssessment")]
+    pub fn assess(&self) -> Result<JsValue, JsValue> {
+        let mut state = self.state.borrow_mut();
+        Ok(to_js(&Summary::from(state.live.assess()))?)
+    }
+
+    /// The plan of the session's messages, as `compactor.plan` gives it.
+    #[wasm_bindgen(unchecked_return_type = "Plan")]
+    pub fn plan(&self) -> Result<JsValue, JsValue> {
+        let mut state = self.state.borrow_mut();
+        let plan = state.live.plan().map_err(Failure::from)?;
+        Ok(to_js(&plan)?)
+    }
+
+    /// Compacts the session's messages as `compactor.compact` would, and applies the
+    /// result to the session: resolves to `{ status, report, changes }` (`session.messages`
+    /// has the messages). Messages appended meanwhile stay after the result. Options are
+    /// `compact`'s but `format`, `lenient` and `sessionId`, which are the session's. On
+    /// rejection the session is unchanged; a second `compact` while one is under way
+    /// rejects with `CONFLICT`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<SessionCompactResult>")]
+    pub fn compact(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SessionCompactOptions")] options: JsValue,
+    ) -> Promise {
+        let prepared = (|| {
+            for name in ["format", "lenient", "sessionId"] {
+                if options.is_object()
+                    && Reflect::get(&options, &name.into()).is_ok_and(|v| !v.is_undefined())
+                {
+                    return Err(Failure::invalid(
+                        format!("options.{name}"),
+                        "a session's format and id are set when it is created",
+                    ));
+                }
+            }
+            let read = Options::read(&options, false)?;
+            let mut state = self.state.borrow_mut();
+            if state.compacting {
+                return Err(Failure::new(
+                    ErrorCode::Conflict,
+                    "a compaction of this session is already under way",
+                ));
+            }
+            state.compacting = true;
+            let messages = state.live.messages().to_vec();
+            Ok((read, messages))
+        })();
+        let (read, messages) = match prepared {
+            Ok(prepared) => prepared,
+            Err(failure) => return Promise::reject(&failure.into()),
+        };
+        let state = Rc::clone(&self.state);
+        future_to_promise(async move {
+            let (engine, id, format) = {
+                let s = state.borrow();
+                (
+                    s.live.compactor().clone(),
+                    s.live.id().to_owned(),
+                    s.conversation.format,
+                )
+            };
+            let outcome = run_messages(&engine, &read, &id, &messages, format).await;
+            let mut s = state.borrow_mut();
+            s.compacting = false;
+            let outcome = outcome?;
+            let splice = s.live.apply(&outcome, messages.len()).clone();
+            if matches!(outcome.status, Status::Compacted { .. }) {
+                let State {
+                    live, conversation, ..
+                } = &mut *s;
+                conversation.retain_originals(live.messages());
+            }
+            let object = Object::new();
+            let _ = Reflect::set(&object, &"status".into(), &to_js(&outcome.status)?);
+            let _ = Reflect::set(&object, &"report".into(), &to_js(&outcome.report)?);
+            let _ = Reflect::set(&object, &"changes".into(), &changes(&s, &splice));
+            Ok(object.into())
+        })
+    }
+
+    /// The session's messages in its format, written as `compact` writes them: messages no
+    /// compaction rewrote come back exactly as they were appended. Built on each read.
+    #[wasm_bindgen(getter, unchecked_return_type = "Conversation")]
+    pub fn messages(&self) -> JsValue {
+        let state = self.state.borrow();
+        json_to_js(&state.conversation.to_json(state.live.messages()))
+    }
+
+    /// What the last compaction changed, as a splice of the messages array before it
+    /// (`{ start, deleteCount, insert }`: `array.splice(start, deleteCount, ...insert)`
+    /// brings a copy of the array up to date); `undefined` before the first.
+    #[wasm_bindgen(getter, unchecked_return_type = "SessionChanges | undefined")]
+    pub fn changes(&self) -> JsValue {
+        let state = self.state.borrow();
+        match state.live.changes() {
+            Some(splice) => changes(&state, splice),
+            None => JsValue::UNDEFINED,
+        }
+    }
+
+    /// The session id.
+    #[wasm_bindgen(getter)]
+    pub fn id(&self) -> String {
+        self.state.borrow().live.id().to_owned()
+    }
+
+    /// How many messages the session holds (the engine's: for Anthropic, the `system`
+    /// field counts as one).
+    #[wasm_bindgen(getter)]
+    pub fn length(&self) -> u32 {
+        u32::try_from(self.state.borrow().live.len()).unwrap_or(u32::MAX)
+    }
+}
+
+/// `{ start, deleteCount, insert }` in array positions of the session's format.
+fn changes(state: &State, splice: &Splice) -> JsValue {
+    let outside = state.outside();
+    let insert = State::items(state.conversation.to_json(&splice.insert).to_value());
+    let object = Object::new();
+    let start = splice.start.saturating_sub(outside) as f64;
+    let _ = Reflect::set(&object, &"start".into(), &start.into());
+    let _ = Reflect::set(
+        &object,
+        &"deleteCount".into(),
+        &(splice.delete_count as f64).into(),
+    );
+    let _ = Reflect::set(&object, &"insert".into(), &json_to_js(&insert));
+    object.into()
+}
