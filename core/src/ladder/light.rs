@@ -1,9 +1,11 @@
-//! LIGHT: old tool-result bodies replaced by short placeholders; no model calls.
+//! LIGHT: old tool-result bodies replaced by short placeholders that keep the result's
+//! facts (command, exit status, error lines, paths, artifact references); no model calls.
 
 use std::collections::HashMap;
 
+use crate::facts::command_of;
 use crate::ladder::LevelContext;
-use crate::message::{Message, Part, Role};
+use crate::message::{Message, Part, Role, ToolCall};
 use crate::prune::{cleared_placeholder, is_cleared};
 use crate::select::{TailPolicy, select_tail};
 
@@ -31,11 +33,11 @@ pub fn plan_light(
         ctx.counts,
         &TailPolicy::for_budget(ctx.config.keep_recent_turns, ctx.budget),
     );
-    let names: HashMap<&str, &str> = ctx
+    let calls: HashMap<&str, &ToolCall> = ctx
         .messages
         .iter()
         .flat_map(|m| m.tool_calls())
-        .map(|c| (c.id.as_str(), c.name.as_str()))
+        .map(|c| (c.id.as_str(), c))
         .collect();
     let mut plan = Vec::new();
     for (i, message) in ctx.messages.iter().enumerate().take(tail.start) {
@@ -51,12 +53,14 @@ pub fn plan_light(
                 continue;
             }
             let tokens = accountant.text_tokens(&body);
+            let call = calls.get(result.call_id.as_str());
             let tool = result
                 .tool_name
                 .as_deref()
-                .or_else(|| names.get(result.call_id.as_str()).copied())
+                .or_else(|| call.map(|c| c.name.as_str()))
                 .unwrap_or("tool");
-            let placeholder = cleared_placeholder(tool, tokens);
+            let command = call.and_then(|c| command_of(&c.arguments));
+            let placeholder = cleared_placeholder(tool, tokens, command.as_deref(), &body);
             if tokens > accountant.text_tokens(&placeholder) * 2 {
                 plan.push(Clearing {
                     message: i,
