@@ -67,9 +67,13 @@ fn is_path(word: &str) -> bool {
         return false;
     }
     let has_letter = word.chars().any(char::is_alphabetic);
-    let slash = word.contains('/') && word.split('/').filter(|s| !s.is_empty()).count() >= 2;
+    // A directory needs to look like one: rooted, or three parts deep ("and/or" is not).
+    let parts = word.split('/').filter(|s| !s.is_empty()).count();
+    let rooted = ["/", "./", "../", "~/"].iter().any(|p| word.starts_with(p));
+    let slash = word.contains('/') && ((rooted && parts >= 1) || parts >= 3);
     let file = word.rsplit_once('.').is_some_and(|(stem, ext)| {
-        !stem.is_empty()
+        // "e.g" and "i.e" are not files: a bare name needs a stem of two characters.
+        (stem.len() >= 2 || stem.contains('/'))
             && !stem.ends_with('.')
             && (1..=5).contains(&ext.len())
             && ext.chars().all(|c| c.is_ascii_alphanumeric())
