@@ -42,8 +42,7 @@ pub fn is_error_line(line: &str) -> bool {
 }
 
 fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
-    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-    h.len() >= n.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+    find_ignore_case(haystack, needle).is_some()
 }
 
 /// The head of `line` that counts as the fact: trimmed, at most [`MAX_FACT_CHARS`].
