@@ -1,13 +1,18 @@
 //! `Extractive`: a deterministic, offline summarizer.
 //!
 //! It reads the transcript of a [`SummaryRequest`](crate::engine::SummaryRequest) and keeps
-//! the lines and sentences that carry facts — file paths, numbers, identifiers, commands,
-//! error lines, decisions, user constraints, next steps — and every artifact reference,
-//! within the requested size, sorted under the prompt's fixed headings. No model, no
-//! network: the default for demos, tests and the command line, and an opt-in fallback when
-//! the model summarizer's circuit is open.
+//! its facts (see [`crate::facts`]): the files touched, most recent first; the commands run
+//! with their exit status; error lines; numbers; and the lines that carry decisions, user
+//! constraints and next steps — every artifact reference always — within the requested
+//! size, sorted under the prompt's fixed headings. What fits is chosen by value per token:
+//! a fact named often and lately is worth more, and a line whose facts are already kept
+//! costs without adding. No model, no network: the default for demos, tests and the
+//! command line, and an opt-in fallback when the model summarizer's circuit is open.
+
+use std::collections::{HashMap, HashSet};
 
 use crate::engine::{SummaryFailure, SummaryRequest};
+use crate::facts::{FactKind, command_head, command_of, exit_status, fact_head, line_facts};
 use crate::prompt::{HEADINGS, PromptMessage, artifact_refs, transcript_body};
 use crate::tokens::{Estimator, TokenCounter};
 
@@ -18,8 +23,12 @@ pub struct Extractive;
 
 /// Longest line kept, in characters; longer ones are cut with an ellipsis.
 const MAX_LINE_CHARS: usize = 240;
+/// Longest command kept, in characters (its first line).
+const MAX_COMMAND_CHARS: usize = 120;
+/// Tokens set aside for the headings and list labels of the answer.
+const LAYOUT_TOKENS: u64 = 24;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Heading {
     Task,
     Facts,
@@ -28,11 +37,40 @@ enum Heading {
     Next,
 }
 
-struct Candidate {
-    position: usize,
-    heading: Heading,
-    score: u32,
+/// Where a kept item is written: a bullet line of its own, or an entry of a list line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Line(Heading),
+    Files,
+    Numbers,
+}
+
+/// One thing the summary may keep.
+struct Item {
+    slot: Slot,
     text: String,
+    /// Value per token, scaled to an integer so ranking is exact and deterministic.
+    priority: u64,
+    /// For files: the last position it was named at (the list is most recent first).
+    last: usize,
+    /// Its position in the transcript, for reading order and ties.
+    position: usize,
+    cost: u64,
+}
+
+/// One line of the transcript and who wrote it.
+struct Entry<'a> {
+    role: &'a str,
+    text: &'a str,
+}
+
+/// How often and how late a fact is named.
+#[derive(Clone, Copy)]
+struct Seen {
+    kind: FactKind,
+    count: u64,
+    first: usize,
+    last: usize,
 }
 
 impl Extractive {
@@ -48,9 +86,9 @@ impl Extractive {
         }
     }
 
-    /// Summarizes the transcript in `prompt` in at most `max_tokens` tokens. Returns an
-    /// empty string when the transcript holds nothing at all (the engine treats that as a
-    /// failure, never as a summary).
+    /// Summarizes the transcript in `prompt` in at most `max_tokens` tokens (as the
+    /// [`Estimator`] counts). Returns an empty string when the transcript holds nothing at
+    /// all (the engine treats that as a failure, never as a summary).
     pub fn summarize_prompt(&self, prompt: &[PromptMessage], max_tokens: u64) -> String {
         let Some(body) = transcript_body(prompt) else {
             return String::new();
@@ -61,112 +99,298 @@ impl Extractive {
                 .and_then(|(_, rest)| rest.split_once("\n</summary>"))
                 .map(|(s, _)| s)
         });
-        let mut candidates = Vec::new();
-        let mut role = "user";
-        let mut lines: Vec<(String, String)> = Vec::new(); // (role, line)
-        if let Some(summary) = existing {
-            for line in summary.lines().filter(|l| l.trim_start().starts_with("- ")) {
-                lines.push(("summary".into(), line.trim_start()[2..].to_owned()));
-            }
-        }
-        for raw in body.lines() {
-            let mut line = raw.trim();
-            if let Some(rest) = line.strip_prefix('[')
-                && let Some((tag, text)) = rest.split_once("] ")
-                && ["system", "user", "assistant", "tool"].contains(&tag)
-            {
-                role = match tag {
-                    "system" => "system",
-                    "user" => "user",
-                    "assistant" => "assistant",
-                    _ => "tool",
-                };
-                line = text.trim();
-            }
-            for sentence in sentences(line) {
-                lines.push((role.to_owned(), sentence.to_owned()));
-            }
-        }
-        let mut seen = std::collections::HashSet::new();
-        for (position, (role, text)) in lines.iter().enumerate() {
-            let text = text.trim().trim_start_matches("- ").trim();
-            if text.is_empty() || !seen.insert(text.to_owned()) {
-                continue;
-            }
-            let (heading, score) = classify(role, text);
-            if score == 0 && role != "summary" {
-                continue;
-            }
-            candidates.push(Candidate {
-                position,
-                heading,
-                score: if role == "summary" { score + 10 } else { score },
-                text: shorten(text),
-            });
-        }
-        if candidates.is_empty()
-            && let Some((_, first)) = lines.iter().find(|(_, l)| !l.trim().is_empty())
+        let entries = read_entries(existing, body);
+        let mut items = fact_items(&entries);
+        items.extend(line_items(&entries));
+        if items.is_empty()
+            && let Some(first) = entries.iter().find(|e| !e.text.trim().is_empty())
         {
-            candidates.push(Candidate {
+            let text = shorten(first.text.trim());
+            items.push(Item {
+                slot: Slot::Line(Heading::Facts),
+                cost: Estimator.count(&text) + 3,
+                text,
+                priority: 1,
+                last: 0,
                 position: 0,
-                heading: Heading::Facts,
-                score: 1,
-                text: shorten(first.trim()),
             });
         }
         let refs = artifact_refs(body);
         let refs_line = (!refs.is_empty()).then(|| format!("Artifacts: {}", refs.join(" ")));
-        let budget = max_tokens
-            .saturating_sub(refs_line.as_deref().map_or(0, |l| Estimator.count(l) + 2) + 12);
-        let mut order: Vec<usize> = (0..candidates.len()).collect();
+        let fixed = refs_line.as_deref().map_or(0, |l| Estimator.count(l) + 3) + LAYOUT_TOKENS;
+        let mut order: Vec<usize> = (0..items.len()).collect();
         order.sort_by(|&a, &b| {
-            candidates[b]
-                .score
-                .cmp(&candidates[a].score)
-                .then(candidates[a].position.cmp(&candidates[b].position))
+            (items[b].priority, items[a].position).cmp(&(items[a].priority, items[b].position))
         });
-        let mut chosen = vec![false; candidates.len()];
-        let mut used = 0u64;
-        for i in order {
-            let cost = Estimator.count(&candidates[i].text) + 3;
-            if used + cost <= budget {
-                used += cost;
-                chosen[i] = true;
+        // The estimate of each item's cost is close but not exact (lists share their
+        // labels, counts round per piece): choose, render, and choose again with less room
+        // if the answer came out over the limit.
+        let mut budget = max_tokens.saturating_sub(fixed);
+        loop {
+            let chosen = choose(&items, &order, budget);
+            let out = render(&items, &chosen, refs_line.as_deref());
+            let tokens = Estimator.count(&out);
+            if tokens <= max_tokens || budget == 0 {
+                return out;
             }
+            budget = budget.saturating_sub(tokens - max_tokens + 2);
         }
-        let mut out = String::new();
-        for (h, heading) in [
-            Heading::Task,
-            Heading::Facts,
-            Heading::Decisions,
-            Heading::Errors,
-            Heading::Next,
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let mut section: Vec<&str> = candidates
-                .iter()
-                .zip(&chosen)
-                .filter(|(c, keep)| **keep && c.heading == heading)
-                .map(|(c, _)| c.text.as_str())
-                .collect();
-            if heading == Heading::Facts {
-                section.extend(refs_line.as_deref());
-            }
-            if section.is_empty() {
-                continue;
-            }
-            if !out.is_empty() {
-                out.push('\n');
-            }
-            out.push_str(&format!("## {}\n", HEADINGS[h]));
-            for line in section {
-                out.push_str(&format!("- {line}\n"));
-            }
-        }
-        out.trim_end().to_owned()
     }
+}
+
+/// The transcript's lines with their roles; an existing summary's bullets first.
+fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<Entry<'a>> {
+    let mut entries = Vec::new();
+    if let Some(summary) = existing {
+        for line in summary.lines() {
+            if let Some(text) = line.trim_start().strip_prefix("- ") {
+                entries.push(Entry {
+                    role: "summary",
+                    text,
+                });
+            }
+        }
+    }
+    let mut role = "user";
+    for raw in body.lines() {
+        let mut line = raw.trim();
+        if let Some(rest) = line.strip_prefix('[')
+            && let Some((tag, text)) = rest.split_once("] ")
+            && let Some(known) = ["system", "user", "assistant", "tool"]
+                .into_iter()
+                .find(|r| *r == tag)
+        {
+            role = known;
+            line = text.trim();
+        }
+        for sentence in sentences(line) {
+            entries.push(Entry {
+                role,
+                text: sentence,
+            });
+        }
+    }
+    entries
+}
+
+/// Scales a value by how often (up to ten times) and how late a fact is named, per token.
+fn rank(weight: u64, count: u64, last: usize, total: usize, cost: u64) -> u64 {
+    let recency = (last as u64 * 1_000) / total.max(1) as u64;
+    weight * (100 + 30 * count.min(10)) * (1_000 + recency) / cost.max(1)
+}
+
+/// The paths and numbers named in the transcript, and the commands run with their exit
+/// status, each once, ranked.
+fn fact_items(entries: &[Entry<'_>]) -> Vec<Item> {
+    let mut seen: HashMap<&str, Seen> = HashMap::new();
+    let mut commands: Vec<(usize, String, Option<i64>)> = Vec::new();
+    let mut awaiting_status = false;
+    for (position, entry) in entries.iter().enumerate() {
+        for fact in line_facts(entry.text) {
+            let s = seen.entry(fact.text).or_insert(Seen {
+                kind: fact.kind,
+                count: 0,
+                first: position,
+                last: position,
+            });
+            s.count += 1;
+            s.last = position;
+        }
+        if entry.role == "assistant"
+            && let Some(command) = tool_call_command(entry.text)
+        {
+            commands.push((position, command, None));
+            awaiting_status = true;
+        } else if entry.role == "tool"
+            && awaiting_status
+            && let Some(status) = exit_status(entry.text)
+        {
+            if let Some(last) = commands.last_mut() {
+                last.2 = Some(status);
+            }
+            awaiting_status = false;
+        }
+    }
+    let total = entries.len();
+    let mut items: Vec<Item> = seen
+        .into_iter()
+        .filter(|(_, s)| s.kind != FactKind::Error)
+        .map(|(text, s)| {
+            let (slot, weight) = match s.kind {
+                FactKind::Path => (Slot::Files, 3),
+                _ => (Slot::Numbers, 1),
+            };
+            let cost = Estimator.count(text) + 1;
+            Item {
+                slot,
+                text: text.to_owned(),
+                priority: rank(weight, s.count, s.last, total, cost),
+                last: s.last,
+                position: s.first,
+                cost,
+            }
+        })
+        .collect();
+    for (position, command, status) in commands {
+        let text = match status {
+            Some(status) => format!("ran `{command}` → exit {status}"),
+            None => format!("ran `{command}`"),
+        };
+        let cost = Estimator.count(&text) + 3;
+        items.push(Item {
+            slot: Slot::Line(Heading::Facts),
+            priority: rank(3, 1, position, total, cost),
+            text,
+            last: position,
+            position,
+            cost,
+        });
+    }
+    items
+}
+
+/// The command of a tool call as the transcript renders it: `name({json arguments})`.
+fn tool_call_command(text: &str) -> Option<String> {
+    let (name, rest) = text.split_once('(')?;
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_-.".contains(c))
+    {
+        return None;
+    }
+    let arguments = rest.strip_suffix(')')?;
+    let command = command_of(arguments)?;
+    Some(command_head(&command, MAX_COMMAND_CHARS))
+}
+
+/// Lines worth keeping whole: errors (by the head that names them), user constraints,
+/// decisions, next steps, and lines dense in facts. Each once.
+fn line_items(entries: &[Entry<'_>]) -> Vec<Item> {
+    let mut seen = HashSet::new();
+    let mut items = Vec::new();
+    let total = entries.len();
+    for (position, entry) in entries.iter().enumerate() {
+        let text = entry.text.trim().trim_start_matches("- ").trim();
+        if text.is_empty() || is_list_line(text) || !seen.insert(text) {
+            continue;
+        }
+        let (heading, score) = classify(entry.role, text);
+        if score == 0 && entry.role != "summary" {
+            continue;
+        }
+        let text = if heading == Heading::Errors {
+            fact_head(text).to_owned()
+        } else {
+            shorten(text)
+        };
+        // What the tool printed is evidence; what the user and the agent said carries
+        // the task and the reasons.
+        let weight = match entry.role {
+            "tool" => 1,
+            "summary" => 4,
+            _ => 2,
+        };
+        let cost = Estimator.count(&text) + 3;
+        items.push(Item {
+            slot: Slot::Line(heading),
+            priority: rank(weight * u64::from(score), 1, position, total, cost),
+            text,
+            last: position,
+            position,
+            cost,
+        });
+    }
+    items
+}
+
+/// Lines this summarizer writes as lists (an earlier summary's, being merged): their
+/// facts are read one by one, the line itself is not kept whole.
+fn is_list_line(text: &str) -> bool {
+    ["Files: ", "Numbers: ", "Artifacts: "]
+        .iter()
+        .any(|label| text.starts_with(label))
+}
+
+/// The items kept within `budget`, best value per token first. A path or number already
+/// written in a kept line is not listed again.
+fn choose(items: &[Item], order: &[usize], budget: u64) -> Vec<bool> {
+    let mut chosen = vec![false; items.len()];
+    let mut written: HashSet<&str> = HashSet::new();
+    let mut used = 0u64;
+    for &i in order {
+        let item = &items[i];
+        let listed = matches!(item.slot, Slot::Files | Slot::Numbers);
+        if listed && written.contains(item.text.as_str()) {
+            continue;
+        }
+        if used + item.cost > budget {
+            continue;
+        }
+        used += item.cost;
+        chosen[i] = true;
+        if !listed {
+            written.extend(line_facts(&item.text).into_iter().map(|f| f.text));
+        }
+    }
+    chosen
+}
+
+/// The answer: bullets under the prompt's headings, in reading order; files most
+/// recently named first.
+fn render(items: &[Item], chosen: &[bool], refs_line: Option<&str>) -> String {
+    let kept = |slot: Slot| {
+        let mut kept: Vec<&Item> = items
+            .iter()
+            .zip(chosen)
+            .filter(|(item, keep)| **keep && item.slot == slot)
+            .map(|(item, _)| item)
+            .collect();
+        kept.sort_by_key(|item| item.position);
+        kept
+    };
+    let list = |slot: Slot, label: &str| {
+        let mut entries = kept(slot);
+        if slot == Slot::Files {
+            entries.sort_by(|a, b| b.last.cmp(&a.last).then(a.position.cmp(&b.position)));
+        }
+        (!entries.is_empty()).then(|| {
+            let names: Vec<&str> = entries.iter().map(|i| i.text.as_str()).collect();
+            format!("{label}: {}", names.join(", "))
+        })
+    };
+    let mut out = String::new();
+    for (h, heading) in [
+        Heading::Task,
+        Heading::Facts,
+        Heading::Decisions,
+        Heading::Errors,
+        Heading::Next,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut section: Vec<String> = Vec::new();
+        if heading == Heading::Facts {
+            section.extend(list(Slot::Files, "Files"));
+        }
+        section.extend(kept(Slot::Line(heading)).iter().map(|i| i.text.clone()));
+        if heading == Heading::Facts {
+            section.extend(list(Slot::Numbers, "Numbers"));
+            section.extend(refs_line.map(str::to_owned));
+        }
+        if section.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&format!("## {}\n", HEADINGS[h]));
+        for line in section {
+            out.push_str(&format!("- {line}\n"));
+        }
+    }
+    out.trim_end().to_owned()
 }
 
 fn sentences(line: &str) -> impl Iterator<Item = &str> {
@@ -189,17 +413,7 @@ fn shorten(text: &str) -> String {
 }
 
 fn has_path(text: &str) -> bool {
-    text.split(|c: char| c.is_whitespace() || "\"'`(),:;".contains(c))
-        .any(|word| {
-            let looks_like_file = word.rsplit_once('.').is_some_and(|(stem, ext)| {
-                !stem.is_empty()
-                    && (1..=5).contains(&ext.len())
-                    && ext.chars().all(|c| c.is_ascii_alphanumeric())
-                    && ext.chars().any(|c| c.is_ascii_alphabetic())
-            });
-            (word.contains('/') && word.len() > 2 && !word.starts_with("http"))
-                || (looks_like_file && !word.ends_with('.'))
-        })
+    line_facts(text).iter().any(|f| f.kind == FactKind::Path)
 }
 
 fn classify(role: &str, text: &str) -> (Heading, u32) {

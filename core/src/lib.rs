@@ -86,6 +86,7 @@ pub mod catalog;
 pub mod driver;
 pub mod engine;
 pub mod extractive;
+pub mod facts;
 #[cfg(feature = "serde")]
 pub mod format;
 pub mod hash;

@@ -110,16 +110,81 @@ fn parse_marker(text: &str) -> Option<CompactionMeta> {
     })
 }
 
-/// The placeholder standing for a cleared tool result.
-pub fn cleared_placeholder(tool: &str, tokens: u64) -> String {
-    format!("[output of {tool} cleared by compactor to save context: {tokens} tokens]")
+/// Tokens (as the [`Estimator`](crate::tokens::Estimator) counts) a cleared tool
+/// result's placeholder may spend on what the result said, beyond its first line and its
+/// artifact references.
+pub const PLACEHOLDER_FACT_TOKENS: u64 = 60;
+
+/// The placeholder standing for a cleared tool result: a first line naming the tool and
+/// the tokens cleared, then what a later turn needs from the result, within
+/// [`PLACEHOLDER_FACT_TOKENS`]: the command that produced it (from the call's arguments)
+/// and its exit status, the error lines and file paths it named, in that order of
+/// preference; and every artifact reference, whatever their size.
+pub fn cleared_placeholder(tool: &str, tokens: u64, command: Option<&str>, body: &str) -> String {
+    use crate::facts::{FactKind, command_head, exit_status, facts};
+    use crate::tokens::Estimator;
+    let mut out =
+        format!("[output of {tool} cleared by compactor to save context: {tokens} tokens]");
+    let mut room = PLACEHOLDER_FACT_TOKENS;
+    let mut add = |out: &mut String, line: &str| {
+        let cost = Estimator.count(line) + 1;
+        if cost <= room {
+            room -= cost;
+            out.push('\n');
+            out.push_str(line);
+            true
+        } else {
+            false
+        }
+    };
+    let status = exit_status(body).map(|s| format!(" → exit {s}"));
+    match command {
+        Some(command) => {
+            let line = format!(
+                "$ {}{}",
+                command_head(command, 80),
+                status.unwrap_or_default()
+            );
+            add(&mut out, &line);
+        }
+        None => {
+            if let Some(status) = status {
+                add(&mut out, status.trim_start_matches(" → "));
+            }
+        }
+    }
+    let found = facts(body);
+    let mut said = std::collections::HashSet::new();
+    for fact in found.iter().filter(|f| f.kind == FactKind::Error) {
+        if said.insert(fact.text) && !add(&mut out, fact.text) {
+            break;
+        }
+    }
+    let mut paths: Vec<&str> = Vec::new();
+    for fact in found.iter().filter(|f| f.kind == FactKind::Path) {
+        if said.insert(fact.text) {
+            paths.push(fact.text);
+        }
+    }
+    // As many paths as fit, on one line.
+    while !paths.is_empty() && !add(&mut out, &format!("paths: {}", paths.join(", "))) {
+        paths.pop();
+    }
+    let refs = crate::prompt::artifact_refs(body);
+    if !refs.is_empty() {
+        out.push('\n');
+        out.push_str(&refs.join(" "));
+    }
+    out
 }
 
-/// Is this tool-result text a placeholder already?
+/// Is this tool-result text a placeholder already? Its first line says so (a placeholder
+/// of an earlier version is that line alone).
 pub fn is_cleared(text: &str) -> bool {
-    text.starts_with("[output of ")
-        && text.ends_with(" tokens]")
-        && text.contains("cleared by compactor")
+    let first = text.lines().next().unwrap_or("");
+    first.starts_with("[output of ")
+        && first.ends_with(" tokens]")
+        && first.contains("cleared by compactor")
 }
 
 /// Clips `text` middle-out to about `max_tokens`, keeping its head and tail and marking
@@ -262,8 +327,50 @@ mod tests {
     }
 
     #[test]
-    fn placeholders_are_recognized() {
-        assert!(is_cleared(&cleared_placeholder("bash", 1200)));
+    fn placeholders_are_recognized_old_and_new() {
+        assert!(is_cleared(&cleared_placeholder("bash", 1200, None, "")));
+        assert!(is_cleared(&cleared_placeholder(
+            "bash",
+            1200,
+            Some("pytest"),
+            "<returncode>1</returncode>\nE   TypeError: x\nsrc/a.py:3"
+        )));
+        assert!(is_cleared(
+            "[output of bash cleared by compactor to save context: 1200 tokens]"
+        ));
         assert!(!is_cleared("[output of my thoughts]"));
+    }
+
+    #[test]
+    fn placeholders_keep_the_command_status_errors_paths_and_every_artifact() {
+        let body = format!(
+            "<returncode>1</returncode>\n{}\nFAILED tests/test_fields.py::test_x - AssertionError: 345 != 344\nsee «artifact:file~log-9»\n{}",
+            "collected 12 items\n".repeat(200),
+            (0..40)
+                .map(|i| format!("src/module_{i}.py ok"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+        let placeholder = cleared_placeholder("bash", 5000, Some("pytest -x tests/\necho"), &body);
+        assert!(
+            placeholder.contains("$ pytest -x tests/ … → exit 1"),
+            "{placeholder}"
+        );
+        assert!(
+            placeholder.contains("AssertionError: 345 != 344"),
+            "{placeholder}"
+        );
+        assert!(placeholder.contains("paths: "), "{placeholder}");
+        assert!(
+            placeholder.ends_with("«artifact:file~log-9»"),
+            "{placeholder}"
+        );
+        let first_line = placeholder.lines().next().unwrap_or_default();
+        let rest = &placeholder[first_line.len()..];
+        let without_refs = rest.replace("«artifact:file~log-9»", "");
+        assert!(
+            Estimator.count(&without_refs) <= PLACEHOLDER_FACT_TOKENS + 2,
+            "{placeholder}"
+        );
     }
 }

@@ -1,9 +1,11 @@
-//! LIGHT: old tool-result bodies replaced by short placeholders; no model calls.
+//! LIGHT: old tool-result bodies replaced by short placeholders that keep the result's
+//! facts (command, exit status, error lines, paths, artifact references); no model calls.
 
 use std::collections::HashMap;
 
+use crate::facts::command_of;
 use crate::ladder::LevelContext;
-use crate::message::{Message, Part, Role};
+use crate::message::{Message, Part, Role, ToolCall};
 use crate::prune::{cleared_placeholder, is_cleared};
 use crate::tokens::TokenAccountant;
 
@@ -52,11 +54,11 @@ pub fn plan_light(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<C
 /// Every tool result worth clearing (its placeholder is under half its size), oldest first,
 /// with its placeholder's tokens.
 fn candidates(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<(Clearing, u64)> {
-    let names: HashMap<&str, &str> = ctx
+    let calls: HashMap<&str, &ToolCall> = ctx
         .messages
         .iter()
         .flat_map(|m| m.tool_calls())
-        .map(|c| (c.id.as_str(), c.name.as_str()))
+        .map(|c| (c.id.as_str(), c))
         .collect();
     let mut found = Vec::new();
     for (i, message) in ctx.messages.iter().enumerate() {
@@ -72,12 +74,14 @@ fn candidates(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<(Clea
                 continue;
             }
             let tokens = accountant.text_tokens(&body);
+            let call = calls.get(result.call_id.as_str());
             let tool = result
                 .tool_name
                 .as_deref()
-                .or_else(|| names.get(result.call_id.as_str()).copied())
+                .or_else(|| call.map(|c| c.name.as_str()))
                 .unwrap_or("tool");
-            let placeholder = cleared_placeholder(tool, tokens);
+            let command = call.and_then(|c| command_of(&c.arguments));
+            let placeholder = cleared_placeholder(tool, tokens, command.as_deref(), &body);
             let placeholder_tokens = accountant.text_tokens(&placeholder);
             if tokens > placeholder_tokens * 2 {
                 let clearing = Clearing {
