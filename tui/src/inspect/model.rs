@@ -11,9 +11,8 @@ use compactor::engine::{
 };
 use compactor::format::Conversation;
 use compactor::ladder::Level;
-use compactor::message::{Message, Part};
+use compactor::message::Message;
 use compactor::plan::plan;
-use compactor::prune::is_cleared;
 use compactor::select::TailPolicy;
 
 use crate::plan::role_mix;
@@ -64,6 +63,19 @@ pub enum SegmentState {
     Summarized,
     /// A summary request covering it is out.
     InFlight,
+}
+
+impl From<compactor::plan::SegmentState> for SegmentState {
+    fn from(state: compactor::plan::SegmentState) -> Self {
+        use compactor::plan::SegmentState as Planned;
+        match state {
+            Planned::Raw => SegmentState::Raw,
+            Planned::Tail => SegmentState::Tail,
+            Planned::Pinned => SegmentState::Pinned,
+            Planned::Masked => SegmentState::Masked,
+            Planned::Summarized => SegmentState::Summarized,
+        }
+    }
 }
 
 impl SegmentState {
@@ -630,27 +642,21 @@ impl App {
         self.message_tokens = plan.assessment.message_tokens();
         self.tokens = plan.assessment.total_tokens;
         self.segments.tail_segment = plan.tail.first_segment;
+        let states = plan.segment_states(&self.messages);
         self.segments.rows = plan
             .segmentation
             .segments
             .iter()
-            .map(|s| {
+            .zip(states)
+            .map(|(s, state)| {
                 let messages = &self.messages[s.messages.clone()];
                 let covered = messages
                     .iter()
                     .any(|m| in_flight.iter().any(|r| r.covers.contains(&m.id)));
                 let state = if covered {
                     SegmentState::InFlight
-                } else if messages.iter().any(Message::is_compaction) {
-                    SegmentState::Summarized
-                } else if messages.iter().all(|m| !m.compactable) {
-                    SegmentState::Pinned
-                } else if messages.iter().any(has_cleared_result) {
-                    SegmentState::Masked
-                } else if s.index >= plan.tail.first_segment {
-                    SegmentState::Tail
                 } else {
-                    SegmentState::Raw
+                    SegmentState::from(state)
                 };
                 SegmentRow {
                     index: s.index,
@@ -780,16 +786,6 @@ impl App {
             }
         }
     }
-}
-
-fn has_cleared_result(message: &Message) -> bool {
-    message.parts.iter().any(|p| match p {
-        Part::ToolResult(result) => result.content.iter().any(|c| match c {
-            Part::Text { text } => is_cleared(text),
-            _ => false,
-        }),
-        _ => false,
-    })
 }
 
 /// A level's outcome in words.
