@@ -5,10 +5,9 @@
 // go to tests/output/ (ignored by git).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdirSync, readFileSync } from "node:fs";
 import { chromium } from "playwright-core";
+import { openDemo as openPage, startServer } from "./page.mjs";
 import { Compactor, extractiveSummarize } from "../../wasm/pkg/node.js";
 import { corpusFile } from "../../wasm/tests/corpus.mjs";
 
@@ -21,9 +20,7 @@ let pageUrl;
 let browser;
 
 before(async () => {
-  serverProcess = spawn(process.execPath, [new URL("../serve.mjs", import.meta.url).pathname, "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  const [line] = await once(serverProcess.stdout, "data");
-  pageUrl = line.toString().trim();
+  ({ process: serverProcess, url: pageUrl } = await startServer());
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
 });
 
@@ -46,17 +43,7 @@ async function expected(conversation, config, options = {}) {
   }
 }
 
-async function openDemo(t, viewport) {
-  const context = await browser.newContext({ viewport });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  const problems = [];
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => ["error", "warning"].includes(m.type()) && problems.push(`console ${m.type()}: ${m.text()}`));
-  await page.goto(pageUrl);
-  await page.locator("#status").filter({ hasText: "Ready" }).waitFor({ timeout: 20_000 });
-  return { page, problems };
-}
+const openDemo = (t, viewport) => openPage(browser, pageUrl, t, { viewport });
 
 /** Records every gauge value and every segment state the page shows while the run goes. */
 const watch = (page) =>
