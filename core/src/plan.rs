@@ -45,6 +45,19 @@ pub enum SegmentState {
     Summarized,
 }
 
+impl SegmentState {
+    /// The word shown for it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SegmentState::Raw => "raw",
+            SegmentState::Tail => "tail",
+            SegmentState::Pinned => "pinned",
+            SegmentState::Masked => "masked",
+            SegmentState::Summarized => "summarized",
+        }
+    }
+}
+
 impl Plan {
     /// The state of each segment, in order. `messages` are the messages this plan was made
     /// of. A summary wins over everything, then pinned, masked, tail and raw.

@@ -48,45 +48,20 @@ pub enum Mode {
     Run,
 }
 
-/// A segment's state in the list.
+/// A segment's state in the list: the plan's, or in flight.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SegmentState {
-    /// Old and untouched: a candidate.
-    Raw,
-    /// In the raw tail the model keeps seeing.
-    Tail,
-    /// Nothing in it may be compacted.
-    Pinned,
-    /// Old tool-result bodies cleared (LIGHT).
-    Masked,
-    /// Holds a summary.
-    Summarized,
+    /// What the segment holds (raw, tail, pinned, masked, summarized).
+    Planned(compactor::plan::SegmentState),
     /// A summary request covering it is out.
     InFlight,
-}
-
-impl From<compactor::plan::SegmentState> for SegmentState {
-    fn from(state: compactor::plan::SegmentState) -> Self {
-        use compactor::plan::SegmentState as Planned;
-        match state {
-            Planned::Raw => SegmentState::Raw,
-            Planned::Tail => SegmentState::Tail,
-            Planned::Pinned => SegmentState::Pinned,
-            Planned::Masked => SegmentState::Masked,
-            Planned::Summarized => SegmentState::Summarized,
-        }
-    }
 }
 
 impl SegmentState {
     /// The word shown.
     pub fn as_str(self) -> &'static str {
         match self {
-            SegmentState::Raw => "raw",
-            SegmentState::Tail => "tail",
-            SegmentState::Pinned => "pinned",
-            SegmentState::Masked => "masked",
-            SegmentState::Summarized => "summarized",
+            SegmentState::Planned(state) => state.as_str(),
             SegmentState::InFlight => "in flight",
         }
     }
@@ -656,7 +631,7 @@ impl App {
                 let state = if covered {
                     SegmentState::InFlight
                 } else {
-                    SegmentState::from(state)
+                    SegmentState::Planned(state)
                 };
                 SegmentRow {
                     index: s.index,

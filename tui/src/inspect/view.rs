@@ -8,6 +8,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use compactor::budget::Budget;
 use compactor::message::Message;
+use compactor::plan::SegmentState as Planned;
 
 use super::model::{
     App, EventLog, LadderTable, LevelOutcome, Mode, Numbers, Overlay, Pane, Phase, RequestState,
@@ -116,11 +117,11 @@ fn list(
 
 fn state_style(state: SegmentState) -> Style {
     match state {
-        SegmentState::Raw => Style::new(),
-        SegmentState::Tail => Style::new().fg(Color::Cyan),
-        SegmentState::Pinned => Style::new().fg(Color::Magenta),
-        SegmentState::Masked => Style::new().fg(Color::Yellow),
-        SegmentState::Summarized => Style::new().fg(Color::Green),
+        SegmentState::Planned(Planned::Raw) => Style::new(),
+        SegmentState::Planned(Planned::Tail) => Style::new().fg(Color::Cyan),
+        SegmentState::Planned(Planned::Pinned) => Style::new().fg(Color::Magenta),
+        SegmentState::Planned(Planned::Masked) => Style::new().fg(Color::Yellow),
+        SegmentState::Planned(Planned::Summarized) => Style::new().fg(Color::Green),
         SegmentState::InFlight => Style::new().fg(Color::Blue).add_modifier(Modifier::BOLD),
     }
 }
