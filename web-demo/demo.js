@@ -1,36 +1,46 @@
-// The demo page: the real npm package (wasm/pkg, built by wasm/build.sh), no bundler.
-import init, { Compactor, countTokens } from "../wasm/pkg/compactor.js";
+// The demo page: the real npm package (wasm/pkg, built by wasm/build.sh), no bundler, no
+// framework. Every number and state drawn comes from the package: `plan()` for the
+// segments, their states and the tail; `compact()`'s events for the gauge and the ladder
+// as the run goes; `extractiveSummarize` for the offline summaries.
+import init, { Compactor, extractiveSummarize, detectFormat } from "../wasm/pkg/compactor.js";
 
 const $ = (id) => document.getElementById(id);
-const ui = {
-  status: $("status"),
-  file: $("file"),
-  conversation: $("conversation"),
-  maxContext: $("max-context"),
-  outputReserve: $("output-reserve"),
-  format: $("format"),
-  baseUrl: $("base-url"),
-  model: $("model"),
-  apiKey: $("api-key"),
-  assess: $("assess"),
-  compact: $("compact"),
-  cancel: $("cancel"),
-  error: $("error"),
-  assessment: $("assessment"),
-  timeline: $("timeline"),
-  result: $("result"),
-  download: $("download"),
-  messages: $("messages"),
-};
+const ui = Object.fromEntries(
+  ["status", "file", "drop", "loaded", "conversation", "max-context", "output-reserve", "trigger", "target", "recent-turns", "format", "lenient",
+    "base-url", "model", "api-key", "assess", "compact", "cancel", "error", "gauge", "gauge-label", "assessment", "strip", "strip-caption",
+    "legend", "segment-detail", "ladder", "timeline", "result", "download", "original", "messages"].map((id) => [id, $(id)]),
+);
 
-const fmt = (n) => n.toLocaleString("en-US");
+const SVG = "http://www.w3.org/2000/svg";
+const LEVELS = ["light", "moderate", "aggressive", "maximum"];
+/** Segment states: colour (Okabe–Ito, told apart without hue too: every block is labelled) and the word shown. */
+const STATES = {
+  pinned: { fill: "#4d4d4d", ink: "#fff", word: "pinned" },
+  raw: { fill: "#d8d8d8", ink: "#000", word: "raw" },
+  tail: { fill: "#56b4e9", ink: "#000", word: "tail" },
+  masked: { fill: "#e69f00", ink: "#000", word: "masked" },
+  summarized: { fill: "#009e73", ink: "#fff", word: "summarized" },
+  inFlight: { fill: "#cc79a7", ink: "#000", word: "in flight" },
+};
+const fmt = (n) => Math.round(n).toLocaleString("en-US");
+
 let fileName = "sample.json";
 let compacted = null; // the last result's conversation, for Download
 let running = null; // the AbortController of the run in progress
+/** What is drawn: the plan of the conversation shown, its messages, the states shown, and the budget. */
+const shown = { plan: null, messages: [], states: [], budget: null, tokens: 0 };
 
 /** Builds an element: `el("li", { class: "x" }, "text", child)`. */
 function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  node.append(...children);
+  return node;
+}
+
+/** Builds an SVG element. */
+function svg(tag, attributes = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
   node.append(...children);
   return node;
@@ -54,60 +64,29 @@ function readConversation() {
   }
 }
 
+const readOptions = () => ({ format: ui.format.value, lenient: ui.lenient.checked });
+
 function newCompactor() {
   return new Compactor({
-    maxContextTokens: ui.maxContext.valueAsNumber,
-    outputReserve: ui.outputReserve.valueAsNumber,
+    maxContextTokens: ui["max-context"].valueAsNumber,
+    outputReserve: ui["output-reserve"].valueAsNumber,
+    triggerRatio: ui.trigger.valueAsNumber,
+    targetRatio: ui.target.valueAsNumber,
+    keepRecentTurns: ui["recent-turns"].valueAsNumber,
   });
 }
 
-// ---- summarizers ---------------------------------------------------------------------
-
-const ERROR_WORDS = /error|exception|traceback|failed|failure|panicked|not found|denied|cannot|invalid/i;
-const PATH = /(^|[\s"'`(])[\w.-]*\/[\w.-]{2,}|\b[\w-]+\.(py|rs|js|mjs|ts|tsx|json|toml|ya?ml|md|txt|c|h|cpp|go|java|rb|sh|cfg|ini)\b/;
-const ARTIFACT = /«artifact:[^»]+»/;
-
-/**
- * Extractive: no model. Keeps the transcript lines that name a file or an error (and any
- * artifact reference), errors first when space runs out, each cut to 200 characters,
- * within `maxOutputTokens` as the package counts them.
- */
-function extractiveSummary(request) {
-  // The prompt's last message: the fenced transcript, after the running summary if any.
-  const lines = request.prompt
-    .at(-1)
-    .content.split("\n")
-    .map((l) => l.replace(/^\[(system|user|assistant|tool)\] /, "").replace(/^- /, "").trim())
-    .filter((l) => !/^(<\/?(transcript|summary)>|## |Existing summary:|New messages:)/.test(l));
-  const seen = new Set();
-  const errors = [];
-  const facts = [];
-  for (const line of lines) {
-    if (line.length === 0 || seen.has(line)) continue;
-    seen.add(line);
-    const short = line.length > 200 ? `${line.slice(0, 199)}…` : line;
-    if (ERROR_WORDS.test(line)) errors.push(short);
-    else if (PATH.test(line) || ARTIFACT.test(line)) facts.push(short);
-  }
-  if (errors.length + facts.length === 0) {
-    const first = lines.find((l) => l.length > 0);
-    if (first) facts.push(first.slice(0, 200));
-  }
-  const budget = request.maxOutputTokens - 8; // headings and slack
-  const kept = new Set();
-  let used = 0;
-  for (const line of [...errors, ...facts]) {
-    const cost = countTokens(`- ${line}\n`);
-    if (used + cost > budget) continue;
-    used += cost;
-    kept.add(line);
-  }
-  const section = (heading, found) => {
-    const chosen = found.filter((l) => kept.has(l));
-    return chosen.length ? `## ${heading}\n${chosen.map((l) => `- ${l}`).join("\n")}` : "";
-  };
-  return [section("Facts", facts), section("Errors", errors)].filter(Boolean).join("\n\n");
+/** A message's text, for lists: its content, and its tool calls. */
+function messageText(m) {
+  const parts = typeof m.content === "string" ? m.content : Array.isArray(m.content) ? m.content.map((p) => p.text ?? p.output?.value ?? JSON.stringify(p)).join("\n") : JSON.stringify(m.content ?? null);
+  const calls = (m.tool_calls ?? []).map((c) => `\n→ ${c.function?.name}(${c.function?.arguments ?? ""})`).join("");
+  return parts + calls;
 }
+
+/** The messages of a conversation in any format: the array, or the body's `messages`. */
+const messagesOf = (conversation) => (Array.isArray(conversation) ? conversation : (conversation?.messages ?? []));
+
+// ---- summarizers ---------------------------------------------------------------------
 
 /** An OpenAI-compatible `/chat/completions` endpoint writes each summary. */
 function endpointSummarizer(base, model, apiKey) {
@@ -135,9 +114,157 @@ function endpointSummarizer(base, model, apiKey) {
 
 function chosenSummarizer() {
   const choice = document.querySelector('input[name="summarizer"]:checked').value;
-  return choice === "endpoint"
-    ? endpointSummarizer(ui.baseUrl.value.trim(), ui.model.value.trim(), ui.apiKey.value.trim())
-    : extractiveSummary;
+  return choice === "endpoint" ? endpointSummarizer(ui["base-url"].value.trim(), ui.model.value.trim(), ui["api-key"].value.trim()) : extractiveSummarize;
+}
+
+// ---- the gauge -------------------------------------------------------------------------
+
+/** Draws `tokens` against the limits of `budget`, the inspector's marks: t target, T trigger, E effective, A absolute. */
+function drawGauge(tokens, budget, target) {
+  shown.tokens = tokens;
+  const marks = [
+    ["t", "target", target],
+    ["T", "trigger", budget.triggerTokens],
+    ["E", "effective", budget.effectiveLimit],
+    ["A", "absolute", budget.absoluteLimit],
+  ];
+  const scale = Math.max(tokens, ...marks.map(([, , n]) => n)) * 1.04;
+  const x = (n) => (1000 * n) / scale;
+  const state = tokens > budget.absoluteLimit ? ["over", "#b3261e", "over the absolute limit"] : tokens > budget.triggerTokens ? ["high", "#a05a00", "over the trigger"] : ["ok", "#1b7a43", "below the trigger"];
+  const bar = svg("rect", { x: 0, y: 26, height: 22, width: x(tokens), fill: state[1], class: "fill", "data-tokens": tokens });
+  bar.style.transition = "width 0.3s";
+  const picture = svg("svg", { viewBox: "0 0 1000 92", role: "img", "aria-label": `${fmt(tokens)} tokens, ${state[2]}`, "data-tokens": tokens, "data-state": state[0] },
+    svg("rect", { x: 0, y: 26, width: 1000, height: 22, fill: "#8883" }),
+    bar,
+  );
+  // Labels of marks close together go on alternate rows.
+  let lastX = -100;
+  let row = 0;
+  for (const [letter, name, n] of [...marks].sort((a, b) => a[2] - b[2])) {
+    const at = x(n);
+    row = at - lastX < 70 ? 1 - row : 0;
+    lastX = at;
+    picture.append(svg("g", { class: "mark", "data-mark": name, "data-tokens": n },
+      svg("title", {}, `${name} ${fmt(n)}`),
+      svg("line", { x1: at, x2: at, y1: 20, y2: 54, stroke: "currentColor", "stroke-width": 3 }),
+      svg("text", { x: at, y: row ? 72 : 86, "text-anchor": "middle", "font-size": 15, fill: "currentColor" }, `${letter} ${fmt(n)}`),
+    ));
+  }
+  picture.append(svg("text", { x: 4, y: 16, "font-size": 15, fill: "currentColor" }, `${fmt(tokens)} tokens`));
+  ui.gauge.replaceChildren(picture);
+  const share = budget.absoluteLimit > 0 ? `${Math.round((100 * tokens) / budget.absoluteLimit)}% of the absolute limit` : "";
+  ui["gauge-label"].textContent = `${fmt(tokens)} tokens (${share}), ${state[2]} · t target ${fmt(target)} · T trigger ${fmt(budget.triggerTokens)} · E effective ${fmt(budget.effectiveLimit)} · A absolute ${fmt(budget.absoluteLimit)}`;
+}
+
+// ---- the segment strip -----------------------------------------------------------------
+
+/** Shows `plan` (of `messages`) in the strip, each segment in its state. */
+function showPlan(plan, messages, caption) {
+  shown.plan = plan;
+  shown.messages = messages;
+  shown.states = [...plan.segmentStates];
+  ui["strip-caption"].textContent = caption;
+  ui["segment-detail"].replaceChildren(el("p", { class: "hint" }, "Hover or tap a segment to see its messages."));
+  drawStrip();
+}
+
+function segmentTokens(segment) {
+  let sum = 0;
+  for (let i = segment.messages.start; i < segment.messages.end; i++) sum += shown.plan.assessment.messages[i].tokens;
+  return sum;
+}
+
+function drawStrip() {
+  const { plan } = shown;
+  const segments = plan.segmentation.segments;
+  const tokens = segments.map(segmentTokens);
+  const total = tokens.reduce((a, b) => a + b, 0) || 1;
+  // Every block at least 6 units wide, so a short segment stays visible and tappable.
+  const minWidth = 6;
+  const room = 1000 - minWidth * segments.length;
+  const picture = svg("svg", { viewBox: "0 0 1000 70", role: "group", "aria-label": `${segments.length} segments` });
+  let x = 0;
+  segments.forEach((segment, i) => {
+    const width = minWidth + (Math.max(room, 0) * tokens[i]) / total;
+    const key = shown.states[i];
+    const look = STATES[key];
+    const label = `segment ${i} · messages ${segment.messages.start}..${segment.messages.end} · ${fmt(tokens[i])} tokens · ${look.word}`;
+    const block = svg("g", { class: "segment", "data-index": i, "data-state": key, "data-tokens": tokens[i], tabindex: 0, role: "button", "aria-label": label },
+      svg("title", {}, label),
+      svg("rect", { x: x + 0.5, y: 18, width: Math.max(width - 1, 1), height: 34, fill: look.fill, stroke: "#0008" }),
+    );
+    if (width > 34) {
+      const word = width > 80 ? look.word : look.word.slice(0, 2);
+      block.append(svg("text", { x: x + width / 2, y: 40, "text-anchor": "middle", "font-size": 13, fill: look.ink }, word));
+    }
+    for (const type of ["pointerenter", "click", "focus"]) block.addEventListener(type, () => showSegment(i));
+    picture.append(block);
+    if (i === plan.tail.firstSegment) {
+      picture.append(svg("g", { class: "tail-boundary", "data-segment": i },
+        svg("line", { x1: x, x2: x, y1: 4, y2: 66, stroke: "currentColor", "stroke-width": 3, "stroke-dasharray": "4 3" }),
+        svg("text", { x: x + 4, y: 13, "font-size": 13, fill: "currentColor" }, `tail (${plan.tail.turns} turns, ${fmt(plan.tail.tokens)} tokens) →`),
+      ));
+    }
+    x += width;
+  });
+  ui.strip.replaceChildren(picture);
+}
+
+/** The detail of segment `i`: its numbers and its messages. */
+function showSegment(i) {
+  const segment = shown.plan.segmentation.segments[i];
+  const look = STATES[shown.states[i]];
+  const items = [];
+  for (let m = segment.messages.start; m < segment.messages.end; m++) {
+    const message = shown.messages[m];
+    const text = message ? messageText(message) : "";
+    items.push(el("li", { value: m }, el("span", { class: "role" }, message?.role ?? "?"), ` ${fmt(shown.plan.assessment.messages[m].tokens)} tokens: `, text.length > 240 ? `${text.slice(0, 239)}…` : text));
+  }
+  ui["segment-detail"].replaceChildren(
+    el("p", { id: "segment-title" }, el("strong", {}, `Segment ${i}`), ` · ${look.word} · ${segment.kind} · messages ${segment.messages.start}..${segment.messages.end} · ${fmt(segmentTokens(segment))} tokens`),
+    el("ol", { class: "segment-messages" }, ...items),
+  );
+}
+
+/** Marks the segments holding any of `ids` (message ids of the shown conversation) as `state`; `null` restores the plan's. */
+function markSegments(ids, state) {
+  const wanted = new Set(ids);
+  shown.plan.segmentation.segments.forEach((segment, i) => {
+    for (let m = segment.messages.start; m < segment.messages.end; m++) {
+      if (wanted.has(shown.plan.assessment.messages[m].id)) {
+        shown.states[i] = state ?? shown.plan.segmentStates[i];
+        return;
+      }
+    }
+  });
+  drawStrip();
+}
+
+function drawLegend() {
+  ui.legend.replaceChildren(...Object.values(STATES).map(({ fill, word }) => el("li", {}, el("span", { class: "swatch", style: `background:${fill}` }), word)));
+}
+
+// ---- the ladder ------------------------------------------------------------------------
+
+/** One row per level, filled in as the events come. */
+const ladder = new Map();
+
+function resetLadder() {
+  ladder.clear();
+  for (const level of LEVELS) ladder.set(level, { state: "pending", before: null, after: null, requests: 0, cacheHits: 0, failures: 0, predicted: null });
+  drawLadder();
+}
+
+function drawLadder(target) {
+  const head = el("tr", {}, ...["level", "tokens", "requests", "cache hits", "failures", "outcome"].map((h) => el("th", { scope: "col" }, h)));
+  const rows = [...ladder].map(([level, row]) => {
+    const tokens = row.before === null ? "—" : `${fmt(row.before)} → ${row.after === null ? "…" : fmt(row.after)}`;
+    let outcome = { pending: "—", running: "running" }[row.state] ?? "";
+    if (row.state === "skipped") outcome = `skipped: at best ${fmt(row.predicted)} tokens${target ? `, above the target ${fmt(target)}` : ""}`;
+    if (row.state === "left") outcome = row.after < row.before ? `−${fmt(row.before - row.after)}` : "no change";
+    return el("tr", { "data-level": level, "data-state": row.state }, ...[level, tokens, row.requests, row.cacheHits, row.failures, outcome].map((v) => el("td", {}, String(v))));
+  });
+  ui.ladder.replaceChildren(el("caption", {}, "The ladder, lightest first"), head, ...rows);
 }
 
 // ---- output --------------------------------------------------------------------------
@@ -158,7 +285,7 @@ function showAssessment(a) {
     el(
       "dl",
       {},
-      el("dt", {}, "Tokens"),
+      el("dt", {}, "Input tokens"),
       el("dd", { id: "total-tokens" }, `${fmt(a.totalTokens)} in ${a.messageCount} messages (${budget.encoding})`),
       el("dt", {}, "Limit"),
       el("dd", {}, `${fmt(budget.absoluteLimit)} (window ${fmt(budget.maxContextTokens)} − reserve ${fmt(budget.outputReserve)})`),
@@ -167,6 +294,35 @@ function showAssessment(a) {
       el("dt", {}, "Compaction needed"),
       el("dd", { id: "needed" }, fired.length ? `yes: ${fired.join(", ")}` : "no: below every limit"),
     ),
+  );
+}
+
+/** Plans the conversation in the page and draws it: the gauge, the assessment, the strip, the original list. */
+function planInput() {
+  const conversation = readConversation();
+  const compactor = newCompactor();
+  try {
+    const plan = compactor.plan(conversation, readOptions());
+    const a = plan.assessment;
+    shown.budget = a.budget;
+    drawGauge(a.totalTokens, a.budget, a.target.tokens);
+    showAssessment(a);
+    const messages = messagesOf(conversation);
+    showPlan(plan, messages, `The conversation as it is: ${plan.segmentation.segments.length} segments, ${a.messageCount} messages.`);
+    showOriginal(plan, messages);
+    return plan;
+  } finally {
+    compactor.free();
+  }
+}
+
+/** The original conversation, each message with its index, id and tokens. */
+function showOriginal(plan, messages) {
+  ui.original.replaceChildren(
+    ...plan.assessment.messages.map(({ id, tokens }, i) => {
+      const m = messages[i] ?? {};
+      return el("li", { value: i, "data-id": id, id: `original-${i}` }, el("span", { class: "role" }, `${m.role ?? "?"} · ${fmt(tokens)} tokens`), el("pre", {}, messageText(m)));
+    }),
   );
 }
 
@@ -180,7 +336,7 @@ function describe(e) {
     case "levelLeft":
       return `left ${e.level}: ${fmt(e.tokensBefore)} → ${fmt(e.tokensAfter)} tokens`;
     case "levelSkipped":
-      return `skipped ${e.level} (would reach ${fmt(e.predicted)})`;
+      return `skipped ${e.level}: at best ${fmt(e.predicted)} tokens, not enough`;
     case "requestIssued":
       return `request #${e.id} issued: ${e.level}, ${e.covers} messages, ${fmt(e.inputTokens)} tokens, attempt ${e.attempt}`;
     case "requestAnswered":
@@ -196,28 +352,95 @@ function describe(e) {
   }
 }
 
-function showResult({ messages, report, status }) {
-  const statusText = status.kind === "compacted" ? `compacted, target ${status.targetMet ? "met" : "not met"}` : `${status.kind}${status.reason ? `: ${status.reason}` : ""}`;
-  const levels = el("table", {}, el("tr", {}, ...["level", "tokens before", "after", "requests", "cache hits", "failures"].map((h) => el("th", {}, h))));
-  for (const l of report.levels) {
-    levels.append(el("tr", {}, ...[l.level, fmt(l.tokensBefore), fmt(l.tokensAfter), l.requests, l.cacheHits, l.failures].map((v) => el("td", {}, String(v)))));
+/** Follows the run: the gauge, the ladder and the timeline move with each event. */
+function onEvent(event, started, target) {
+  const at = `+${Math.round(performance.now() - started)} ms`;
+  ui.timeline.append(el("li", { "data-type": event.type }, el("span", { class: "at" }, at), ` ${describe(event)}`));
+  const row = ladder.get(event.level);
+  switch (event.type) {
+    case "assessed":
+      target.tokens = event.target.tokens;
+      drawGauge(event.tokens, shown.budget, target.tokens);
+      break;
+    case "levelEntered":
+      Object.assign(row, { state: "running", before: event.tokens });
+      drawGauge(event.tokens, shown.budget, target.tokens);
+      break;
+    case "levelSkipped":
+      Object.assign(row, { state: "skipped", predicted: event.predicted });
+      break;
+    case "levelLeft":
+      // A skipped level is left at once, unchanged: it stays "skipped".
+      Object.assign(row, { state: row.state === "skipped" ? "skipped" : "left", before: event.tokensBefore, after: event.tokensAfter });
+      drawGauge(event.tokensAfter, shown.budget, target.tokens);
+      break;
+    case "requestIssued":
+      row.requests++;
+      break;
+    case "cacheHit":
+      row.cacheHits++;
+      break;
+    case "requestFailed":
+      for (const r of ladder.values()) if (r.state === "running") r.failures++;
+      break;
+    case "finished":
+      drawGauge(event.tokensAfter, shown.budget, target.tokens);
+      break;
   }
+  drawLadder(target.tokens);
+}
+
+/** The result: numbers, the ladder from the report, the strip of the compacted conversation, and the compacted list. */
+function showResult({ messages, report, status }, original) {
+  const statusText = status.kind === "compacted" ? `compacted, target ${status.targetMet ? "met" : "not met"}` : `${status.kind}${status.reason ? `: ${status.reason}` : ""}`;
   ui.result.replaceChildren(
     el("p", { id: "before-after" }, `${fmt(report.tokensBefore)} → ${fmt(report.tokensAfter)} tokens, ${report.messagesBefore} → ${report.messagesAfter} messages: ${statusText}`),
-    levels,
     el("p", {}, `requests ${report.requests} · cache hits ${report.cacheHits} · failures ${report.failures} · summarizer input ${fmt(report.summaryInputTokens)} tokens`),
   );
-  const list = Array.isArray(messages) ? messages : (messages.messages ?? []);
+  // The report is the run's own account: it settles each walked level's numbers.
+  for (const l of report.levels) Object.assign(ladder.get(l.level), { state: ladder.get(l.level).state === "skipped" ? "skipped" : "left", before: l.tokensBefore, after: l.tokensAfter, requests: l.requests, cacheHits: l.cacheHits, failures: l.failures });
+  drawLadder(report.targetTokens);
+
+  const compactor = newCompactor();
+  let plan;
+  try {
+    plan = compactor.plan(messages, readOptions());
+  } finally {
+    compactor.free();
+  }
+  const list = messagesOf(messages);
+  drawGauge(plan.assessment.totalTokens, plan.assessment.budget, report.targetTokens);
+  showPlan(plan, list, `After the run: ${plan.segmentation.segments.length} segments, ${list.length} messages.`);
+
+  // Each summary links to the original messages it covers (first to last).
+  const index = new Map(original.assessment.messages.map((m, i) => [m.id, i]));
+  const covered = new Map(plan.summaries.map((s) => [s.message, [index.get(s.covers[0]), index.get(s.covers.at(-1))]]));
   ui.messages.replaceChildren(
-    ...list.map((m) => {
-      const content = typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? null, null, 1);
-      const calls = (m.tool_calls ?? []).map((c) => `\n→ ${c.function?.name}(${c.function?.arguments ?? ""})`).join("");
-      const summary = typeof m.content === "string" && m.content.startsWith("[compactor summary");
-      return el("li", { class: summary ? "summary" : "" }, el("span", { class: "role" }, `${m.role}${summary ? " · summary" : ""}`), el("pre", {}, content + calls));
+    ...list.map((m, i) => {
+      const range = covered.get(i);
+      const item = el("li", { value: i, class: range ? "summary" : "" });
+      if (range && range[0] !== undefined && range[1] !== undefined) {
+        const [first, last] = range;
+        item.dataset.covers = `${first}-${last}`;
+        item.append(el("span", { class: "role" }, `${m.role} · summary of `), el("a", { href: `#original-${first}`, class: "covers" }, `messages ${first}..${last}`));
+        for (const type of ["pointerenter", "focusin", "click"]) item.addEventListener(type, () => highlight(first, last));
+        item.addEventListener("pointerleave", () => highlight(-1, -2));
+      } else item.append(el("span", { class: "role" }, m.role));
+      item.append(el("pre", {}, messageText(m)));
+      return item;
     }),
   );
+  for (const [first, last] of covered.values()) {
+    for (let i = first; i <= last; i++) ui.original.children[i]?.classList.add("covered");
+  }
   compacted = messages;
   ui.download.hidden = false;
+}
+
+/** Highlights the original messages `first..=last`. */
+function highlight(first, last) {
+  [...ui.original.children].forEach((li, i) => li.classList.toggle("highlight", i >= first && i <= last));
+  ui.original.children[first]?.scrollIntoView({ block: "nearest" });
 }
 
 // ---- actions -------------------------------------------------------------------------
@@ -233,18 +456,25 @@ function clearError() {
   ui.error.replaceChildren();
 }
 
+/** Plans again when the conversation or a number changes (not during a run). */
+function refresh() {
+  if (running) return;
+  clearError();
+  try {
+    planInput();
+  } catch (e) {
+    showError(e);
+  }
+}
+
 ui.assess.addEventListener("click", () => {
   clearError();
   ui.assessment.replaceChildren();
-  let compactor = null;
   try {
-    compactor = newCompactor();
-    showAssessment(compactor.assess(readConversation(), { format: ui.format.value }));
+    planInput();
     ui.status.textContent = "Assessed.";
   } catch (e) {
     showError(e);
-  } finally {
-    compactor?.free();
   }
 });
 
@@ -254,27 +484,40 @@ ui.compact.addEventListener("click", async () => {
   ui.result.replaceChildren();
   ui.messages.replaceChildren();
   ui.download.hidden = true;
+  resetLadder();
   const controller = new AbortController();
   setRunning(controller);
   ui.status.textContent = "Compacting…";
   const started = performance.now();
   let compactor = null;
   try {
+    const original = planInput();
     const conversation = readConversation();
+    const summarize = chosenSummarizer();
+    const target = { tokens: original.assessment.target.tokens };
     compactor = newCompactor();
     const result = await compactor.compact(conversation, {
-      summarize: chosenSummarizer(),
+      ...readOptions(),
       signal: controller.signal,
-      format: ui.format.value,
-      onEvent: (event) => {
-        const at = `+${Math.round(performance.now() - started)} ms`;
-        ui.timeline.append(el("li", { "data-type": event.type }, el("span", { class: "at" }, at), ` ${describe(event)}`));
+      // The strip shows each request's segments in flight, then summarized once answered.
+      summarize: async (request, context) => {
+        markSegments(request.covers, "inFlight");
+        try {
+          const answer = await summarize(request, context);
+          markSegments(request.covers, typeof answer === "string" ? "summarized" : null);
+          return answer;
+        } catch (e) {
+          markSegments(request.covers, null);
+          throw e;
+        }
       },
+      onEvent: (event) => onEvent(event, started, target),
     });
-    showResult(result);
+    showResult(result, original);
     ui.status.textContent = "Done.";
   } catch (e) {
     showError(e);
+    if (shown.plan) showPlan(shown.plan, shown.messages, ui["strip-caption"].textContent);
   } finally {
     compactor?.free();
     setRunning(null);
@@ -290,13 +533,41 @@ ui.download.addEventListener("click", () => {
   setTimeout(() => URL.revokeObjectURL(link.href), 0);
 });
 
-ui.file.addEventListener("change", async () => {
-  const [file] = ui.file.files;
-  if (!file) return;
+/** Loads a file's text: the format as the engine detects it, then the plan. */
+async function load(file) {
   fileName = file.name;
   ui.conversation.value = await file.text();
+  let detected = null;
+  try {
+    detected = detectFormat(JSON.parse(ui.conversation.value));
+  } catch {
+    // Not JSON: planning says so.
+  }
+  if (detected) ui.format.value = detected;
+  ui.loaded.textContent = `Loaded ${file.name}: ${detected ? `${detected} format, detected` : "no format detected"}.`;
   ui.status.textContent = `Loaded ${file.name}.`;
+  ui.timeline.replaceChildren();
+  ui.result.replaceChildren();
+  ui.messages.replaceChildren();
+  resetLadder();
+  refresh();
+}
+
+ui.file.addEventListener("change", () => ui.file.files[0] && load(ui.file.files[0]));
+for (const type of ["dragenter", "dragover"]) {
+  document.addEventListener(type, (e) => {
+    e.preventDefault();
+    ui.drop.classList.add("over");
+  });
+}
+document.addEventListener("dragleave", (e) => e.relatedTarget === null && ui.drop.classList.remove("over"));
+document.addEventListener("drop", (e) => {
+  e.preventDefault();
+  ui.drop.classList.remove("over");
+  const [file] = e.dataTransfer?.files ?? [];
+  if (file) load(file);
 });
+for (const input of [ui["max-context"], ui["output-reserve"], ui.trigger, ui.target, ui["recent-turns"], ui.format, ui.lenient]) input.addEventListener("change", refresh);
 
 // ---- start ---------------------------------------------------------------------------
 
@@ -305,6 +576,9 @@ try {
   const sample = await fetch(new URL("../samples/sample.json", import.meta.url));
   if (!sample.ok) throw new PageError("SAMPLE_MISSING", `samples/sample.json: ${sample.status}`);
   ui.conversation.value = await sample.text();
+  drawLegend();
+  resetLadder();
+  planInput();
   ui.assess.disabled = ui.compact.disabled = false;
   ui.status.textContent = "Ready: the sample is loaded.";
 } catch (e) {

@@ -22,6 +22,7 @@
 
 mod driver;
 mod error;
+mod extractive;
 mod fields;
 mod live;
 mod types;
@@ -295,6 +296,69 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, Failure> {
     js_sys::JSON::parse(&text).map_err(|_| Failure::invalid("config", "result not representable"))
 }
 
+/// `plan()`'s output: the core's plan, with what each segment holds and where the
+/// summaries stand (`Plan` in the typings).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PlanView<'a> {
+    #[serde(flatten)]
+    plan: &'a compactor::plan::Plan,
+    segment_states: Vec<compactor::plan::SegmentState>,
+    summaries: Vec<SummaryAt<'a>>,
+}
+
+/// A summary message of a planned conversation.
+#[derive(Serialize)]
+struct SummaryAt<'a> {
+    /// Its index.
+    message: usize,
+    level: compactor::ladder::Level,
+    /// The first and last message it stands for (their ids in the original conversation).
+    covers: &'a [compactor::message::MessageId],
+}
+
+impl<'a> PlanView<'a> {
+    fn of(plan: &'a compactor::plan::Plan, messages: &'a [compactor::message::Message]) -> Self {
+        let summaries = messages
+            .iter()
+            .enumerate()
+            .filter_map(|(message, m)| {
+                let meta = m.compaction.as_ref()?;
+                Some(SummaryAt {
+                    message,
+                    level: meta.level,
+                    covers: &meta.covers,
+                })
+            })
+            .collect();
+        PlanView {
+            plan,
+            segment_states: plan.segment_states(messages),
+            summaries,
+        }
+    }
+}
+
+/// The format of a conversation, as the engine detects it from its first decisive sign:
+/// `"openai"`, `"anthropic"` or `"aiSdk"`; `null` when it is not a list of messages (or a
+/// body holding one).
+#[wasm_bindgen(js_name = detectFormat, unchecked_return_type = "MessageFormat | null")]
+pub fn detect_format(
+    #[wasm_bindgen(unchecked_param_type = "unknown")] conversation: JsValue,
+) -> Result<JsValue, JsValue> {
+    let Some(text) = json_text(&conversation, "conversation")? else {
+        return Ok(JsValue::NULL);
+    };
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| Failure::invalid("conversation", without_position(&e)))?;
+    Ok(match Format::detect(&json) {
+        // The option's spelling: the command line's is `ai-sdk`.
+        Some(Format::AiSdk) => "aiSdk".into(),
+        Some(format) => format.as_str().into(),
+        None => JsValue::NULL,
+    })
+}
+
 /// Keeps a JS conversation inside the model's context window.
 ///
 /// Cheap to clone with [`Compactor::clone_handle`]: clones share the engine — token memo,
@@ -407,7 +471,9 @@ impl Compactor {
         #[wasm_bindgen(unchecked_param_type = "Conversation")] messages: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let messages = read_messages(&messages, &options.unwrap_or_default())?;
+        let mut messages = read_messages(&messages, &options.unwrap_or_default())?;
+        // Summaries a run wrote, recognized by their marker as a run recognizes them.
+        compactor::prune::recognize(&mut messages);
         let plan = compactor::plan::plan(
             self.engine.accountant(),
             &messages,
@@ -415,7 +481,7 @@ impl Compactor {
             &self.tail,
         )
         .map_err(Failure::from)?;
-        Ok(to_js(&plan)?)
+        Ok(to_js(&PlanView::of(&plan, &messages))?)
     }
 
     /// Feeds back the prompt tokens the provider reported for `messages`, so later counts

@@ -273,11 +273,32 @@ export interface Tail {
   capped: boolean;
 }
 
+/**
+ * What a segment holds: `raw` (older than the tail, untouched), `tail`, `pinned` (nothing
+ * in it may be compacted), `masked` (tool results cleared by LIGHT), `summarized` (holds a
+ * summary the engine wrote).
+ */
+export type SegmentState = "raw" | "tail" | "pinned" | "masked" | "summarized";
+
+/** A summary message in a planned conversation. */
+export interface SummaryAt {
+  /** Its index in the conversation. */
+  message: number;
+  /** The level that wrote it. */
+  level: Level;
+  /** The ids of the first and last original messages it stands for (one id when it covers one). */
+  covers: string[];
+}
+
 /** `compactor.plan(messages)`. */
 export interface Plan {
   assessment: Assessment;
   segmentation: Segmentation;
   tail: Tail;
+  /** The state of each segment, by `Segment.index`. */
+  segmentStates: SegmentState[];
+  /** The summaries the conversation holds, in order. */
+  summaries: SummaryAt[];
 }
 
 /** The factor learned from provider-reported usage. */

@@ -3,11 +3,11 @@
 // HTTP server started here, which answers with a canned summary.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { once } from "node:events";
 import { readFile } from "node:fs/promises";
 import { chromium } from "playwright-core";
+import { openDemo as openPage, startServer } from "./page.mjs";
 
 const CANNED = "## Facts\n- canned summary from the loopback endpoint: fields.py was fixed";
 
@@ -22,10 +22,7 @@ let browser;
 const endpoint = { requests: [], delayMs: 0, dropped: 0, server: null, base: "" };
 
 before(async () => {
-  serverProcess = spawn(process.execPath, [new URL("../serve.mjs", import.meta.url).pathname, "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  const [line] = await once(serverProcess.stdout, "data");
-  pageUrl = line.toString().trim();
-  assert.match(pageUrl, /^http:\/\/127\.0\.0\.1:\d+\/web-demo\/$/);
+  ({ process: serverProcess, url: pageUrl } = await startServer());
 
   endpoint.server = createServer(async (request, response) => {
     // The page's origin differs from the endpoint's: answer the preflight as a real server does.
@@ -61,21 +58,7 @@ after(async () => {
   serverProcess?.kill();
 });
 
-/**
- * A fresh page with the sample loaded; collects page errors and console errors and
- * warnings (the package warns when it must fall back from streaming compilation).
- */
-async function openDemo(t) {
-  const context = await browser.newContext({ acceptDownloads: true });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  const problems = [];
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => ["error", "warning"].includes(m.type()) && problems.push(`console ${m.type()}: ${m.text()}`));
-  await page.goto(pageUrl);
-  await page.locator("#status").filter({ hasText: "Ready" }).waitFor({ timeout: 20_000 });
-  return { page, problems };
-}
+const openDemo = (t) => openPage(browser, pageUrl, t, { acceptDownloads: true });
 
 const timeline = (page) => page.locator("#timeline li").evaluateAll((items) => items.map((li) => li.dataset.type));
 

@@ -3,10 +3,14 @@ import init, {
   Compactor,
   checkFormat,
   countTokens,
+  detectFormat,
   errorCodes,
+  extractiveSummarize,
   initSync,
   type Assessment,
   type Budget,
+  type SegmentState,
+  type SummaryAt,
   type Calibration,
   type CompactionEvent,
   type CompactOptions,
@@ -39,6 +43,7 @@ import init, {
   type Status,
   type StoredSession,
   type SummarizeContext,
+  type MessageFormat,
   type SummarizeFn,
   type SummaryFailure,
   type SummaryRequest,
@@ -101,6 +106,11 @@ export async function useEverything(wasm: Uint8Array, module: WebAssembly.Module
   const kinds: SegmentKind[] = segments.map((s) => s.kind);
   const units: Unit[] = plan.segmentation.units;
   const unitKinds: UnitKind[] = units.map((u) => u.kind);
+  const states: SegmentState[] = plan.segmentStates;
+  const summaries: SummaryAt[] = plan.summaries;
+  const covered: string[] = summaries.flatMap((s) => s.covers);
+  const detected: MessageFormat | null = detectFormat(messages);
+  const offline: SummarizeFn = (request: SummaryRequest) => extractiveSummarize(request);
 
   compactor.calibrate(messages, 1234);
   const calibration: Calibration = compactor.calibration;
