@@ -144,6 +144,39 @@ fn yes(b: bool) -> &'static str {
     if b { "yes" } else { "NO" }
 }
 
+/// The figures of the report: per share, then across shares.
+fn summary(rows: &[Vec<(Row, Row)>], raw_by_file: &[(String, usize, usize)]) -> String {
+    let mut summary = String::new();
+    for (share, rows) in SHARES.iter().zip(rows) {
+        let ours: Vec<Row> = rows.iter().map(|r| r.0).collect();
+        let ratios: Vec<f64> = ours
+            .iter()
+            .map(|r| r.tokens as f64 / r.target as f64)
+            .collect();
+        let near = ratios.iter().filter(|r| (0.85..=1.0).contains(*r)).count();
+        let retention: Vec<f64> = ours.iter().map(|r| r.retention).collect();
+        let naive: Vec<f64> = rows.iter().map(|r| r.1.retention).collect();
+        summary.push_str(&format!(
+            "at {share}: {} runs · valid {} · ratio median {:.2}, within 0.85..1.0 in {near} · fact retention mean {:.3} median {:.3} (naive trim mean {:.3} median {:.3}) · task kept {} · newest user kept {}\n",
+            ours.len(),
+            ours.iter().filter(|r| r.valid).count(),
+            median(ratios.clone()),
+            mean(&retention),
+            median(retention.clone()),
+            mean(&naive),
+            median(naive.clone()),
+            ours.iter().filter(|r| r.task).count(),
+            ours.iter().filter(|r| r.newest_user).count(),
+        ));
+    }
+    let more_raw_at_half = raw_by_file.iter().filter(|(_, h, q)| h > q).count();
+    summary.push_str(&format!(
+        "strictly more raw messages at 0.5 than at 0.25: {more_raw_at_half} of {} files\n",
+        raw_by_file.len()
+    ));
+    summary
+}
+
 #[test]
 fn fidelity_report() {
     let mut table = String::from(
@@ -188,34 +221,7 @@ fn fidelity_report() {
             raw_by_file.push((name, half, quarter));
         }
     }
-    let mut summary = String::new();
-    for (share, rows) in SHARES.iter().zip(&rows) {
-        let ours: Vec<Row> = rows.iter().map(|r| r.0).collect();
-        let ratios: Vec<f64> = ours
-            .iter()
-            .map(|r| r.tokens as f64 / r.target as f64)
-            .collect();
-        let near = ratios.iter().filter(|r| (0.85..=1.0).contains(*r)).count();
-        let retention: Vec<f64> = ours.iter().map(|r| r.retention).collect();
-        let naive: Vec<f64> = rows.iter().map(|r| r.1.retention).collect();
-        summary.push_str(&format!(
-            "at {share}: {} runs · valid {} · ratio median {:.2}, within 0.85..1.0 in {near} · fact retention mean {:.3} median {:.3} (naive trim mean {:.3} median {:.3}) · task kept {} · newest user kept {}\n",
-            ours.len(),
-            ours.iter().filter(|r| r.valid).count(),
-            median(ratios.clone()),
-            mean(&retention),
-            median(retention.clone()),
-            mean(&naive),
-            median(naive.clone()),
-            ours.iter().filter(|r| r.task).count(),
-            ours.iter().filter(|r| r.newest_user).count(),
-        ));
-    }
-    let more_raw_at_half = raw_by_file.iter().filter(|(_, h, q)| h > q).count();
-    summary.push_str(&format!(
-        "strictly more raw messages at 0.5 than at 0.25: {more_raw_at_half} of {} files\n",
-        raw_by_file.len()
-    ));
+    let summary = summary(&rows, &raw_by_file);
     println!("{table}\n{summary}");
 
     // The targets that hold with today's planners are asserted; the others are printed

@@ -185,6 +185,7 @@ fn allowed(role: Role, kind: &str) -> bool {
     }
 }
 
+#[allow(clippy::too_many_lines)] // one arm per part kind of the format: split with the format module
 fn read_part(
     part: &Value,
     role: Role,
@@ -288,6 +289,7 @@ fn unreachable_kind(kind: &str, path: &str) -> Result<Part, FormatError> {
 }
 
 /// A tool result's `output`: its content as parts, and whether it reports an error.
+#[allow(clippy::too_many_lines)] // one arm per part kind of the format: split with the format module
 fn output(output: Option<&Value>, path: &str) -> Result<(Vec<Part>, bool), FormatError> {
     let Some(Value::Object(object)) = output else {
         return Err(match output {

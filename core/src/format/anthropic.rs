@@ -148,6 +148,7 @@ fn content(
 }
 
 /// One content block as a part.
+#[allow(clippy::too_many_lines)] // one arm per part kind of the format: split with the format module
 fn read_block(block: &Value, path: &str, options: ParseOptions) -> Result<Part, FormatError> {
     let object = object_at(block, path, "content block")?;
     let kind = required_str(block, path, "type")?;
