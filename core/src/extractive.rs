@@ -183,10 +183,16 @@ fn rank(weight: u64, count: u64, last: usize, total: usize, cost: u64) -> u64 {
 /// status, each once, ranked.
 fn fact_items(entries: &[Entry<'_>]) -> Vec<Item> {
     let mut seen: HashMap<&str, Seen> = HashMap::new();
+    // First-seen order: items from the map come out in it, so ties rank the same way on
+    // every run (a map's own order is not stable).
+    let mut order: Vec<&str> = Vec::new();
     let mut commands: Vec<(usize, String, Option<i64>)> = Vec::new();
     let mut awaiting_status = false;
     for (position, entry) in entries.iter().enumerate() {
         for fact in line_facts(entry.text) {
+            if !seen.contains_key(fact.text) {
+                order.push(fact.text);
+            }
             let s = seen.entry(fact.text).or_insert(Seen {
                 kind: fact.kind,
                 count: 0,
@@ -212,8 +218,9 @@ fn fact_items(entries: &[Entry<'_>]) -> Vec<Item> {
         }
     }
     let total = entries.len();
-    let mut items: Vec<Item> = seen
+    let mut items: Vec<Item> = order
         .into_iter()
+        .filter_map(|text| seen.remove(text).map(|s| (text, s)))
         .filter(|(_, s)| s.kind != FactKind::Error)
         .map(|(text, s)| {
             let (slot, weight) = match s.kind {

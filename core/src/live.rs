@@ -22,8 +22,13 @@
 //! let mut session = Session::new(&compactor, "chat-42", vec![Message::system("s", "Be brief.")]);
 //! session.append([Message::user("u1", "Hello"), Message::assistant("a1", "Hi.")]);
 //! assert_eq!(session.assess().message_count, 3);
+//! # struct MyClock;
+//! # impl compactor::driver::Clock for MyClock {
+//! #     fn now_ms(&self) -> u64 { 0 }
+//! #     fn sleep_until(&self, _: u64) -> impl std::future::Future<Output = ()> { std::future::pending() }
+//! # }
 //! if session.assess().needs_compaction() {
-//!     let clock = || 0;
+//!     let clock = MyClock; // your runtime's clock: see `driver::Clock`
 //!     let compacting = session.compact(Trigger::Proactive, &Extractive, &clock);
 //!     let outcome = futures_executor::block_on(compacting)?;
 //!     // `session.changes()` says which messages the run replaced.

@@ -28,18 +28,26 @@ pub struct Clearing {
 pub fn plan_light(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<Clearing> {
     let tail = ctx.tail(ctx.config.keep_recent_turns);
     let candidates = candidates(ctx, accountant);
-    // The newest results stay, whether or not the tail holds them.
-    let clearable = candidates
-        .len()
-        .saturating_sub(ctx.config.keep_tool_results);
+    // The newest `keep_tool_results` results stay, whether or not the tail holds them:
+    // only results before the message holding the oldest of those are cleared.
+    let kept_from = ctx
+        .messages
+        .iter()
+        .enumerate()
+        .rev()
+        .flat_map(|(i, m)| m.tool_results().map(move |_| i))
+        .nth(ctx.config.keep_tool_results.saturating_sub(1))
+        .filter(|_| ctx.config.keep_tool_results > 0)
+        .unwrap_or(ctx.messages.len());
+    let before = tail.start.min(kept_from);
     let needed = ctx.total.saturating_sub(ctx.target.tokens);
     if needed == 0 {
         return Vec::new(); // only the message count is over: clearing cannot help
     }
     let mut plan = Vec::new();
     let mut saved = 0;
-    for (clearing, placeholder_tokens) in candidates.into_iter().take(clearable) {
-        if clearing.message >= tail.start || saved >= needed.max(ctx.config.clear_at_least) {
+    for (clearing, placeholder_tokens) in candidates {
+        if clearing.message >= before || saved >= needed.max(ctx.config.clear_at_least) {
             break;
         }
         saved += clearing.tokens.saturating_sub(placeholder_tokens);
