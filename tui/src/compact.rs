@@ -69,14 +69,19 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
         TriggerArg::Reactive => Trigger::Reactive,
         TriggerArg::Manual => Trigger::Manual,
     };
-    let mut run = compactor
-        .begin(
-            "cli",
-            conversation.messages.clone(),
-            trigger,
-            crate::clock::now_ms(),
-        )
-        .map_err(|e| Failure::Input(e.to_string()))?;
+    let begun = compactor.begin(
+        &args.session,
+        conversation.messages.clone(),
+        trigger,
+        crate::clock::now_ms(),
+    );
+    let mut run = match begun {
+        Ok(run) => run,
+        Err(e @ CompactError::CircuitOpen { .. }) => {
+            return Err(Failure::Other(format!("compaction refused: {e}")));
+        }
+        Err(e) => return Err(Failure::Input(e.to_string())),
+    };
     run.check_format(conversation.format);
     let mut log = Vec::new();
     let started = Instant::now();

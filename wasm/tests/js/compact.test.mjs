@@ -162,7 +162,7 @@ test("events: assessed first, finished last, every level entered is left", async
   const issued = events.filter((e) => e.type === "requestIssued").map((e) => e.id);
   const answered = events.filter((e) => e.type === "requestAnswered").map((e) => e.id);
   assert.deepEqual([...answered].sort(), [...issued].sort());
-  assert.ok(issued.length >= 4);
+  assert.ok(issued.length >= 3);
 });
 
 test("a level's requests run concurrently, bounded by maxConcurrency", async (t) => {
@@ -181,7 +181,8 @@ test("a level's requests run concurrently, bounded by maxConcurrency", async (t)
   const result = await tight(messages, 0.95, { keepRecentTurns: 2 }).compact(messages, { summarize: slow });
   const elapsed = performance.now() - started;
   const k = result.report.levels.find((l) => l.level === "moderate").requests;
-  assert.ok(k >= 4, `only ${k} requests`);
+  // MODERATE asks for just enough of the oldest segments to meet the target.
+  assert.ok(k >= 3, `only ${k} requests`);
   assert.equal(peak, k);
   assert.ok(elapsed < k * latency * 0.5, `${k} requests of ${latency} ms took ${elapsed.toFixed(0)} ms`);
   t.diagnostic(`concurrent: ${k} requests x ${latency} ms in ${elapsed.toFixed(0)} ms (serial would be ${k * latency} ms), peak ${peak} in flight`);
@@ -298,7 +299,7 @@ test("ABORTED: the signal stops the run at once and pending summaries are ignore
     return true;
   });
   assert.ok(performance.now() - started < 1_000);
-  assert.ok(signals.length >= 4 && signals.every((s) => s === controller.signal));
+  assert.ok(signals.length >= 3 && signals.every((s) => s === controller.signal));
   assert.ok(!events.includes("finished"));
   // Already aborted: nothing starts.
   let asked = 0;

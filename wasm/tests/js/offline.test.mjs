@@ -22,7 +22,7 @@ test("extractiveSummarize answers the engine's requests: a compaction as the com
   });
   // The same run as `compactor compact samples/sample.json --max-context 3000 --output-reserve 500`.
   assert.deepEqual(status, { kind: "compacted", targetMet: true });
-  assert.deepEqual([report.tokensBefore, report.tokensAfter], [7075, 1870]);
+  assert.deepEqual([report.tokensBefore, report.tokensAfter], [7075, 1827]);
   assert.equal(requests.length, 1);
   const [{ request, text }] = requests;
   assert.match(text, /^## /m);
@@ -83,13 +83,14 @@ test("plan: each segment's state, before and after a compaction, and where the s
     },
   });
   const after = c.plan(messages);
-  assert.deepEqual(after.segmentStates, ["pinned", "summarized", "tail", "tail", "tail"]);
+  // The task stays verbatim; AGGRESSIVE's summary follows it, the newest turns stay raw.
+  assert.deepEqual(after.segmentStates, ["pinned", "summarized", "tail", "tail"]);
   // The summary message stands for the request's messages: their first and last ids.
   assert.equal(after.summaries.length, 1);
   const [summary] = after.summaries;
-  assert.equal(summary.level, "moderate");
+  assert.equal(summary.level, "aggressive");
   assert.deepEqual(summary.covers, [covers[0][0], covers[0].at(-1)]);
-  assert.match(messages[summary.message].content, /^\[compactor summary level=moderate/);
+  assert.match(messages[summary.message].content, /^\[compactor summary level=aggressive/);
   const ids = before.assessment.messages.map((m) => m.id);
   assert.ok(ids.indexOf(summary.covers[0]) < ids.indexOf(summary.covers[1]));
 
