@@ -267,7 +267,16 @@ impl Run {
     /// largest compactable messages middle-out (with a marker) by what is over: what stays
     /// verbatim is clipped only when one alone is larger than its share.
     fn clip_oversized(&mut self) {
-        let limit = self.target.tokens.min(self.compactor.budget.absolute_limit);
+        // Raw messages first, down to the target; summaries only if the conversation is
+        // still over the absolute limit (a clipped summary loses what it stood for).
+        let target = self.target.tokens.min(self.compactor.budget.absolute_limit);
+        self.clip_to(target, false);
+        self.clip_to(self.compactor.budget.absolute_limit, true);
+    }
+
+    /// Clips compactable messages (summaries too, with `summaries`) until the
+    /// conversation is at or below `limit`, or nothing is left to clip.
+    fn clip_to(&mut self, limit: u64, summaries: bool) {
         let accountant = self.compactor.accountant.clone();
         // Largest first, each cut by what is still over (clipping is approximate: a few
         // passes at most), never below what a message needs to say anything.
@@ -281,7 +290,7 @@ impl Run {
                 .current
                 .iter()
                 .map(|m| {
-                    if m.compactable {
+                    if m.compactable && (summaries || !m.is_compaction()) {
                         accountant.message_tokens(m)
                     } else {
                         0
