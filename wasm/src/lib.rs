@@ -440,7 +440,6 @@ impl Compactor {
                 .unwrap_or(defaults.session_capacity),
             extractive_fallback: extractive_fallback(config.bool("extractiveFallback")?)?,
         };
-        config.validate()?;
         let budget = config.budget.resolve()?;
         let accountant = TokenAccountant::new(counter(budget.encoding));
         let engine = engine::Compactor::with_accountant(config, budget, accountant)?;

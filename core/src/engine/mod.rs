@@ -84,7 +84,6 @@ impl Compactor {
     /// A compactor with `config` (checked: [`CompactionConfig::validate`]); counts with
     /// the budget's encoding.
     pub fn new(config: CompactionConfig) -> Result<Self, ConfigError> {
-        config.validate()?;
         let budget = config.budget.resolve()?;
         let accountant = TokenAccountant::new(budget.encoding.counter());
         Self::with_accountant(config, budget, accountant)

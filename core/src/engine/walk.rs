@@ -198,20 +198,27 @@ impl Run {
         if level == Level::Maximum {
             self.clip_oversized();
         }
-        let tokens = self.tokens();
-        level_run.report.tokens_after = tokens;
-        self.events.push(Event::LevelLeft {
-            level,
-            tokens_before: level_run.report.tokens_before,
-            tokens_after: tokens,
-        });
-        self.report.levels.push(level_run.report);
+        let tokens = self.leave(level_run.report);
         if tokens <= self.compactor.budget.absolute_limit {
             self.best_fit = Some(self.current.clone());
         }
         if self.target.is_met(tokens, self.current.len()) || level == Level::Maximum {
             self.finish(tokens);
         }
+    }
+
+    /// Ends a level: its report takes the tokens now, and `LevelLeft` says so. Returns
+    /// the tokens.
+    fn leave(&mut self, mut report: LevelReport) -> u64 {
+        let tokens = self.tokens();
+        report.tokens_after = tokens;
+        self.events.push(Event::LevelLeft {
+            level: report.level,
+            tokens_before: report.tokens_before,
+            tokens_after: tokens,
+        });
+        self.report.levels.push(report);
+        tokens
     }
 
     /// MAXIMUM's summary failed. With `extractive_fallback` the offline summarizer writes
@@ -249,14 +256,7 @@ impl Run {
                 reason: failure.to_string(),
             });
             self.current = best;
-            let tokens = self.tokens();
-            level_run.report.tokens_after = tokens;
-            self.events.push(Event::LevelLeft {
-                level,
-                tokens_before: level_run.report.tokens_before,
-                tokens_after: tokens,
-            });
-            self.report.levels.push(level_run.report);
+            let tokens = self.leave(level_run.report);
             self.finish(tokens);
             return;
         }
