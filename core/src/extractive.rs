@@ -1,6 +1,6 @@
 //! `Extractive`: a deterministic, offline summarizer.
 //!
-//! It reads the transcript of a [`SummaryRequest`](crate::engine::SummaryRequest) and keeps
+//! It reads the transcript of a [`SummaryRequest`] and keeps
 //! its facts (see [`crate::facts`]): the files touched, most recent first; the commands run
 //! with their exit status; error lines; numbers; and the lines that carry decisions, user
 //! constraints and next steps — every artifact reference always — within the requested

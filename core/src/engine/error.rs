@@ -42,7 +42,7 @@ pub enum CompactError {
     #[error("session store failed: {0}")]
     PersistFailed(String),
     /// Too many failed runs: compaction is off for this session until
-    /// [`Compactor::reset_circuit`] (or the cool-down passes).
+    /// [`Compactor::reset_circuit`](super::Compactor::reset_circuit) (or the cool-down passes).
     #[error(
         "circuit open for session {session:?} after {failures} failed runs; reset it to try again"
     )]
