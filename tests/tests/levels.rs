@@ -188,6 +188,56 @@ fn reactive_runs_compact_even_when_the_count_fits() {
     ));
 }
 
+/// A reactive run's cut counts however small: the provider refused the input, so the
+/// same input handed back would only be sent again. The same cut is `NoProgress` for a
+/// manual run, which `min_reduction` still gates.
+#[test]
+fn reactive_runs_return_a_smaller_conversation_even_under_min_reduction() {
+    let messages = agent_session(20, 40);
+    let before = tokens_of(&messages);
+    let compactor = compactor_for(before, 2.0, |c| c.min_reduction = 0.9);
+    let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Manual);
+    assert_eq!(result.expect("manual run").status, Status::NoProgress);
+    let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Reactive);
+    let outcome = result.expect("reactive run");
+    assert!(
+        matches!(outcome.status, Status::Compacted { .. }),
+        "{:?}",
+        outcome.status
+    );
+    assert!(
+        outcome.report.tokens_after < before,
+        "{} → {}",
+        before,
+        outcome.report.tokens_after
+    );
+    assert_sound(&messages, &outcome);
+}
+
+/// A reactive run that cannot make the conversation any smaller (what is compactable is
+/// too small to fold) fails with `ContextOverflow` naming what remains, largest first,
+/// instead of handing the refused conversation back.
+#[test]
+fn a_reactive_run_that_cannot_cut_is_a_context_overflow() {
+    let messages = vec![
+        Message::system("sys", "rule ".repeat(2_000)),
+        Message::user("task", "Fix it."),
+        Message::assistant("a1", "Done."),
+        Message::user("u2", "Thanks."),
+    ];
+    let compactor = compactor_for(tokens_of(&messages), 2.0, |_| {});
+    let (result, _) = run_extracting(&compactor, messages, Trigger::Reactive);
+    match result {
+        Err(CompactError::ContextOverflow { offenders, .. }) => {
+            assert_eq!(offenders[0].id.as_str(), "sys")
+        }
+        other => panic!(
+            "expected an overflow naming the system prompt, got {:?}",
+            other.map(|o| (o.status, o.report.tokens_after))
+        ),
+    }
+}
+
 #[test]
 fn summary_requests_carry_the_configured_summary_model() {
     let messages = agent_session(20, 40);

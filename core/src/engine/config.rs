@@ -54,7 +54,8 @@ pub struct CompactionConfig {
     pub request_timeout_ms: u64,
     /// Attempts per request when the summarizer answers that the input is too long (3).
     pub max_attempts: u32,
-    /// A run that cannot cut this share of the tokens reports `NoProgress` (0.05).
+    /// A run that cannot cut this share of the tokens reports `NoProgress` (0.05); not
+    /// for reactive runs, where any cut counts.
     pub min_reduction: f64,
     /// Requests in flight at once: `poll` hands out no more (8).
     pub max_concurrency: usize,
@@ -259,8 +260,13 @@ pub enum Trigger {
     /// Before a call: compacts only when a signal fired.
     Proactive,
     /// The provider refused the request as too long: always compacts further (the count
-    /// is wrong for this model, or the previous result was still too long), or fails with
-    /// `ContextOverflow`; never a no-op.
+    /// is wrong for this model, or the previous result was still too long), or fails;
+    /// never a no-op. The run aims at the target as usual, and at most `target_ratio` of
+    /// the input (a quarter off by default), walking the ladder to MAXIMUM if it must.
+    /// `min_reduction` does not apply: any result smaller than the input is returned
+    /// (`target_met` says whether the target was reached), since the input is what the
+    /// provider refused. A run that cannot cut a single token fails with `ContextOverflow`
+    /// naming what remains, or with `SummaryFailed` when a summary failed on the way.
     Reactive,
     /// Asked for by a person or the agent: compacts towards the target whatever the signals.
     Manual,

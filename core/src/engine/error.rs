@@ -52,9 +52,10 @@ pub enum CompactError {
         /// Failed runs counted.
         failures: u32,
     },
-    /// Even fully compacted, the conversation exceeds the absolute limit: these messages
-    /// (largest first) are what remains. Remove or shorten them.
-    #[error("context overflow: {tokens} tokens over the absolute limit of {limit} even after compaction; largest messages: {}", offenders.iter().take(5).map(|o| format!("{} ({} tokens)", o.id, o.tokens)).collect::<Vec<_>>().join(", "))]
+    /// Even fully compacted, the conversation exceeds the absolute limit — or, for a
+    /// reactive run (the provider refused it), it could not be made any smaller: these
+    /// messages (largest first) are what remains. Remove or shorten them.
+    #[error("context overflow: {tokens} tokens left after compaction (absolute limit {limit}); largest messages: {}", offenders.iter().take(5).map(|o| format!("{} ({} tokens)", o.id, o.tokens)).collect::<Vec<_>>().join(", "))]
     ContextOverflow {
         /// Tokens left.
         tokens: u64,

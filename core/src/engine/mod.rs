@@ -260,6 +260,7 @@ impl Compactor {
         run.events = events;
         run.offline = past_open_circuit;
         run.past_open_circuit = past_open_circuit;
+        run.reactive = trigger == Trigger::Reactive;
         self.admit(&mut run, trigger, assessment.needs_compaction());
         Ok(run)
     }

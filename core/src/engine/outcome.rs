@@ -29,7 +29,8 @@ pub enum Status {
         target_met: bool,
     },
     /// No level could cut `min_reduction` of the tokens: the input is returned unchanged,
-    /// so an agent cannot spin in a compaction loop.
+    /// so an agent cannot spin in a compaction loop. Never for a reactive run (it is
+    /// returned smaller, or fails).
     NoProgress,
 }
 

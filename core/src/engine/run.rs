@@ -79,6 +79,12 @@ pub struct Run {
     /// The best result so far that fits the absolute limit, kept in case a later level
     /// fails.
     pub(super) best_fit: Option<Vec<Message>>,
+    /// Begun with [`Trigger::Reactive`](crate::engine::Trigger::Reactive): the result must
+    /// be smaller than the input, whatever `min_reduction` says.
+    pub(super) reactive: bool,
+    /// The latest summary failure, with its level: what a reactive run that could not cut
+    /// anything reports.
+    last_failure: Option<(Level, SummaryFailure)>,
     #[cfg(feature = "serde")]
     pub(super) format: Option<crate::format::Format>,
 }
@@ -125,6 +131,8 @@ impl Run {
             summary_ratio: PRIOR_SUMMARY_RATIO,
             summarizer_failed: false,
             best_fit: None,
+            reactive: false,
+            last_failure: None,
             #[cfg(feature = "serde")]
             format: None,
         }
@@ -317,6 +325,7 @@ impl Run {
         self.report.failures += 1;
         if let Some(level) = self.level.as_mut() {
             level.report.failures += 1;
+            self.last_failure = Some((level.level, failure.clone()));
             level.jobs[j].state = crate::engine::jobs::JobState::Failed(failure);
         }
         // The job's other parts are moot: their answers will be stale.
@@ -489,11 +498,12 @@ impl Run {
             self.fail(error);
             return;
         }
-        let reduction = 1.0 - tokens as f64 / self.tokens_before.max(1) as f64;
-        // Too small a cut is no progress, unless the input was over the absolute limit and
-        // the result fits: then the cut is what lets the agent go on.
-        let over_before = self.tokens_before > limit;
-        if reduction < self.compactor.config.min_reduction && !over_before {
+        if self.reactive {
+            if tokens >= self.tokens_before {
+                self.cannot_cut(tokens);
+                return;
+            }
+        } else if self.too_small_a_cut(tokens) {
             if self.report.failures > 0 {
                 self.count_failure();
             }
@@ -513,6 +523,27 @@ impl Run {
         self.report.key = key;
         let target_met = self.target.is_met(tokens, self.current.len());
         self.finish_with(Status::Compacted { target_met }, true);
+    }
+
+    /// Is a cut to `tokens` too small to count (under `min_reduction`)? Not when the input
+    /// was over the absolute limit and the result fits: then the cut is what lets the agent
+    /// go on.
+    fn too_small_a_cut(&self, tokens: u64) -> bool {
+        let reduction = 1.0 - tokens as f64 / self.tokens_before.max(1) as f64;
+        reduction < self.compactor.config.min_reduction
+            && self.tokens_before <= self.compactor.budget.absolute_limit
+    }
+
+    /// A reactive run walked the whole ladder and is no smaller than its input. The
+    /// provider refused the input, so handing it back would have the agent send it again:
+    /// the run fails with the summarizer's failure when a summary failed (it counts for
+    /// the breaker), else with `ContextOverflow` naming what remains, largest first.
+    fn cannot_cut(&mut self, tokens: u64) {
+        let error = match self.last_failure.take() {
+            Some((level, failure)) => CompactError::SummaryFailed { level, failure },
+            None => self.overflow(tokens),
+        };
+        self.fail(error);
     }
 
     pub(super) fn finish_with(&mut self, status: Status, record: bool) {
