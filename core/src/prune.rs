@@ -187,6 +187,14 @@ pub fn is_cleared(text: &str) -> bool {
         && first.contains("cleared by compactor")
 }
 
+/// The words of the marker [`clip_middle`] puts where it cut.
+pub const CLIP_MARKER: &str = "tokens clipped from the middle by compactor";
+
+/// Does `text` carry the marker of a middle-out clip?
+pub fn is_clipped(text: &str) -> bool {
+    text.contains(CLIP_MARKER)
+}
+
 /// Clips `text` middle-out to about `max_tokens`, keeping its head and tail and marking
 /// the cut explicitly. Returns `None` when it already fits.
 pub fn clip_middle(counter: &dyn TokenCounter, text: &str, max_tokens: u64) -> Option<String> {
@@ -202,8 +210,7 @@ pub fn clip_middle(counter: &dyn TokenCounter, text: &str, max_tokens: u64) -> O
         let head: String = chars[..keep / 2].iter().collect();
         let tail: String = chars[chars.len() - keep / 2..].iter().collect();
         let cut = total.saturating_sub(counter.count(&head) + counter.count(&tail));
-        let clipped =
-            format!("{head}\n[… {cut} tokens clipped from the middle by compactor …]\n{tail}");
+        let clipped = format!("{head}\n[… {cut} {CLIP_MARKER} …]\n{tail}");
         if counter.count(&clipped) <= max_tokens || keep == 0 {
             return Some(clipped);
         }

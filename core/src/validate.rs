@@ -2,7 +2,10 @@
 //! engine: the run returns the original conversation and this error, never a broken
 //! conversation.
 
-use crate::message::{Message, MessageId, Role};
+use std::collections::HashMap;
+
+use crate::message::{Message, MessageId, Part, Role};
+use crate::prune::{is_cleared, is_clipped};
 use crate::segment::{SegmentError, UnitKind, segment};
 
 /// Why a result was refused. The caller's conversation is unchanged.
@@ -22,6 +25,44 @@ pub enum ValidationError {
     #[error("pinned message {id} changed, moved or vanished")]
     PinnedChanged {
         /// Its id.
+        id: MessageId,
+    },
+    /// An original message is neither in the result nor covered by a summary.
+    #[error("message {id} vanished: neither kept nor covered by a summary")]
+    MessageLost {
+        /// Its id.
+        id: MessageId,
+    },
+    /// An original message is covered more than once: by two summaries, or kept and
+    /// covered by a summary.
+    #[error("message {id} is covered more than once")]
+    CoveredTwice {
+        /// Its id.
+        id: MessageId,
+    },
+    /// A kept message changed other than by a marked middle-out clip or a cleared tool
+    /// result (same call id).
+    #[error("message {id} changed other than by clipping or clearing")]
+    MessageAltered {
+        /// Its id.
+        id: MessageId,
+    },
+    /// Kept messages are not in their original order.
+    #[error("message {id} moved")]
+    MessageMoved {
+        /// Its id.
+        id: MessageId,
+    },
+    /// The result holds a message that is neither in the input nor a summary.
+    #[error("message {id} is neither an original message nor a summary")]
+    UnknownMessage {
+        /// Its id.
+        id: MessageId,
+    },
+    /// The input ended with tool calls waiting for results, and the result lost them.
+    #[error("the unanswered tool calls of message {id} vanished")]
+    PendingCallsLost {
+        /// The message making the calls.
         id: MessageId,
     },
     /// The first message after the system prompt is not one providers accept.
@@ -83,27 +124,44 @@ pub fn validate_format(
 }
 
 /// Checks `result` against `original`: pairs intact, pinned messages byte-identical and in
-/// order, an acceptable first message, and `tokens` within `absolute_limit`.
+/// order, an unanswered tool-call batch still there, every original message conserved
+/// (see [`conserved`]), an acceptable first message, and `tokens` within `absolute_limit`.
 pub fn validate(
     original: &[Message],
     result: &[Message],
     tokens: u64,
     absolute_limit: u64,
 ) -> Result<(), ValidationError> {
+    let pending_unit = |messages: &[Message]| {
+        segment(messages)
+            .ok()
+            .and_then(|s| s.units.last().cloned())
+            .filter(|u| u.kind == UnitKind::PendingCalls)
+            .map(|u| u.messages)
+    };
     let segmentation = segment(result)?;
-    let originally_pending = segment(original)
-        .ok()
-        .and_then(|s| s.units.last().cloned())
-        .is_some_and(|u| u.kind == UnitKind::PendingCalls);
+    let pending_before = pending_unit(original);
     if let Some(unit) = segmentation
         .units
         .last()
         .filter(|u| u.kind == UnitKind::PendingCalls)
-        && !originally_pending
+        && pending_before.is_none()
     {
         return Err(ValidationError::UnansweredCalls {
             index: unit.messages.start,
         });
+    }
+    if let Some(before) = pending_before {
+        let ids = |messages: &[Message], range: Option<std::ops::Range<usize>>| {
+            range
+                .and_then(|r| messages.get(r))
+                .map(|unit| unit.iter().map(|m| m.id.clone()).collect::<Vec<_>>())
+        };
+        if ids(original, Some(before.clone())) != ids(result, pending_unit(result)) {
+            return Err(ValidationError::PendingCallsLost {
+                id: original[before.start].id.clone(),
+            });
+        }
     }
     let pinned_before = original.iter().filter(|m| !m.compactable);
     let pinned_after: Vec<&Message> = result.iter().filter(|m| !m.compactable).collect();
@@ -127,6 +185,7 @@ pub fn validate(
     {
         return Err(ValidationError::BadStart { role });
     }
+    conserved(original, result)?;
     if tokens > absolute_limit {
         return Err(ValidationError::OverLimit {
             tokens,
@@ -136,10 +195,104 @@ pub fn validate(
     Ok(())
 }
 
+/// Conservation: each original message is in the result, in order, unchanged or changed
+/// only by compaction (text clipped middle-out with its marker, a tool result cleared to
+/// its placeholder under the same call id); or else it stands, exactly once, in the
+/// `covers` of one summary the result holds that the original did not. An earlier summary
+/// folded into a new one stands for what it covered.
+pub fn conserved(original: &[Message], result: &[Message]) -> Result<(), ValidationError> {
+    // Ids need not be unique in a caller's conversation: each occurrence is matched once.
+    let mut places: HashMap<&MessageId, std::collections::VecDeque<usize>> = HashMap::new();
+    for (i, message) in original.iter().enumerate() {
+        places.entry(&message.id).or_default().push_back(i);
+    }
+    let mut kept = vec![false; original.len()];
+    let mut covered: Vec<&MessageId> = Vec::new();
+    let mut last = None;
+    for message in result {
+        let place = places.get_mut(&message.id).and_then(|p| p.pop_front());
+        let id = || message.id.clone();
+        match (place, &message.compaction) {
+            (Some(i), _) => {
+                if last.is_some_and(|l| i < l) {
+                    return Err(ValidationError::MessageMoved { id: id() });
+                }
+                last = Some(i);
+                if !changed_only_by_compaction(&original[i], message) {
+                    return Err(ValidationError::MessageAltered { id: id() });
+                }
+                kept[i] = true;
+            }
+            (None, Some(meta)) => covered.extend(&meta.covers),
+            (None, None) => return Err(ValidationError::UnknownMessage { id: id() }),
+        }
+    }
+    let mut times: HashMap<&MessageId, usize> = HashMap::new();
+    for id in &covered {
+        *times.entry(id).or_default() += 1;
+    }
+    let mut expected: Vec<&MessageId> = Vec::new();
+    for (message, _) in original.iter().zip(&kept).filter(|(_, kept)| !**kept) {
+        match &message.compaction {
+            Some(meta) if !meta.covers.is_empty() => expected.extend(&meta.covers),
+            _ => expected.push(&message.id),
+        }
+    }
+    let mut wanted: HashMap<&MessageId, usize> = HashMap::new();
+    for id in &expected {
+        *wanted.entry(id).or_default() += 1;
+    }
+    // Walked in order, so the message named is the same on every run.
+    for id in expected {
+        if times.get(id).copied().unwrap_or(0) < wanted[id] {
+            return Err(ValidationError::MessageLost { id: id.clone() });
+        }
+    }
+    for id in covered {
+        if wanted.get(id).copied().unwrap_or(0) < times[id] {
+            return Err(ValidationError::CoveredTwice { id: id.clone() });
+        }
+    }
+    Ok(())
+}
+
+/// Is `after` the message `before`, or `before` changed only as compaction changes a
+/// compactable message?
+fn changed_only_by_compaction(before: &Message, after: &Message) -> bool {
+    if before == after {
+        return true;
+    }
+    before.compactable
+        && after.compactable
+        && before.role == after.role
+        && before.name == after.name
+        && before.compaction == after.compaction
+        && before.parts.len() == after.parts.len()
+        && before.parts.iter().zip(&after.parts).all(|(b, a)| {
+            b == a
+                || match (b, a) {
+                    (Part::Text { .. }, Part::Text { text }) => is_clipped(text),
+                    (Part::ToolResult(b), Part::ToolResult(a)) => {
+                        b.call_id == a.call_id
+                            && b.tool_name == a.tool_name
+                            && b.is_error == a.is_error
+                            && (matches!(a.content.as_slice(), [Part::Text { text }] if is_cleared(text) || is_clipped(text))
+                                || (b.content.len() == a.content.len()
+                                    && b.content.iter().zip(&a.content).all(|(b, a)| {
+                                        b == a || matches!(a, Part::Text { text } if is_clipped(text))
+                                    })))
+                    }
+                    _ => false,
+                }
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ladder::Level;
     use crate::message::ToolCall;
+    use crate::prune::{CLIP_MARKER, cleared_placeholder, summary_message};
 
     fn conversation() -> Vec<Message> {
         let call = ToolCall {
@@ -190,5 +343,105 @@ mod tests {
             validate(&c, &c, 101, 100),
             Err(ValidationError::OverLimit { .. })
         ));
+    }
+
+    /// `[system, task, assistant, user]` and a summary of the task and the assistant.
+    fn chat() -> (Vec<Message>, Message) {
+        let c = vec![
+            Message::system("s", "rules"),
+            Message::user("u1", "fix src/lib.rs"),
+            Message::assistant("a1", "fixed"),
+            Message::user("u2", "thanks"),
+        ];
+        let summary = summary_message(
+            "- fixed src/lib.rs",
+            vec!["u1".into(), "a1".into()],
+            Level::Aggressive,
+            "k",
+            1,
+        );
+        (c, summary)
+    }
+
+    #[test]
+    fn summaries_clips_and_clearings_conserve_the_originals() {
+        let (c, summary) = chat();
+        let folded = vec![c[0].clone(), summary.clone(), c[3].clone()];
+        assert_eq!(validate(&c, &folded, 10, 100), Ok(()));
+        // A summary folded again stands for what it covered.
+        let again = summary_message(
+            "- fixed",
+            vec!["u1".into(), "a1".into(), "u2".into()],
+            Level::Maximum,
+            "k2",
+            1,
+        );
+        assert_eq!(validate(&folded, &[c[0].clone(), again], 10, 100), Ok(()));
+        let mut clipped = c.clone();
+        clipped[2] = Message::assistant("a1", format!("fix\n[… 9 {CLIP_MARKER} …]\ned"));
+        assert_eq!(validate(&c, &clipped, 10, 100), Ok(()));
+        let tools = conversation();
+        let mut cleared = tools.clone();
+        if let Part::ToolResult(result) = &mut cleared[3].parts[0] {
+            result.content = vec![Part::text(cleared_placeholder("bash", 900, None, "out"))];
+        }
+        assert_eq!(validate(&tools, &cleared, 10, 100), Ok(()));
+    }
+
+    #[test]
+    fn lost_twice_covered_altered_and_invented_messages_are_refused() {
+        let (c, summary) = chat();
+        let dropped = vec![c[0].clone(), c[1].clone(), c[3].clone()];
+        assert_eq!(
+            validate(&c, &dropped, 10, 100),
+            Err(ValidationError::MessageLost { id: "a1".into() })
+        );
+        let kept_and_covered = vec![c[0].clone(), summary.clone(), c[2].clone(), c[3].clone()];
+        assert_eq!(
+            validate(&c, &kept_and_covered, 10, 100),
+            Err(ValidationError::CoveredTwice { id: "a1".into() })
+        );
+        let mut second = summary_message("- again", vec!["a1".into()], Level::Maximum, "k", 1);
+        second.id = "c-other".into();
+        let covered_twice = vec![c[0].clone(), summary.clone(), second, c[3].clone()];
+        assert_eq!(
+            validate(&c, &covered_twice, 10, 100),
+            Err(ValidationError::CoveredTwice { id: "a1".into() })
+        );
+        let mut altered = c.clone();
+        altered[2] = Message::assistant("a1", "did nothing");
+        assert_eq!(
+            validate(&c, &altered, 10, 100),
+            Err(ValidationError::MessageAltered { id: "a1".into() })
+        );
+        let swapped = vec![c[0].clone(), c[2].clone(), c[1].clone(), c[3].clone()];
+        assert!(validate(&c, &swapped, 10, 100).is_err());
+        let mut invented = c.clone();
+        invented.push(Message::user("x", "hello"));
+        assert_eq!(
+            validate(&c, &invented, 10, 100),
+            Err(ValidationError::UnknownMessage { id: "x".into() })
+        );
+    }
+
+    #[test]
+    fn a_vanished_pending_batch_is_refused() {
+        let tools = conversation();
+        let pending = tools[..3].to_vec();
+        assert_eq!(validate(&pending, &pending, 10, 100), Ok(()));
+        // Dropped, and folded into a summary (which conserves it, but the agent waits
+        // for results to calls it no longer sees).
+        let dropped = pending[..2].to_vec();
+        let folded = vec![
+            pending[0].clone(),
+            pending[1].clone(),
+            summary_message("- ran bash", vec!["a".into()], Level::Maximum, "k", 1),
+        ];
+        for result in [dropped, folded] {
+            assert_eq!(
+                validate(&pending, &result, 10, 100),
+                Err(ValidationError::PendingCallsLost { id: "a".into() })
+            );
+        }
     }
 }
