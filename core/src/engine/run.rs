@@ -389,7 +389,12 @@ impl Run {
             };
         let id = RequestId(self.next_request);
         self.next_request += 1;
-        let deadline_ms = self.now_ms.saturating_add(config.request_timeout_ms);
+        // A deadline is missed once the clock is strictly past it: one at `u64::MAX` could
+        // never be, and a caller's clock reading `u64::MAX` would wait forever.
+        let deadline_ms = self
+            .now_ms
+            .saturating_add(config.request_timeout_ms)
+            .min(u64::MAX - 1);
         let request = SummaryRequest {
             id,
             level: level.level,
