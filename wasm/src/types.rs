@@ -405,7 +405,8 @@ export type Status =
   | { kind: "noOp" }
   /** Compacted; `targetMet` says whether the target was reached. */
   | { kind: "compacted"; targetMet: boolean }
-  /** No level could cut `minReduction` of the tokens: the input is returned unchanged. */
+  /** No level could cut `minReduction` of the tokens: the input is returned unchanged.
+   * Never for a `"reactive"` run: it comes back smaller, or rejects. */
   | { kind: "noProgress" };
 
 /** One level's part in a run. */
