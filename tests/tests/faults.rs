@@ -203,6 +203,119 @@ fn check(
     }
 }
 
+/// What the cells came to.
+#[derive(Default)]
+struct Tally {
+    table: BTreeMap<(Fault, Mode), Vec<String>>,
+    runs: usize,
+    cancelled_runs: usize,
+    panics: usize,
+    restored: usize,
+    failures: Vec<String>,
+}
+
+impl Tally {
+    fn failed(&mut self, cell: &str, why: &str, panicked: bool) {
+        self.panics += usize::from(panicked);
+        self.failures.push(format!("{cell}: {why}"));
+    }
+
+    fn print(&self) {
+        println!(
+            "\n{:<14} {:<10} | {:<34} | {:<34} | {:<34}",
+            "fault", "on", "ends at MODERATE", "ends at AGGRESSIVE", "ends at MAXIMUM"
+        );
+        println!("{}", "-".repeat(14 + 10 + 3 * 37 + 2));
+        for ((fault, mode), cells) in &self.table {
+            let mode = match (fault, mode) {
+                (Fault::None, _) => "-",
+                (_, Mode::Always) => "every",
+                (_, Mode::FirstOnly) => "first",
+            };
+            let cells: Vec<String> = cells.iter().map(|c| format!("{c:<34}")).collect();
+            println!(
+                "{:<14} {mode:<10} | {}",
+                format!("{fault:?}"),
+                cells.join(" | ")
+            );
+        }
+        println!(
+            "runs {} (cancelled at every poll: {}); artifact refs restored in {} answers; panics {}; broken, over-limit or lossy results {}",
+            self.runs,
+            self.cancelled_runs,
+            self.restored,
+            self.panics,
+            self.failures.len() - self.panics
+        );
+    }
+}
+
+/// One cell: the whole run, checked; then a run cancelled before each of its polls.
+fn cell(
+    tally: &mut Tally,
+    compactor: &Compactor,
+    original: &[Message],
+    fault: Fault,
+    mode: Mode,
+    level: Level,
+) {
+    let name = format!("{fault:?} {mode:?} {level}");
+    let session = name.replace(' ', "-");
+    let begin = || {
+        compactor.clear_cache();
+        compactor
+            .begin(&session, original.to_vec(), Trigger::Proactive, 0)
+            .expect("begin")
+    };
+    let whole = catch_unwind(AssertUnwindSafe(|| {
+        let mut run = begin();
+        let (result, steps) = drive(&mut run, fault, mode, None);
+        (result, steps, run.events())
+    }));
+    tally.runs += 1;
+    let Ok((result, steps, events)) = whole else {
+        return tally.failed(&name, "panicked", true);
+    };
+    tally.restored += events
+        .iter()
+        .filter(|e| matches!(e, Event::ArtifactRefsRestored { .. }))
+        .count();
+    let label = check(compactor, original, &result).unwrap_or_else(|why| {
+        tally.failed(&name, &why, false);
+        "FAILED"
+    });
+    // Cancelled before each poll: `Cancelled`, nothing applied, and it stays cancelled.
+    let mut cancels_ok = 0;
+    for k in 0..steps {
+        let cancelled = catch_unwind(AssertUnwindSafe(|| {
+            let mut run = begin();
+            let (result, _) = drive(&mut run, fault, mode, Some(k));
+            (result, run.poll())
+        }));
+        tally.runs += 1;
+        tally.cancelled_runs += 1;
+        match cancelled {
+            Ok((Err(CompactError::Cancelled), Step::Failed(CompactError::Cancelled))) => {
+                cancels_ok += 1;
+            }
+            // The run ended before poll k: that is the uncancelled result.
+            Ok((other, _)) if k + 1 == steps && other.is_ok() == result.is_ok() => {
+                cancels_ok += 1;
+            }
+            Ok((other, _)) => {
+                let why = format!("cancelled at {k} of {steps}: {:?}", other.map(|o| o.status));
+                tally.failed(&name, &why, false);
+            }
+            Err(_) => tally.failed(&name, &format!("cancelled at {k}: panicked"), true),
+        }
+    }
+    tally
+        .table
+        .entry((fault, mode))
+        .or_default()
+        .push(format!("{label} · cancel {cancels_ok}/{steps}"));
+}
+
 #[test]
 fn the_fault_matrix() {
     let original = conversation();
@@ -213,109 +326,17 @@ fn the_fault_matrix() {
         "a window ending at each summarizing level (tokens {})",
         tokens_of(&original)
     );
-    let mut table: BTreeMap<(Fault, Mode), Vec<String>> = BTreeMap::new();
-    let (mut runs, mut cancelled_runs, mut panics, mut failures) =
-        (0usize, 0usize, 0usize, Vec::new());
-    let mut restored = 0usize;
+    let mut tally = Tally::default();
     for fault in FAULTS {
         for mode in [Mode::Always, Mode::FirstOnly] {
             if fault == Fault::None && mode == Mode::FirstOnly {
                 continue;
             }
             for (level, compactor) in &windows {
-                compactor.clear_cache();
-                let session = format!("{fault:?}-{mode:?}-{level}");
-                let cell = catch_unwind(AssertUnwindSafe(|| {
-                    let mut run = compactor
-                        .begin(&session, original.clone(), Trigger::Proactive, 0)
-                        .expect("begin");
-                    let (result, steps) = drive(&mut run, fault, mode, None);
-                    let events = run.events();
-                    (result, steps, events)
-                }));
-                runs += 1;
-                let Ok((result, steps, events)) = cell else {
-                    panics += 1;
-                    failures.push(format!("{fault:?} {mode:?} {level}: panicked"));
-                    continue;
-                };
-                restored += events
-                    .iter()
-                    .filter(|e| matches!(e, Event::ArtifactRefsRestored { .. }))
-                    .count();
-                let label = check(compactor, &original, &result).unwrap_or_else(|why| {
-                    failures.push(format!("{fault:?} {mode:?} {level}: {why}"));
-                    "FAILED"
-                });
-                // Cancellation before every poll of this run: always `Cancelled`, nothing
-                // applied, the run stays cancelled.
-                let mut cancels_ok = 0;
-                for k in 0..steps {
-                    compactor.clear_cache();
-                    let cancelled = catch_unwind(AssertUnwindSafe(|| {
-                        let mut run = compactor
-                            .begin(&session, original.clone(), Trigger::Proactive, 0)
-                            .expect("begin");
-                        let (result, _) = drive(&mut run, fault, mode, Some(k));
-                        (result, run.poll())
-                    }));
-                    runs += 1;
-                    cancelled_runs += 1;
-                    match cancelled {
-                        Ok((
-                            Err(CompactError::Cancelled),
-                            Step::Failed(CompactError::Cancelled),
-                        )) => {
-                            cancels_ok += 1;
-                        }
-                        // The run ended before poll k: that is the uncancelled result.
-                        Ok((other, _)) if k + 1 == steps && other.is_ok() == result.is_ok() => {
-                            cancels_ok += 1;
-                        }
-                        Ok((other, _)) => failures.push(format!(
-                            "{fault:?} {mode:?} {level}: cancelled at {k} of {steps}: {:?}",
-                            other.map(|o| o.status)
-                        )),
-                        Err(_) => {
-                            panics += 1;
-                            failures.push(format!(
-                                "{fault:?} {mode:?} {level}: cancel at {k} panicked"
-                            ));
-                        }
-                    }
-                }
-                table
-                    .entry((fault, mode))
-                    .or_default()
-                    .push(format!("{label} · cancel {cancels_ok}/{steps}"));
+                cell(&mut tally, compactor, &original, fault, mode, *level);
             }
         }
     }
-    println!(
-        "\n{:<14} {:<10} | {:<34} | {:<34} | {:<34}",
-        "fault", "on", "ends at MODERATE", "ends at AGGRESSIVE", "ends at MAXIMUM"
-    );
-    println!("{}", "-".repeat(14 + 10 + 3 * 37 + 2));
-    for ((fault, mode), cells) in &table {
-        let mode = match (fault, mode) {
-            (Fault::None, _) => "-",
-            (_, Mode::Always) => "every",
-            (_, Mode::FirstOnly) => "first",
-        };
-        println!(
-            "{:<14} {:<10} | {}",
-            format!("{fault:?}"),
-            mode,
-            cells
-                .iter()
-                .map(|c| format!("{c:<34}"))
-                .collect::<Vec<_>>()
-                .join(" | ")
-        );
-    }
-    println!(
-        "runs {runs} (cancelled at every poll: {cancelled_runs}); artifact refs restored in {restored} answers; panics {panics}; broken, over-limit or lossy results {}",
-        failures.len() - panics
-    );
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    tally.print();
+    assert!(tally.failures.is_empty(), "{}", tally.failures.join("\n"));
 }
