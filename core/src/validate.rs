@@ -201,16 +201,23 @@ pub fn validate(
 /// `covers` of one summary the result holds that the original did not. An earlier summary
 /// folded into a new one stands for what it covered.
 pub fn conserved(original: &[Message], result: &[Message]) -> Result<(), ValidationError> {
-    // Ids need not be unique in a caller's conversation: each occurrence is matched once.
-    let mut places: HashMap<&MessageId, std::collections::VecDeque<usize>> = HashMap::new();
-    for (i, message) in original.iter().enumerate() {
-        places.entry(&message.id).or_default().push_back(i);
+    // One map type throughout (id → count or index): each more costs the lite package.
+    // Ids need not be unique in a caller's conversation: `next` chains the occurrences of
+    // one id, and each is matched once.
+    const NONE: usize = usize::MAX;
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    let mut next = vec![NONE; original.len()];
+    for (i, message) in original.iter().enumerate().rev() {
+        next[i] = first.insert(message.id.as_str(), i).unwrap_or(NONE);
     }
     let mut kept = vec![false; original.len()];
     let mut covered: Vec<&MessageId> = Vec::new();
     let mut last = None;
     for message in result {
-        let place = places.get(&message.id).and_then(|p| p.front().copied());
+        let place = first
+            .get(message.id.as_str())
+            .copied()
+            .filter(|&i| i != NONE);
         let id = || message.id.clone();
         // Summary ids derive from their content: a summary written again over the very
         // messages an earlier one covered, with the same text, takes its id (and a new key).
@@ -227,18 +234,13 @@ pub fn conserved(original: &[Message], result: &[Message]) -> Result<(), Validat
                     return Err(ValidationError::MessageAltered { id: id() });
                 }
                 kept[i] = true;
-                if let Some(p) = places.get_mut(&message.id) {
-                    p.pop_front();
-                }
+                first.insert(message.id.as_str(), next[i]);
             }
             (None, Some(meta)) => covered.extend(&meta.covers),
             (None, None) => return Err(ValidationError::UnknownMessage { id: id() }),
         }
     }
-    let mut times: HashMap<&MessageId, usize> = HashMap::new();
-    for id in &covered {
-        *times.entry(id).or_default() += 1;
-    }
+    // What the messages no longer there stand for, each as often as it must be covered.
     let mut expected: Vec<&MessageId> = Vec::new();
     for (message, _) in original.iter().zip(&kept).filter(|(_, kept)| !**kept) {
         match &message.compaction {
@@ -246,22 +248,24 @@ pub fn conserved(original: &[Message], result: &[Message]) -> Result<(), Validat
             _ => expected.push(&message.id),
         }
     }
-    let mut wanted: HashMap<&MessageId, usize> = HashMap::new();
+    let mut wanted: HashMap<&str, usize> = HashMap::new();
     for id in &expected {
-        *wanted.entry(id).or_default() += 1;
-    }
-    // Walked in order, so the message named is the same on every run.
-    for id in expected {
-        if times.get(id).copied().unwrap_or(0) < wanted[id] {
-            return Err(ValidationError::MessageLost { id: id.clone() });
-        }
+        *wanted.entry(id.as_str()).or_default() += 1;
     }
     for id in covered {
-        if wanted.get(id).copied().unwrap_or(0) < times[id] {
-            return Err(ValidationError::CoveredTwice { id: id.clone() });
+        match wanted.get_mut(id.as_str()) {
+            Some(n) if *n > 0 => *n -= 1,
+            _ => return Err(ValidationError::CoveredTwice { id: id.clone() }),
         }
     }
-    Ok(())
+    // Walked in order, so the message named is the same on every run.
+    match expected
+        .into_iter()
+        .find(|id| wanted.get(id.as_str()).is_some_and(|&n| n > 0))
+    {
+        Some(id) => Err(ValidationError::MessageLost { id: id.clone() }),
+        None => Ok(()),
+    }
 }
 
 /// Is `after` the message `before`, or `before` changed only as compaction changes a
