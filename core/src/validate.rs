@@ -2,8 +2,6 @@
 //! engine: the run returns the original conversation and this error, never a broken
 //! conversation.
 
-use std::collections::HashMap;
-
 use crate::message::{Message, MessageId, Part, Role};
 use crate::prune::{is_cleared, is_clipped};
 use crate::segment::{SegmentError, UnitKind, segment};
@@ -47,14 +45,9 @@ pub enum ValidationError {
         /// Its id.
         id: MessageId,
     },
-    /// Kept messages are not in their original order.
-    #[error("message {id} moved")]
-    MessageMoved {
-        /// Its id.
-        id: MessageId,
-    },
-    /// The result holds a message that is neither in the input nor a summary.
-    #[error("message {id} is neither an original message nor a summary")]
+    /// The result holds a message that is neither in the input nor a summary, or one
+    /// moved before a message kept after it.
+    #[error("message {id} is neither an original message in its place nor a summary")]
     UnknownMessage {
         /// Its id.
         id: MessageId,
@@ -199,26 +192,20 @@ pub fn validate(
 /// only by compaction (text clipped middle-out with its marker, a tool result cleared to
 /// its placeholder under the same call id); or else it stands, exactly once, in the
 /// `covers` of one summary the result holds that the original did not. An earlier summary
-/// folded into a new one stands for what it covered.
+/// folded into a new one stands for what it covered. Summaries sit where what they cover
+/// was, so what the missing messages stand for, in order, is what the new summaries
+/// cover, in order.
 pub fn conserved(original: &[Message], result: &[Message]) -> Result<(), ValidationError> {
-    // One map type throughout (id → count or index): each more costs the lite package.
-    // Ids need not be unique in a caller's conversation: `next` chains the occurrences of
-    // one id, and each is matched once.
-    const NONE: usize = usize::MAX;
-    let mut first: HashMap<&str, usize> = HashMap::new();
-    let mut next = vec![NONE; original.len()];
-    for (i, message) in original.iter().enumerate().rev() {
-        next[i] = first.insert(message.id.as_str(), i).unwrap_or(NONE);
-    }
+    // Scans, not maps: kept messages come in order, so the search for each goes forward
+    // from the last one found (and each map type costs the lite npm package).
     let mut kept = vec![false; original.len()];
     let mut covered: Vec<&MessageId> = Vec::new();
-    let mut last = None;
+    let mut from = 0;
     for message in result {
-        let place = first
-            .get(message.id.as_str())
-            .copied()
-            .filter(|&i| i != NONE);
-        let id = || message.id.clone();
+        let place = original[from..]
+            .iter()
+            .position(|o| o.id == message.id)
+            .map(|p| from + p);
         // Summary ids derive from their content: a summary written again over the very
         // messages an earlier one covered, with the same text, takes its id (and a new key).
         let kept_here = place.filter(|&i| {
@@ -226,21 +213,23 @@ pub fn conserved(original: &[Message], result: &[Message]) -> Result<(), Validat
         });
         match (kept_here, &message.compaction) {
             (Some(i), _) => {
-                if last.is_some_and(|l| i < l) {
-                    return Err(ValidationError::MessageMoved { id: id() });
-                }
-                last = Some(i);
                 if !changed_only_by_compaction(&original[i], message) {
-                    return Err(ValidationError::MessageAltered { id: id() });
+                    return Err(ValidationError::MessageAltered {
+                        id: message.id.clone(),
+                    });
                 }
                 kept[i] = true;
-                first.insert(message.id.as_str(), next[i]);
+                from = i + 1;
             }
             (None, Some(meta)) => covered.extend(&meta.covers),
-            (None, None) => return Err(ValidationError::UnknownMessage { id: id() }),
+            // Not found ahead: invented, or moved before a message kept after it.
+            (None, None) => {
+                return Err(ValidationError::UnknownMessage {
+                    id: message.id.clone(),
+                });
+            }
         }
     }
-    // What the messages no longer there stand for, each as often as it must be covered.
     let mut expected: Vec<&MessageId> = Vec::new();
     for (message, _) in original.iter().zip(&kept).filter(|(_, kept)| !**kept) {
         match &message.compaction {
@@ -248,23 +237,20 @@ pub fn conserved(original: &[Message], result: &[Message]) -> Result<(), Validat
             _ => expected.push(&message.id),
         }
     }
-    let mut wanted: HashMap<&str, usize> = HashMap::new();
-    for id in &expected {
-        *wanted.entry(id.as_str()).or_default() += 1;
-    }
-    for id in covered {
-        match wanted.get_mut(id.as_str()) {
-            Some(n) if *n > 0 => *n -= 1,
-            _ => return Err(ValidationError::CoveredTwice { id: id.clone() }),
+    let Some(k) =
+        (0..expected.len().max(covered.len())).find(|&k| expected.get(k) != covered.get(k))
+    else {
+        return Ok(());
+    };
+    // At the first difference: a message still wanted further on was skipped (lost), or
+    // the summary covers one no missing message stands for (twice covered, or kept too).
+    match (expected.get(k), covered.get(k)) {
+        (Some(&want), Some(&got)) if expected[k..].contains(&got) => {
+            Err(ValidationError::MessageLost { id: want.clone() })
         }
-    }
-    // Walked in order, so the message named is the same on every run.
-    match expected
-        .into_iter()
-        .find(|id| wanted.get(id.as_str()).is_some_and(|&n| n > 0))
-    {
-        Some(id) => Err(ValidationError::MessageLost { id: id.clone() }),
-        None => Ok(()),
+        (_, Some(&got)) => Err(ValidationError::CoveredTwice { id: got.clone() }),
+        (Some(&want), None) => Err(ValidationError::MessageLost { id: want.clone() }),
+        (None, None) => Ok(()),
     }
 }
 
@@ -433,8 +419,11 @@ mod tests {
             validate(&c, &altered, 10, 100),
             Err(ValidationError::MessageAltered { id: "a1".into() })
         );
-        let swapped = vec![c[0].clone(), c[2].clone(), c[1].clone(), c[3].clone()];
-        assert!(validate(&c, &swapped, 10, 100).is_err());
+        let swapped = vec![c[0].clone(), c[1].clone(), c[3].clone(), c[2].clone()];
+        assert_eq!(
+            validate(&c, &swapped, 10, 100),
+            Err(ValidationError::UnknownMessage { id: "a1".into() })
+        );
         let mut invented = c.clone();
         invented.push(Message::user("x", "hello"));
         assert_eq!(
