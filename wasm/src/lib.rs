@@ -25,6 +25,7 @@ mod error;
 mod extractive;
 mod fields;
 mod live;
+mod store;
 mod types;
 
 use compactor::budget::{BudgetConfig, DEFAULT_MAX_MESSAGES};
@@ -596,7 +597,7 @@ impl Compactor {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "SessionOptions")] options: JsValue,
     ) -> js_sys::Promise {
-        driver::compact_session(self.engine.clone(), &store, &session_id, &options)
+        store::compact_session(self.engine.clone(), &store, &session_id, &options)
     }
 
     /// The resolved numbers.
