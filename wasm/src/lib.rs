@@ -292,8 +292,13 @@ fn session_id_of(value: &JsValue, path: &str) -> Result<String, Failure> {
 /// package within its size budget, and `JSON.parse` builds objects faster than
 /// property-by-property calls across the boundary.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, Failure> {
-    let text = serde_json::to_string(value)
-        .map_err(|e| Failure::invalid("config", format!("result not representable: {e}")))?;
+    parse_js(serde_json::to_string(value))
+}
+
+/// `to_js` past serializing: one copy for every type serialized, not one each.
+fn parse_js(text: Result<String, serde_json::Error>) -> Result<JsValue, Failure> {
+    let text =
+        text.map_err(|e| Failure::invalid("config", format!("result not representable: {e}")))?;
     js_sys::JSON::parse(&text).map_err(|_| Failure::invalid("config", "result not representable"))
 }
 
