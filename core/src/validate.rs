@@ -25,38 +25,14 @@ pub enum ValidationError {
         /// Its id.
         id: MessageId,
     },
-    /// An original message is neither in the result nor covered by a summary.
-    #[error("message {id} vanished: neither kept nor covered by a summary")]
-    MessageLost {
-        /// Its id.
+    /// An original message is not conserved (see [`conserved`]), or an unanswered
+    /// tool-call batch of the input is gone.
+    #[error("message {id} {broken}")]
+    NotConserved {
+        /// The message (for a lost batch, the one making the calls).
         id: MessageId,
-    },
-    /// An original message is covered more than once: by two summaries, or kept and
-    /// covered by a summary.
-    #[error("message {id} is covered more than once")]
-    CoveredTwice {
-        /// Its id.
-        id: MessageId,
-    },
-    /// A kept message changed other than by a marked middle-out clip or a cleared tool
-    /// result (same call id).
-    #[error("message {id} changed other than by clipping or clearing")]
-    MessageAltered {
-        /// Its id.
-        id: MessageId,
-    },
-    /// The result holds a message that is neither in the input nor a summary, or one
-    /// moved before a message kept after it.
-    #[error("message {id} is neither an original message in its place nor a summary")]
-    UnknownMessage {
-        /// Its id.
-        id: MessageId,
-    },
-    /// The input ended with tool calls waiting for results, and the result lost them.
-    #[error("the unanswered tool calls of message {id} vanished")]
-    PendingCallsLost {
-        /// The message making the calls.
-        id: MessageId,
+        /// How.
+        broken: Broken,
     },
     /// The first message after the system prompt is not one providers accept.
     #[error("the conversation would start with a {role} message")]
@@ -84,6 +60,34 @@ pub enum ValidationError {
         /// The absolute limit.
         limit: u64,
     },
+}
+
+/// How a message was not conserved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Broken {
+    /// Neither kept nor covered by a summary.
+    Lost,
+    /// Covered more than once: by two summaries, or kept and covered.
+    CoveredTwice,
+    /// Kept, but changed other than by a marked clip or a cleared tool result.
+    Altered,
+    /// In the result, neither an original message in its place nor a summary.
+    Unknown,
+    /// The unanswered tool calls it made vanished.
+    PendingCallsLost,
+}
+
+impl std::fmt::Display for Broken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Broken::Lost => "vanished: neither kept nor covered by a summary",
+            Broken::CoveredTwice => "is covered more than once",
+            Broken::Altered => "changed other than by clipping or clearing",
+            Broken::Unknown => "is neither an original message in its place nor a summary",
+            Broken::PendingCallsLost => "made tool calls that are still unanswered, and vanished",
+        })
+    }
 }
 
 /// Checks `result` against the rules of the provider `format`: every rule the original
@@ -145,14 +149,17 @@ pub fn validate(
         });
     }
     if let Some(before) = pending_before {
-        let ids = |messages: &[Message], range: Option<std::ops::Range<usize>>| {
-            range
-                .and_then(|r| messages.get(r))
-                .map(|unit| unit.iter().map(|m| m.id.clone()).collect::<Vec<_>>())
-        };
-        if ids(original, Some(before.clone())) != ids(result, pending_unit(result)) {
-            return Err(ValidationError::PendingCallsLost {
+        let after = pending_unit(result)
+            .and_then(|r| result.get(r))
+            .unwrap_or_default();
+        let same = original[before.clone()]
+            .iter()
+            .map(|m| &m.id)
+            .eq(after.iter().map(|m| &m.id));
+        if !same {
+            return Err(ValidationError::NotConserved {
                 id: original[before.start].id.clone(),
+                broken: Broken::PendingCallsLost,
             });
         }
     }
@@ -196,6 +203,10 @@ pub fn validate(
 /// was, so what the missing messages stand for, in order, is what the new summaries
 /// cover, in order.
 pub fn conserved(original: &[Message], result: &[Message]) -> Result<(), ValidationError> {
+    let broken = |message: &Message, broken| ValidationError::NotConserved {
+        id: message.id.clone(),
+        broken,
+    };
     // Scans, not maps: kept messages come in order, so the search for each goes forward
     // from the last one found (and each map type costs the lite npm package).
     let mut kept = vec![false; original.len()];
@@ -206,28 +217,19 @@ pub fn conserved(original: &[Message], result: &[Message]) -> Result<(), Validat
             .iter()
             .position(|o| o.id == message.id)
             .map(|p| from + p);
-        // Summary ids derive from their content: a summary written again over the very
-        // messages an earlier one covered, with the same text, takes its id (and a new key).
-        let kept_here = place.filter(|&i| {
-            message.compaction.is_none() || changed_only_by_compaction(&original[i], message)
-        });
-        match (kept_here, &message.compaction) {
-            (Some(i), _) => {
-                if !changed_only_by_compaction(&original[i], message) {
-                    return Err(ValidationError::MessageAltered {
-                        id: message.id.clone(),
-                    });
-                }
+        let unchanged = place.map(|i| (i, changed_only_by_compaction(&original[i], message)));
+        match (unchanged, &message.compaction) {
+            (Some((i, true)), _) => {
                 kept[i] = true;
                 from = i + 1;
             }
-            (None, Some(meta)) => covered.extend(&meta.covers),
+            // Summary ids derive from their content: a summary written again over the very
+            // messages an earlier one covered, with the same text, takes its id (and a new
+            // key). It is a new summary.
+            (_, Some(meta)) => covered.extend(&meta.covers),
+            (Some(_), None) => return Err(broken(message, Broken::Altered)),
             // Not found ahead: invented, or moved before a message kept after it.
-            (None, None) => {
-                return Err(ValidationError::UnknownMessage {
-                    id: message.id.clone(),
-                });
-            }
+            (None, None) => return Err(broken(message, Broken::Unknown)),
         }
     }
     let mut expected: Vec<&MessageId> = Vec::new();
@@ -244,14 +246,16 @@ pub fn conserved(original: &[Message], result: &[Message]) -> Result<(), Validat
     };
     // At the first difference: a message still wanted further on was skipped (lost), or
     // the summary covers one no missing message stands for (twice covered, or kept too).
-    match (expected.get(k), covered.get(k)) {
-        (Some(&want), Some(&got)) if expected[k..].contains(&got) => {
-            Err(ValidationError::MessageLost { id: want.clone() })
-        }
-        (_, Some(&got)) => Err(ValidationError::CoveredTwice { id: got.clone() }),
-        (Some(&want), None) => Err(ValidationError::MessageLost { id: want.clone() }),
-        (None, None) => Ok(()),
-    }
+    let (id, how) = match (expected.get(k), covered.get(k)) {
+        (Some(&want), Some(&got)) if expected[k..].contains(&got) => (want, Broken::Lost),
+        (_, Some(&got)) => (got, Broken::CoveredTwice),
+        (Some(&want), None) => (want, Broken::Lost),
+        (None, None) => return Ok(()),
+    };
+    Err(ValidationError::NotConserved {
+        id: id.clone(),
+        broken: how,
+    })
 }
 
 /// Is `after` the message `before`, or `before` changed only as compaction changes a
@@ -399,36 +403,54 @@ mod tests {
         let dropped = vec![c[0].clone(), c[1].clone(), c[3].clone()];
         assert_eq!(
             validate(&c, &dropped, 10, 100),
-            Err(ValidationError::MessageLost { id: "a1".into() })
+            Err(ValidationError::NotConserved {
+                id: "a1".into(),
+                broken: Broken::Lost,
+            })
         );
         let kept_and_covered = vec![c[0].clone(), summary.clone(), c[2].clone(), c[3].clone()];
         assert_eq!(
             validate(&c, &kept_and_covered, 10, 100),
-            Err(ValidationError::CoveredTwice { id: "a1".into() })
+            Err(ValidationError::NotConserved {
+                id: "a1".into(),
+                broken: Broken::CoveredTwice,
+            })
         );
         let mut second = summary_message("- again", vec!["a1".into()], Level::Maximum, "k", 1);
         second.id = "c-other".into();
         let covered_twice = vec![c[0].clone(), summary.clone(), second, c[3].clone()];
         assert_eq!(
             validate(&c, &covered_twice, 10, 100),
-            Err(ValidationError::CoveredTwice { id: "a1".into() })
+            Err(ValidationError::NotConserved {
+                id: "a1".into(),
+                broken: Broken::CoveredTwice,
+            })
         );
         let mut altered = c.clone();
         altered[2] = Message::assistant("a1", "did nothing");
         assert_eq!(
             validate(&c, &altered, 10, 100),
-            Err(ValidationError::MessageAltered { id: "a1".into() })
+            Err(ValidationError::NotConserved {
+                id: "a1".into(),
+                broken: Broken::Altered,
+            })
         );
         let swapped = vec![c[0].clone(), c[1].clone(), c[3].clone(), c[2].clone()];
         assert_eq!(
             validate(&c, &swapped, 10, 100),
-            Err(ValidationError::UnknownMessage { id: "a1".into() })
+            Err(ValidationError::NotConserved {
+                id: "a1".into(),
+                broken: Broken::Unknown,
+            })
         );
         let mut invented = c.clone();
         invented.push(Message::user("x", "hello"));
         assert_eq!(
             validate(&c, &invented, 10, 100),
-            Err(ValidationError::UnknownMessage { id: "x".into() })
+            Err(ValidationError::NotConserved {
+                id: "x".into(),
+                broken: Broken::Unknown,
+            })
         );
     }
 
@@ -448,7 +470,10 @@ mod tests {
         for result in [dropped, folded] {
             assert_eq!(
                 validate(&pending, &result, 10, 100),
-                Err(ValidationError::PendingCallsLost { id: "a".into() })
+                Err(ValidationError::NotConserved {
+                    id: "a".into(),
+                    broken: Broken::PendingCallsLost,
+                })
             );
         }
     }
