@@ -240,12 +240,14 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // The lite budget was 150 kB; the engine's typed failures, deadlines, bounded and exported
 // state, the session handle, stores' checkFormat and the offline summarizer's exports took
 // it past that: 188,172 B as measured here (Node's zlib; `wasm/build.sh` prints 184,217 B,
-// from `gzip -9`, for the same module). 189 kB holds the line against further growth
-// while the size is won back. Where the bytes go, per function and per crate:
+// from `gzip -9`, for the same module). Validation's conservation check (every original
+// message kept, clipped, cleared or covered by exactly one summary) and reactive runs that
+// never answer noProgress added about 1.3 kB: 189,527 B. 190 kB holds the line against
+// further growth while the size is won back. Where the bytes go, per function and per crate:
 // `scripts/wasm_sections.py functions` on the lite build passed through
 // `wasm-bindgen --keep-debug` (its code is about 82% of the module gzipped, spread thin: the
 // engine's own functions, then iterator and collection code instantiated for its types).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 189 kB", (t) => {
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 190 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -254,5 +256,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 189
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 189_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 190_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
