@@ -81,6 +81,39 @@ fn row(original: &[Message], output: &[Message], target: u64, valid: bool) -> Ro
     }
 }
 
+/// Per-run diagnostics (`FIDELITY_DETAIL=1`): the sizes of what must stay verbatim, each
+/// level's tokens, and the output message by message (`=` unchanged, `S` summary, `~`
+/// rewritten).
+fn detail(original: &[Message], outcome: &Outcome, events: &[compactor::engine::Event]) -> String {
+    use compactor::engine::Event;
+    let size = |m: &Message| tokens_of(std::slice::from_ref(m)).saturating_sub(tokens_of(&[]));
+    let sys: u64 = original.iter().filter(|m| m.role == Role::System).map(size).sum();
+    let task = original.iter().find(|m| plain_user(m)).map_or(0, size);
+    let newest = original.iter().rev().find(|m| plain_user(m)).map_or(0, size);
+    let last = original.iter().rposition(|m| m.role == Role::Assistant).unwrap_or(original.len());
+    let turn: u64 = original[last..].iter().map(size).sum();
+    let mut out = format!(
+        "  system {sys} · task {task} · newest user {newest} · newest turn {turn} ({} msgs) · {} msgs\n  ",
+        original.len() - last,
+        original.len()
+    );
+    for e in events {
+        match e {
+            Event::LevelSkipped { level, predicted } => out.push_str(&format!("{level} skipped (pred {predicted}) · ")),
+            Event::LevelLeft { level, tokens_before, tokens_after } => out.push_str(&format!("{level} {tokens_before}→{tokens_after} · ")),
+            _ => {}
+        }
+    }
+    out.push_str("\n  ");
+    for m in &outcome.messages {
+        let mark = if m.is_compaction() { "S" } else if original.contains(m) { "=" } else { "~" };
+        let role = match m.role { Role::System => "s", Role::User => "u", Role::Assistant => "a", Role::Tool => "t" };
+        out.push_str(&format!("{mark}{role}{} ", size(m)));
+    }
+    out.push('\n');
+    out
+}
+
 fn compacted(messages: &[Message], total: u64, share: f64) -> Option<(Outcome, bool)> {
     let compactor = compactor_for(total, share, |_| {});
     let mut run = begin(&compactor, messages.to_vec());
@@ -97,6 +130,9 @@ fn compacted(messages: &[Message], total: u64, share: f64) -> Option<(Outcome, b
             let tokens = tokens_of(&outcome.messages);
             let valid = validate(messages, &outcome.messages, tokens, limit).is_ok()
                 && validate_format(Format::OpenAi, messages, &outcome.messages).is_ok();
+            if std::env::var_os("FIDELITY_DETAIL").is_some() {
+                println!("{share}\n{}", detail(messages, &outcome, &run.events()));
+            }
             Some((outcome, valid))
         }
         // The pinned system prompt alone is larger than this budget: nothing may touch it
