@@ -13,6 +13,7 @@ use compactor::engine::{
     CompactError, Outcome, RequestId, Run, Step, SummaryFailure, SummaryRequest,
 };
 use compactor::extractive::Extractive;
+use compactor::tokens::TokenCounter;
 
 /// What the scripted summarizer does with one request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +30,9 @@ pub enum Script {
     DropArtifacts,
     /// Never answer (the driver must cancel or expire it).
     Hang,
+    /// Answer with about this percentage of the tokens the request allows (o200k_base):
+    /// the extractive summary at that size, padded when it comes back shorter.
+    Percent(u64),
 }
 
 /// A summarizer following a script: one entry per request in issue order, then `fallback`.
@@ -96,8 +100,25 @@ impl Scripted {
                 Some(Ok(refs.iter().fold(text, |t, r| t.replace(r.as_str(), ""))))
             }
             Script::Hang => None,
+            Script::Percent(percent) => {
+                let wanted = request.max_output_tokens * percent / 100;
+                let mut text = Extractive.summarize_prompt(&request.prompt, wanted);
+                let counter = o200k();
+                let have = counter.count(&text);
+                if have < wanted {
+                    text.push('\n');
+                    text.push_str(&" ok".repeat((wanted - have) as usize));
+                }
+                Some(Ok(text))
+            }
         }
     }
+}
+
+/// The o200k_base counter, loaded once.
+fn o200k() -> &'static compactor::tokens::Tiktoken {
+    static COUNTER: std::sync::OnceLock<compactor::tokens::Tiktoken> = std::sync::OnceLock::new();
+    COUNTER.get_or_init(compactor::tokens::Tiktoken::o200k_base)
 }
 
 /// A future ready after a real delay, woken by a timer thread.

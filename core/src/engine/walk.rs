@@ -6,8 +6,8 @@ use crate::engine::jobs::{Job, JobState, PartRef};
 use crate::engine::run::{LevelRun, Run};
 use crate::engine::{CompactError, Event, LevelReport, SummaryFailure};
 use crate::ladder::{
-    Clearing, Fold, Level, LevelContext, MIN_CLIPPED_TOKENS, clips, plan_light, plan_moderate, plan_running,
-    predict,
+    Clearing, Fold, Level, LevelContext, MIN_CLIPPED_TOKENS, clips, plan_light, plan_moderate,
+    plan_running, predict,
 };
 use crate::message::Message;
 use crate::prompt::PROMPT_VERSION;

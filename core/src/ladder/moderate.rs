@@ -53,7 +53,8 @@ pub fn plan_moderate(ctx: &LevelContext<'_>) -> Vec<Fold> {
         if s.messages.clone().any(keep) {
             plan.flush();
         }
-        plan.group.extend(ctx.replaceable(s.messages.clone(), &keep));
+        plan.group
+            .extend(ctx.replaceable(s.messages.clone(), &keep));
         plan.age = s.age;
         if plan.group_tokens() >= MIN_REQUEST_TOKENS || plan.would_meet() {
             plan.flush();
