@@ -13,7 +13,6 @@ use compactor::engine::{
     CompactError, Outcome, RequestId, Run, Step, SummaryFailure, SummaryRequest,
 };
 use compactor::extractive::Extractive;
-use compactor::tokens::TokenCounter;
 
 /// What the scripted summarizer does with one request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,8 +29,8 @@ pub enum Script {
     DropArtifacts,
     /// Never answer (the driver must cancel or expire it).
     Hang,
-    /// Answer with about this percentage of the tokens the request allows (o200k_base):
-    /// the extractive summary at that size, padded when it comes back shorter.
+    /// Answer with this percentage of the tokens the request allows (a filler word that is
+    /// one token in o200k_base, repeated): for tests of sizes, not of content.
     Percent(u64),
 }
 
@@ -102,23 +101,10 @@ impl Scripted {
             Script::Hang => None,
             Script::Percent(percent) => {
                 let wanted = request.max_output_tokens * percent / 100;
-                let mut text = Extractive.summarize_prompt(&request.prompt, wanted);
-                let counter = o200k();
-                let have = counter.count(&text);
-                if have < wanted {
-                    text.push('\n');
-                    text.push_str(&" ok".repeat((wanted - have) as usize));
-                }
-                Some(Ok(text))
+                Some(Ok(" ok".repeat(wanted as usize)))
             }
         }
     }
-}
-
-/// The o200k_base counter, loaded once.
-fn o200k() -> &'static compactor::tokens::Tiktoken {
-    static COUNTER: std::sync::OnceLock<compactor::tokens::Tiktoken> = std::sync::OnceLock::new();
-    COUNTER.get_or_init(compactor::tokens::Tiktoken::o200k_base)
 }
 
 /// A future ready after a real delay, woken by a timer thread.

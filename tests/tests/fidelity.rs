@@ -447,6 +447,17 @@ fn million_token_session() -> Vec<Message> {
         .cloned()
         .collect();
     let mut tokens = tokens_of(&session);
+    let sizes: Vec<u64> = files
+        .iter()
+        .map(|file| {
+            let turns: Vec<Message> = file
+                .iter()
+                .filter(|m| m.role != Role::System)
+                .cloned()
+                .collect();
+            tokens_of(&turns) - tokens_of(&[])
+        })
+        .collect();
     for round in 0.. {
         for (f, file) in files.iter().enumerate() {
             let prefix = format!("r{round}f{f}-");
@@ -468,7 +479,7 @@ fn million_token_session() -> Vec<Message> {
                     m
                 })
                 .collect();
-            tokens += tokens_of(&turns) - tokens_of(&[]);
+            tokens += sizes[f];
             session.extend(turns);
             if tokens >= 1_000_000 {
                 return session;
