@@ -14,11 +14,12 @@ pub enum Level {
     Light,
     /// Each old segment is summarized on its own; user messages are kept verbatim.
     Moderate,
-    /// Everything before a short tail folds into one running summary. The tail is the
-    /// most recent turns (up to `keep_recent_turns`, at least `min_tail_turns`) that leave
-    /// the summary at least half of `max_summary_tokens` under the target.
+    /// What is older than a raw tail folds into a running summary. The tail is as many
+    /// recent turns as the target leaves room for beside the summary (at least
+    /// `min_tail_turns`).
     Aggressive,
-    /// The tail too, except the newest user message and any unanswered tool calls.
+    /// The tail too: only what always stays verbatim is left (pinned messages, the task,
+    /// the newest user message, the newest turn), clipped when it alone overflows.
     Maximum,
 }
 
