@@ -195,12 +195,7 @@ pub fn clip_middle(counter: &dyn TokenCounter, text: &str, max_tokens: u64) -> O
         return None;
     }
     let chars: Vec<char> = text.chars().collect();
-    let clipped = |keep: usize| {
-        let head: String = chars[..keep / 2].iter().collect();
-        let tail: String = chars[chars.len() - keep / 2..].iter().collect();
-        let cut = total.saturating_sub(counter.count(&head) + counter.count(&tail));
-        format!("{head}\n[… {cut} tokens clipped from the middle by compactor …]\n{tail}")
-    };
+    let fits = |keep: usize| counter.count(&clipped_to(counter, &chars, total, keep)) <= max_tokens;
     // Keep the same share of characters as of tokens, minus room for the marker; a quarter
     // less each time that is too much, then the most that fits below the last try that did
     // not (a few halvings), so a clip lands near `max_tokens`, not a quarter under it.
@@ -208,7 +203,7 @@ pub fn clip_middle(counter: &dyn TokenCounter, text: &str, max_tokens: u64) -> O
     let mut keep = (chars.len() as f64 * keep_share) as usize;
     // The whole text is too much.
     let mut high = chars.len();
-    while keep > 0 && counter.count(&clipped(keep)) > max_tokens {
+    while keep > 0 && !fits(keep) {
         high = keep;
         keep = keep * 3 / 4;
     }
@@ -217,13 +212,22 @@ pub fn clip_middle(counter: &dyn TokenCounter, text: &str, max_tokens: u64) -> O
             break;
         }
         let mid = keep + (high - keep) / 2;
-        if counter.count(&clipped(mid)) <= max_tokens {
+        if fits(mid) {
             keep = mid;
         } else {
             high = mid;
         }
     }
-    Some(clipped(keep))
+    Some(clipped_to(counter, &chars, total, keep))
+}
+
+/// `chars` (of `total` tokens) with only its first and last `keep / 2` characters, and a
+/// marker saying how many tokens were cut between them.
+fn clipped_to(counter: &dyn TokenCounter, chars: &[char], total: u64, keep: usize) -> String {
+    let head: String = chars[..keep / 2].iter().collect();
+    let tail: String = chars[chars.len() - keep / 2..].iter().collect();
+    let cut = total.saturating_sub(counter.count(&head) + counter.count(&tail));
+    format!("{head}\n[… {cut} tokens clipped from the middle by compactor …]\n{tail}")
 }
 
 /// Replaces each cleared tool result's body with its placeholder.
