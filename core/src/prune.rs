@@ -203,19 +203,39 @@ pub fn clip_middle(counter: &dyn TokenCounter, text: &str, max_tokens: u64) -> O
         return None;
     }
     let chars: Vec<char> = text.chars().collect();
-    // Keep the same share of characters as of tokens, minus room for the marker.
+    let fits = |keep: usize| counter.count(&clipped_to(counter, &chars, total, keep)) <= max_tokens;
+    // Keep the same share of characters as of tokens, minus room for the marker; a quarter
+    // less each time that is too much, then the most that fits below the last try that did
+    // not (a few halvings), so a clip lands near `max_tokens`, not a quarter under it.
     let keep_share = max_tokens.saturating_sub(24) as f64 / total as f64;
     let mut keep = (chars.len() as f64 * keep_share) as usize;
-    loop {
-        let head: String = chars[..keep / 2].iter().collect();
-        let tail: String = chars[chars.len() - keep / 2..].iter().collect();
-        let cut = total.saturating_sub(counter.count(&head) + counter.count(&tail));
-        let clipped = format!("{head}\n[… {cut} {CLIP_MARKER} …]\n{tail}");
-        if counter.count(&clipped) <= max_tokens || keep == 0 {
-            return Some(clipped);
-        }
+    // The whole text is too much.
+    let mut high = chars.len();
+    while keep > 0 && !fits(keep) {
+        high = keep;
         keep = keep * 3 / 4;
     }
+    for _ in 0..6 {
+        if high <= keep + 2 {
+            break;
+        }
+        let mid = keep + (high - keep) / 2;
+        if fits(mid) {
+            keep = mid;
+        } else {
+            high = mid;
+        }
+    }
+    Some(clipped_to(counter, &chars, total, keep))
+}
+
+/// `chars` (of `total` tokens) with only its first and last `keep / 2` characters, and a
+/// marker saying how many tokens were cut between them.
+fn clipped_to(counter: &dyn TokenCounter, chars: &[char], total: u64, keep: usize) -> String {
+    let head: String = chars[..keep / 2].iter().collect();
+    let tail: String = chars[chars.len() - keep / 2..].iter().collect();
+    let cut = total.saturating_sub(counter.count(&head) + counter.count(&tail));
+    format!("{head}\n[… {cut} {CLIP_MARKER} …]\n{tail}")
 }
 
 /// Replaces each cleared tool result's body with its placeholder.

@@ -29,6 +29,9 @@ pub enum Script {
     DropArtifacts,
     /// Never answer (the driver must cancel or expire it).
     Hang,
+    /// Answer with this percentage of the tokens the request allows (a filler word that is
+    /// one token in o200k_base, repeated): for tests of sizes, not of content.
+    Percent(u64),
 }
 
 /// A summarizer following a script: one entry per request in issue order, then `fallback`.
@@ -96,6 +99,10 @@ impl Scripted {
                 Some(Ok(refs.iter().fold(text, |t, r| t.replace(r.as_str(), ""))))
             }
             Script::Hang => None,
+            Script::Percent(percent) => {
+                let wanted = request.max_output_tokens * percent / 100;
+                Some(Ok(" ok".repeat(wanted as usize)))
+            }
         }
     }
 }

@@ -5,7 +5,10 @@
 use crate::engine::jobs::{Job, JobState, PartRef};
 use crate::engine::run::{LevelRun, Run};
 use crate::engine::{CompactError, Event, LevelReport, SummaryFailure};
-use crate::ladder::{Level, LevelContext, plan_light, plan_moderate, plan_running, predict};
+use crate::ladder::{
+    Clearing, Fold, Level, LevelContext, MIN_CLIPPED_TOKENS, clips, plan_light, plan_moderate,
+    plan_running, predict,
+};
 use crate::message::Message;
 use crate::prompt::PROMPT_VERSION;
 use crate::prune::{apply_clearings, apply_summaries, shrink, summary_message};
@@ -15,14 +18,19 @@ use crate::segment::segment;
 /// summarizes the next-oldest segments, with the estimate the answers corrected.
 const MODERATE_ROUNDS: u32 = 4;
 
-/// MAXIMUM clips no message below this many tokens.
-const MIN_CLIPPED_TOKENS: u64 = 64;
-
 /// What planning a level gave.
 enum Planned {
     Jobs(Vec<Job>),
     Skipped { predicted: u64 },
     Failed(CompactError),
+}
+
+/// What a level's planner proposed.
+enum Plan {
+    Clear(Vec<Clearing>),
+    Fold(Vec<Fold>),
+    /// Even at their expected size the summaries leave this many tokens, over the target.
+    Hopeless(u64),
 }
 
 impl Run {
@@ -68,41 +76,41 @@ impl Run {
     /// Plans `level` on the conversation as it is now: LIGHT's clearings are applied at
     /// once; the summaries become jobs. A summarizing level that cannot reach the target
     /// even if every summary comes back at its expected size would only feed the next
-    /// level: it is skipped, and its requests saved.
+    /// level: it is skipped, and its requests saved. Before a running summary, what stays
+    /// verbatim but alone exceeds its share is clipped ([`clips`]).
     fn plan(&mut self, level: Level) -> Planned {
         let accountant = self.compactor.accountant.clone();
-        let counts = accountant.count_messages(&self.current);
-        let segmentation = match segment(&self.current) {
-            Ok(s) => s,
-            Err(e) => return Planned::Failed(CompactError::InvalidConversation(e)),
-        };
-        let ctx = LevelContext {
-            messages: &self.current,
-            counts: &counts,
-            total: accountant.total(&counts),
-            segmentation: &segmentation,
-            config: &self.compactor.config,
-            budget: &self.compactor.budget,
-            target: self.target,
-            summary_ratio: self.summary_ratio,
-        };
-        let folds = match level {
-            Level::Light => {
-                let clearings = plan_light(&ctx, &accountant);
+        if level >= Level::Aggressive {
+            match self.in_context(clips) {
+                Ok(clips) => {
+                    for (i, tokens) in clips {
+                        shrink(&mut self.current[i], &accountant, tokens);
+                    }
+                }
+                Err(error) => return Planned::Failed(error),
+            }
+        }
+        let planned = self.in_context(|ctx| {
+            let folds = match level {
+                Level::Light => return Plan::Clear(plan_light(ctx, &accountant)),
+                Level::Moderate => plan_moderate(ctx),
+                Level::Aggressive | Level::Maximum => plan_running(ctx, level),
+            };
+            let predicted = predict(ctx, &folds);
+            if level != Level::Maximum && !folds.is_empty() && !predicted.meets(ctx) {
+                return Plan::Hopeless(predicted.tokens);
+            }
+            Plan::Fold(folds)
+        });
+        let folds = match planned {
+            Ok(Plan::Fold(folds)) => folds,
+            Ok(Plan::Hopeless(predicted)) => return Planned::Skipped { predicted },
+            Ok(Plan::Clear(clearings)) => {
                 apply_clearings(&mut self.current, &clearings);
                 return Planned::Jobs(Vec::new());
             }
-            Level::Moderate => plan_moderate(&ctx),
-            Level::Aggressive | Level::Maximum => plan_running(&ctx, level),
+            Err(error) => return Planned::Failed(error),
         };
-        if matches!(level, Level::Moderate | Level::Aggressive) && !folds.is_empty() {
-            let predicted = predict(&ctx, &folds);
-            if !predicted.meets(&ctx) {
-                return Planned::Skipped {
-                    predicted: predicted.tokens,
-                };
-            }
-        }
         let config = &self.compactor.config;
         let jobs = folds
             .into_iter()
@@ -118,6 +126,23 @@ impl Run {
             })
             .collect();
         Planned::Jobs(jobs)
+    }
+
+    /// Calls `f` with the planners' view of the conversation as it is now.
+    fn in_context<T>(&self, f: impl FnOnce(&LevelContext<'_>) -> T) -> Result<T, CompactError> {
+        let accountant = &self.compactor.accountant;
+        let counts = accountant.count_messages(&self.current);
+        let segmentation = segment(&self.current).map_err(CompactError::InvalidConversation)?;
+        Ok(f(&LevelContext {
+            messages: &self.current,
+            counts: &counts,
+            total: accountant.total(&counts),
+            segmentation: &segmentation,
+            config: &self.compactor.config,
+            budget: &self.compactor.budget,
+            target: self.target,
+            summary_ratio: self.summary_ratio,
+        }))
     }
 
     /// Serves what the cache has; queues the rest's parts for handing out.

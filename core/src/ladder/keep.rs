@@ -1,12 +1,15 @@
 //! What always stays verbatim: pinned messages, the task (the first user message), the
 //! newest user message and the newest turn (the last assistant message and what follows
 //! it, unanswered tool calls included); below MAXIMUM also the user messages in between,
-//! newest first, up to `max_preserved_user_tokens` (and a quarter of the target), and at
-//! MODERATE earlier summaries.
-//! One of these that alone exceeds its share is clipped middle-out at MAXIMUM, never
-//! folded into a summary.
+//! newest first, up to `max_preserved_user_tokens` (and a quarter of the target, and what
+//! the target leaves beside the rest and a summary), and at MODERATE earlier summaries.
+//!
+//! One of the task, the newest user message and the newest turn's messages that alone
+//! exceeds its share (a quarter of the target) is clipped middle-out ([`clips`]), never
+//! folded into a summary — and only when they do not fit the target together.
 
-use crate::ladder::{Level, LevelContext};
+use crate::engine::MIN_SUMMARY_TOKENS;
+use crate::ladder::{Level, LevelContext, MIN_CLIPPED_TOKENS};
 use crate::message::{Message, Role};
 
 /// A user's own words: not a summary, not a tool result.
@@ -16,8 +19,9 @@ fn plain_user(message: &Message) -> bool {
         && message.tool_results().next().is_none()
 }
 
-/// For each message, whether it stays verbatim at `level`.
-pub fn verbatim(ctx: &LevelContext<'_>, level: Level) -> Vec<bool> {
+/// What stays verbatim at every level: pinned messages, the task, the newest user message
+/// and the newest turn.
+fn always(ctx: &LevelContext<'_>) -> Vec<bool> {
     let messages = ctx.messages;
     let mut keep: Vec<bool> = messages.iter().map(|m| !m.compactable).collect();
     let task = messages.iter().position(plain_user);
@@ -29,13 +33,34 @@ pub fn verbatim(ctx: &LevelContext<'_>, level: Level) -> Vec<bool> {
     if let Some(last) = messages.iter().rposition(|m| m.role == Role::Assistant) {
         keep[last..].iter_mut().for_each(|k| *k = true);
     }
+    keep
+}
+
+fn tokens_of(ctx: &LevelContext<'_>, keep: &[bool]) -> u64 {
+    keep.iter()
+        .zip(ctx.counts)
+        .filter(|(k, _)| **k)
+        .map(|(_, t)| *t)
+        .sum()
+}
+
+/// For each message, whether it stays verbatim at `level`.
+pub fn verbatim(ctx: &LevelContext<'_>, level: Level) -> Vec<bool> {
+    let messages = ctx.messages;
+    let mut keep = always(ctx);
     if level < Level::Maximum {
-        // Within a quarter of the target too: in a small window, kept user messages would
-        // leave no room for anything else.
+        // Within a quarter of the target, and within what the target leaves beside what
+        // always stays and a summary: in a small window, kept user messages would leave
+        // no room for anything else.
+        let room = ctx
+            .target
+            .tokens
+            .saturating_sub(tokens_of(ctx, &keep) + ctx.summary_reserve());
         let budget = ctx
             .config
             .max_preserved_user_tokens
-            .min(ctx.target.tokens / 4);
+            .min(ctx.target.tokens / 4)
+            .min(room);
         let mut kept_tokens = 0;
         for (i, message) in messages.iter().enumerate().rev() {
             if plain_user(message) && !keep[i] && kept_tokens + ctx.counts[i] <= budget {
@@ -50,4 +75,33 @@ pub fn verbatim(ctx: &LevelContext<'_>, level: Level) -> Vec<bool> {
         }
     }
     keep
+}
+
+/// The messages to clip before a running summary is planned, each with the tokens it is
+/// clipped to: when what always stays verbatim and the smallest summary do not fit the
+/// target together, each compactable one larger than its share is clipped to it. Its
+/// share is a quarter of the target, or, when everything else fits raw beside it, what
+/// everything else leaves. Pinned messages are never clipped.
+pub fn clips(ctx: &LevelContext<'_>) -> Vec<(usize, u64)> {
+    let keep = always(ctx);
+    let needed = tokens_of(ctx, &keep) + ctx.expected_summary(MIN_SUMMARY_TOKENS);
+    if needed <= ctx.target.tokens {
+        return Vec::new();
+    }
+    let quarter = ctx.target.tokens / 4;
+    let oversized: Vec<usize> = (0..ctx.messages.len())
+        .filter(|&i| keep[i] && ctx.messages[i].compactable && ctx.counts[i] > quarter)
+        .collect();
+    let oversized_tokens: u64 = oversized.iter().map(|&i| ctx.counts[i]).sum();
+    let left = ctx
+        .target
+        .tokens
+        .saturating_sub(ctx.total - oversized_tokens)
+        / oversized.len().max(1) as u64;
+    let share = quarter.max(left).max(MIN_CLIPPED_TOKENS);
+    oversized
+        .into_iter()
+        .filter(|&i| ctx.counts[i] > share)
+        .map(|i| (i, share))
+        .collect()
 }

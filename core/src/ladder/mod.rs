@@ -14,11 +14,12 @@ pub enum Level {
     Light,
     /// Each old segment is summarized on its own; user messages are kept verbatim.
     Moderate,
-    /// Everything before a short tail folds into one running summary. The tail is the
-    /// most recent turns (up to `keep_recent_turns`, at least `min_tail_turns`) that leave
-    /// the summary at least half of `max_summary_tokens` under the target.
+    /// What is older than a raw tail folds into a running summary. The tail is as many
+    /// recent turns as the target leaves room for beside the summary (at least
+    /// `min_tail_turns`).
     Aggressive,
-    /// The tail too, except the newest user message and any unanswered tool calls.
+    /// The tail too: only what always stays verbatim is left (pinned messages, the task,
+    /// the newest user message, the newest turn), clipped when it alone overflows.
     Maximum,
 }
 
@@ -54,7 +55,7 @@ mod moderate;
 mod predict;
 mod running;
 
-pub use keep::verbatim;
+pub use keep::{clips, verbatim};
 pub use light::{Clearing, plan_light};
 pub use moderate::plan_moderate;
 pub use predict::{Prediction, predict};
@@ -68,6 +69,9 @@ use crate::segment::Segmentation;
 
 /// Tokens a summary message adds around the summary itself (marker line and notice).
 pub const SUMMARY_FRAMING_TOKENS: u64 = 80;
+
+/// No message is clipped below this many tokens.
+pub const MIN_CLIPPED_TOKENS: u64 = 64;
 
 /// What a level's planner sees: the conversation as the run has it, and the numbers.
 #[derive(Debug, Clone, Copy)]
@@ -119,6 +123,17 @@ impl LevelContext<'_> {
     /// framing.
     pub fn expected_summary(&self, max_output_tokens: u64) -> u64 {
         (max_output_tokens as f64 * self.summary_ratio).ceil() as u64 + SUMMARY_FRAMING_TOKENS
+    }
+
+    /// The room a running summary needs: its expected size when allowed
+    /// `max_summary_tokens` (within a quarter of the target), with its framing.
+    pub fn summary_reserve(&self) -> u64 {
+        let allowed = self
+            .config
+            .max_summary_tokens
+            .min(self.target.tokens / 4)
+            .max(crate::engine::MIN_SUMMARY_TOKENS);
+        self.expected_summary(allowed)
     }
 
     /// Indices of the messages in `range` whose units are entirely compactable and not

@@ -4,7 +4,7 @@
 //! `max_preserved_user_tokens`: hybrid retention); earlier summaries left as they are.
 
 use crate::engine::MIN_SUMMARY_TOKENS;
-use crate::ladder::{Fold, Level, LevelContext, predict, verbatim};
+use crate::ladder::{Fold, Level, LevelContext, Prediction, predict, verbatim};
 use crate::segment::SegmentKind;
 
 /// MODERATE groups consecutive old segments until a request covers this many tokens.
@@ -25,50 +25,21 @@ fn share_for_age(age: usize) -> f64 {
 
 /// The oldest groups of old segments whose summaries, at their expected size, bring the
 /// projection to the target (tokens and, when the message signal fired, messages); the
-/// rest stays raw.
+/// rest stays raw. Consecutive small segments share a request, so the prompt's fixed
+/// instruction is paid per `MIN_REQUEST_TOKENS` of history, not per turn; a group closes
+/// early once its summary alone would meet the target, so no more is summarized than
+/// needed. A verbatim message (user input, earlier summary) closes a group, so summaries
+/// stay in order around it.
 pub fn plan_moderate(ctx: &LevelContext<'_>) -> Vec<Fold> {
-    let mut folds = Vec::new();
-    let mut predicted = predict(ctx, &folds);
-    for fold in groups(ctx) {
-        if predicted.meets(ctx) {
-            break;
-        }
-        let replaced: u64 = fold.replace.iter().map(|&i| ctx.counts[i]).sum();
-        predicted.tokens = (predicted.tokens + ctx.expected_summary(fold.max_output_tokens))
-            .saturating_sub(replaced);
-        predicted.messages = (predicted.messages + 1).saturating_sub(fold.replace.len());
-        folds.push(fold);
-    }
-    folds
-}
-
-/// Every group of old segments before the tail, oldest first: consecutive small segments
-/// share a request, so the prompt's fixed instruction is paid per MIN_REQUEST_TOKENS of
-/// history, not per turn. A verbatim message (user input, earlier summary) closes a group,
-/// so summaries stay in order around it.
-fn groups(ctx: &LevelContext<'_>) -> Vec<Fold> {
-    let config = ctx.config;
-    let tail = ctx.tail(config.keep_recent_turns);
+    let tail = ctx.tail(ctx.config.keep_recent_turns);
     let verbatim = verbatim(ctx, Level::Moderate);
     let keep = |i: usize| verbatim[i];
-    let mut folds = Vec::new();
-    let mut group: Vec<usize> = Vec::new();
-    let mut group_tokens = 0;
-    let mut group_age = 0;
-    let flush = |group: &mut Vec<usize>, tokens: &mut u64, age: usize, folds: &mut Vec<Fold>| {
-        if *tokens >= MIN_SEGMENT_TOKENS {
-            let wanted = (*tokens as f64 * share_for_age(age)) as u64;
-            folds.push(Fold {
-                replace: std::mem::take(group),
-                age,
-                existing: None,
-                max_output_tokens: wanted
-                    .min(config.max_summary_tokens)
-                    .max(MIN_SUMMARY_TOKENS),
-            });
-        }
-        group.clear();
-        *tokens = 0;
+    let mut plan = Plan {
+        ctx,
+        folds: Vec::new(),
+        predicted: predict(ctx, &[]),
+        group: Vec::new(),
+        age: 0,
     };
     for s in ctx
         .segmentation
@@ -76,17 +47,74 @@ fn groups(ctx: &LevelContext<'_>) -> Vec<Fold> {
         .iter()
         .filter(|s| s.kind == SegmentKind::Exchange && s.index < tail.first_segment)
     {
-        if s.messages.clone().any(keep) {
-            flush(&mut group, &mut group_tokens, group_age, &mut folds);
+        if plan.predicted.meets(ctx) {
+            return plan.folds;
         }
-        let replace = ctx.replaceable(s.messages.clone(), &keep);
-        group_tokens += replace.iter().map(|&i| ctx.counts[i]).sum::<u64>();
-        group.extend(replace);
-        group_age = s.age;
-        if group_tokens >= MIN_REQUEST_TOKENS {
-            flush(&mut group, &mut group_tokens, group_age, &mut folds);
+        if s.messages.clone().any(keep) {
+            plan.flush();
+        }
+        plan.group
+            .extend(ctx.replaceable(s.messages.clone(), &keep));
+        plan.age = s.age;
+        if plan.group_tokens() >= MIN_REQUEST_TOKENS || plan.would_meet() {
+            plan.flush();
         }
     }
-    flush(&mut group, &mut group_tokens, group_age, &mut folds);
-    folds
+    if !plan.predicted.meets(ctx) {
+        plan.flush();
+    }
+    plan.folds
+}
+
+/// MODERATE's plan as it grows: the folds so far, the projection with their summaries,
+/// and the group being gathered.
+struct Plan<'c, 'a> {
+    ctx: &'c LevelContext<'a>,
+    folds: Vec<Fold>,
+    predicted: Prediction,
+    group: Vec<usize>,
+    age: usize,
+}
+
+impl Plan<'_, '_> {
+    fn group_tokens(&self) -> u64 {
+        self.group.iter().map(|&i| self.ctx.counts[i]).sum()
+    }
+
+    /// The summary allowance of the group: a share of it, terser with age.
+    fn allowance(&self) -> u64 {
+        let wanted = (self.group_tokens() as f64 * share_for_age(self.age)) as u64;
+        wanted
+            .min(self.ctx.config.max_summary_tokens)
+            .max(MIN_SUMMARY_TOKENS)
+    }
+
+    /// The projection if the group were summarized now.
+    fn with_group(&self) -> Prediction {
+        Prediction {
+            tokens: (self.predicted.tokens + self.ctx.expected_summary(self.allowance()))
+                .saturating_sub(self.group_tokens()),
+            messages: (self.predicted.messages + 1).saturating_sub(self.group.len()),
+        }
+    }
+
+    /// Would summarizing the group now meet the target?
+    fn would_meet(&self) -> bool {
+        self.group_tokens() >= MIN_SEGMENT_TOKENS && self.with_group().meets(self.ctx)
+    }
+
+    /// Closes the group: a fold when it is worth a summary, else it stays raw.
+    fn flush(&mut self) {
+        if self.group_tokens() >= MIN_SEGMENT_TOKENS {
+            self.predicted = self.with_group();
+            let max_output_tokens = self.allowance();
+            self.folds.push(Fold {
+                replace: std::mem::take(&mut self.group),
+                age: self.age,
+                existing: None,
+                max_output_tokens,
+            });
+        }
+        self.group.clear();
+    }
 }

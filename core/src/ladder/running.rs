@@ -13,59 +13,19 @@ use crate::segment::SegmentKind;
 
 /// The running summaries' folds at `level` (AGGRESSIVE or MAXIMUM).
 pub fn plan_running(ctx: &LevelContext<'_>, level: Level) -> Vec<Fold> {
-    let mut verbatim = verbatim(ctx, level);
+    let verbatim = verbatim(ctx, level);
     if level == Level::Maximum {
-        relax_if_too_large(ctx, &mut verbatim);
         return contiguous_folds(ctx, level, &|i| verbatim[i]);
     }
     let tail_start = aggressive_tail(ctx, &verbatim);
     contiguous_folds(ctx, level, &|i| verbatim[i] || i >= tail_start)
 }
 
-/// When what stays verbatim alone fills the target (a tool call's arguments, which cannot
-/// be clipped, can be most of a small window), MAXIMUM folds the newest turn too, unless it
-/// waits for results: a second summary after the newest user message, in order.
-fn relax_if_too_large(ctx: &LevelContext<'_>, verbatim: &mut [bool]) {
-    let kept: u64 = (0..ctx.messages.len())
-        .filter(|&i| verbatim[i])
-        .map(|i| ctx.counts[i])
-        .sum();
-    if kept + SUMMARY_FRAMING_TOKENS <= ctx.target.tokens {
-        return;
-    }
-    let newest_user = ctx.messages.iter().rposition(|m| {
-        m.role == crate::message::Role::User
-            && !m.is_compaction()
-            && m.tool_results().next().is_none()
-    });
-    let pending = ctx
-        .segmentation
-        .units
-        .last()
-        .filter(|u| u.kind == crate::segment::UnitKind::PendingCalls)
-        .map(|u| u.messages.clone());
-    if let Some(last) = ctx
-        .messages
-        .iter()
-        .rposition(|m| m.role == crate::message::Role::Assistant)
-    {
-        for (i, keep) in verbatim.iter_mut().enumerate().skip(last) {
-            let pinned = !ctx.messages[i].compactable;
-            let waiting = pending.as_ref().is_some_and(|p| p.contains(&i));
-            *keep = pinned || waiting || Some(i) == newest_user;
-        }
-    }
-}
-
 /// Where AGGRESSIVE's raw tail starts: the newest turns, newest first, while the verbatim
 /// messages, the tail and room for a summary fit the target; at least `min_tail_turns`.
 fn aggressive_tail(ctx: &LevelContext<'_>, verbatim: &[bool]) -> usize {
     let config = ctx.config;
-    let summary_room = config
-        .max_summary_tokens
-        .min(ctx.target.tokens / 4)
-        .max(MIN_SUMMARY_TOKENS);
-    let reserve = ctx.expected_summary(summary_room);
+    let reserve = ctx.summary_reserve();
     let kept: u64 = (0..ctx.messages.len())
         .filter(|&i| verbatim[i])
         .map(|i| ctx.counts[i])
