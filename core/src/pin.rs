@@ -3,13 +3,22 @@
 //!
 //! A message is pinned when its [`Message::compactable`] is false: every level keeps it
 //! verbatim, in place, and validation checks it byte-identical in the result. System
-//! messages start pinned; the format adapters pin a message that carries the caller's
-//! marker (see [`crate::format`]) and the opaque messages of lenient parsing. [`Pins`] is
-//! the caller's other way, for messages it cannot mark: indices into the conversation as
-//! given, and `compactable: false` for all of it. A conversation that opts out is only
-//! assessed: a run over it is skipped ([`SkipReason::NotCompactable`]) when it fits within
-//! the absolute limit, and fails with [`CompactError::ContextOverflow`] naming its largest
-//! messages when it does not.
+//! messages start pinned, and lenient parsing pins the opaque messages it keeps. A caller
+//! pins its own messages in one of two ways:
+//!
+//! - **A marker on the message**, in the AI SDK format: `providerOptions: { compactor: {
+//!   pin: true } }` ([`MARKER`]). The AI SDK hands each provider only the options under its
+//!   own name, so the marker never reaches a provider, and the message goes back with it,
+//!   byte for byte. The OpenAI and Anthropic wire formats have no such place: Anthropic's
+//!   Messages API refuses a message field it does not know (`messages.0.name: Extra inputs
+//!   are not permitted`), and OpenAI's Chat Completions has refused them too (`Additional
+//!   properties are not allowed`) and documents none. A marker there would be sent on to the
+//!   provider with the message, so compactor reads none in those formats: pin by index.
+//! - **[`Pins`]**, for messages the caller cannot mark: indices into the conversation as
+//!   given, and `compactable: false` for all of it. A conversation that opts out is only
+//!   assessed: a run over it is skipped ([`SkipReason::NotCompactable`]) when it fits
+//!   within the absolute limit, and fails with [`CompactError::ContextOverflow`] naming its
+//!   largest messages when it does not.
 //!
 //! The flag travels with the message, not with its position: in a [`live`](crate::live)
 //! session a message pinned once stays pinned after compactions move it.
@@ -117,6 +126,39 @@ pub fn given_start(format: crate::format::Format, messages: &[Message]) -> usize
             .take_while(|m| m.role == crate::message::Role::System)
             .count(),
         _ => 0,
+    }
+}
+
+/// The name under an AI SDK message's `providerOptions` that compactor reads: `{ pin: true }`
+/// there pins the message.
+pub const MARKER: &str = "compactor";
+
+/// `message` read from the AI SDK message `object` at `path`, pinned when its
+/// `providerOptions.compactor.pin` is `true`; a `pin` that is not a boolean is an error.
+#[cfg(feature = "serde")]
+pub(crate) fn marked(
+    object: &serde_json::Map<String, serde_json::Value>,
+    path: &str,
+    mut message: Message,
+) -> Result<Message, crate::format::FormatError> {
+    use serde_json::Value;
+    let pin = object
+        .get("providerOptions")
+        .and_then(|options| options.get(MARKER))
+        .and_then(|marker| marker.get("pin"));
+    match pin {
+        None | Some(Value::Bool(false)) => Ok(message),
+        Some(Value::Bool(true)) => {
+            message.compactable = false;
+            Ok(message)
+        }
+        Some(other) => Err(crate::format::FormatError::new(
+            format!("{path}.providerOptions.{MARKER}.pin"),
+            format!(
+                "expected true or false, found {}",
+                crate::format::kind_of(other)
+            ),
+        )),
     }
 }
 

@@ -4,7 +4,7 @@
 
 use compactor::engine::{CompactError, Compactor, Outcome, SkipReason, Status, Trigger};
 use compactor::extractive::Extractive;
-use compactor::format::Format;
+use compactor::format::{Format, ParseOptions, parse_str};
 use compactor::ladder::Level;
 use compactor::live::Session;
 use compactor::message::{Message, Role};
@@ -226,4 +226,58 @@ fn a_session_that_opts_out_pins_what_is_appended_later() {
     session.append([Message::user("later", "one more thing")]);
     assert!(!session.compactable());
     assert!(session.messages().iter().all(|m| !m.compactable));
+}
+
+/// An AI SDK agent conversation of `turns` tool calls with long results, the message at
+/// `marked` carrying the pin marker.
+fn ai_sdk_session(turns: usize, marked: usize) -> String {
+    let mut items = vec![
+        serde_json::json!({"role": "system", "content": "You are a coding agent."}),
+        serde_json::json!({"role": "user", "content": "Fix the failing test in src/lib.rs."}),
+    ];
+    for i in 0..turns {
+        let body = (0..60)
+            .map(|w| format!("line {w} of output for src/module_{i}.py"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        items.push(serde_json::json!({"role": "assistant", "content": [
+            {"type": "text", "text": format!("Step {i}: running the tests.")},
+            {"type": "tool-call", "toolCallId": format!("c{i}"), "toolName": "bash",
+             "input": {"command": format!("pytest tests/test_{i}.py")}}]}));
+        items.push(serde_json::json!({"role": "tool", "content": [
+            {"type": "tool-result", "toolCallId": format!("c{i}"), "toolName": "bash",
+             "output": {"type": "text", "value": body}}]}));
+    }
+    items.push(serde_json::json!({"role": "assistant", "content": "Done."}));
+    items[marked]["providerOptions"] = serde_json::json!({"compactor": {"pin": true}});
+    serde_json::to_string(&items).expect("JSON")
+}
+
+#[test]
+fn the_ai_sdk_marker_pins_a_message_and_goes_back_with_it() {
+    let marked = 7; // a tool result, three turns in
+    let text = ai_sdk_session(12, marked);
+    let conversation = parse_str(&text, Format::AiSdk, ParseOptions::default()).expect("parses");
+    assert!(!conversation.messages[marked].compactable);
+    assert!(conversation.messages[marked - 1].compactable);
+    let item = serde_json::from_str::<serde_json::Value>(&text).expect("JSON")[marked].clone();
+    let total = tokens_of(&conversation.messages);
+    let compactor = compactor_for(total, 0.2, |_| {});
+    let outcome =
+        run_pinned(&compactor, conversation.messages.clone(), &Pins::default()).expect("compacts");
+    assert!(matches!(outcome.status, Status::Compacted { .. }));
+    let written = conversation.to_json(&outcome.messages).to_string();
+    assert!(written.contains(&serde_json::to_string(&item).expect("JSON")));
+    // The marker's neighbour, not marked, was compacted.
+    let neighbour =
+        serde_json::from_str::<serde_json::Value>(&text).expect("JSON")[marked + 2].clone();
+    assert!(!written.contains(&serde_json::to_string(&neighbour).expect("JSON")));
+}
+
+#[test]
+fn a_marker_pin_that_is_not_a_boolean_is_an_error_at_its_path() {
+    let text = r#"[{"role":"user","content":"hi","providerOptions":{"compactor":{"pin":"yes"}}}]"#;
+    let error = parse_str(text, Format::AiSdk, ParseOptions::default()).expect_err("refused");
+    assert_eq!(error.path, "messages[0].providerOptions.compactor.pin");
+    assert_eq!(error.message, "expected true or false, found a string");
 }
