@@ -14,6 +14,7 @@ use compactor::engine::{
     Trigger,
 };
 use compactor::format::{Conversation, Format};
+use compactor::pin::Pins;
 use compactor::rebase;
 use futures_util::FutureExt;
 use futures_util::future::poll_fn;
@@ -23,7 +24,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{JsFuture, future_to_promise};
 
 use crate::fields::{Fields, describe};
-use crate::{ErrorCode, Failure, js_message, json_to_js, read_conversation, read_format, to_js};
+use crate::{
+    ErrorCode, Failure, apply_pins, js_message, json_to_js, read_conversation, read_format, to_js,
+};
 
 #[wasm_bindgen]
 extern "C" {
@@ -60,16 +63,20 @@ pub(crate) struct Options {
     lenient: bool,
     session: String,
     trigger: Trigger,
+    /// `pin` and `compactable`, applied to the messages as they are read.
+    pub(crate) pins: Pins,
 }
 
 /// The options of `compact`; `compactSession` takes all but the last.
-const COMPACT_OPTIONS: [&str; 7] = [
+const COMPACT_OPTIONS: [&str; 9] = [
     "summarize",
     "signal",
     "onEvent",
     "format",
     "lenient",
     "trigger",
+    "pin",
+    "compactable",
     "sessionId",
 ];
 
@@ -124,6 +131,7 @@ impl Options {
                 ));
             }
         };
+        let pins = fields.pins()?;
         Ok(Options {
             summarize,
             on_event,
@@ -132,6 +140,7 @@ impl Options {
             lenient,
             session,
             trigger,
+            pins,
         })
     }
 
@@ -445,7 +454,8 @@ pub(crate) async fn run_messages(
 pub(crate) fn compact(engine: engine::Compactor, messages: &JsValue, options: &JsValue) -> Promise {
     // Read everything before the first await: the caller may change its objects after.
     let prepared = Options::read(options, true).and_then(|options| {
-        let conversation = read_conversation(messages, options.format, options.lenient)?;
+        let mut conversation = read_conversation(messages, options.format, options.lenient)?;
+        apply_pins(&mut conversation, &options.pins)?;
         Ok((options, conversation))
     });
     let (options, conversation) = match prepared {
@@ -630,8 +640,9 @@ impl Store {
             )
             .into());
         }
-        let conversation = read_conversation(&messages, options.format, options.lenient)
+        let mut conversation = read_conversation(&messages, options.format, options.lenient)
             .map_err(|f| f.rebased("store.load().messages"))?;
+        apply_pins(&mut conversation, &options.pins)?;
         Ok(Some((conversation, version)))
     }
 
