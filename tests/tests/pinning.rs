@@ -125,10 +125,11 @@ fn a_pin_past_the_end_is_an_error_naming_the_option() {
     let messages = agent_session(3, 5);
     let len = messages.len();
     let compactor = compactor_for(1_000, 1.0, |_| {});
-    let error = compactor
-        .begin_with("s1", messages, Trigger::Manual, &Pins::indices([len]), 0)
-        .err()
-        .expect("refused");
+    let Err(error) =
+        compactor.begin_with("s1", messages, Trigger::Manual, &Pins::indices([len]), 0)
+    else {
+        panic!("an index past the end is refused");
+    };
     assert_eq!(error, CompactError::Pin(PinError { index: len, len }));
     assert!(error.to_string().starts_with("pin: index"), "{error}");
 }
