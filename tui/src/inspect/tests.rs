@@ -654,7 +654,10 @@ fn p_pins_the_selected_segment_and_the_run_keeps_it_verbatim() {
     press(&mut app, 'j');
     assert_eq!(app.segments.rows[2].messages, 4..6);
     press(&mut app, 'p');
-    assert_eq!(app.segments.rows[2].state, RowState::Planned(SegmentState::Pinned));
+    assert_eq!(
+        app.segments.rows[2].state,
+        RowState::Planned(SegmentState::Pinned)
+    );
     assert!(app.status.starts_with("segment 2 pinned"), "{}", app.status);
     assert!(screen(&app, 120, 40).contains("pinned"));
     press(&mut app, 'r');
@@ -677,10 +680,16 @@ fn p_pins_the_selected_segment_and_the_run_keeps_it_verbatim() {
     );
     press(&mut app, 'u');
     press(&mut app, 'p');
-    assert_eq!(app.segments.rows[2].state, RowState::Planned(SegmentState::Raw));
+    assert_eq!(
+        app.segments.rows[2].state,
+        RowState::Planned(SegmentState::Raw)
+    );
     // The system prompt stays pinned: unpinning goes back to how the input was read.
     press(&mut app, 'g');
     press(&mut app, 'p');
     press(&mut app, 'p');
-    assert_eq!(app.segments.rows[0].state, RowState::Planned(SegmentState::Pinned));
+    assert_eq!(
+        app.segments.rows[0].state,
+        RowState::Planned(SegmentState::Pinned)
+    );
 }
