@@ -57,7 +57,8 @@
 //! session state). Around them: [`message`] (the provider-neutral model),
 //! [`format`](mod@format) (OpenAI, Anthropic and AI SDK messages, lossless), [`tokens`] (counting),
 //! [`budget`] and [`catalog`] (the numbers), [`rebase`] (appends made during a run, put
-//! after its result by [`driver`]'s `compact_session`).
+//! after its result by [`driver`]'s `compact_session`), [`pin`] (what the caller keeps out of
+//! compaction).
 //!
 //! The accounting stages can be used alone:
 //! ```
@@ -94,6 +95,7 @@ pub mod ladder;
 pub mod live;
 pub mod message;
 pub mod overflow;
+pub mod pin;
 pub mod plan;
 pub mod prompt;
 pub mod prune;

@@ -48,6 +48,7 @@ use crate::engine::{CompactError, Compactor, Outcome, Run, Status, Trigger};
 use crate::hash::{ContentHash, message_hash};
 use crate::message::Message;
 use crate::overflow::{Assessment, MessageTokens, judge};
+use crate::pin::{PinError, Pins};
 use crate::plan::Plan;
 use crate::segment::{SegmentError, Segmenter};
 use crate::select::{TailPolicy, select_tail};
@@ -97,6 +98,8 @@ pub struct Session {
     calibration: Calibration,
     segmenter: Segmenter,
     changes: Option<Splice>,
+    /// False once the session opted out: every message, appended ones too, is pinned.
+    compactable: bool,
 }
 
 impl Session {
@@ -122,6 +125,7 @@ impl Session {
             calibration: compactor.accountant().calibration(),
             segmenter: Segmenter::default(),
             changes: None,
+            compactable: true,
         };
         session.append(messages);
         session
@@ -157,6 +161,11 @@ impl Session {
     pub fn append(&mut self, messages: impl IntoIterator<Item = Message>) {
         let start = self.messages.len();
         self.messages.extend(messages);
+        if !self.compactable {
+            for message in &mut self.messages[start..] {
+                message.compactable = false;
+            }
+        }
         let new = &self.messages[start..];
         let hashes: Vec<ContentHash> = new.iter().map(message_hash).collect();
         let counts = self.compactor.accountant().count_hashed(new, &hashes);
@@ -280,8 +289,26 @@ impl Session {
     /// Holds `messages` from now on, everything about them computed afresh.
     fn reset(&mut self, messages: Vec<Message>) {
         let changes = self.changes.take();
+        let compactable = self.compactable;
         *self = Session::new(&self.compactor, &self.id, messages);
         self.changes = changes;
+        self.compactable = compactable;
+    }
+
+    /// Pins messages (see [`crate::pin`]): `pins.indices` count from `messages()[given]`
+    /// (0 unless a format reads messages from outside its array). A pin follows its
+    /// message, not its index: compactions that move it keep it pinned. With
+    /// `pins.compactable` false the session opts out for good: every message, those
+    /// appended later too, is pinned, and runs are only assessed. On error nothing changes.
+    pub fn pin(&mut self, pins: &Pins, given: usize) -> Result<(), PinError> {
+        pins.apply(&mut self.messages, given)?;
+        self.compactable &= pins.compactable;
+        Ok(())
+    }
+
+    /// Has the session opted out of compaction?
+    pub fn compactable(&self) -> bool {
+        self.compactable
     }
 
     /// The change the last applied compaction made, as a splice of the messages before

@@ -6,6 +6,7 @@ use clap::Args;
 use compactor::budget::{Budget, BudgetConfig};
 use compactor::engine::CompactionConfig;
 use compactor::format::{self, Conversation, Format, ParseOptions};
+use compactor::pin::{Pins, given_start};
 use compactor::segment::segment;
 use compactor::select::DEFAULT_KEEP_RECENT_TURNS;
 use compactor::tokens::Encoding;
@@ -26,6 +27,39 @@ pub struct InputArgs {
     /// (for example the `exit` message some agent frameworks append).
     #[arg(long)]
     pub lenient: bool,
+    #[command(flatten)]
+    pub pins: PinArgs,
+}
+
+/// What the caller keeps out of compaction.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PinArgs {
+    /// Keep these messages verbatim at every level: indices in the file's messages array,
+    /// comma-separated (`--pin 0,5`).
+    #[arg(long, value_delimiter = ',', value_name = "INDICES")]
+    pub pin: Vec<usize>,
+    /// Pin every message: the conversation is assessed, never rewritten (a run is skipped,
+    /// or fails with a context overflow when it is over the absolute limit).
+    #[arg(long)]
+    pub pin_all: bool,
+}
+
+impl PinArgs {
+    /// The pins, as the engine takes them.
+    pub fn pins(&self) -> Pins {
+        Pins {
+            indices: self.pin.clone(),
+            compactable: !self.pin_all,
+        }
+    }
+
+    /// Pins the conversation's messages; an index past the end is an input error.
+    pub fn apply(&self, conversation: &mut Conversation) -> Result<(), Failure> {
+        let given = given_start(conversation.format, &conversation.messages);
+        self.pins()
+            .apply(&mut conversation.messages, given)
+            .map_err(|e| Failure::Input(format!("--pin: {e}")))
+    }
 }
 
 /// The formats the command line accepts.
@@ -138,15 +172,18 @@ impl BudgetArgs {
 }
 
 impl InputArgs {
-    /// Reads and parses the file, and checks that its tool calls and results pair up.
+    /// Reads and parses the file, checks that its tool calls and results pair up, and
+    /// applies the pins.
     pub fn read(&self) -> Result<Conversation, Failure> {
         let text = read_file(&self.file)?;
-        parse_text(
+        let mut conversation = parse_text(
             &text,
             &self.file.display().to_string(),
             self.format,
             self.lenient,
-        )
+        )?;
+        self.pins.apply(&mut conversation)?;
+        Ok(conversation)
     }
 }
 

@@ -1,7 +1,7 @@
 //! The engine's events and outcomes in words: the inspector's event log and the progress
 //! lines of `compactor compact` say the same things the same way.
 
-use compactor::engine::{Event, RequestId, Status};
+use compactor::engine::{Event, RequestId, SkipReason, Status};
 use compactor::overflow::Signals;
 
 use crate::plan::thousands;
@@ -13,9 +13,21 @@ pub fn status_words(status: &Status) -> String {
         Status::Compacted { target_met: false } => {
             "compacted under the absolute limit, target missed".to_owned()
         }
-        Status::Skipped { reason } => format!("skipped ({reason:?})"),
+        Status::Skipped { reason } => format!("skipped ({})", skip_words(*reason)),
         Status::NoOp => "no-op: already this session's latest result".to_owned(),
         Status::NoProgress => "no progress: conversation left as it was".to_owned(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// Why a run was skipped, in words.
+fn skip_words(reason: SkipReason) -> String {
+    match reason {
+        SkipReason::BelowTrigger => "no signal fired".to_owned(),
+        SkipReason::TooFewMessages => "too few messages".to_owned(),
+        SkipReason::NotCompactable => {
+            "nothing may be compacted: every message is pinned".to_owned()
+        }
         other => format!("{other:?}"),
     }
 }

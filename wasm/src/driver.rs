@@ -14,6 +14,7 @@ use compactor::engine::{
     self, CompactError, Outcome, RequestId, Run, Step, SummaryFailure, SummaryRequest, Trigger,
 };
 use compactor::format::{Conversation, Format};
+use compactor::pin::Pins;
 use futures_util::FutureExt;
 use futures_util::future::poll_fn;
 use futures_util::stream::{FuturesUnordered, StreamExt};
@@ -22,7 +23,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{JsFuture, future_to_promise};
 
 use crate::fields::{Fields, describe};
-use crate::{ErrorCode, Failure, js_message, json_to_js, read_conversation, read_format, to_js};
+use crate::{
+    ErrorCode, Failure, apply_pins, js_message, json_to_js, read_conversation, read_format, to_js,
+};
 
 #[wasm_bindgen]
 extern "C" {
@@ -59,16 +62,20 @@ pub(crate) struct Options {
     pub(crate) lenient: bool,
     session: String,
     trigger: Trigger,
+    /// `pin` and `compactable`, applied to the messages as they are read.
+    pub(crate) pins: Pins,
 }
 
 /// The options of `compact`; `compactSession` takes all but the last.
-const COMPACT_OPTIONS: [&str; 7] = [
+const COMPACT_OPTIONS: [&str; 9] = [
     "summarize",
     "signal",
     "onEvent",
     "format",
     "lenient",
     "trigger",
+    "pin",
+    "compactable",
     "sessionId",
 ];
 
@@ -123,6 +130,7 @@ impl Options {
                 ));
             }
         };
+        let pins = fields.pins()?;
         Ok(Options {
             summarize,
             on_event,
@@ -131,6 +139,7 @@ impl Options {
             lenient,
             session,
             trigger,
+            pins,
         })
     }
 
@@ -444,7 +453,8 @@ pub(crate) async fn run_messages(
 pub(crate) fn compact(engine: engine::Compactor, messages: &JsValue, options: &JsValue) -> Promise {
     // Read everything before the first await: the caller may change its objects after.
     let prepared = Options::read(options, true).and_then(|options| {
-        let conversation = read_conversation(messages, options.format, options.lenient)?;
+        let mut conversation = read_conversation(messages, options.format, options.lenient)?;
+        apply_pins(&mut conversation, &options.pins)?;
         Ok((options, conversation))
     });
     let (options, conversation) = match prepared {

@@ -165,6 +165,7 @@ impl From<CompactError> for Failure {
                 Failure::new(ErrorCode::Aborted, "aborted: nothing was applied")
             }
             CompactError::InvalidConversation(error) => error.into(),
+            CompactError::Pin(_) => Failure::invalid("options.pin", message),
             CompactError::Budget(error) => error.into(),
             // Validation refusing a result, an unknown request id, and whatever the core
             // adds later: none is the caller's doing.

@@ -8,6 +8,8 @@
 use js_sys::{Function, Reflect};
 use wasm_bindgen::prelude::*;
 
+use compactor::pin::Pins;
+
 use crate::{Failure, js_message, type_of};
 
 /// The largest integer a JS number holds exactly.
@@ -154,6 +156,34 @@ impl<'a> Fields<'a> {
             let whole = n.fract() == 0.0 && (0.0..=T::MAX as f64).contains(&n);
             T::try_from(whole.then_some(n as u64)?).ok()
         })
+    }
+
+    /// `pin` (message indices) and `compactable` (`false`: the conversation opts out), as
+    /// the core's [`Pins`].
+    pub(crate) fn pins(&self) -> Result<Pins, Failure> {
+        let mut pins = Pins::default();
+        if let Some(value) = self.value("pin")?.filter(|v| !v.is_null()) {
+            let thrown = |thrown: JsValue| Failure::invalid(self.path("pin"), js_message(&thrown));
+            if !is_array(&value).map_err(thrown)? {
+                return Err(self.invalid("pin", "an array of message indices", &value));
+            }
+            for (i, item) in value.unchecked_ref::<js_sys::Array>().iter().enumerate() {
+                let index = item
+                    .as_f64()
+                    .filter(|n| n.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(n));
+                match index {
+                    Some(index) => pins.indices.push(index as usize),
+                    None => {
+                        return Err(Failure::invalid(
+                            format!("{}[{i}]", self.path("pin")),
+                            format!("expected a message index, found {}", shown(&item)),
+                        ));
+                    }
+                }
+            }
+        }
+        pins.compactable = self.bool("compactable")?.unwrap_or(true);
+        Ok(pins)
     }
 
     pub(crate) fn function(&self, name: &str) -> Result<Option<Function>, Failure> {

@@ -93,8 +93,20 @@ fn extractive_fallback(asked: Option<bool>) -> Result<bool, Failure> {
     }
 }
 
-/// The options of `assess`, `plan` and `calibrate` (`ReadOptions`).
+/// The options of `assess` and `calibrate` (`ReadOptions`).
 const READ_OPTIONS: &[&str] = &["format", "lenient"];
+
+/// The options of `plan` and `session` (`PinOptions`): how to read the messages, and what
+/// the caller pins.
+const PIN_OPTIONS: &[&str] = &["format", "lenient", "pin", "compactable"];
+
+/// Applies the caller's pins to a conversation just read: `pin` indices count in its
+/// messages array. An index past its end is `INVALID_INPUT` at `options.pin`.
+fn apply_pins(conversation: &mut Conversation, pins: &compactor::pin::Pins) -> Result<(), Failure> {
+    let given = compactor::pin::given_start(conversation.format, &conversation.messages);
+    pins.apply(&mut conversation.messages, given)
+        .map_err(|e| Failure::invalid("options.pin", e.to_string()))
+}
 
 /// `format` and `lenient` of an options object: how to read the messages.
 fn read_format(options: &Fields) -> Result<(Format, bool), Failure> {
@@ -474,9 +486,14 @@ impl Compactor {
     pub fn plan(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Conversation")] messages: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "PinOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let mut messages = read_messages(&messages, &options.unwrap_or_default())?;
+        let options = options.unwrap_or_default();
+        let options = Fields::new(&options, "options", PIN_OPTIONS)?;
+        let (format, lenient) = read_format(&options)?;
+        let mut conversation = read_conversation(&messages, format, lenient)?;
+        apply_pins(&mut conversation, &options.pins()?)?;
+        let mut messages = conversation.messages;
         // Summaries a run wrote, recognized by their marker as a run recognizes them.
         compactor::prune::recognize(&mut messages);
         let plan = compactor::plan::plan(

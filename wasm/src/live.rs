@@ -10,10 +10,10 @@ use std::rc::Rc;
 
 use compactor::budget::Budget;
 use compactor::engine::Status;
-use compactor::format::{Conversation, Format, ParseOptions};
+use compactor::format::{Conversation, ParseOptions};
 use compactor::live::{Session as LiveSession, Splice};
-use compactor::message::Role;
 use compactor::overflow::{Assessment, Signals, Target};
+use compactor::pin::{Pins, given_start};
 use js_sys::{Array, Object, Promise, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -23,7 +23,7 @@ use crate::driver::{Options, run_messages};
 use crate::error::ErrorCode;
 use crate::fields::Fields;
 use crate::{
-    Compactor, Failure, READ_OPTIONS, json_text, json_to_js, read_conversation, read_format,
+    Compactor, Failure, PIN_OPTIONS, json_text, json_to_js, read_conversation, read_format,
     session_id_of, to_js, without_position,
 };
 
@@ -40,17 +40,18 @@ struct State {
 
 impl State {
     /// Messages the format writes outside the messages array (Anthropic's leading system
-    /// messages go to `system`): `changes` counts array positions.
+    /// messages go to `system`): `changes` and `pin` count array positions.
     fn outside(&self) -> usize {
-        match self.conversation.format {
-            Format::Anthropic => self
-                .live
-                .messages()
-                .iter()
-                .take_while(|m| m.role == Role::System)
-                .count(),
-            _ => 0,
-        }
+        given_start(self.conversation.format, self.live.messages())
+    }
+
+    /// Pins messages of the session (indices in its messages array); `INVALID_INPUT` at
+    /// `path` when one is past its end.
+    fn pin(&mut self, pins: &Pins, path: &str) -> Result<(), Failure> {
+        let given = self.outside();
+        self.live
+            .pin(pins, given)
+            .map_err(|e| Failure::invalid(path, e.to_string()))
     }
 
     /// The messages array of `json`: the array, or the body's `messages`.
@@ -99,32 +100,34 @@ pub struct SessionHandle {
 impl Compactor {
     /// A session handle `id` (it keys the circuit breaker and results, as `sessionId` does
     /// for `compact`) holding `messages` (none when `undefined`), read as `options.format`
-    /// says. Throws `INVALID_INPUT` for bad messages.
+    /// says. `options.pin` pins messages by index, `options.compactable: false` opts the
+    /// session out (see `Session.pin`). Throws `INVALID_INPUT` for bad messages or pins.
     #[wasm_bindgen(unchecked_return_type = "Session")]
     pub fn session(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "Conversation")] messages: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "PinOptions")] options: Option<JsValue>,
     ) -> Result<SessionHandle, JsValue> {
         let id = session_id_of(&id, "id")?;
-        let (format, lenient) = read_format(&Fields::new(
-            &options.unwrap_or_default(),
-            "options",
-            READ_OPTIONS,
-        )?)?;
+        let options = options.unwrap_or_default();
+        let options = Fields::new(&options, "options", PIN_OPTIONS)?;
+        let (format, lenient) = read_format(&options)?;
+        let pins = options.pins()?;
         let messages = messages
             .filter(|m| !m.is_undefined())
             .unwrap_or_else(|| Array::new().into());
         let mut conversation = read_conversation(&messages, format, lenient)?;
         let messages = std::mem::take(&mut conversation.messages);
+        let mut state = State {
+            live: LiveSession::new(&self.engine, &id, messages),
+            conversation,
+            lenient,
+            compacting: false,
+        };
+        state.pin(&pins, "options.pin")?;
         Ok(SessionHandle {
-            state: Rc::new(RefCell::new(State {
-                live: LiveSession::new(&self.engine, &id, messages),
-                conversation,
-                lenient,
-                compacting: false,
-            })),
+            state: Rc::new(RefCell::new(state)),
         })
     }
 }
@@ -184,14 +187,17 @@ impl SessionHandle {
         #[wasm_bindgen(unchecked_param_type = "SessionCompactOptions")] options: JsValue,
     ) -> Promise {
         let prepared = (|| {
-            for name in ["format", "lenient", "sessionId"] {
+            for name in ["format", "lenient", "sessionId", "pin", "compactable"] {
                 if options.is_object()
                     && Reflect::get(&options, &name.into()).is_ok_and(|v| !v.is_undefined())
                 {
-                    return Err(Failure::invalid(
-                        format!("options.{name}"),
-                        "a session's format and id are set when it is created",
-                    ));
+                    let why = match name {
+                        "pin" | "compactable" => {
+                            "a session's pins are set when it is created or by session.pin"
+                        }
+                        _ => "a session's format and id are set when it is created",
+                    };
+                    return Err(Failure::invalid(format!("options.{name}"), why));
                 }
             }
             let read = Options::read(&options, false)?;
@@ -257,6 +263,22 @@ impl SessionHandle {
             Some(splice) => changes(&state, splice),
             None => JsValue::UNDEFINED,
         }
+    }
+
+    /// Pins the messages at `indices` (positions in the session's messages array now): they
+    /// stay verbatim in every later compaction. A pin follows its message, not its index:
+    /// after a compaction moves the message, it is still pinned (and `indices` of later
+    /// calls count in the array as it is then). Throws `INVALID_INPUT` and pins nothing when
+    /// an index is past the end.
+    pub fn pin(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "readonly number[]")] indices: JsValue,
+    ) -> Result<(), JsValue> {
+        let holder = Object::new();
+        let _ = Reflect::set(&holder, &"pin".into(), &indices);
+        let pins = Fields::new(&holder, "session", &["pin"])?.pins()?;
+        self.state.borrow_mut().pin(&pins, "session.pin")?;
+        Ok(())
     }
 
     /// The session id.

@@ -11,7 +11,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 use crate::driver::{Options, Stop, result, run, settle, with_cause};
 use crate::fields::describe;
-use crate::{ErrorCode, Failure, js_message, read_conversation};
+use crate::{ErrorCode, Failure, apply_pins, js_message, read_conversation};
 
 /// A store's method, bound to the store.
 fn method(store: &JsValue, name: &str) -> Result<Function, Failure> {
@@ -185,8 +185,9 @@ impl Store {
             )
             .into());
         }
-        let conversation = read_conversation(&messages, options.format, options.lenient)
+        let mut conversation = read_conversation(&messages, options.format, options.lenient)
             .map_err(|f| f.rebased("store.load().messages"))?;
+        apply_pins(&mut conversation, &options.pins)?;
         Ok(Some((conversation, version)))
     }
 

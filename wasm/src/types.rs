@@ -140,6 +140,24 @@ export interface ReadOptions {
   lenient?: boolean;
 }
 
+/** What the caller keeps out of compaction, for messages it cannot mark itself. */
+export interface Pins {
+  /**
+   * Indices of messages (in the messages array as given) kept verbatim at every level. An
+   * index past the end throws (or rejects) `INVALID_INPUT` at `options.pin`.
+   */
+  pin?: readonly number[];
+  /**
+   * `false`: the whole conversation opts out. It is assessed, never rewritten: a run is
+   * skipped (`notCompactable`) within the absolute limit and rejects with
+   * `CONTEXT_OVERFLOW`, naming the largest messages, over it. Default `true`.
+   */
+  compactable?: boolean;
+}
+
+/** The options of `plan` and `session`: how to read the messages, and what is pinned. */
+export interface PinOptions extends ReadOptions, Pins {}
+
 /** An OpenAI Chat Completions content part. */
 export type OpenAIContentPart =
   | { type: "text"; text: string; [extra: string]: unknown }
@@ -372,8 +390,8 @@ export type SummarizeFn = (
   context: SummarizeContext,
 ) => Promise<string | InputTooLong> | string | InputTooLong;
 
-/** The options of `compactSession`. */
-export interface SessionOptions {
+/** The options of `compactSession` (`pin` counts in the stored messages as loaded). */
+export interface SessionOptions extends Pins {
   summarize: SummarizeFn;
   /** Aborting stops the run at once: pending summaries are ignored, nothing is applied or
    * written, and the Promise rejects with `ABORTED`. */
@@ -542,8 +560,9 @@ export interface SessionStore<V = unknown> {
 /** `session.assess()`: `Assessment` without the per-message list (`session.plan()` has it). */
 export type SessionAssessment = Omit<Assessment, "messages">;
 
-/** The options of `session.compact`: `compact`'s, but format and id are the session's. */
-export type SessionCompactOptions = Omit<SessionOptions, "format" | "lenient">;
+/** The options of `session.compact`: `compact`'s, but format, id and pins are the
+ * session's (set when it is created, or by `session.pin`). */
+export type SessionCompactOptions = Omit<SessionOptions, "format" | "lenient" | "pin" | "compactable">;
 
 /** What a session's last compaction changed, as a splice of its messages array before it:
  * `array.splice(start, deleteCount, ...insert)` brings a copy up to date. */

@@ -4,6 +4,7 @@ use crate::budget::BudgetError;
 use crate::engine::{RequestId, SummaryFailure};
 use crate::ladder::Level;
 use crate::message::MessageId;
+use crate::pin::PinError;
 use crate::segment::SegmentError;
 use crate::validate::ValidationError;
 
@@ -79,6 +80,9 @@ pub enum CompactError {
     /// The conversation's tool calls and results do not pair up.
     #[error("invalid conversation: {0}")]
     InvalidConversation(#[from] SegmentError),
+    /// A pinned index is past the end of the conversation; nothing ran.
+    #[error("pin: {0}")]
+    Pin(#[from] PinError),
     /// The numbers could not be resolved.
     #[error(transparent)]
     Budget(#[from] BudgetError),

@@ -33,6 +33,7 @@ use crate::budget::Budget;
 use crate::hash::{Hasher, message_hash};
 use crate::message::{Message, MessageId};
 use crate::overflow::assess;
+use crate::pin::Pins;
 use crate::prune::recognize;
 use crate::segment::segment;
 use crate::tokens::TokenAccountant;
@@ -263,6 +264,22 @@ impl Compactor {
         run.reactive = trigger == Trigger::Reactive;
         self.admit(&mut run, trigger, assessment.needs_compaction());
         Ok(run)
+    }
+
+    /// [`begin`](Self::begin) with the caller's [`Pins`]: the messages at `pins.indices`
+    /// (into `messages`) are kept verbatim at every level, and with `pins.compactable`
+    /// false the conversation is only assessed (skipped, or `ContextOverflow` over the
+    /// absolute limit). An index past the end is [`CompactError::Pin`].
+    pub fn begin_with(
+        &self,
+        session: &str,
+        mut messages: Vec<Message>,
+        trigger: Trigger,
+        pins: &Pins,
+        now_ms: u64,
+    ) -> Result<Run, CompactError> {
+        pins.apply(&mut messages, 0)?;
+        self.begin(session, messages, trigger, now_ms)
     }
 
     /// Ends `run` at once when there is nothing to do: the input is this session's latest

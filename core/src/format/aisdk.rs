@@ -16,6 +16,11 @@
 //! their JSON text, the `error-` kinds set [`ToolResult::is_error`]. `providerOptions`, on a
 //! message or on any part, stays in the original JSON and survives every write.
 //!
+//! **Pinning.** A message whose `providerOptions` hold `compactor: { pin: true }` is pinned
+//! (non-compactable, see [`crate::pin`]): kept verbatim, marker included, at every level.
+//! The AI SDK hands each provider only the options under its own name, so no provider sees
+//! the marker. A `pin` that is not a boolean is an error at its path.
+//!
 //! AI SDK 4 wrote some fields under other names: a tool call's `args` (for `input`), a
 //! tool result's `result` (any JSON, for `output`) with `isError` and an optional
 //! `experimental_content` (text and image items, read as the result's content when
@@ -103,7 +108,8 @@ pub(crate) fn parse_message(
             ));
         }
     };
-    Ok(pin_opaque(Message::new(MessageId::new(""), role, parts)))
+    let message = pin_opaque(Message::new(MessageId::new(""), role, parts));
+    crate::pin::marked(object, path, message)
 }
 
 /// Whether a part spells a field as AI SDK 4 did: `old` present, `new` absent.

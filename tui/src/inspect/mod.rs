@@ -17,7 +17,7 @@ use clap::Args;
 use compactor::engine::Trigger;
 
 use crate::Failure;
-use crate::input::{BudgetArgs, FormatArg, parse_text};
+use crate::input::{BudgetArgs, FormatArg, PinArgs, parse_text};
 use crate::summarizer::{BlockingSummarizer, SummarizerArgs};
 use model::{App, Mode};
 
@@ -35,6 +35,8 @@ pub struct InspectArgs {
     /// Keep unknown roles as pinned, opaque messages instead of failing.
     #[arg(long)]
     pub lenient: bool,
+    #[command(flatten)]
+    pub pins: PinArgs,
     #[command(flatten)]
     pub budget: BudgetArgs,
     /// Compact towards the target even when no signal fired.
@@ -71,7 +73,8 @@ impl InspectArgs {
                 PathBuf::from("sample.compacted.json"),
             ),
         };
-        let conversation = parse_text(&text, &name, self.format, self.lenient)?;
+        let mut conversation = parse_text(&text, &name, self.format, self.lenient)?;
+        self.pins.apply(&mut conversation)?;
         let name = self
             .file
             .as_deref()

@@ -479,6 +479,9 @@ pub struct App {
     pub quit: bool,
     /// Why runs start: proactive runs skip a conversation no signal fired for.
     pub trigger: Trigger,
+    /// Which messages were pinned as read (format, markers, `--pin`): `p` unpins back to
+    /// this.
+    pub(crate) loaded_pins: Vec<bool>,
     /// Drives the run.
     pub(crate) stepper: Stepper,
     pub(crate) effects: Vec<Effect>,
@@ -496,6 +499,7 @@ impl App {
         let compactor = Compactor::new(config.clone()).map_err(|e| e.to_string())?;
         let numbers = Numbers::of(&config, compactor.budget());
         let messages = conversation.messages.clone();
+        let loaded_pins = messages.iter().map(|m| !m.compactable).collect();
         let mut app = Self {
             name: name.into(),
             conversation,
@@ -519,6 +523,7 @@ impl App {
             status: String::new(),
             quit: false,
             trigger: Trigger::Proactive,
+            loaded_pins,
             stepper: Stepper::default(),
             effects: Vec::new(),
         };

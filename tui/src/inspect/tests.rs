@@ -631,3 +631,65 @@ fn the_wheel_and_clicks_act_on_the_pane_under_the_pointer() {
         "clicks do not reach under an overlay"
     );
 }
+
+#[test]
+fn p_pins_the_selected_segment_and_the_run_keeps_it_verbatim() {
+    use super::model::RowState;
+    use compactor::plan::SegmentState;
+    let outcome_ids = |app: &App| -> Vec<compactor::message::MessageId> {
+        let Phase::Done(outcome) = &app.phase else {
+            panic!("not done: {:?}", app.phase);
+        };
+        outcome.messages.iter().map(|m| m.id.clone()).collect()
+    };
+    // Unpinned, segment 2 (messages 4..6) is summarized away.
+    let mut control = app();
+    press(&mut control, 'r');
+    settle(&mut control, 10, &extractive);
+    let old = control.conversation.messages[4].clone();
+    assert!(!outcome_ids(&control).contains(&old.id));
+
+    let mut app = app();
+    press(&mut app, 'j');
+    press(&mut app, 'j');
+    assert_eq!(app.segments.rows[2].messages, 4..6);
+    press(&mut app, 'p');
+    assert_eq!(
+        app.segments.rows[2].state,
+        RowState::Planned(SegmentState::Pinned)
+    );
+    assert!(app.status.starts_with("segment 2 pinned"), "{}", app.status);
+    assert!(screen(&app, 120, 40).contains("pinned"));
+    press(&mut app, 'r');
+    settle(&mut app, 10, &extractive);
+    let Phase::Done(outcome) = &app.phase else {
+        panic!("not done: {:?}", app.phase);
+    };
+    assert!(
+        outcome
+            .messages
+            .iter()
+            .any(|m| m.id == old.id && m.parts == old.parts)
+    );
+    // Pins belong to the input: not while a result is shown; after undo, p unpins.
+    press(&mut app, 'p');
+    assert!(
+        app.status.starts_with("pins change the input"),
+        "{}",
+        app.status
+    );
+    press(&mut app, 'u');
+    press(&mut app, 'p');
+    assert_eq!(
+        app.segments.rows[2].state,
+        RowState::Planned(SegmentState::Raw)
+    );
+    // The system prompt stays pinned: unpinning goes back to how the input was read.
+    press(&mut app, 'g');
+    press(&mut app, 'p');
+    press(&mut app, 'p');
+    assert_eq!(
+        app.segments.rows[0].state,
+        RowState::Planned(SegmentState::Pinned)
+    );
+}

@@ -84,6 +84,7 @@ impl App {
             KeyCode::Char('r') => self.run_to_end(),
             KeyCode::Char('c') => self.cancel(),
             KeyCode::Char('u') => self.undo(),
+            KeyCode::Char('p') => self.toggle_pin(),
             KeyCode::Char('e') => self.export(),
             KeyCode::Char('b') => self.overlay = Some(Overlay::Compare { scroll: 0 }),
             KeyCode::Char('n') => {
@@ -387,6 +388,41 @@ impl App {
         self.overlay = None;
         self.refresh();
         self.status = "undone: the original conversation and numbers".into();
+    }
+
+    /// Pins the selected segment's messages, or, when all are pinned, unpins them back to
+    /// how they were read (system prompts, `--pin` and markers stay pinned). Pins belong to
+    /// the input: they change only when no run holds it.
+    fn toggle_pin(&mut self) {
+        if !matches!(
+            self.phase,
+            Phase::Ready | Phase::Failed(_) | Phase::Cancelled
+        ) {
+            self.status = "pins change the input: u goes back to it, then p pins".into();
+            return;
+        }
+        let Some(row) = self.segments.rows.get(self.segments.selected) else {
+            return;
+        };
+        let (index, range) = (row.index, row.messages.clone());
+        let (Some(messages), Some(loaded)) = (
+            self.conversation.messages.get_mut(range.clone()),
+            self.loaded_pins.get(range),
+        ) else {
+            return;
+        };
+        let pin = messages.iter().any(|m| m.compactable);
+        for (message, &pinned) in messages.iter_mut().zip(loaded) {
+            message.compactable = !pin && !pinned;
+        }
+        self.reset_run_state();
+        self.phase = Phase::Ready;
+        self.refresh();
+        self.status = if pin {
+            format!("segment {index} pinned: kept verbatim at every level (p unpins)")
+        } else {
+            format!("segment {index} unpinned: back to how it was read")
+        };
     }
 
     fn apply_numbers(&mut self, fields: &[String]) {

@@ -26,6 +26,8 @@ import init, {
   type MessageTokens,
   type Offender,
   type OpenAIMessage,
+  type Pins,
+  type PinOptions,
   type Plan,
   type ReadOptions,
   type Report,
@@ -237,6 +239,13 @@ async function compactEverything(compactor: Compactor, messages: OpenAIMessage[]
   }
   await runs.compact(messages, { summarize: () => "- short", format: "aiSdk" });
   await runs.compact(messages, { summarize: async () => "- short" });
+  const pins: Pins = { pin: [0, 5] };
+  await runs.compact(messages, { summarize, ...pins });
+  await runs.compact(messages, { summarize, compactable: false });
+  const pinned: PinOptions = { format: "openai", pin: [1] };
+  void runs.plan(messages, pinned);
+  // @ts-expect-error: pins are message indices
+  await runs.compact(messages, { summarize, pin: ["m1"] });
 
   const sessions = new Map<string, StoredSession<number>>();
   const store: SessionStore<number> = {
@@ -308,6 +317,10 @@ export async function useSession(compactor: Compactor, messages: OpenAIMessage[]
   // @ts-expect-error: the per-turn assessment has no per-message list
   void assessment.messages;
   const plan: Plan = session.plan();
+  session.pin([0, 3]);
+  compactor.session("opted-out", messages, { compactable: false, pin: [0] });
+  // @ts-expect-error: a session's pins are set when it is created or by session.pin
+  await session.compact({ summarize, pin: [1] });
   const result: SessionCompactResult = await session.compact({ summarize, trigger: "manual", onEvent: () => {} });
   // @ts-expect-error: the format is the session's
   await session.compact({ summarize, format: "openai" });

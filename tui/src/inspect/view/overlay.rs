@@ -68,11 +68,15 @@ fn centered(area: Rect, percent_x: u16, percent_y: u16) -> Rect {
 }
 
 /// The keys, for the help overlay and the README.
-pub const KEYS: [(&str, &str); 16] = [
+pub const KEYS: [(&str, &str); 17] = [
     ("Space", "step: begin a run, or enter the next ladder level"),
     ("r", "run to the end"),
     ("c", "cancel the run (nothing is applied)"),
     ("u", "undo: the original conversation and numbers"),
+    (
+        "p",
+        "pin / unpin the selected segment's messages (kept verbatim at every level)",
+    ),
     (
         "n",
         "edit the numbers (window, reserve, trigger, target, recent turns)",
