@@ -11,12 +11,13 @@ use compactor::engine::{
 };
 use compactor::format::Conversation;
 use compactor::ladder::Level;
+use compactor::live::Session;
 use compactor::message::{Message, Part};
-use compactor::plan::plan;
+use compactor::plan::Plan;
 use compactor::prune::is_cleared;
-use compactor::select::TailPolicy;
+use compactor::segment::SegmentError;
 
-use super::stepper::Stepper;
+use super::stepper::{SESSION, Stepper};
 use crate::plan::role_mix;
 
 /// The pane that has the keyboard.
@@ -493,6 +494,9 @@ pub struct App {
     pub trigger: Trigger,
     /// Drives the run.
     pub(crate) stepper: Stepper,
+    /// The shown messages as a session handle: messages added at the end are read on
+    /// their own; see [`shown_plan`].
+    pub(crate) live: Option<Session>,
     pub(crate) effects: Vec<Effect>,
 }
 
@@ -532,6 +536,7 @@ impl App {
             quit: false,
             trigger: Trigger::Proactive,
             stepper: Stepper::default(),
+            live: None,
             effects: Vec::new(),
         };
         app.refresh();
@@ -566,9 +571,6 @@ impl App {
 
     /// Recomputes tokens, segments and tail of the shown conversation.
     pub(crate) fn refresh(&mut self) {
-        let budget = self.compactor.budget().clone();
-        let accountant = self.compactor.accountant();
-        let policy = TailPolicy::for_budget(self.config.keep_recent_turns, &budget);
         let in_flight: Vec<&SummaryRequest> = self
             .requests
             .rows
@@ -576,7 +578,7 @@ impl App {
             .filter(|r| matches!(r.state, RequestState::InFlight { .. }))
             .map(|r| &r.request)
             .collect();
-        let Ok(plan) = plan(accountant, &self.messages, &budget, &policy) else {
+        let Ok(plan) = shown_plan(&mut self.live, &self.compactor, &self.messages) else {
             self.segments.rows.clear();
             return;
         };
@@ -618,6 +620,26 @@ impl App {
         let last = self.segments.rows.len().saturating_sub(1);
         self.segments.selected = self.segments.selected.min(last);
     }
+}
+
+/// The plan of `messages` from the session handle `live`, which is brought up to them
+/// first: messages added after the ones it holds are appended (read, counted and segmented
+/// on their own); any other change (a level's result, the original again) starts a new
+/// handle. Cleared where the compactor is replaced.
+fn shown_plan(
+    live: &mut Option<Session>,
+    compactor: &Compactor,
+    messages: &[Message],
+) -> Result<Plan, SegmentError> {
+    let session = match live {
+        Some(session) if messages.starts_with(session.messages()) => {
+            let held = session.len();
+            session.append(messages[held..].iter().cloned());
+            session
+        }
+        _ => live.insert(Session::new(compactor, SESSION, messages.to_vec())),
+    };
+    session.plan()
 }
 
 fn has_cleared_result(message: &Message) -> bool {
