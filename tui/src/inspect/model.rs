@@ -651,3 +651,44 @@ fn has_cleared_result(message: &Message) -> bool {
         _ => false,
     })
 }
+
+#[cfg(test)]
+mod shown_plan_tests {
+    use super::*;
+    use compactor::select::TailPolicy;
+
+    #[test]
+    fn the_shown_plan_follows_appends_and_rewrites_as_the_stateless_plan() {
+        let config = CompactionConfig {
+            budget: compactor::budget::BudgetConfig::for_model("gpt-4o"),
+            ..CompactionConfig::default()
+        };
+        let compactor = Compactor::new(config).expect("valid numbers");
+        let messages: Vec<Message> = (0..12)
+            .map(|i| match i % 2 {
+                0 => Message::user(
+                    format!("u{i}").as_str(),
+                    format!("question {i}: why does it fail?"),
+                ),
+                _ => Message::assistant(
+                    format!("a{i}").as_str(),
+                    format!("answer {i}: read the log"),
+                ),
+            })
+            .collect();
+        let policy =
+            TailPolicy::for_budget(compactor.config().keep_recent_turns, compactor.budget());
+        let mut live = None;
+        // Appends, then fewer messages (a level's result), then appends again.
+        for n in [4, 8, 12, 6, 10] {
+            let shown = &messages[..n];
+            let ours = shown_plan(&mut live, &compactor, shown).expect("plans");
+            let stateless =
+                compactor::plan::plan(compactor.accountant(), shown, compactor.budget(), &policy)
+                    .expect("plans");
+            assert_eq!(ours, stateless, "{n} messages");
+            let session = live.as_ref().expect("a handle");
+            assert_eq!(session.messages(), shown, "{n} messages");
+        }
+    }
+}
