@@ -5,6 +5,11 @@
     wasm_sections.py strip MODULE        drop the debug-only custom sections (`name`,
                                          `producers`) in place: they weigh about a quarter
                                          of a gzipped package and no runtime reads them
+    wasm_sections.py functions MODULE    the largest function bodies, named by the `name`
+                                         section, and their bytes summed per crate. Size
+                                         what ships: cargo's wasm32 output (built with
+                                         `-C debuginfo=0`) through `wasm-bindgen
+                                         --keep-debug`, which keeps the names
 """
 import sys
 
@@ -75,6 +80,50 @@ def skip_limits(data, pos):
     return pos
 
 
+def function_sizes(data):
+    """(name, bytes of body) for each function the module defines."""
+    imported, names, bodies = 0, {}, []
+    for section, custom, _, end, body in sections(data):
+        if section == 2:
+            count, p = leb128(data, body)
+            for _ in range(count):
+                p = name(data, name(data, p)[1])[1]
+                kind = data[p]
+                imported += kind == 0
+                p = skip_desc(data, p + 1, kind)
+        elif section == 10:
+            count, p = leb128(data, body)
+            for _ in range(count):
+                size, p = leb128(data, p)
+                bodies.append(size)
+                p += size
+        elif custom == "name":
+            p = name(data, body)[1]
+            while p < end:
+                kind, size, sub = data[p], *leb128(data, p + 1)
+                if kind == 1:  # function names
+                    count, q = leb128(data, sub)
+                    for _ in range(count):
+                        index, q = leb128(data, q)
+                        names[index], q = name(data, q)
+                p = sub + size
+    return [(names.get(imported + i, f"#{imported + i}"), size) for i, size in enumerate(bodies)]
+
+
+def crate_of(function):
+    """The crate of a Rust symbol, or of the type an impl is for: demangled
+    (`<alloc::vec::Vec<T> as core::clone::Clone>::clone`, as wasm-bindgen leaves names) or
+    legacy-mangled (`_ZN4core3fmt5write17h…E`, as rustc writes them)."""
+    if function.startswith("_ZN"):
+        rest, digits = function[3:], ""
+        while rest[:1].isdigit():
+            digits, rest = digits + rest[0], rest[1:]
+        function = rest[: int(digits or 0)].replace("$LT$", "<").replace("..", "::")
+        function = function.replace("$RF$", "&").replace("$u20$", " ")
+    rest = function.lstrip("_<&*").removeprefix("mut ").removeprefix("const ")
+    return rest.split("::")[0].split("[")[0].split("<")[0].split(" ")[0] or function
+
+
 def strip(data):
     kept = [data[:8]]
     for _, custom, start, end, _ in sections(data):
@@ -84,7 +133,7 @@ def strip(data):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("imports", "strip"):
+    if len(sys.argv) != 3 or sys.argv[1] not in ("imports", "strip", "functions"):
         raise SystemExit(__doc__)
     command, path = sys.argv[1:]
     with open(path, "rb") as f:
@@ -92,6 +141,18 @@ if __name__ == "__main__":
     if command == "strip":
         with open(path, "wb") as f:
             f.write(strip(data))
+        sys.exit(0)
+    if command == "functions":
+        sizes = sorted(function_sizes(data), key=lambda f: -f[1])
+        crates = {}
+        for function, size in sizes:
+            crates[crate_of(function)] = crates.get(crate_of(function), 0) + size
+        print(f"{sum(s for _, s in sizes)} bytes of code in {len(sizes)} functions")
+        for crate, size in sorted(crates.items(), key=lambda c: -c[1])[:20]:
+            print(f"{size:>9}  {crate}")
+        print()
+        for function, size in sizes[:80]:
+            print(f"{size:>9}  {function}")
         sys.exit(0)
     found = imports(data)
     if found:

@@ -101,12 +101,16 @@ impl Failure {
 
     /// Adds the property `name` to the JS error.
     #[must_use]
-    pub fn with(mut self, name: &str, value: impl serde::Serialize) -> Self {
+    pub fn with(self, name: &str, value: impl serde::Serialize) -> Self {
         // The values are the core's own plain types: serializing them cannot fail. Through
         // text, as every output goes: serde_json's `Value` serializer would be more code in
         // every package.
-        let text = serde_json::to_string(&value).unwrap_or_default();
-        if let Ok(value) = serde_json::from_str(&text) {
+        self.with_text(name, &serde_json::to_string(&value).unwrap_or_default())
+    }
+
+    /// `with` past serializing: one copy for every type, not one each.
+    fn with_text(mut self, name: &str, text: &str) -> Self {
+        if let Ok(value) = serde_json::from_str(text) {
             self.details.push((name.to_owned(), value));
         }
         self

@@ -25,6 +25,7 @@ mod error;
 mod extractive;
 mod fields;
 mod live;
+mod store;
 mod types;
 
 use compactor::budget::{BudgetConfig, DEFAULT_MAX_MESSAGES};
@@ -291,8 +292,13 @@ fn session_id_of(value: &JsValue, path: &str) -> Result<String, Failure> {
 /// package within its size budget, and `JSON.parse` builds objects faster than
 /// property-by-property calls across the boundary.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, Failure> {
-    let text = serde_json::to_string(value)
-        .map_err(|e| Failure::invalid("config", format!("result not representable: {e}")))?;
+    parse_js(serde_json::to_string(value))
+}
+
+/// `to_js` past serializing: one copy for every type serialized, not one each.
+fn parse_js(text: Result<String, serde_json::Error>) -> Result<JsValue, Failure> {
+    let text =
+        text.map_err(|e| Failure::invalid("config", format!("result not representable: {e}")))?;
     js_sys::JSON::parse(&text).map_err(|_| Failure::invalid("config", "result not representable"))
 }
 
@@ -596,7 +602,7 @@ impl Compactor {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "SessionOptions")] options: JsValue,
     ) -> js_sys::Promise {
-        driver::compact_session(self.engine.clone(), &store, &session_id, &options)
+        store::compact_session(self.engine.clone(), &store, &session_id, &options)
     }
 
     /// The resolved numbers.

@@ -185,7 +185,6 @@ fn allowed(role: Role, kind: &str) -> bool {
     }
 }
 
-#[allow(clippy::too_many_lines)] // one arm per part kind of the format: split with the format module
 fn read_part(
     part: &Value,
     role: Role,
@@ -195,24 +194,7 @@ fn read_part(
     let object = object_at(part, path, "content part")?;
     let kind = required_str(part, path, "type")?;
     if !allowed(role, kind) {
-        if options.lenient {
-            return Ok(opaque_part(kind, part));
-        }
-        let known = [
-            "text",
-            "image",
-            "file",
-            "reasoning",
-            "redacted-reasoning",
-            "tool-call",
-            "tool-result",
-        ];
-        let message = if known.contains(&kind) {
-            format!("part type {kind:?} is not allowed in a {role} message")
-        } else {
-            format!("unknown part type {kind:?}")
-        };
-        return Err(FormatError::new(at(path, "type"), message));
+        return not_allowed(part, kind, role, path, options);
     }
     Ok(match kind {
         "text" => Part::text(required_str(part, path, "text")?),
@@ -227,56 +209,98 @@ fn read_part(
                 redacted: true,
             })
         }
-        "image" => {
-            let image = required_str(part, path, "image")?;
-            let label = media_type(object)
-                .map(str::to_owned)
-                .unwrap_or_else(|| super::openai::short_label(image));
-            Part::Media(Media {
-                kind: MediaKind::Image,
-                label,
-                tokens: IMAGE_TOKENS,
-            })
-        }
-        "file" => {
-            let data = required_str(part, path, "data")?;
-            let media_type = media_type(object)
-                .ok_or_else(|| FormatError::new(at(path, "mediaType"), "missing"))?;
-            let label = object
-                .get("filename")
-                .and_then(Value::as_str)
-                .unwrap_or(media_type)
-                .to_owned();
-            Part::Media(Media {
-                kind: MediaKind::File,
-                label,
-                tokens: if is_url(data) {
-                    FILE_REF_TOKENS
-                } else {
-                    inline_data_tokens(data)
-                },
-            })
-        }
+        "image" => image_part(part, object, path)?,
+        "file" => file_part(part, object, path)?,
         "tool-call" => tool_call(part, path, ["toolCallId", "toolName", input_key(object)])?,
-        "tool-result" => {
-            let call_id = required_str(part, path, "toolCallId")?.to_owned();
-            let tool_name = required_str(part, path, "toolName")?.to_owned();
-            let (content, is_error) = match object.get("result") {
-                Some(result) if is_v4(object, "output", "result") => {
-                    let is_error = object.get("isError").and_then(Value::as_bool) == Some(true);
-                    (v4_result(result, object, path)?, is_error)
-                }
-                _ => output(object.get("output"), &at(path, "output"))?,
-            };
-            Part::ToolResult(ToolResult {
-                call_id,
-                tool_name: Some(tool_name),
-                content,
-                is_error,
-            })
-        }
+        "tool-result" => tool_result_part(part, object, path)?,
         other => unreachable_kind(other, path)?,
     })
+}
+
+/// A part of a kind `role` may not carry: opaque when lenient, else an error naming it as
+/// unknown or as not allowed in the role.
+fn not_allowed(
+    part: &Value,
+    kind: &str,
+    role: Role,
+    path: &str,
+    options: ParseOptions,
+) -> Result<Part, FormatError> {
+    if options.lenient {
+        return Ok(opaque_part(kind, part));
+    }
+    let known = [
+        "text",
+        "image",
+        "file",
+        "reasoning",
+        "redacted-reasoning",
+        "tool-call",
+        "tool-result",
+    ];
+    let message = if known.contains(&kind) {
+        format!("part type {kind:?} is not allowed in a {role} message")
+    } else {
+        format!("unknown part type {kind:?}")
+    };
+    Err(FormatError::new(at(path, "type"), message))
+}
+
+/// An `image` part: labelled by its media type, or by a short form of its URL or data.
+fn image_part(part: &Value, object: &Map<String, Value>, path: &str) -> Result<Part, FormatError> {
+    let image = required_str(part, path, "image")?;
+    let label = media_type(object)
+        .map(str::to_owned)
+        .unwrap_or_else(|| super::openai::short_label(image));
+    Ok(Part::Media(Media {
+        kind: MediaKind::Image,
+        label,
+        tokens: IMAGE_TOKENS,
+    }))
+}
+
+/// A `file` part: labelled by its file name or media type, estimated from its data.
+fn file_part(part: &Value, object: &Map<String, Value>, path: &str) -> Result<Part, FormatError> {
+    let data = required_str(part, path, "data")?;
+    let media_type =
+        media_type(object).ok_or_else(|| FormatError::new(at(path, "mediaType"), "missing"))?;
+    let label = object
+        .get("filename")
+        .and_then(Value::as_str)
+        .unwrap_or(media_type)
+        .to_owned();
+    Ok(Part::Media(Media {
+        kind: MediaKind::File,
+        label,
+        tokens: if is_url(data) {
+            FILE_REF_TOKENS
+        } else {
+            inline_data_tokens(data)
+        },
+    }))
+}
+
+/// A `tool-result` part, in the current shape (`output`) or AI SDK 4's (`result`).
+fn tool_result_part(
+    part: &Value,
+    object: &Map<String, Value>,
+    path: &str,
+) -> Result<Part, FormatError> {
+    let call_id = required_str(part, path, "toolCallId")?.to_owned();
+    let tool_name = required_str(part, path, "toolName")?.to_owned();
+    let (content, is_error) = match object.get("result") {
+        Some(result) if is_v4(object, "output", "result") => {
+            let is_error = object.get("isError").and_then(Value::as_bool) == Some(true);
+            (v4_result(result, object, path)?, is_error)
+        }
+        _ => output(object.get("output"), &at(path, "output"))?,
+    };
+    Ok(Part::ToolResult(ToolResult {
+        call_id,
+        tool_name: Some(tool_name),
+        content,
+        is_error,
+    }))
 }
 
 /// Part kinds `allowed` lets through are all handled above; this keeps the match total
@@ -289,7 +313,6 @@ fn unreachable_kind(kind: &str, path: &str) -> Result<Part, FormatError> {
 }
 
 /// A tool result's `output`: its content as parts, and whether it reports an error.
-#[allow(clippy::too_many_lines)] // one arm per part kind of the format: split with the format module
 fn output(output: Option<&Value>, path: &str) -> Result<(Vec<Part>, bool), FormatError> {
     let Some(Value::Object(object)) = output else {
         return Err(match output {
@@ -334,35 +357,7 @@ fn output(output: Option<&Value>, path: &str) -> Result<(Vec<Part>, bool), Forma
             let parts = items
                 .iter()
                 .enumerate()
-                .map(|(i, item)| {
-                    let item_path = index(&at(path, "value"), i);
-                    match item.get("type").and_then(Value::as_str) {
-                        Some("text") => Ok(Part::text(required_str(item, &item_path, "text")?)),
-                        Some("media") => {
-                            let data = required_str(item, &item_path, "data")?;
-                            let media_type = required_str(item, &item_path, "mediaType")?;
-                            let image = media_type.starts_with("image/");
-                            Ok(Part::Media(Media {
-                                kind: if image {
-                                    MediaKind::Image
-                                } else {
-                                    MediaKind::File
-                                },
-                                label: media_type.to_owned(),
-                                tokens: if image {
-                                    IMAGE_TOKENS
-                                } else {
-                                    inline_data_tokens(data)
-                                },
-                            }))
-                        }
-                        Some(other) => Err(FormatError::new(
-                            at(&item_path, "type"),
-                            format!("unknown output item type {other:?}"),
-                        )),
-                        None => Err(FormatError::new(at(&item_path, "type"), "missing")),
-                    }
-                })
+                .map(|(i, item)| output_item(item, &index(&at(path, "value"), i)))
                 .collect::<Result<_, _>>()?;
             (parts, false)
         }
@@ -373,6 +368,36 @@ fn output(output: Option<&Value>, path: &str) -> Result<(Vec<Part>, bool), Forma
             ));
         }
     })
+}
+
+/// One item of a `content` output: text, or media (an image or a file by its type).
+fn output_item(item: &Value, item_path: &str) -> Result<Part, FormatError> {
+    match item.get("type").and_then(Value::as_str) {
+        Some("text") => Ok(Part::text(required_str(item, item_path, "text")?)),
+        Some("media") => {
+            let data = required_str(item, item_path, "data")?;
+            let media_type = required_str(item, item_path, "mediaType")?;
+            let image = media_type.starts_with("image/");
+            Ok(Part::Media(Media {
+                kind: if image {
+                    MediaKind::Image
+                } else {
+                    MediaKind::File
+                },
+                label: media_type.to_owned(),
+                tokens: if image {
+                    IMAGE_TOKENS
+                } else {
+                    inline_data_tokens(data)
+                },
+            }))
+        }
+        Some(other) => Err(FormatError::new(
+            at(item_path, "type"),
+            format!("unknown output item type {other:?}"),
+        )),
+        None => Err(FormatError::new(at(item_path, "type"), "missing")),
+    }
 }
 
 fn reread(role: Role) -> impl Fn(&Value) -> Option<Part> {

@@ -148,93 +148,15 @@ fn content(
 }
 
 /// One content block as a part.
-#[allow(clippy::too_many_lines)] // one arm per part kind of the format: split with the format module
 fn read_block(block: &Value, path: &str, options: ParseOptions) -> Result<Part, FormatError> {
     let object = object_at(block, path, "content block")?;
     let kind = required_str(block, path, "type")?;
-    let source = || {
-        object
-            .get("source")
-            .and_then(Value::as_object)
-            .ok_or_else(|| FormatError::new(at(path, "source"), "missing or not an object"))
-    };
     Ok(match kind {
         "text" => Part::text(required_str(block, path, "text")?),
-        "image" => {
-            let source = source()?;
-            let label = match source.get("type").and_then(Value::as_str) {
-                Some("url") => super::openai::short_label(
-                    source.get("url").and_then(Value::as_str).unwrap_or("url"),
-                ),
-                Some("file") => source
-                    .get("file_id")
-                    .and_then(Value::as_str)
-                    .unwrap_or("file")
-                    .to_owned(),
-                _ => source
-                    .get("media_type")
-                    .and_then(Value::as_str)
-                    .unwrap_or("image")
-                    .to_owned(),
-            };
-            Part::Media(Media {
-                kind: MediaKind::Image,
-                label,
-                tokens: IMAGE_TOKENS,
-            })
-        }
-        "document" => {
-            let source = source()?;
-            let data = source.get("data").and_then(Value::as_str);
-            let tokens = match (source.get("type").and_then(Value::as_str), data) {
-                (Some("text"), Some(text)) => (text.len() as u64 / 4).max(1),
-                (_, Some(data)) => inline_data_tokens(data),
-                (Some("content"), None) => crate::tokens::TokenCounter::count(
-                    &crate::tokens::Estimator,
-                    &source
-                        .get("content")
-                        .map(Value::to_string)
-                        .unwrap_or_default(),
-                ),
-                _ => DOCUMENT_REF_TOKENS,
-            };
-            let label = object
-                .get("title")
-                .or_else(|| source.get("url"))
-                .or_else(|| source.get("file_id"))
-                .or_else(|| source.get("media_type"))
-                .and_then(Value::as_str)
-                .unwrap_or("document");
-            Part::Media(Media {
-                kind: MediaKind::File,
-                label: super::openai::short_label(label),
-                tokens,
-            })
-        }
+        "image" => image_block(object, path)?,
+        "document" => document_block(object, path)?,
         "tool_use" => tool_call(block, path, ["id", "name", "input"])?,
-        "tool_result" => {
-            let call_id = required_str(block, path, "tool_use_id")?.to_owned();
-            let inner = match object.get("content") {
-                None => Vec::new(),
-                some => content(some, &at(path, "content"), options)?,
-            };
-            let is_error = match object.get("is_error") {
-                None | Some(Value::Null) => false,
-                Some(Value::Bool(flag)) => *flag,
-                Some(other) => {
-                    return Err(FormatError::new(
-                        at(path, "is_error"),
-                        format!("expected a boolean, found {}", kind_of(other)),
-                    ));
-                }
-            };
-            Part::ToolResult(ToolResult {
-                call_id,
-                tool_name: None,
-                content: inner,
-                is_error,
-            })
-        }
+        "tool_result" => tool_result_block(block, object, path, options)?,
         "thinking" => Part::Reasoning(Reasoning {
             text: required_str(block, path, "thinking")?.to_owned(),
             redacted: false,
@@ -255,6 +177,103 @@ fn read_block(block: &Value, path: &str, options: ParseOptions) -> Result<Part, 
             ));
         }
     })
+}
+
+/// The `source` object of an image or document block.
+fn source_of<'a>(
+    object: &'a Map<String, Value>,
+    path: &str,
+) -> Result<&'a Map<String, Value>, FormatError> {
+    object
+        .get("source")
+        .and_then(Value::as_object)
+        .ok_or_else(|| FormatError::new(at(path, "source"), "missing or not an object"))
+}
+
+/// An `image` block: labelled by its URL, file id or media type.
+fn image_block(object: &Map<String, Value>, path: &str) -> Result<Part, FormatError> {
+    let source = source_of(object, path)?;
+    let label = match source.get("type").and_then(Value::as_str) {
+        Some("url") => {
+            super::openai::short_label(source.get("url").and_then(Value::as_str).unwrap_or("url"))
+        }
+        Some("file") => source
+            .get("file_id")
+            .and_then(Value::as_str)
+            .unwrap_or("file")
+            .to_owned(),
+        _ => source
+            .get("media_type")
+            .and_then(Value::as_str)
+            .unwrap_or("image")
+            .to_owned(),
+    };
+    Ok(Part::Media(Media {
+        kind: MediaKind::Image,
+        label,
+        tokens: IMAGE_TOKENS,
+    }))
+}
+
+/// A `document` block: estimated from its inline text, data or content, labelled by its
+/// title or where it comes from.
+fn document_block(object: &Map<String, Value>, path: &str) -> Result<Part, FormatError> {
+    let source = source_of(object, path)?;
+    let data = source.get("data").and_then(Value::as_str);
+    let tokens = match (source.get("type").and_then(Value::as_str), data) {
+        (Some("text"), Some(text)) => (text.len() as u64 / 4).max(1),
+        (_, Some(data)) => inline_data_tokens(data),
+        (Some("content"), None) => crate::tokens::TokenCounter::count(
+            &crate::tokens::Estimator,
+            &source
+                .get("content")
+                .map(Value::to_string)
+                .unwrap_or_default(),
+        ),
+        _ => DOCUMENT_REF_TOKENS,
+    };
+    let label = object
+        .get("title")
+        .or_else(|| source.get("url"))
+        .or_else(|| source.get("file_id"))
+        .or_else(|| source.get("media_type"))
+        .and_then(Value::as_str)
+        .unwrap_or("document");
+    Ok(Part::Media(Media {
+        kind: MediaKind::File,
+        label: super::openai::short_label(label),
+        tokens,
+    }))
+}
+
+/// A `tool_result` block: its content read as blocks, its `is_error` a boolean or absent.
+fn tool_result_block(
+    block: &Value,
+    object: &Map<String, Value>,
+    path: &str,
+    options: ParseOptions,
+) -> Result<Part, FormatError> {
+    let call_id = required_str(block, path, "tool_use_id")?.to_owned();
+    let inner = match object.get("content") {
+        None => Vec::new(),
+        some => content(some, &at(path, "content"), options)?,
+    };
+    let is_error = match object.get("is_error") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(flag)) => *flag,
+        Some(other) => {
+            return Err(FormatError::new(
+                at(path, "is_error"),
+                format!("expected a boolean, found {}", kind_of(other)),
+            ));
+        }
+    };
+    Ok(Part::ToolResult(ToolResult {
+        call_id,
+        tool_name: None,
+        content: inner,
+        is_error,
+    }))
 }
 
 /// What an original block reads as, for telling whether its part changed.

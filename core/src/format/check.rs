@@ -234,8 +234,17 @@ fn check_aisdk(messages: &[&Message], out: &mut Vec<Violation>) {
     }
 }
 
-#[allow(clippy::too_many_lines)] // one arm per part kind of the format: split with the format module
 fn check_anthropic(messages: &[&Message], out: &mut Vec<Violation>) {
+    check_anthropic_turns(messages, out);
+    for (index, message) in messages.iter().enumerate() {
+        check_anthropic_results(messages, index, message, out);
+    }
+    check_last_thinking(messages, out);
+}
+
+/// One top-level system prompt, then user and assistant turns alternating from the user's,
+/// tool calls only from the assistant, each answered in the next turn.
+fn check_anthropic_turns(messages: &[&Message], out: &mut Vec<Violation>) {
     let start = messages
         .iter()
         .take_while(|m| m.role == Role::System)
@@ -279,51 +288,61 @@ fn check_anthropic(messages: &[&Message], out: &mut Vec<Violation>) {
         check_results_in_next(messages, index, out);
         check_thinking(message, index, out);
     }
-    // Results must answer the message right before: anything else is an orphan.
-    for (index, message) in messages.iter().enumerate() {
-        let previous: HashSet<&str> = index
-            .checked_sub(1)
-            .map(|i| messages[i].tool_calls().map(|c| c.id.as_str()).collect())
-            .unwrap_or_default();
-        let mut seen = HashSet::new();
-        for result in message.tool_results() {
-            let id = result.call_id.as_str();
-            if !previous.contains(id) || !seen.insert(id) {
-                out.push(violation(
-                    index,
-                    Rule::OrphanToolResult,
-                    format!(
-                        "tool_result for {id:?}, which the message right before did not call (or already answered)"
-                    ),
-                ));
-            }
-        }
-        if message.role == Role::Assistant && message.tool_results().next().is_some() {
+}
+
+/// The results of message `index` answer the message right before it (anything else is
+/// an orphan), once each, in a user message, before its other content.
+fn check_anthropic_results(
+    messages: &[&Message],
+    index: usize,
+    message: &Message,
+    out: &mut Vec<Violation>,
+) {
+    let previous: HashSet<&str> = index
+        .checked_sub(1)
+        .map(|i| messages[i].tool_calls().map(|c| c.id.as_str()).collect())
+        .unwrap_or_default();
+    let mut seen = HashSet::new();
+    for result in message.tool_results() {
+        let id = result.call_id.as_str();
+        if !previous.contains(id) || !seen.insert(id) {
             out.push(violation(
                 index,
-                Rule::MisplacedToolResult,
-                "tool_result in an assistant message",
-            ));
-        }
-        let first_other = message
-            .parts
-            .iter()
-            .position(|p| !matches!(p, Part::ToolResult(_)));
-        let last_result = message
-            .parts
-            .iter()
-            .rposition(|p| matches!(p, Part::ToolResult(_)));
-        if let (Some(other), Some(result)) = (first_other, last_result)
-            && other < result
-        {
-            out.push(violation(
-                index,
-                Rule::MisplacedToolResult,
-                "tool_result after other content (results come first)",
+                Rule::OrphanToolResult,
+                format!(
+                    "tool_result for {id:?}, which the message right before did not call (or already answered)"
+                ),
             ));
         }
     }
-    // With thinking on, the last tool-use turn must keep its thinking.
+    if message.role == Role::Assistant && message.tool_results().next().is_some() {
+        out.push(violation(
+            index,
+            Rule::MisplacedToolResult,
+            "tool_result in an assistant message",
+        ));
+    }
+    let first_other = message
+        .parts
+        .iter()
+        .position(|p| !matches!(p, Part::ToolResult(_)));
+    let last_result = message
+        .parts
+        .iter()
+        .rposition(|p| matches!(p, Part::ToolResult(_)));
+    if let (Some(other), Some(result)) = (first_other, last_result)
+        && other < result
+    {
+        out.push(violation(
+            index,
+            Rule::MisplacedToolResult,
+            "tool_result after other content (results come first)",
+        ));
+    }
+}
+
+/// With thinking on, the last tool-use turn must keep its thinking.
+fn check_last_thinking(messages: &[&Message], out: &mut Vec<Violation>) {
     let thinking_on = messages.iter().any(|m| {
         m.role == Role::Assistant && m.parts.iter().any(|p| matches!(p, Part::Reasoning(_)))
     });

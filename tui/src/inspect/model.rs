@@ -12,9 +12,8 @@ use compactor::engine::{
 use compactor::format::Conversation;
 use compactor::ladder::Level;
 use compactor::live::Session;
-use compactor::message::{Message, Part};
-use compactor::plan::Plan;
-use compactor::prune::is_cleared;
+use compactor::message::Message;
+use compactor::plan::{Plan, SegmentState};
 use compactor::segment::SegmentError;
 
 use super::stepper::{SESSION, Stepper};
@@ -51,33 +50,22 @@ pub enum Mode {
     Run,
 }
 
-/// A segment's state in the list.
+/// A segment's state in the list: the engine's, or in flight, which only the inspector
+/// knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SegmentState {
-    /// Old and untouched: a candidate.
-    Raw,
-    /// In the raw tail the model keeps seeing.
-    Tail,
-    /// Nothing in it may be compacted.
-    Pinned,
-    /// Old tool-result bodies cleared (LIGHT).
-    Masked,
-    /// Holds a summary.
-    Summarized,
+pub enum RowState {
+    /// As the plan has it ([`compactor::plan::Plan::segment_states`]).
+    Planned(SegmentState),
     /// A summary request covering it is out.
     InFlight,
 }
 
-impl SegmentState {
+impl RowState {
     /// The word shown.
     pub fn as_str(self) -> &'static str {
         match self {
-            SegmentState::Raw => "raw",
-            SegmentState::Tail => "tail",
-            SegmentState::Pinned => "pinned",
-            SegmentState::Masked => "masked",
-            SegmentState::Summarized => "summarized",
-            SegmentState::InFlight => "in flight",
+            RowState::Planned(state) => state.as_str(),
+            RowState::InFlight => "in flight",
         }
     }
 }
@@ -96,7 +84,7 @@ pub struct SegmentRow {
     /// Its tokens.
     pub tokens: u64,
     /// Its state.
-    pub state: SegmentState,
+    pub state: RowState,
 }
 
 /// The segment list of the conversation as it is now.
@@ -585,27 +573,21 @@ impl App {
         self.message_tokens = plan.assessment.message_tokens();
         self.tokens = plan.assessment.total_tokens;
         self.segments.tail_segment = plan.tail.first_segment;
+        let states = plan.segment_states(&self.messages);
         self.segments.rows = plan
             .segmentation
             .segments
             .iter()
-            .map(|s| {
+            .zip(states)
+            .map(|(s, planned)| {
                 let messages = &self.messages[s.messages.clone()];
                 let covered = messages
                     .iter()
                     .any(|m| in_flight.iter().any(|r| r.covers.contains(&m.id)));
                 let state = if covered {
-                    SegmentState::InFlight
-                } else if messages.iter().any(Message::is_compaction) {
-                    SegmentState::Summarized
-                } else if messages.iter().all(|m| !m.compactable) {
-                    SegmentState::Pinned
-                } else if messages.iter().any(has_cleared_result) {
-                    SegmentState::Masked
-                } else if s.index >= plan.tail.first_segment {
-                    SegmentState::Tail
+                    RowState::InFlight
                 } else {
-                    SegmentState::Raw
+                    RowState::Planned(planned)
                 };
                 SegmentRow {
                     index: s.index,
@@ -640,16 +622,6 @@ fn shown_plan(
         _ => live.insert(Session::new(compactor, SESSION, messages.to_vec())),
     };
     session.plan()
-}
-
-fn has_cleared_result(message: &Message) -> bool {
-    message.parts.iter().any(|p| match p {
-        Part::ToolResult(result) => result.content.iter().any(|c| match c {
-            Part::Text { text } => is_cleared(text),
-            _ => false,
-        }),
-        _ => false,
-    })
 }
 
 #[cfg(test)]

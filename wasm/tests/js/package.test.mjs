@@ -239,9 +239,13 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 
 // The lite budget was 150 kB; the engine's typed failures, deadlines, bounded and exported
 // state, the session handle, stores' checkFormat and the offline summarizer's exports took
-// it past that (184,248 B at this change). 190 kB holds the line against further growth
-// while the size is won back.
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 190 kB", (t) => {
+// it past that: 188,172 B as measured here (Node's zlib; `wasm/build.sh` prints 184,217 B,
+// from `gzip -9`, for the same module). 189 kB holds the line against further growth
+// while the size is won back. Where the bytes go, per function and per crate:
+// `scripts/wasm_sections.py functions` on the lite build passed through
+// `wasm-bindgen --keep-debug` (its code is about 82% of the module gzipped, spread thin: the
+// engine's own functions, then iterator and collection code instantiated for its types).
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 189 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -250,5 +254,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 190
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 190_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 189_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });

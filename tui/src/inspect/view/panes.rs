@@ -8,9 +8,10 @@ use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::inspect::model::{
     App, EventLog, LadderTable, LevelOutcome, LevelRow, Pane, RequestRow, RequestState,
-    RequestTable, SegmentState, SegmentTable,
+    RequestTable, RowState, SegmentTable,
 };
 use crate::plan::thousands;
+use compactor::plan::SegmentState;
 
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -87,14 +88,14 @@ fn list(
     }
 }
 
-fn state_style(state: SegmentState) -> Style {
+fn state_style(state: RowState) -> Style {
     match state {
-        SegmentState::Raw => Style::new(),
-        SegmentState::Tail => Style::new().fg(Color::Cyan),
-        SegmentState::Pinned => Style::new().fg(Color::Magenta),
-        SegmentState::Masked => Style::new().fg(Color::Yellow),
-        SegmentState::Summarized => Style::new().fg(Color::Green),
-        SegmentState::InFlight => Style::new().fg(Color::Blue).add_modifier(Modifier::BOLD),
+        RowState::Planned(SegmentState::Raw) => Style::new(),
+        RowState::Planned(SegmentState::Tail) => Style::new().fg(Color::Cyan),
+        RowState::Planned(SegmentState::Pinned) => Style::new().fg(Color::Magenta),
+        RowState::Planned(SegmentState::Masked) => Style::new().fg(Color::Yellow),
+        RowState::Planned(SegmentState::Summarized) => Style::new().fg(Color::Green),
+        RowState::InFlight => Style::new().fg(Color::Blue).add_modifier(Modifier::BOLD),
     }
 }
 

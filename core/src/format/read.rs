@@ -1,0 +1,221 @@
+//! Reading a conversation: from a `Value` or from text, in a named or detected format.
+
+use serde_json::{Map, Value};
+
+use super::conversation::Envelope;
+use super::ids::IdAssigner;
+use super::verbatim::{self, Layout, Original, Text};
+use super::{
+    Conversation, Format, FormatError, ParseOptions, aisdk, anthropic, index, kind_of, openai,
+};
+use crate::message::Message;
+
+/// Parses `json` as `format`.
+pub fn parse(
+    json: &Value,
+    format: Format,
+    options: ParseOptions,
+) -> Result<Conversation, FormatError> {
+    read(Source::of(json), format, options)
+}
+
+fn read(
+    source: Source<'_>,
+    format: Format,
+    options: ParseOptions,
+) -> Result<Conversation, FormatError> {
+    match format {
+        Format::OpenAi => openai::read(source, options),
+        Format::Anthropic => anthropic::read(source, options),
+        Format::AiSdk => aisdk::read(source, options),
+    }
+}
+
+/// Parses `json` in the format [`Format::detect`] names; input with no recognizable
+/// format is an error at path `$`.
+pub fn parse_auto(json: &Value, options: ParseOptions) -> Result<Conversation, FormatError> {
+    parse(json, detected(json)?, options)
+}
+
+fn detected(json: &Value) -> Result<Format, FormatError> {
+    Format::detect(json).ok_or_else(|| {
+        FormatError::new(
+            "$",
+            format!(
+                "expected an array of messages or an object with \"messages\", found {}",
+                kind_of(json)
+            ),
+        )
+    })
+}
+
+/// Parses JSON text as `format`; text that is not JSON is an error at path `$`. The
+/// conversation keeps the text of every message and of every field of a request body, and
+/// writes them back byte for byte ([`Conversation::to_json`]).
+pub fn parse_str(
+    text: &str,
+    format: Format,
+    options: ParseOptions,
+) -> Result<Conversation, FormatError> {
+    let json = from_text(text)?;
+    read(Source::text(&json, text), format, options)
+}
+
+/// Parses JSON text in the format [`Format::detect`] names, as [`parse_str`] does.
+pub fn parse_str_auto(text: &str, options: ParseOptions) -> Result<Conversation, FormatError> {
+    let json = from_text(text)?;
+    read(Source::text(&json, text), detected(&json)?, options)
+}
+
+pub(super) fn from_text(text: &str) -> Result<Value, FormatError> {
+    verbatim::read(text).map_err(|e| FormatError::new("$", format!("not JSON: {e}")))
+}
+
+/// What a conversation is read from: its JSON, and the text of its parts when it was
+/// read from text.
+pub(crate) struct Source<'a> {
+    json: &'a Value,
+    /// The texts of the messages, in order.
+    items: Option<Vec<Text>>,
+    /// The texts of a request body's fields other than `messages`.
+    fields: Vec<(String, Text)>,
+    layout: Layout,
+}
+
+impl<'a> Source<'a> {
+    pub(crate) fn of(json: &'a Value) -> Self {
+        Self {
+            json,
+            items: None,
+            fields: Vec::new(),
+            layout: Layout::Compact,
+        }
+    }
+
+    /// `json`, read from `text`: with its texts when the `verbatim` feature keeps them.
+    #[cfg(not(feature = "verbatim"))]
+    fn text(json: &'a Value, _text: &str) -> Self {
+        Self::of(json)
+    }
+
+    /// `json`, read from `text`.
+    #[cfg(feature = "verbatim")]
+    fn text(json: &'a Value, text: &str) -> Self {
+        fn owned(items: Vec<&serde_json::value::RawValue>) -> Vec<Text> {
+            items.into_iter().map(ToOwned::to_owned).collect()
+        }
+        let mut source = Self::of(json);
+        source.layout = Layout::of(text);
+        // The text parsed as `json` just now: splitting it cannot fail, and if it did the
+        // conversation would only lose its texts, not its messages.
+        match json {
+            Value::Array(_) => source.items = verbatim::items(text).ok().map(owned),
+            Value::Object(_) => {
+                if let Ok(fields) = verbatim::fields(text) {
+                    source.items = verbatim::field(&fields, "messages")
+                        .and_then(|messages| verbatim::items(messages.get()).ok())
+                        .map(owned);
+                    source.fields = fields
+                        .into_iter()
+                        .filter(|(key, _)| key != "messages")
+                        .map(|(key, text)| (key, text.to_owned()))
+                        .collect();
+                }
+            }
+            _ => {}
+        }
+        source
+    }
+}
+
+/// A request body: the object around the messages.
+pub(crate) type Body = Map<String, Value>;
+
+/// The messages array of `json` — an array, or a request body with `messages` — and the
+/// body around it.
+pub(crate) fn messages_of(json: &Value) -> Result<(&Vec<Value>, Option<&Body>), FormatError> {
+    match json {
+        Value::Array(items) => Ok((items, None)),
+        Value::Object(body) => match body.get("messages") {
+            Some(Value::Array(items)) => Ok((items, Some(body))),
+            Some(other) => Err(FormatError::new(
+                "messages",
+                format!("expected an array, found {}", kind_of(other)),
+            )),
+            None => Err(FormatError::new(
+                "$",
+                "expected an array of messages or an object with \"messages\"",
+            )),
+        },
+        other => Err(FormatError::new(
+            "$",
+            format!("expected an array of messages, found {}", kind_of(other)),
+        )),
+    }
+}
+
+/// Reads a conversation in `format`: first the messages `leading` finds in the request
+/// body around the messages array (Anthropic's top-level `system`; `None` when the input is
+/// a bare array), then every item of the array read with `read` (given the item and its
+/// path). Each message keeps its item's JSON (and text) beside it, and gets its
+/// content-derived id in that order.
+pub(crate) fn read_conversation(
+    source: Source<'_>,
+    format: Format,
+    leading: impl FnOnce(Option<&Envelope>) -> Result<Vec<(Message, Original)>, FormatError>,
+    read: impl Fn(&Value, &str) -> Result<Message, FormatError>,
+) -> Result<Conversation, FormatError> {
+    let (items, body) = messages_of(source.json)?;
+    let envelope = body.map(|body| {
+        let mut texts = source.fields;
+        let mut fields = Vec::with_capacity(body.len());
+        for (key, value) in body {
+            let original = match key.as_str() {
+                "messages" => Original::new(Value::Null, None),
+                _ => {
+                    // The last of a repeated key, as the `Value` kept it.
+                    let text = texts.iter().rposition(|(k, _)| k == key);
+                    Original::new(value.clone(), text.map(|at| texts.swap_remove(at).1))
+                }
+            };
+            fields.push((key.clone(), original));
+        }
+        Envelope(fields)
+    });
+    let mut parsed = leading(envelope.as_ref())?;
+    parsed.reserve(items.len());
+    let texts = source.items.filter(|texts| texts.len() == items.len());
+    let mut texts = texts.into_iter().flatten();
+    for (i, item) in items.iter().enumerate() {
+        let message = read(item, &index("messages", i))?;
+        parsed.push((message, Original::new(item.clone(), texts.next())));
+    }
+    let mut ids = IdAssigner::new();
+    for (message, _) in &mut parsed {
+        ids.assign(message);
+    }
+    let mut conversation = Conversation::new(format, parsed, envelope, source.layout);
+    conversation.ids = ids;
+    Ok(conversation)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_auto_uses_the_detected_format_and_explicit_formats_win() {
+        let text = r#"[{"role":"user","content":[{"type":"text","text":"x"}]},{"role":"assistant","content":[{"type":"tool-call","toolCallId":"c","toolName":"f","input":{}}]}]"#;
+        let auto = parse_str_auto(text, ParseOptions::default()).expect("ai sdk");
+        assert_eq!(auto.format, Format::AiSdk);
+        let forced =
+            parse_str(text, Format::Anthropic, ParseOptions::default()).expect_err("not anthropic");
+        assert_eq!(forced.path, "messages[1].content[0].type");
+        assert_eq!(
+            parse_str_auto("7", ParseOptions::default())
+                .expect_err("no format")
+                .path,
+            "$"
+        );
+    }
+}

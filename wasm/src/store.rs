@@ -1,0 +1,252 @@
+//! `compactSession`: a session read from the caller's store, compacted by the driver, and
+//! written back with the version read. Appends made meanwhile are rebased after the result
+//! (the core's `rebase`); any other change is `CONFLICT`.
+
+use compactor::engine::{self, Outcome, Status};
+use compactor::format::Conversation;
+use compactor::rebase;
+use js_sys::{Function, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use crate::driver::{Options, Stop, result, run, settle, with_cause};
+use crate::fields::describe;
+use crate::{ErrorCode, Failure, js_message, read_conversation};
+
+/// A store's method, bound to the store.
+fn method(store: &JsValue, name: &str) -> Result<Function, Failure> {
+    let path = format!("store.{name}");
+    if !store.is_object() {
+        return Err(Failure::invalid(
+            "store",
+            format!(
+                "expected an object with load and save, found {}",
+                describe(store)
+            ),
+        ));
+    }
+    Reflect::get(store, &name.into())
+        .map_err(|thrown| Failure::invalid(&path, js_message(&thrown)))?
+        .dyn_into::<Function>()
+        .map_err(|value| {
+            Failure::invalid(
+                &path,
+                format!("expected a function, found {}", describe(&value)),
+            )
+        })
+}
+
+/// A store's `load` or `save` threw or rejected: its error is the cause.
+fn persist_failed(method: &str, thrown: JsValue) -> Stop {
+    let failure = Failure::new(
+        ErrorCode::PersistFailed,
+        format!(
+            "session store failed: store.{method}: {}",
+            js_message(&thrown)
+        ),
+    );
+    Stop::Thrown(with_cause(failure.into(), &thrown))
+}
+
+/// `compactor.compactSession(store, sessionId, options)`: the Rust `compact_session` as a
+/// loop in this driver. Read with the version, compact, write back only a compacted
+/// result, with the version read; appends made meanwhile are rebased after the result
+/// (the core's `rebase`), anything else is `CONFLICT`.
+pub(crate) fn compact_session(
+    engine: engine::Compactor,
+    store: &JsValue,
+    session_id: &JsValue,
+    options: &JsValue,
+) -> Promise {
+    let prepared = (|| {
+        let load = method(store, "load")?;
+        let save = method(store, "save")?;
+        let session = crate::session_id_of(session_id, "sessionId")?;
+        let options = Options::read(options, false)?;
+        Ok::<_, Failure>((load, save, session, options))
+    })();
+    let (load, save, session, options) = match prepared {
+        Ok(prepared) => prepared,
+        Err(failure) => return Promise::reject(&failure.into()),
+    };
+    let store = Store {
+        this: store.clone(),
+        load,
+        save,
+        id: JsValue::from_str(&session),
+    };
+    future_to_promise(async move {
+        let Some((mut base, mut version)) = store.load(&options).await? else {
+            return Err(Failure::invalid(
+                "sessionId",
+                format!("no messages to compact: the store has no session {session:?}"),
+            )
+            .into());
+        };
+        let mut outcome = run(&engine, &options, &session, &base).await?;
+        let (mut rebased, mut conflicts) = (0usize, 0u32);
+        if !matches!(outcome.status, Status::Compacted { .. }) {
+            return Ok(session_result(&base, &outcome, rebased, conflicts)?);
+        }
+        loop {
+            // Once the write starts it is awaited to its end: rejecting ABORTED while it
+            // lands would tell the caller nothing was written when it was.
+            if let Some(signal) = options.aborted() {
+                return Err(Stop::Aborted(signal.reason()).into());
+            }
+            let written = session_result(&base, &outcome, rebased, conflicts)?;
+            let messages = Reflect::get(&written, &"messages".into()).unwrap_or_default();
+            let Some(found) = store.save(&messages, &version).await? else {
+                return Ok(written);
+            };
+            if conflicts >= rebase::MAX_REBASES {
+                return Err(conflict(&version, &found));
+            }
+            conflicts += 1;
+            let Some((now, now_version)) = store.load(&options).await? else {
+                return Err(conflict(&version, &found));
+            };
+            let next = rebase::rebase(&base.messages, &outcome.messages, &now.messages)
+                .map_err(|_| conflict(&version, &now_version))?;
+            rebased += next.appended;
+            // Written in the format and envelope of what the store holds now: messages
+            // the run did not rewrite, the appended ones included, go back verbatim.
+            base = now;
+            version = now_version;
+            outcome.messages = next.messages;
+            if rebase::within_limit(&engine, &outcome.messages).is_err() {
+                // The appends pushed the result over the limit: compact it again, and
+                // never write what the provider would refuse.
+                let mut pending = base.clone();
+                pending.messages = outcome.messages;
+                let again = run(&engine, &options, &session, &pending).await?;
+                rebase::within_limit(&engine, &again.messages).map_err(Stop::from)?;
+                outcome.report.requests += again.report.requests;
+                outcome.report.cache_hits += again.report.cache_hits;
+                outcome.report.failures += again.report.failures;
+                outcome = Outcome {
+                    report: outcome.report,
+                    ..again
+                };
+                // The store still holds `base`: the result replaces all of it.
+            }
+        }
+    })
+}
+
+/// `{ messages, report, status, rebased, conflicts }`: `compact`'s result, and how many
+/// appended messages were rebased after it in how many refused saves.
+fn session_result(
+    conversation: &Conversation,
+    outcome: &Outcome,
+    rebased: usize,
+    conflicts: u32,
+) -> Result<JsValue, Failure> {
+    let object = result(conversation, outcome)?;
+    let _ = Reflect::set(&object, &"rebased".into(), &(rebased as f64).into());
+    let _ = Reflect::set(&object, &"conflicts".into(), &f64::from(conflicts).into());
+    Ok(object)
+}
+
+/// The caller's `{ load, save }`, bound to one session.
+struct Store {
+    this: JsValue,
+    load: Function,
+    save: Function,
+    id: JsValue,
+}
+
+impl Store {
+    /// The stored conversation and its version; `None` for an unknown session.
+    async fn load(&self, options: &Options) -> Result<Option<(Conversation, JsValue)>, JsValue> {
+        let loaded = match self.load.call1(&self.this, &self.id) {
+            Ok(value) => settle(value).await,
+            Err(thrown) => Err(thrown),
+        }
+        .map_err(|thrown| persist_failed("load", thrown))?;
+        if loaded.is_null() || loaded.is_undefined() {
+            return Ok(None);
+        }
+        let field = |name: &str| {
+            if loaded.is_object() {
+                Reflect::get(&loaded, &name.into()).unwrap_or_default()
+            } else {
+                JsValue::UNDEFINED
+            }
+        };
+        let (messages, version) = (field("messages"), field("version"));
+        if messages.is_undefined() || version.is_undefined() {
+            return Err(Failure::invalid(
+                "store.load()",
+                format!(
+                    "expected {{ messages, version }} or null, found {}",
+                    describe(&loaded)
+                ),
+            )
+            .into());
+        }
+        let conversation = read_conversation(&messages, options.format, options.lenient)
+            .map_err(|f| f.rebased("store.load().messages"))?;
+        Ok(Some((conversation, version)))
+    }
+
+    /// Writes `messages` if the version is still `version`: `None` when written, else the
+    /// version found.
+    async fn save(
+        &self,
+        messages: &JsValue,
+        version: &JsValue,
+    ) -> Result<Option<JsValue>, JsValue> {
+        let saved = match self.save.call3(&self.this, &self.id, messages, version) {
+            Ok(value) => settle(value).await,
+            Err(thrown) => Err(thrown),
+        }
+        .map_err(|thrown| persist_failed("save", thrown))?;
+        if saved.as_bool() == Some(true) {
+            return Ok(None);
+        }
+        let found = saved
+            .is_object()
+            .then(|| Reflect::get(&saved, &"conflict".into()).ok())
+            .flatten()
+            .filter(|found| !found.is_undefined());
+        match found {
+            Some(found) => Ok(Some(found)),
+            None => Err(Failure::invalid(
+                "store.save()",
+                format!(
+                    "expected true or {{ conflict: version }}, found {}",
+                    describe(&saved)
+                ),
+            )
+            .into()),
+        }
+    }
+}
+
+/// `CONFLICT`, with both versions as the store gave them.
+fn conflict(expected: &JsValue, found: &JsValue) -> JsValue {
+    let error: JsValue = Failure::new(
+        ErrorCode::Conflict,
+        format!(
+            "session changed meanwhile: expected version {}, found {}",
+            display(expected),
+            display(found)
+        ),
+    )
+    .into();
+    let _ = Reflect::set(&error, &"expected".into(), expected);
+    let _ = Reflect::set(&error, &"found".into(), found);
+    error
+}
+
+/// A version for messages: numbers and strings as they are, anything else as JSON.
+fn display(value: &JsValue) -> String {
+    if let Some(text) = value.as_string() {
+        return format!("{text:?}");
+    }
+    js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|t| t.as_string())
+        .unwrap_or_else(|| describe(value))
+}
