@@ -28,6 +28,12 @@ cargo bench --locked -p compactor-tests --bench perf -- "$out" $($quick && echo 
 echo "== wasm in Node (wasm/bench/perf.mjs)"
 node wasm/bench/perf.mjs "$out" $($quick && echo --quick)
 
+echo "== Python tiktoken (scripts/perf-tiktoken.py)"
+python=python3
+[[ -x target/pyenv/bin/python ]] && python=target/pyenv/bin/python # scripts/setup.sh puts it there
+rm -f "$out/python.json"
+"$python" scripts/perf-tiktoken.py "$out" $($quick && echo --quick)
+
 if $quick; then
   echo "== ratios against scripts/perf-baseline.json"
   node scripts/perf-report.mjs "$out" --check

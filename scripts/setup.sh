@@ -31,6 +31,13 @@ for dir in wasm web-demo; do
   fi
 done
 
+# Python tiktoken, which the performance suite counts beside (scripts/perf-tiktoken.py), in
+# a virtual environment under target/; without it the suite skips that row.
+if ! target/pyenv/bin/python -c 'import tiktoken' 2>/dev/null; then
+  (python3 -m venv target/pyenv && target/pyenv/bin/pip install -q tiktoken) \
+    || echo "setup: could not install Python tiktoken; the performance suite will skip it" >&2
+fi
+
 # redis-server, for the Node + Redis example's test (Debian's; the test starts its own on a
 # free loopback port with a temporary directory, and stops it; a system service the package
 # may start is not used).

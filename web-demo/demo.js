@@ -297,12 +297,15 @@ function showAssessment(a) {
   );
 }
 
-/** Plans the conversation in the page and draws it: the gauge, the assessment, the strip, the original list. */
+/** Plans the conversation in the page (through a session handle, as an agent keeps its
+ * conversation) and draws it: the gauge, the assessment, the strip, the original list. */
 function planInput() {
   const conversation = readConversation();
   const compactor = newCompactor();
+  let session = null;
   try {
-    const plan = compactor.plan(conversation, readOptions());
+    session = compactor.session("demo", conversation, readOptions());
+    const plan = session.plan();
     const a = plan.assessment;
     shown.budget = a.budget;
     drawGauge(a.totalTokens, a.budget, a.target.tokens);
@@ -312,6 +315,7 @@ function planInput() {
     showOriginal(plan, messages);
     return plan;
   } finally {
+    session?.free();
     compactor.free();
   }
 }
@@ -391,7 +395,7 @@ function onEvent(event, started, target) {
 }
 
 /** The result: numbers, the ladder from the report, the strip of the compacted conversation, and the compacted list. */
-function showResult({ messages, report, status }, original) {
+function showResult({ messages, report, status }, original, plan) {
   const statusText = status.kind === "compacted" ? `compacted, target ${status.targetMet ? "met" : "not met"}` : `${status.kind}${status.reason ? `: ${status.reason}` : ""}`;
   ui.result.replaceChildren(
     el("p", { id: "before-after" }, `${fmt(report.tokensBefore)} → ${fmt(report.tokensAfter)} tokens, ${report.messagesBefore} → ${report.messagesAfter} messages: ${statusText}`),
@@ -401,13 +405,6 @@ function showResult({ messages, report, status }, original) {
   for (const l of report.levels) Object.assign(ladder.get(l.level), { state: ladder.get(l.level).state === "skipped" ? "skipped" : "left", before: l.tokensBefore, after: l.tokensAfter, requests: l.requests, cacheHits: l.cacheHits, failures: l.failures });
   drawLadder(report.targetTokens);
 
-  const compactor = newCompactor();
-  let plan;
-  try {
-    plan = compactor.plan(messages, readOptions());
-  } finally {
-    compactor.free();
-  }
   const list = messagesOf(messages);
   drawGauge(plan.assessment.totalTokens, plan.assessment.budget, report.targetTokens);
   showPlan(plan, list, `After the run: ${plan.segmentation.segments.length} segments, ${list.length} messages.`);
@@ -490,14 +487,17 @@ ui.compact.addEventListener("click", async () => {
   ui.status.textContent = "Compacting…";
   const started = performance.now();
   let compactor = null;
+  let session = null;
   try {
     const original = planInput();
     const conversation = readConversation();
     const summarize = chosenSummarizer();
     const target = { tokens: original.assessment.target.tokens };
     compactor = newCompactor();
-    const result = await compactor.compact(conversation, {
-      ...readOptions(),
+    // The session handle compacts its messages in place: `session.messages` and
+    // `session.plan()` are the conversation after the run.
+    session = compactor.session("demo", conversation, readOptions());
+    const { report, status } = await session.compact({
       signal: controller.signal,
       // The strip shows each request's segments in flight, then summarized once answered.
       summarize: async (request, context) => {
@@ -513,12 +513,13 @@ ui.compact.addEventListener("click", async () => {
       },
       onEvent: (event) => onEvent(event, started, target),
     });
-    showResult(result, original);
+    showResult({ messages: session.messages, report, status }, original, session.plan());
     ui.status.textContent = "Done.";
   } catch (e) {
     showError(e);
     if (shown.plan) showPlan(shown.plan, shown.messages, ui["strip-caption"].textContent);
   } finally {
+    session?.free();
     compactor?.free();
     setRunning(null);
   }

@@ -172,7 +172,7 @@ impl SessionHandle {
     pub fn plan(&self) -> Result<JsValue, JsValue> {
         let mut state = self.state.borrow_mut();
         let plan = state.live.plan().map_err(Failure::from)?;
-        Ok(to_js(&plan)?)
+        Ok(to_js(&crate::PlanView::of(&plan, state.live.messages()))?)
     }
 
     /// Compacts the session's messages as `compactor.compact` would, and applies the

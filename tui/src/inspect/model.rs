@@ -11,11 +11,12 @@ use compactor::engine::{
 };
 use compactor::format::Conversation;
 use compactor::ladder::Level;
+use compactor::live::Session;
 use compactor::message::Message;
-use compactor::plan::{SegmentState, plan};
-use compactor::select::TailPolicy;
+use compactor::plan::{Plan, SegmentState};
+use compactor::segment::SegmentError;
 
-use super::stepper::Stepper;
+use super::stepper::{SESSION, Stepper};
 use crate::plan::role_mix;
 
 /// The pane that has the keyboard.
@@ -484,6 +485,9 @@ pub struct App {
     pub(crate) loaded_pins: Vec<bool>,
     /// Drives the run.
     pub(crate) stepper: Stepper,
+    /// The shown messages as a session handle: messages added at the end are read on
+    /// their own; see [`shown_plan`].
+    pub(crate) live: Option<Session>,
     pub(crate) effects: Vec<Effect>,
 }
 
@@ -525,6 +529,7 @@ impl App {
             trigger: Trigger::Proactive,
             loaded_pins,
             stepper: Stepper::default(),
+            live: None,
             effects: Vec::new(),
         };
         app.refresh();
@@ -559,9 +564,6 @@ impl App {
 
     /// Recomputes tokens, segments and tail of the shown conversation.
     pub(crate) fn refresh(&mut self) {
-        let budget = self.compactor.budget().clone();
-        let accountant = self.compactor.accountant();
-        let policy = TailPolicy::for_budget(self.config.keep_recent_turns, &budget);
         let in_flight: Vec<&SummaryRequest> = self
             .requests
             .rows
@@ -569,7 +571,7 @@ impl App {
             .filter(|r| matches!(r.state, RequestState::InFlight { .. }))
             .map(|r| &r.request)
             .collect();
-        let Ok(plan) = plan(accountant, &self.messages, &budget, &policy) else {
+        let Ok(plan) = shown_plan(&mut self.live, &self.compactor, &self.messages) else {
             self.segments.rows.clear();
             return;
         };
@@ -604,5 +606,66 @@ impl App {
             .collect();
         let last = self.segments.rows.len().saturating_sub(1);
         self.segments.selected = self.segments.selected.min(last);
+    }
+}
+
+/// The plan of `messages` from the session handle `live`, which is brought up to them
+/// first: messages added after the ones it holds are appended (read, counted and segmented
+/// on their own); any other change (a level's result, the original again) starts a new
+/// handle. Cleared where the compactor is replaced.
+fn shown_plan(
+    live: &mut Option<Session>,
+    compactor: &Compactor,
+    messages: &[Message],
+) -> Result<Plan, SegmentError> {
+    let session = match live {
+        Some(session) if messages.starts_with(session.messages()) => {
+            let held = session.len();
+            session.append(messages[held..].iter().cloned());
+            session
+        }
+        _ => live.insert(Session::new(compactor, SESSION, messages.to_vec())),
+    };
+    session.plan()
+}
+
+#[cfg(test)]
+mod shown_plan_tests {
+    use super::*;
+    use compactor::select::TailPolicy;
+
+    #[test]
+    fn the_shown_plan_follows_appends_and_rewrites_as_the_stateless_plan() {
+        let config = CompactionConfig {
+            budget: compactor::budget::BudgetConfig::for_model("gpt-4o"),
+            ..CompactionConfig::default()
+        };
+        let compactor = Compactor::new(config).expect("valid numbers");
+        let messages: Vec<Message> = (0..12)
+            .map(|i| match i % 2 {
+                0 => Message::user(
+                    format!("u{i}").as_str(),
+                    format!("question {i}: why does it fail?"),
+                ),
+                _ => Message::assistant(
+                    format!("a{i}").as_str(),
+                    format!("answer {i}: read the log"),
+                ),
+            })
+            .collect();
+        let policy =
+            TailPolicy::for_budget(compactor.config().keep_recent_turns, compactor.budget());
+        let mut live = None;
+        // Appends, then fewer messages (a level's result), then appends again.
+        for n in [4, 8, 12, 6, 10] {
+            let shown = &messages[..n];
+            let ours = shown_plan(&mut live, &compactor, shown).expect("plans");
+            let stateless =
+                compactor::plan::plan(compactor.accountant(), shown, compactor.budget(), &policy)
+                    .expect("plans");
+            assert_eq!(ours, stateless, "{n} messages");
+            let session = live.as_ref().expect("a handle");
+            assert_eq!(session.messages(), shown, "{n} messages");
+        }
     }
 }

@@ -19,7 +19,7 @@ use compactor::engine::{
 use compactor::message::Message;
 
 /// The session name the inspector's runs are recorded under.
-const SESSION: &str = "inspect";
+pub(crate) const SESSION: &str = "inspect";
 
 /// What the run produced, in the order it happened.
 #[derive(Debug)]

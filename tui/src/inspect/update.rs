@@ -379,6 +379,7 @@ impl App {
             Ok(compactor) => {
                 self.numbers = Numbers::of(&config, compactor.budget());
                 self.compactor = compactor;
+                self.live = None; // the shown session belongs to the old compactor
                 self.config = config;
             }
             Err(e) => self.status = format!("undo failed: {e}"),
@@ -443,6 +444,7 @@ impl App {
         };
         self.numbers = Numbers::of(&config, compactor.budget());
         self.compactor = compactor;
+        self.live = None; // the shown session belongs to the old compactor
         self.config = config;
         self.reset_run_state();
         self.phase = Phase::Ready;
