@@ -242,12 +242,14 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // it past that: 188,172 B as measured here (Node's zlib; `wasm/build.sh` prints 184,217 B,
 // from `gzip -9`, for the same module). Validation's conservation check (every original
 // message kept, clipped, cleared or covered by exactly one summary) and reactive runs that
-// never answer noProgress added about 1.3 kB: 189,527 B. 190 kB holds the line against
-// further growth while the size is won back. Where the bytes go, per function and per crate:
+// never answer noProgress added about 1.3 kB: 189,527 B; callers' pins (the `pin` and
+// `compactable` options, `session.pin`) about 3 kB more: 192,665 B. 195 kB holds the line
+// against further growth while the size is won back (a current Binaryen's wasm-opt saves
+// at most 2.9 kB gzipped here: see wasm/build.sh). Where the bytes go, per function and per crate:
 // `scripts/wasm_sections.py functions` on the lite build passed through
 // `wasm-bindgen --keep-debug` (its code is about 82% of the module gzipped, spread thin: the
 // engine's own functions, then iterator and collection code instantiated for its types).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 190 kB", (t) => {
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 195 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -256,5 +258,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 190
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 190_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 195_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
