@@ -282,17 +282,22 @@ impl Layout {
 /// Python's `json.dumps` separators: `, ` and `: `.
 struct Spaced;
 
+/// `, ` before every item of an array or object but the first.
+fn separator<W: ?Sized + std::io::Write>(writer: &mut W, first: bool) -> std::io::Result<()> {
+    if first {
+        Ok(())
+    } else {
+        writer.write_all(b", ")
+    }
+}
+
 impl serde_json::ser::Formatter for Spaced {
     fn begin_array_value<W: ?Sized + std::io::Write>(
         &mut self,
         writer: &mut W,
         first: bool,
     ) -> std::io::Result<()> {
-        if first {
-            Ok(())
-        } else {
-            writer.write_all(b", ")
-        }
+        separator(writer, first)
     }
 
     fn begin_object_key<W: ?Sized + std::io::Write>(
@@ -300,11 +305,7 @@ impl serde_json::ser::Formatter for Spaced {
         writer: &mut W,
         first: bool,
     ) -> std::io::Result<()> {
-        if first {
-            Ok(())
-        } else {
-            writer.write_all(b", ")
-        }
+        separator(writer, first)
     }
 
     fn begin_object_value<W: ?Sized + std::io::Write>(
