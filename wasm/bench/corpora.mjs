@@ -132,8 +132,9 @@ export function mixedTexts(bytes = 200_000) {
 
 /** Corpus trajectories concatenated to about `tokens` tokens: one system prompt, then
  * every trajectory's other messages, copy k marked `[k]` with its tool call ids suffixed,
- * so no message repeats (the memo saves nothing a real session would not). */
-export function session(tokens) {
+ * so no message repeats (the memo saves nothing a real session would not). `count`
+ * counts a text's tokens (o200k_base through this package unless given). */
+export function session(tokens, count = countTokens) {
   const files = readdirSync(corpusDir).filter((f) => f.endsWith(".json")).sort();
   const trajectories = files.map((f) => corpusFile(f).filter((m) => ["system", "user", "assistant", "tool"].includes(m.role)));
   const messages = [trajectories[0][0]];
@@ -151,7 +152,7 @@ export function session(tokens) {
       for (const call of m.tool_calls ?? []) call.id = `${call.id}_${k}`;
       if (m.tool_call_id) m.tool_call_id = `${m.tool_call_id}_${k}`;
       messages.push(m);
-      total += countTokens(JSON.stringify(m.content ?? "")) + 4;
+      total += count(JSON.stringify(m.content ?? "")) + 4;
       if (total >= tokens && m.role === "assistant" && !m.tool_calls?.length) break;
     }
   }

@@ -69,10 +69,7 @@ fn prompt(fields: &Fields) -> Result<Vec<compactor::prompt::PromptMessage>, Fail
 
     let path = fields.path("prompt");
     let value = fields.value("prompt")?.unwrap_or(JsValue::UNDEFINED);
-    let text = crate::json_text(&value, &path)?.unwrap_or_default();
-    let json: Value = serde_json::from_str(&text)
-        .map_err(|_| Failure::invalid(&path, "expected an array of prompt messages"))?;
-    let Value::Array(items) = json else {
+    let Some(Value::Array(items)) = crate::read_json(&value, &path)? else {
         return Err(Failure::invalid(
             &path,
             "expected an array of prompt messages",

@@ -147,8 +147,13 @@ fn encoding_named(value: &JsValue, path: &str) -> Result<Encoding, Failure> {
     })
 }
 
-/// `value` as JSON text, or an error at `path`; `undefined` is `None`.
-fn json_text(value: &JsValue, path: &str) -> Result<Option<String>, Failure> {
+/// `value` read as JSON (what `JSON.stringify` makes of it), or an error at `path`;
+/// `undefined` is `None`.
+///
+/// The text reaches wasm as UTF-8 bytes of exactly its length: a JS string handed over as
+/// a `String` is first given room for three bytes a character, which for a conversation of
+/// megabytes is the largest block the module ever asks for, and linear memory never shrinks.
+fn read_json(value: &JsValue, path: &str) -> Result<Option<serde_json::Value>, Failure> {
     if value.is_undefined() {
         return Ok(None);
     }
@@ -158,13 +163,30 @@ fn json_text(value: &JsValue, path: &str) -> Result<Option<String>, Failure> {
             format!("not JSON-serializable: {}", js_message(&thrown)),
         )
     })?;
-    match text.as_string() {
-        Some(text) => Ok(Some(text)),
-        None => Err(Failure::invalid(
+    if !JsValue::from(&text).is_string() {
+        return Err(Failure::invalid(
             path,
             format!("not JSON-serializable: {}", type_of(value)),
-        )),
+        ));
     }
+    // `TextEncoder` writes UTF-8 (a lone surrogate as U+FFFD), so the check passes; read
+    // as `str`, the text goes through the JSON reader every other input uses.
+    let bytes = TextEncoder::new().encode(&text).to_vec();
+    let text = String::from_utf8(bytes).map_err(|e| Failure::invalid(path, e.to_string()))?;
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| Failure::invalid(path, without_position(&e)))
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The host's `TextEncoder` (every browser, Node, Deno, workers).
+    type TextEncoder;
+    #[wasm_bindgen(constructor)]
+    fn new() -> TextEncoder;
+    /// The string's UTF-8 bytes, in a JS `Uint8Array` of their length.
+    #[wasm_bindgen(method)]
+    fn encode(this: &TextEncoder, text: &js_sys::JsString) -> js_sys::Uint8Array;
 }
 
 /// A serde_json error without its `at line 1 column 23` suffix: the position is in JSON
@@ -206,18 +228,16 @@ fn read_conversation(
     format: Format,
     lenient: bool,
 ) -> Result<Conversation, Failure> {
-    let Some(text) = json_text(messages, "messages")? else {
+    // Through a `Value`, not `parse_str`: JavaScript's numbers are `f64`s, which a
+    // `Value` holds exactly when serde_json reads floats exactly (the `exact-floats`
+    // feature), and keeping each message's text as well costs the lite package 20 kB.
+    let Some(json) = read_json(messages, "messages")? else {
         return Err(Failure::invalid(
             "messages",
             "expected an array of messages, found undefined",
         ));
     };
-    // Through a `Value`, not `parse_str`: JavaScript's numbers are `f64`s, which a
-    // `Value` holds exactly when serde_json reads floats exactly (the `exact-floats`
-    // feature), and keeping each message's text as well costs the lite package 20 kB.
-    let json: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| Failure::invalid("messages", without_position(&e)))?;
-    Ok(format::parse(&json, format, ParseOptions { lenient })?)
+    Ok(format::parse_value(json, format, ParseOptions { lenient })?)
 }
 
 /// A JSON value as the JS value `JSON.parse` makes of it: exact for every number the
@@ -230,14 +250,12 @@ fn json_to_js(value: &impl AsValue) -> JsValue {
 
 /// An exported engine state, read field by field with the path of the first thing wrong.
 fn read_state(state: &JsValue) -> Result<engine::EngineState, Failure> {
-    let Some(text) = json_text(state, "state")? else {
+    let Some(value) = read_json(state, "state")? else {
         return Err(Failure::invalid(
             "state",
             "expected an object, found undefined",
         ));
     };
-    let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| Failure::invalid("state", without_position(&e)))?;
     engine::EngineState::from_json(&value)
         .map_err(|e| Failure::invalid(format!("state.{}", e.path), e.message))
 }
@@ -364,11 +382,9 @@ impl<'a> PlanView<'a> {
 pub fn detect_format(
     #[wasm_bindgen(unchecked_param_type = "unknown")] conversation: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let Some(text) = json_text(&conversation, "conversation")? else {
+    let Some(json) = read_json(&conversation, "conversation")? else {
         return Ok(JsValue::NULL);
     };
-    let json: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| Failure::invalid("conversation", without_position(&e)))?;
     Ok(match Format::detect(&json) {
         // The option's spelling: the command line's is `ai-sdk`.
         Some(Format::AiSdk) => "aiSdk".into(),

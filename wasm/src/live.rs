@@ -23,8 +23,8 @@ use crate::driver::{Options, run_messages};
 use crate::error::ErrorCode;
 use crate::fields::Fields;
 use crate::{
-    Compactor, Failure, PIN_OPTIONS, json_text, json_to_js, read_conversation, read_format,
-    session_id_of, to_js, without_position,
+    Compactor, Failure, PIN_OPTIONS, json_to_js, read_conversation, read_format, read_json,
+    session_id_of, to_js,
 };
 
 /// A session's state: the engine's session, and what writing its messages back needs.
@@ -143,16 +143,14 @@ impl SessionHandle {
         &self,
         #[wasm_bindgen(unchecked_param_type = "readonly object[]")] messages: JsValue,
     ) -> Result<(), JsValue> {
-        let Some(text) = json_text(&messages, "messages")? else {
+        let Some(json) = read_json(&messages, "messages")? else {
             return Err(Failure::invalid("messages", "expected an array of messages").into());
         };
-        let json: serde_json::Value = serde_json::from_str(&text)
-            .map_err(|e| Failure::invalid("messages", without_position(&e)))?;
         let mut state = self.state.borrow_mut();
         let lenient = state.lenient;
         let new = state
             .conversation
-            .read_more(&json, ParseOptions { lenient })
+            .read_more(json, ParseOptions { lenient })
             .map_err(Failure::from)?;
         state.live.append(new);
         Ok(())

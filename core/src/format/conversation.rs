@@ -60,13 +60,13 @@ impl Conversation {
     /// keeps the conversation's messages. On error nothing changed.
     pub fn read_more(
         &mut self,
-        items: &Value,
+        items: Value,
         options: ParseOptions,
     ) -> Result<Vec<Message>, FormatError> {
         let Value::Array(items) = items else {
             return Err(FormatError::new(
                 "messages",
-                format!("expected an array of messages, found {}", kind_of(items)),
+                format!("expected an array of messages, found {}", kind_of(&items)),
             ));
         };
         let read = match self.format {
@@ -82,7 +82,7 @@ impl Conversation {
             self.ids.assign(message);
             self.originals.insert(
                 message.id.clone(),
-                (message_hash(message), Original::new(item.clone(), None)),
+                (message_hash(message), Original::new(item, None)),
             );
         }
         Ok(parsed)

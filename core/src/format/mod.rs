@@ -98,7 +98,7 @@ pub(crate) use opaque::{opaque_part, pin_opaque, unknown_role};
 pub(crate) use parts::{base_object, inline_data_tokens, placeholder, render_blocks, tool_call};
 pub(crate) use path::{at, index, kind_of, object_at, required_str};
 pub(crate) use read::{Source, read_conversation};
-pub use read::{parse, parse_auto, parse_str, parse_str_auto};
+pub use read::{parse, parse_auto, parse_str, parse_str_auto, parse_value};
 
 /// The provider formats compactor reads and writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
