@@ -115,11 +115,12 @@ function emoji(rng) {
   ).join(rng() > 0.5 ? " " : "");
 }
 
-/** About `bytes` bytes of each kind, in a fixed order. */
-export function mixedTexts(bytes = 200_000) {
+/** About `bytes` bytes of each kind, in a fixed order: `{ kind: texts }`. */
+export function mixedKinds(bytes = 200_000) {
   const rng = random(0x5eed);
-  const texts = [];
+  const kinds = {};
   for (const kind of [prose, code, json, logs, cjk, emoji]) {
+    const texts = (kinds[kind.name] = []);
     let size = 0;
     while (size < bytes) {
       const text = kind(rng);
@@ -127,8 +128,11 @@ export function mixedTexts(bytes = 200_000) {
       size += Buffer.byteLength(text);
     }
   }
-  return texts;
+  return kinds;
 }
+
+/** The mixed corpus: every kind's texts, one kind after another. */
+export const mixedTexts = (bytes) => Object.values(mixedKinds(bytes)).flat();
 
 /** Corpus trajectories concatenated to about `tokens` tokens: one system prompt, then
  * every trajectory's other messages, copy k marked `[k]` with its tool call ids suffixed,

@@ -28,6 +28,11 @@ pub(crate) struct Vocabulary {
     /// The rank of every two-byte token, by its bytes as a big-endian `u16`: the merge's
     /// first round looks up each adjacent pair of bytes.
     pairs: Vec<Rank>,
+    /// The rank of every token that is a three-byte UTF-8 sequence, by its 16 bits of code
+    /// point: in text of most scripts past Latin (CJK, kana, hangul, Devanagari, Thai, …)
+    /// a character is such a sequence, and the merge looks one up for nearly every
+    /// character. Read here, it does not miss the cache as a slot of `short` does.
+    chars: Vec<Rank>,
     /// Tokens of up to eight bytes (three in four, and nearly every pair the merge looks
     /// up), each in one slot: a lookup reads one slot.
     short: Vec<ShortSlot>,
@@ -44,6 +49,13 @@ pub(crate) struct Vocabulary {
     long: Vec<u32>,
     /// `64 - log2(long.len())`.
     long_shift: u32,
+    /// A filter in front of both tables, two bits a token (a blocked Bloom filter): most
+    /// byte strings the merge looks up are not tokens, and one read of this table, small
+    /// enough to stay in cache, says so for nearly all of them without the read of a slot
+    /// in the large tables that would miss the cache.
+    filter: Vec<u64>,
+    /// `64 - log2(filter.len())`.
+    filter_shift: u32,
 }
 
 /// A token of up to eight bytes, packed little-endian into `word`; `len` 0 where free.
@@ -98,8 +110,15 @@ impl Vocabulary {
             table_bits(short_count),
             table_bits(entries.len() - short_count),
         );
+        // About eight bits a token (256 kB for o200k_base): a few in a hundred absent
+        // strings pass.
+        let filter_bits = (entries.len() / 8)
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(1);
         let mut vocabulary = Self {
             pairs: vec![NO_RANK; 1 << 16],
+            chars: vec![NO_RANK; 1 << 16],
             short: vec![ShortSlot::default(); 1 << short_bits],
             short_shift: 64 - short_bits,
             long_bytes: Vec::new(),
@@ -107,6 +126,8 @@ impl Vocabulary {
             long_ranks: Vec::new(),
             long: vec![0; 1 << long_bits],
             long_shift: 64 - long_bits,
+            filter: vec![0; 1 << filter_bits],
+            filter_shift: 64 - filter_bits,
         };
         for (i, &(rank, line)) in entries.iter().enumerate() {
             if !vocabulary.insert(token(i), rank) {
@@ -140,8 +161,12 @@ impl Vocabulary {
                 slot = (slot + 1) & mask;
             }
             self.short[slot] = ShortSlot { word, len, rank };
+            self.mark(short_hash(word, len));
             if let &[first, second] = token {
                 self.pairs[usize::from(u16::from_be_bytes([first, second]))] = rank;
+            }
+            if let Some(code) = three_byte_char(token) {
+                self.chars[code] = rank;
             }
         } else {
             if self.long_rank(token).is_some() {
@@ -156,8 +181,29 @@ impl Vocabulary {
             self.long_starts.push(self.long_bytes.len());
             self.long_ranks.push(rank);
             self.long[slot] = self.long_ranks.len() as u32;
+            self.mark(hash(token));
         }
         true
+    }
+
+    /// The filter's word for `hash` and the two bits of it a token with that hash sets:
+    /// the word from the hash's top bits, the bits from the two six-bit groups below them
+    /// (a multiplying hash mixes its high bits best; its low ones hardly).
+    fn filter_bits(&self, hash: u64) -> (usize, u64) {
+        let word = (hash >> self.filter_shift) as usize;
+        let below = hash << (64 - self.filter_shift);
+        (word, 1 << (below >> 58) | 1 << (below >> 52 & 63))
+    }
+
+    fn mark(&mut self, hash: u64) {
+        let (word, bits) = self.filter_bits(hash);
+        self.filter[word] |= bits;
+    }
+
+    /// `false` when no token has `hash`; `true` when one may.
+    fn may_hold(&self, hash: u64) -> bool {
+        let (word, bits) = self.filter_bits(hash);
+        self.filter[word] & bits == bits
     }
 
     /// The rank of the token made of `bytes`, if there is one.
@@ -166,12 +212,20 @@ impl Vocabulary {
             let rank = self.pairs[usize::from(u16::from_be_bytes([first, second]))];
             return (rank != NO_RANK).then_some(rank);
         }
+        if let Some(code) = three_byte_char(bytes) {
+            let rank = self.chars[code];
+            return (rank != NO_RANK).then_some(rank);
+        }
         if bytes.len() > SHORT {
             return self.long_rank(bytes);
         }
         let (word, len) = (pack(bytes), bytes.len() as u32);
+        let hash = short_hash(word, len);
+        if !self.may_hold(hash) {
+            return None;
+        }
         let mask = self.short.len() - 1;
-        let mut slot = (short_hash(word, len) >> self.short_shift) as usize;
+        let mut slot = (hash >> self.short_shift) as usize;
         loop {
             let found = self.short[slot];
             if (found.word, found.len) == (word, len) {
@@ -185,8 +239,12 @@ impl Vocabulary {
     }
 
     fn long_rank(&self, bytes: &[u8]) -> Option<Rank> {
+        let hash = hash(bytes);
+        if !self.may_hold(hash) {
+            return None;
+        }
         let mask = self.long.len() - 1;
-        let mut slot = (hash(bytes) >> self.long_shift) as usize;
+        let mut slot = (hash >> self.long_shift) as usize;
         loop {
             let i = self.long[slot].checked_sub(1)? as usize;
             if self.long_bytes[self.long_starts[i]..self.long_starts[i + 1]] == *bytes {
@@ -204,7 +262,9 @@ impl Vocabulary {
     pub(crate) fn count_piece(&self, piece: &[u8], scratch: &mut Scratch) -> usize {
         if piece.len() <= 1 || self.rank(piece).is_some() {
             piece.len().min(1)
-        } else if piece.len() < LONG_PIECE {
+        } else if piece.len() < LONG_PIECE || piece.len() > u32::MAX as usize {
+            // (A heap entry holds a start below 2^32: a longer piece, if there ever were
+            // one, takes the slow way.)
             self.merge_short(piece, &mut scratch.parts)
         } else {
             self.merge_long(piece, &mut scratch.long)
@@ -265,11 +325,12 @@ impl Vocabulary {
             let rank = joined(next, i);
             pair.push(rank);
             if rank != NO_RANK {
-                heap.push(Reverse((rank, i)));
+                heap.push(Reverse(entry(rank, i)));
             }
         }
         let mut parts = n;
-        while let Some(Reverse((rank, i))) = heap.pop() {
+        while let Some(Reverse(top)) = heap.pop() {
+            let (rank, i) = ((top >> 32) as Rank, top as u32 as usize);
             if pair[i] != rank {
                 continue;
             }
@@ -284,11 +345,29 @@ impl Vocabulary {
             for at in std::iter::once(i).chain((before < n).then_some(before)) {
                 pair[at] = joined(next, at);
                 if pair[at] != NO_RANK {
-                    heap.push(Reverse((pair[at], at)));
+                    heap.push(Reverse(entry(pair[at], at)));
                 }
             }
         }
         parts
+    }
+}
+
+/// The 16 bits of code point of `bytes` when they are a lead byte `1110xxxx` and two
+/// continuation bytes `10xxxxxx` (taken bit for bit, so the odd overlong or surrogate form
+/// has a place of its own too).
+fn three_byte_char(bytes: &[u8]) -> Option<usize> {
+    match *bytes {
+        [
+            lead @ 0xe0..=0xef,
+            second @ 0x80..=0xbf,
+            third @ 0x80..=0xbf,
+        ] => Some(
+            usize::from(lead & 0x0f) << 12
+                | usize::from(second & 0x3f) << 6
+                | usize::from(third & 0x3f),
+        ),
+        _ => None,
     }
 }
 
@@ -304,7 +383,13 @@ struct LongScratch {
     next: Vec<usize>,
     prev: Vec<usize>,
     pair: Vec<Rank>,
-    heap: BinaryHeap<Reverse<(Rank, usize)>>,
+    /// [`entry`]s: the lowest rank first, the leftmost of equals.
+    heap: BinaryHeap<Reverse<u64>>,
+}
+
+/// A heap entry: the rank above the part's start, so one comparison orders both.
+fn entry(rank: Rank, start: usize) -> u64 {
+    u64::from(rank) << 32 | start as u64
 }
 
 /// Appends the bytes `text` encodes in standard, padded base64 to `out`; `None` where it is

@@ -68,19 +68,36 @@ pub(super) fn class_of(c: char) -> Class {
     if code < 0x80 {
         return ascii_class(code as u8);
     }
-    // The run that starts at or before `c`: the first run starts at U+0000.
-    let runs = runs();
-    let run = runs.partition_point(|&run| run >> 3 <= code);
-    let packed = runs[run.saturating_sub(1)] & 7;
-    Class::ALL[packed as usize]
+    let classes = classes();
+    let packed = match classes.near.get((code / 2) as usize) {
+        Some(&pair) => pair >> (code % 2 * 4) & 7,
+        None => {
+            // The run that starts at or before `c`: the first run starts at U+0000.
+            let run = classes.runs.partition_point(|&run| run >> 3 <= code);
+            (classes.runs[run.saturating_sub(1)] & 7) as u8
+        }
+    };
+    Class::ALL[usize::from(packed)]
 }
 
-/// The runs of code points of one class, in order, as `first_code_point << 3 | class`:
-/// the table, whose runs are stored as the distance from the run before (varint, in
-/// about a third of the bytes), read on first use.
-fn runs() -> &'static [u32] {
-    static RUNS: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
-    RUNS.get_or_init(|| {
+/// Code points below this (the Basic and the Supplementary Multilingual Plane: every
+/// script in use, and the emoji) are looked up directly.
+const NEAR: u32 = 0x2_0000;
+
+/// The table, read on first use.
+struct Classes {
+    /// The runs of code points of one class, in order, as `first_code_point << 3 | class`
+    /// (the table stores them as the distance from the run before, varint, in about a
+    /// third of the bytes).
+    runs: Vec<u32>,
+    /// The class of every code point below [`NEAR`], two a byte (the lower half first):
+    /// one read instead of a search of the runs.
+    near: Vec<u8>,
+}
+
+fn classes() -> &'static Classes {
+    static CLASSES: std::sync::OnceLock<Classes> = std::sync::OnceLock::new();
+    CLASSES.get_or_init(|| {
         let mut runs = Vec::with_capacity(table::RUNS.len());
         let (mut start, mut value, mut shift) = (0u32, 0u32, 0);
         for &byte in table::RUNS.iter() {
@@ -92,7 +109,14 @@ fn runs() -> &'static [u32] {
                 (value, shift) = (0, 0);
             }
         }
-        runs
+        let mut near = vec![0u8; (NEAR / 2) as usize];
+        for (i, &run) in runs.iter().enumerate() {
+            let end = runs.get(i + 1).map_or(NEAR, |&next| (next >> 3).min(NEAR));
+            for code in (run >> 3)..end {
+                near[(code / 2) as usize] |= ((run & 7) as u8) << (code % 2 * 4);
+            }
+        }
+        Classes { runs, near }
     })
 }
 

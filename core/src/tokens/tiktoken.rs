@@ -223,6 +223,42 @@ mod tests {
         }
     }
 
+    /// Characters of the scripts whose text is mostly multi-byte (CJK, kana, hangul,
+    /// Devanagari, Thai, emoji), and any character at all.
+    #[cfg(feature = "tiktoken")]
+    fn multi_byte_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let ranges = [
+            0x4e00u32..=0x9fff,
+            0x3040..=0x30ff,
+            0xac00..=0xd7a3,
+            0x0900..=0x097f,
+            0x0e00..=0x0e7f,
+            0x1f300..=0x1faff,
+        ];
+        let scripts = ranges.map(|range| {
+            range
+                .prop_filter_map("a scalar value", char::from_u32)
+                .boxed()
+        });
+        let [cjk, kana, hangul, devanagari, thai, emoji] = scripts;
+        let char = prop_oneof![cjk, kana, hangul, devanagari, thai, emoji, any::<char>()];
+        prop::collection::vec(char, 0..120).prop_map(String::from_iter)
+    }
+
+    #[cfg(feature = "tiktoken")]
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
+
+        #[test]
+        fn counts_equal_tiktoken_rs_on_multi_byte_text(text in multi_byte_text()) {
+            for (ours, reference) in with_references() {
+                let expected = reference.encode_ordinary(&text).len() as u64;
+                proptest::prop_assert_eq!(ours.count(&text), expected, "{}: {:?}", ours.name(), text);
+            }
+        }
+    }
+
     #[cfg(feature = "tiktoken")]
     #[test]
     fn loaded_ranks_count_like_the_embedded_vocabularies() {
