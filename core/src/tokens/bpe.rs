@@ -161,15 +161,16 @@ impl Vocabulary {
                 slot = (slot + 1) & mask;
             }
             self.short[slot] = ShortSlot { word, len, rank };
-            self.mark(short_hash(word, len));
+            // Look-ups of these read their own tables, not the filter.
             if let &[first, second] = token {
                 self.pairs[usize::from(u16::from_be_bytes([first, second]))] = rank;
-            }
-            if let Some(code) = three_byte_char(token) {
+            } else if let Some(code) = three_byte_char(word, token.len()) {
                 self.chars[code] = rank;
+            } else {
+                self.mark(short_hash(word, len));
             }
         } else {
-            if self.long_rank(token).is_some() {
+            if self.long_rank(token) != NO_RANK {
                 return false;
             }
             let mask = self.long.len() - 1;
@@ -208,78 +209,103 @@ impl Vocabulary {
 
     /// The rank of the token made of `bytes`, if there is one.
     pub(crate) fn rank(&self, bytes: &[u8]) -> Option<Rank> {
-        if let &[first, second] = bytes {
-            let rank = self.pairs[usize::from(u16::from_be_bytes([first, second]))];
-            return (rank != NO_RANK).then_some(rank);
+        let rank = match bytes.len() {
+            0 => NO_RANK,
+            1..=SHORT => self.short_rank(pack(bytes), bytes.len()),
+            _ => self.long_rank(bytes),
+        };
+        (rank != NO_RANK).then_some(rank)
+    }
+
+    /// The rank of `padded[start..end]`, [`NO_RANK`] if it is not a token; `padded` holds
+    /// [`SHORT`] more bytes after the piece, so a short token's bytes are one load.
+    fn rank_at(&self, padded: &[u8], start: usize, end: usize) -> Rank {
+        let len = end - start;
+        match padded.get(start..start + SHORT) {
+            Some(eight) if len <= SHORT => {
+                let mut word = [0; SHORT];
+                word.copy_from_slice(eight);
+                self.short_rank(u64::from_le_bytes(word) & (u64::MAX >> (64 - 8 * len)), len)
+            }
+            _ => self.long_rank(&padded[start..end]),
         }
-        if let Some(code) = three_byte_char(bytes) {
-            let rank = self.chars[code];
-            return (rank != NO_RANK).then_some(rank);
+    }
+
+    /// The rank of the token of `len` (1 to 8) bytes packed in `word`, or [`NO_RANK`].
+    fn short_rank(&self, word: u64, len: usize) -> Rank {
+        if len == 2 {
+            return self.pairs[usize::from((word as u16).swap_bytes())];
         }
-        if bytes.len() > SHORT {
-            return self.long_rank(bytes);
+        if let Some(code) = three_byte_char(word, len) {
+            return self.chars[code];
         }
-        let (word, len) = (pack(bytes), bytes.len() as u32);
+        let len = len as u32;
         let hash = short_hash(word, len);
         if !self.may_hold(hash) {
-            return None;
+            return NO_RANK;
         }
         let mask = self.short.len() - 1;
         let mut slot = (hash >> self.short_shift) as usize;
         loop {
             let found = self.short[slot];
             if (found.word, found.len) == (word, len) {
-                return Some(found.rank);
+                return found.rank;
             }
             if found.len == 0 {
-                return None;
+                return NO_RANK;
             }
             slot = (slot + 1) & mask;
         }
     }
 
-    fn long_rank(&self, bytes: &[u8]) -> Option<Rank> {
+    fn long_rank(&self, bytes: &[u8]) -> Rank {
         let hash = hash(bytes);
         if !self.may_hold(hash) {
-            return None;
+            return NO_RANK;
         }
         let mask = self.long.len() - 1;
         let mut slot = (hash >> self.long_shift) as usize;
         loop {
-            let i = self.long[slot].checked_sub(1)? as usize;
+            let Some(i) = self.long[slot].checked_sub(1) else {
+                return NO_RANK;
+            };
+            let i = i as usize;
             if self.long_bytes[self.long_starts[i]..self.long_starts[i + 1]] == *bytes {
-                return Some(self.long_ranks[i]);
+                return self.long_ranks[i];
             }
             slot = (slot + 1) & mask;
         }
-    }
-
-    fn pair_rank(&self, bytes: &[u8]) -> Rank {
-        self.rank(bytes).unwrap_or(NO_RANK)
     }
 
     /// How many tokens `piece` (one piece of the split text) merges into.
     pub(crate) fn count_piece(&self, piece: &[u8], scratch: &mut Scratch) -> usize {
         if piece.len() <= 1 || self.rank(piece).is_some() {
-            piece.len().min(1)
-        } else if piece.len() < LONG_PIECE || piece.len() > u32::MAX as usize {
+            return piece.len().min(1);
+        }
+        let padded = &mut scratch.padded;
+        padded.clear();
+        padded.extend_from_slice(piece);
+        padded.extend_from_slice(&[0; SHORT]);
+        if piece.len() < LONG_PIECE || piece.len() > u32::MAX as usize {
             // (A heap entry holds a start below 2^32: a longer piece, if there ever were
             // one, takes the slow way.)
-            self.merge_short(piece, &mut scratch.parts)
+            self.merge_short(padded, &mut scratch.parts)
         } else {
-            self.merge_long(piece, &mut scratch.long)
+            self.merge_long(padded, &mut scratch.long)
         }
     }
 
     /// The merge for short pieces: `parts[i]` is where part `i` starts and the rank of it
     /// joined with the part after; the lowest rank is found by a scan.
-    fn merge_short(&self, piece: &[u8], parts: &mut Vec<(usize, Rank)>) -> usize {
+    /// `padded` is the piece and [`SHORT`] bytes more.
+    fn merge_short(&self, padded: &[u8], parts: &mut Vec<(usize, Rank)>) -> usize {
+        let n = padded.len() - SHORT;
         parts.clear();
-        parts.extend((0..piece.len() - 1).map(|i| (i, self.pair_rank(&piece[i..i + 2]))));
-        parts.push((piece.len() - 1, NO_RANK));
-        parts.push((piece.len(), NO_RANK));
+        parts.extend((0..n - 1).map(|i| (i, self.rank_at(padded, i, i + 2))));
+        parts.push((n - 1, NO_RANK));
+        parts.push((n, NO_RANK));
         let joined = |parts: &[(usize, Rank)], i: usize| match parts.get(i + 2) {
-            Some(&(end, _)) => self.pair_rank(&piece[parts[i].0..end]),
+            Some(&(end, _)) => self.rank_at(padded, parts[i].0, end),
             None => NO_RANK,
         };
         loop {
@@ -303,8 +329,9 @@ impl Vocabulary {
 
     /// The merge for long pieces: parts are a linked list over their start bytes and the
     /// joinable pairs wait in a heap; an entry whose pair has changed since is skipped.
-    fn merge_long(&self, piece: &[u8], long: &mut LongScratch) -> usize {
-        let n = piece.len();
+    /// `padded` is the piece and [`SHORT`] bytes more.
+    fn merge_long(&self, padded: &[u8], long: &mut LongScratch) -> usize {
+        let n = padded.len() - SHORT;
         let LongScratch {
             next,
             prev,
@@ -318,7 +345,7 @@ impl Vocabulary {
         pair.clear();
         heap.clear();
         let joined = |next: &[usize], i: usize| match next.get(next[i]) {
-            Some(&end) => self.pair_rank(&piece[i..end]),
+            Some(&end) => self.rank_at(padded, i, end),
             None => NO_RANK,
         };
         for i in 0..n {
@@ -353,27 +380,21 @@ impl Vocabulary {
     }
 }
 
-/// The 16 bits of code point of `bytes` when they are a lead byte `1110xxxx` and two
-/// continuation bytes `10xxxxxx` (taken bit for bit, so the odd overlong or surrogate form
-/// has a place of its own too).
-fn three_byte_char(bytes: &[u8]) -> Option<usize> {
-    match *bytes {
-        [
-            lead @ 0xe0..=0xef,
-            second @ 0x80..=0xbf,
-            third @ 0x80..=0xbf,
-        ] => Some(
-            usize::from(lead & 0x0f) << 12
-                | usize::from(second & 0x3f) << 6
-                | usize::from(third & 0x3f),
-        ),
-        _ => None,
-    }
+/// The 16 bits of code point of the `len` bytes packed in `word` when they are a lead
+/// byte `1110xxxx` and two continuation bytes `10xxxxxx` (taken bit for bit, so the odd
+/// overlong or surrogate form has a place of its own too).
+fn three_byte_char(word: u64, len: usize) -> Option<usize> {
+    let [lead, second, third, ..] = word.to_le_bytes();
+    (len == 3 && lead & 0xf0 == 0xe0 && second & 0xc0 == 0x80 && third & 0xc0 == 0x80).then(|| {
+        usize::from(lead & 0x0f) << 12 | usize::from(second & 0x3f) << 6 | usize::from(third & 0x3f)
+    })
 }
 
 /// Buffers the merge reuses from piece to piece of one text.
 #[derive(Default)]
 pub(crate) struct Scratch {
+    /// The piece being merged, and [`SHORT`] zero bytes.
+    padded: Vec<u8>,
     parts: Vec<(usize, Rank)>,
     long: LongScratch,
 }
@@ -513,8 +534,9 @@ mod tests {
         fn the_heap_merge_equals_the_scanning_one(piece in "[ab]{2,300}") {
             let vocabulary = tiny_vocabulary();
             let mut scratch = Scratch::default();
-            let scanned = vocabulary.merge_short(piece.as_bytes(), &mut scratch.parts);
-            let heaped = vocabulary.merge_long(piece.as_bytes(), &mut scratch.long);
+            let padded = [piece.as_bytes(), &[0; SHORT]].concat();
+            let scanned = vocabulary.merge_short(&padded, &mut scratch.parts);
+            let heaped = vocabulary.merge_long(&padded, &mut scratch.long);
             prop_assert_eq!(scanned, heaped, "{}", piece);
         }
     }
