@@ -238,21 +238,22 @@ Machine: ${machine.cpu}, \`nproc\` ${machine.nproc}; ${machine.rustc}; Node ${wa
 
 ${targets()}
 
-Where a target does not hold: **memory** — the wasm session keeps, besides the parsed
-messages, each message's original JSON as a \`serde_json::Value\` tree (so that messages no
-compaction rewrote are written back exactly), and a tree takes several times its text;
-keeping the originals as JSON text and parsing one only when it is written would bring the
-peak near the 3× asked, at the cost of a parse per message on \`session.messages\`.
-**Counting beside gpt-tokenizer** — gpt-tokenizer keeps the merges of up to 100,000
-pieces, so from its second pass on it re-reads its answers for the very texts it is timed
-on; compactor merges every piece each time (a conversation's messages are counted once,
-through the memo). The row with its cache cleared before each run is what it does on text
-it has not seen. Timed kind by kind, the mixed corpus's CJK part is where compactor loses:
-a run of CJK text is one long piece whose merge looks up many byte strings in a 4 MB
-table; the other kinds count 2.5–5× faster than gpt-tokenizer. Pieces of 24 bytes and
-more now merge with a heap (CJK natively 92 → 61 ms); reaching 2.5× would take a piece
-cache like gpt-tokenizer's or fewer table look-ups per multi-byte character. On a shared
-machine the ratio also moves from run to run.
+How the targets are met, and what limits them. **Memory**: a conversation reaches wasm as
+UTF-8 bytes of exactly its length (a JS string handed over as a Rust \`String\` is first
+given room for three bytes a character, and linear memory never shrinks), and the parsed
+messages' JSON values are kept as the originals that untouched messages are written back
+from, not copied. Before that, the same session took 4.94×. **Counting**: a 256 kB filter in
+front of the token tables answers most look-ups of byte strings that are not tokens
+without a cache miss; three-byte characters (CJK, kana, hangul, Devanagari, Thai, …) and
+the character classes of the split pattern are read from direct tables; a candidate
+token's bytes are one load. Before that, the mixed corpus counted 1.7× gpt-tokenizer and
+1.6× Python tiktoken. gpt-tokenizer keeps the merges of up to 100,000 pieces, so from its
+second pass on it re-reads its answers for the very texts it is timed on; compactor merges
+every piece each time (a conversation's messages are counted once, through the memo), and
+the row with gpt-tokenizer's cache cleared before each run is what it does on text it has
+not seen. Kind by kind, CJK is where compactor is slowest beside a warm gpt-tokenizer: a
+run of CJK text is one long piece, merged byte by byte. Python tiktoken runs in its own
+process after the Node half, so on a shared machine its ratio moves more than the others.
 
 ## Counting (\`o200k_base\`)
 
