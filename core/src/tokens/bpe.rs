@@ -217,6 +217,12 @@ impl Vocabulary {
         (rank != NO_RANK).then_some(rank)
     }
 
+    /// The rank of the two bytes `first`, `second`, or [`NO_RANK`]: the merge's first
+    /// round, one read.
+    fn pair_rank(&self, first: u8, second: u8) -> Rank {
+        self.pairs[usize::from(u16::from_be_bytes([first, second]))]
+    }
+
     /// The rank of `padded[start..end]`, [`NO_RANK`] if it is not a token; `padded` holds
     /// [`SHORT`] more bytes after the piece, so a short token's bytes are one load.
     fn rank_at(&self, padded: &[u8], start: usize, end: usize) -> Rank {
@@ -234,7 +240,8 @@ impl Vocabulary {
     /// The rank of the token of `len` (1 to 8) bytes packed in `word`, or [`NO_RANK`].
     fn short_rank(&self, word: u64, len: usize) -> Rank {
         if len == 2 {
-            return self.pairs[usize::from((word as u16).swap_bytes())];
+            let [first, second, ..] = word.to_le_bytes();
+            return self.pair_rank(first, second);
         }
         if let Some(code) = three_byte_char(word, len) {
             return self.chars[code];
@@ -301,7 +308,7 @@ impl Vocabulary {
     fn merge_short(&self, padded: &[u8], parts: &mut Vec<(usize, Rank)>) -> usize {
         let n = padded.len() - SHORT;
         parts.clear();
-        parts.extend((0..n - 1).map(|i| (i, self.rank_at(padded, i, i + 2))));
+        parts.extend((0..n - 1).map(|i| (i, self.pair_rank(padded[i], padded[i + 1]))));
         parts.push((n - 1, NO_RANK));
         parts.push((n, NO_RANK));
         let joined = |parts: &[(usize, Rank)], i: usize| match parts.get(i + 2) {
@@ -343,18 +350,26 @@ impl Vocabulary {
         prev.clear();
         prev.extend((0..n).map(|i| i.wrapping_sub(1)));
         pair.clear();
-        heap.clear();
+        let mut entries = std::mem::take(heap).into_vec();
+        entries.clear();
         let joined = |next: &[usize], i: usize| match next.get(next[i]) {
             Some(&end) => self.rank_at(padded, i, end),
             None => NO_RANK,
         };
         for i in 0..n {
-            let rank = joined(next, i);
+            // Every part is one byte: `padded[n]` is past the piece, and no pair with it.
+            let rank = if i + 1 < n {
+                self.pair_rank(padded[i], padded[i + 1])
+            } else {
+                NO_RANK
+            };
             pair.push(rank);
             if rank != NO_RANK {
-                heap.push(Reverse(entry(rank, i)));
+                entries.push(Reverse(entry(rank, i)));
             }
         }
+        // Built at once, in linear time; the allocation is the one kept in `heap`.
+        *heap = BinaryHeap::from(entries);
         let mut parts = n;
         while let Some(Reverse(top)) = heap.pop() {
             let (rank, i) = ((top >> 32) as Rank, top as u32 as usize);
@@ -390,13 +405,33 @@ fn three_byte_char(word: u64, len: usize) -> Option<usize> {
     })
 }
 
-/// Buffers the merge reuses from piece to piece of one text.
+/// Buffers the merge reuses from piece to piece, and from text to text on one thread.
 #[derive(Default)]
 pub(crate) struct Scratch {
     /// The piece being merged, and [`SHORT`] zero bytes.
     padded: Vec<u8>,
     parts: Vec<(usize, Rank)>,
     long: LongScratch,
+}
+
+impl Scratch {
+    /// Runs `f` with this thread's buffers (fresh ones if they are in use already). The
+    /// buffers a piece of more than 64 KiB grew are let go afterwards, not kept.
+    pub(crate) fn with<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+        }
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => {
+                let value = f(&mut scratch);
+                if scratch.padded.capacity() > 1 << 16 {
+                    *scratch = Scratch::default();
+                }
+                value
+            }
+            Err(_) => f(&mut Scratch::default()),
+        })
+    }
 }
 
 #[derive(Default)]
