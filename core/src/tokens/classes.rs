@@ -63,11 +63,16 @@ impl Class {
 }
 
 /// The class of `c`.
+#[inline]
 pub(super) fn class_of(c: char) -> Class {
-    let code = u32::from(c);
-    if code < 0x80 {
-        return ascii_class(code as u8);
+    match u8::try_from(c) {
+        Ok(byte) if byte.is_ascii() => ascii_class(byte),
+        _ => class_beyond_ascii(c),
     }
+}
+
+fn class_beyond_ascii(c: char) -> Class {
+    let code = u32::from(c);
     let classes = classes();
     let packed = match classes.near.get((code / 2) as usize) {
         Some(&pair) => pair >> (code % 2 * 4) & 7,
@@ -120,14 +125,25 @@ fn classes() -> &'static Classes {
     })
 }
 
+/// The class of an ASCII byte: one read.
+#[inline]
 fn ascii_class(byte: u8) -> Class {
-    match byte {
-        b'A'..=b'Z' => Class::Upper,
-        b'a'..=b'z' => Class::Lower,
-        b'0'..=b'9' => Class::Number,
-        b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' => Class::Space,
-        _ => Class::Other,
-    }
+    const TABLE: [Class; 128] = {
+        let mut table = [Class::Other; 128];
+        let mut byte = 0;
+        while byte < 128 {
+            table[byte as usize] = match byte {
+                b'A'..=b'Z' => Class::Upper,
+                b'a'..=b'z' => Class::Lower,
+                b'0'..=b'9' => Class::Number,
+                b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' => Class::Space,
+                _ => Class::Other,
+            };
+            byte += 1;
+        }
+        table
+    };
+    TABLE[usize::from(byte & 0x7f)]
 }
 
 #[cfg(test)]
