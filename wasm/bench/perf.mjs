@@ -11,6 +11,7 @@ import { execFileSync } from "node:child_process";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { Compactor, countTokens, initSync } from "../pkg/node.js";
+import { counting } from "./count.mjs";
 
 const dir = process.argv[2];
 const quick = process.argv.includes("--quick");
@@ -38,48 +39,6 @@ if (process.argv.includes("--memory")) {
   session.assess();
   console.log(JSON.stringify({ jsonBytes: Buffer.byteLength(text), wasmBefore: before, wasmPeak: wasm.memory.buffer.byteLength }));
   process.exit(0);
-}
-
-async function counting(texts, runs) {
-  const { countTokens: gptCount, clearMergeCache } = await import("gpt-tokenizer/encoding/o200k_base");
-  const { Tiktoken } = await import("js-tiktoken/lite");
-  const { default: o200k } = await import("js-tiktoken/ranks/o200k_base");
-  const { get_encoding } = await import("tiktoken");
-  const jsTiktoken = new Tiktoken(o200k);
-  const tiktoken = get_encoding("o200k_base");
-  const counters = {
-    compactor: (t) => countTokens(t, "o200k_base"),
-    "gpt-tokenizer": gptCount,
-    // gpt-tokenizer keeps the pieces it merged (100,000 by default), so from the second
-    // run on it re-reads its answers for these very texts; this row starts each run with
-    // that cache empty, as text the process has not counted before.
-    "gpt-tokenizer (cache cleared)": gptCount,
-    "js-tiktoken": (t) => jsTiktoken.encode(t).length,
-    tiktoken: (t) => tiktoken.encode_ordinary(t).length,
-  };
-  const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
-  const totals = {};
-  for (const [name, count] of Object.entries(counters)) {
-    totals[name] = texts.reduce((n, t) => n + count(t), 0); // warm-up, and the total
-  }
-  // Round by round, each tokenizer once a round: on a shared machine the load changes
-  // from second to second, and tokenizers timed in turns see the same load. The cache
-  // cleared row runs after the plain gpt-tokenizer row, and its pass fills the cache
-  // again for the next round's.
-  const passes = Object.fromEntries(Object.keys(counters).map((name) => [name, []]));
-  for (let round = 0; round < runs; round++) {
-    for (const [name, count] of Object.entries(counters)) {
-      if (name.endsWith("(cache cleared)")) clearMergeCache();
-      passes[name].push(time(() => texts.reduce((n, t) => n + count(t), 0))[0]);
-    }
-  }
-  const tokenizers = {};
-  for (const [name, tokens] of Object.entries(totals)) {
-    const seconds = median(passes[name]);
-    tokenizers[name] = { tokens, seconds, tokensPerSecond: tokens / seconds };
-  }
-  tiktoken.free();
-  return { texts: texts.length, bytes, tokenizers };
 }
 
 function sessionFigures(size, turns, reps) {
