@@ -38,6 +38,8 @@ mod bpe;
 mod calibration;
 #[cfg(feature = "bpe-runtime")]
 mod classes;
+#[cfg(feature = "bpe-runtime")]
+mod cuts;
 mod estimator;
 #[cfg(feature = "bpe-runtime")]
 mod split;

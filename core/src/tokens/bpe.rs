@@ -11,6 +11,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
 use super::RanksError;
+use super::cuts::Cuts;
 
 /// A token's rank in its vocabulary.
 pub(crate) type Rank = u32;
@@ -56,6 +57,8 @@ pub(crate) struct Vocabulary {
     filter: Vec<u64>,
     /// `64 - log2(filter.len())`.
     filter_shift: u32,
+    /// Where a long piece may be cut before it is merged.
+    cuts: Cuts,
 }
 
 /// A token of up to eight bytes, packed little-endian into `word`; `len` 0 where free.
@@ -128,6 +131,7 @@ impl Vocabulary {
             long_shift: 64 - long_bits,
             filter: vec![0; 1 << filter_bits],
             filter_shift: 64 - filter_bits,
+            cuts: Cuts::new((0..entries.len()).map(token)),
         };
         for (i, &(rank, line)) in entries.iter().enumerate() {
             if !vocabulary.insert(token(i), rank) {
@@ -286,6 +290,19 @@ impl Vocabulary {
 
     /// How many tokens `piece` (one piece of the split text) merges into.
     pub(crate) fn count_piece(&self, piece: &[u8], scratch: &mut Scratch) -> usize {
+        // Cut where a piece is long: a short one merges about as fast as it is cut.
+        if piece.len() < LONG_PIECE || piece.is_ascii() {
+            return self.count_part(piece, scratch);
+        }
+        let mut count = 0;
+        self.cuts.parts(piece, |start, end| {
+            count += self.count_part(&piece[start..end], scratch);
+        });
+        count
+    }
+
+    /// How many tokens `part` (a piece, or a part of one where it may be cut) merges into.
+    fn count_part(&self, piece: &[u8], scratch: &mut Scratch) -> usize {
         if piece.len() <= 1 || self.rank(piece).is_some() {
             return piece.len().min(1);
         }

@@ -260,6 +260,50 @@ mod tests {
         }
     }
 
+    /// Every token of `o200k_base` that is text of more than one character, none ASCII
+    /// (words of CJK, kana, hangul, Cyrillic, …): text made of them puts tokens across
+    /// the boundaries between characters, where a long piece is cut only when none can lie.
+    #[cfg(feature = "tiktoken")]
+    fn multi_byte_words() -> Vec<String> {
+        use base64::Engine as _;
+        let file = include_str!("../../vocab/o200k_base.tiktoken");
+        file.lines()
+            .filter_map(|line| line.split_once(' '))
+            .filter_map(|(token, _)| base64::engine::general_purpose::STANDARD.decode(token).ok())
+            .filter_map(|bytes| String::from_utf8(bytes).ok())
+            .filter(|word| word.chars().count() > 1 && !word.chars().any(|c| c.is_ascii()))
+            .collect()
+    }
+
+    #[cfg(feature = "tiktoken")]
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn counts_equal_tiktoken_rs_on_runs_of_multi_byte_words(
+            picks in proptest::collection::vec((proptest::prelude::any::<proptest::sample::Index>(), 0..4u8), 1..60),
+            noise in multi_byte_text(),
+        ) {
+            static WORDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+            let words = WORDS.get_or_init(multi_byte_words);
+            let mut noise = noise.chars().cycle();
+            let mut text = String::new();
+            for (pick, how) in picks {
+                let word = pick.get(words);
+                match how {
+                    // A word whole, its first or last character alone, or one from the noise.
+                    0 | 1 => text.push_str(word),
+                    2 => text.extend(word.chars().next()),
+                    _ => text.extend(noise.next().or(word.chars().last())),
+                }
+            }
+            for (ours, reference) in with_references() {
+                let expected = reference.encode_ordinary(&text).len() as u64;
+                proptest::prop_assert_eq!(ours.count(&text), expected, "{}: {:?}", ours.name(), text);
+            }
+        }
+    }
+
     #[cfg(feature = "tiktoken")]
     #[test]
     fn loaded_ranks_count_like_the_embedded_vocabularies() {

@@ -1,0 +1,169 @@
+//! Where a long piece of multi-byte text may be cut before it is merged, the counts of the
+//! parts adding up to the piece's.
+//!
+//! The merge only ever joins two parts into a token. So if no token of the vocabulary can
+//! lie across a position of the piece, no part ever will, and the two sides merge exactly
+//! as they would alone: the piece may be cut there. A run of CJK text (or kana, hangul,
+//! Devanagari, …) is one piece of the split, and merged whole it costs a heap operation
+//! and several look-ups a byte; cut between characters, most parts are one character,
+//! found in one look-up.
+//!
+//! Between two characters `c` and `d` of more than one byte each, a token that lies across
+//! the boundary either
+//! - holds both whole: its text has `c` then `d` (a *pair*),
+//! - starts inside `c`: it opens with continuation bytes, the end of `c`, then the first
+//!   byte of `d` (a *tail*), or
+//! - holds `c` whole (or more) and ends inside `d`: the last byte of `c`, then the start of
+//!   `d` (a *head*).
+//!
+//! Every token adds its pairs, tail and head, as byte strings, to a Bloom filter; a
+//! boundary is cut when none of its own is in the filter. The filter never says no to a
+//! string that was added, so a cut is always exact; a false yes only leaves a boundary
+//! uncut.
+
+/// What a key is, mixed into its hash so the kinds do not share keys.
+#[derive(Clone, Copy)]
+enum Kind {
+    Pair = 1,
+    Tail = 2,
+    Head = 3,
+}
+
+/// The Bloom filter of every token's pairs, tail and head.
+pub(crate) struct Cuts {
+    bits: Vec<u64>,
+    /// `64 - log2(bits.len())`: a hash's top bits pick its word.
+    shift: u32,
+}
+
+impl Cuts {
+    /// The keys of every token in `tokens`.
+    pub(crate) fn new<'a>(tokens: impl Iterator<Item = &'a [u8]> + Clone) -> Self {
+        // (Most tokens are ASCII, without keys.)
+        let tokens = tokens.filter(|token| !token.is_ascii());
+        let count = tokens
+            .clone()
+            .map(|token| keys(token, |_, _| {}))
+            .sum::<usize>();
+        // About sixteen bits a key: under one in a thousand absent keys passes.
+        let words_bits = (count / 4).next_power_of_two().trailing_zeros().max(1);
+        let mut cuts = Self {
+            bits: vec![0; 1 << words_bits],
+            shift: 64 - words_bits,
+        };
+        for token in tokens {
+            keys(token, |kind, key| {
+                let (word, bits) = cuts.bits_of(kind, key);
+                cuts.bits[word] |= bits;
+            });
+        }
+        cuts
+    }
+
+    /// Calls `part` with the start and end of each part of `piece` (UTF-8 text), in order:
+    /// the piece cut at every boundary between two multi-byte characters where no token
+    /// can lie.
+    pub(crate) fn parts(&self, piece: &[u8], mut part: impl FnMut(usize, usize)) {
+        let (mut start, mut previous) = (0, 0..0);
+        let mut at = 0;
+        while at < piece.len() {
+            let next = at..(at + utf8_len(piece[at])).min(piece.len());
+            if previous.len() > 1 && next.len() > 1 && self.may_cut(piece, &previous, &next) {
+                part(start, at);
+                start = at;
+            }
+            at = next.end;
+            previous = next;
+        }
+        part(start, piece.len());
+    }
+
+    /// Whether no token can lie across the boundary between the characters `c` and `d`.
+    fn may_cut(
+        &self,
+        piece: &[u8],
+        c: &std::ops::Range<usize>,
+        d: &std::ops::Range<usize>,
+    ) -> bool {
+        let boundary = d.start;
+        let absent = |kind, key: &[u8]| {
+            let (word, bits) = self.bits_of(kind, key);
+            self.bits[word] & bits != bits
+        };
+        absent(Kind::Pair, &piece[c.start..d.end])
+            && (c.start + 1..boundary).all(|tail| absent(Kind::Tail, &piece[tail..=boundary]))
+            && (boundary + 1..d.end).all(|head| absent(Kind::Head, &piece[boundary - 1..head]))
+    }
+
+    /// The word for a key and the two bits of it the key sets.
+    fn bits_of(&self, kind: Kind, key: &[u8]) -> (usize, u64) {
+        let hash = key
+            .iter()
+            .fold(kind as u64, |h, &b| {
+                (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+            })
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let below = hash << (64 - self.shift);
+        (
+            (hash >> self.shift) as usize,
+            1 << (below >> 58) | 1 << (below >> 52 & 63),
+        )
+    }
+}
+
+/// Calls `add` with each key of `token` that a boundary between two multi-byte characters
+/// can have (see the module's documentation); returns how many.
+fn keys(token: &[u8], mut add: impl FnMut(Kind, &[u8])) -> usize {
+    let mut count = 0;
+    let mut add = |kind, key: &[u8]| {
+        add(kind, key);
+        count += 1;
+    };
+    // The token's characters: each from a byte that is not a continuation byte, whole or
+    // (the last only, in text that is UTF-8) cut short.
+    let mut chars = Vec::new();
+    let mut at = token
+        .iter()
+        .position(|&b| !is_continuation(b))
+        .unwrap_or(token.len());
+    if at > 0 && token.get(at).is_some_and(|&lead| utf8_len(lead) > 1) {
+        add(Kind::Tail, &token[..=at]);
+    }
+    while at < token.len() {
+        let end = (at + 1..token.len())
+            .find(|&i| !is_continuation(token[i]))
+            .unwrap_or(token.len());
+        chars.push((at, end, std::str::from_utf8(&token[at..end]).is_ok()));
+        at = end;
+    }
+    for pair in chars.windows(2) {
+        if let [(start, middle, true), (_, end, true)] = *pair
+            && middle - start > 1
+            && end - middle > 1
+        {
+            add(Kind::Pair, &token[start..end]);
+        }
+    }
+    if let Some(&(start, end, false)) = chars.last()
+        && start > 0
+        && is_continuation(token[start - 1])
+    {
+        add(Kind::Head, &token[start - 1..end]);
+    }
+    count
+}
+
+fn is_continuation(byte: u8) -> bool {
+    byte & 0xc0 == 0x80
+}
+
+/// The length of the character whose first byte is `lead` (1 for a stray continuation
+/// byte, which valid text never starts a character with).
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0xf0.. => 4,
+        0xe0.. => 3,
+        0xc0.. => 2,
+        _ => 1,
+    }
+}
