@@ -94,6 +94,21 @@ function countingTable(set) {
   return ["| where | tokenizer | tokens | ms (median) | M tokens/s | compactor is |", "|---|---|---|---|---|---|", ...rows].join("\n");
 }
 
+/** The mixed corpus kind by kind in Node: compactor beside gpt-tokenizer. */
+function kindsTable() {
+  const rows = Object.entries(wasm.kinds ?? {}).map(([kind, { bytes, tokenizers: t }]) => {
+    const ours = t.compactor;
+    const warm = t["gpt-tokenizer"];
+    const cold = t["gpt-tokenizer (cache cleared)"];
+    return `| ${kind} | ${(bytes / 1e3).toFixed(0)} kB | ${n(ours.tokens)} | ${ms(ours.seconds)} | ${ms(warm.seconds)} | ${x(ours.tokensPerSecond / warm.tokensPerSecond)} | ${ms(cold.seconds)} | ${x(ours.tokensPerSecond / cold.tokensPerSecond)} |`;
+  });
+  return [
+    "| kind | text | tokens | compactor (ms) | gpt-tokenizer (ms) | compactor is | gpt-tokenizer, cache cleared (ms) | compactor is |",
+    "|---|---|---|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
+}
+
 function sessionTable() {
   const rows = [];
   for (const size of Object.keys(native.sessions)) {
@@ -246,14 +261,17 @@ from, not copied. Before that, the same session took 4.94×. **Counting**: a 256
 front of the token tables answers most look-ups of byte strings that are not tokens
 without a cache miss; three-byte characters (CJK, kana, hangul, Devanagari, Thai, …) and
 the character classes of the split pattern are read from direct tables; a candidate
-token's bytes are one load. Before that, the mixed corpus counted 1.7× gpt-tokenizer and
+token's bytes are one load; and a long piece of multi-byte text (a run of CJK text is one
+piece) is cut wherever no token of the vocabulary can lie across a boundary between two
+characters, so that most of its parts are one character, found in one look-up (exact: see
+\`core/src/tokens/cuts.rs\`). Before that, the mixed corpus counted 1.7× gpt-tokenizer and
 1.6× Python tiktoken. gpt-tokenizer keeps the merges of up to 100,000 pieces, so from its
 second pass on it re-reads its answers for the very texts it is timed on; compactor merges
 every piece each time (a conversation's messages are counted once, through the memo), and
 the row with gpt-tokenizer's cache cleared before each run is what it does on text it has
-not seen. Kind by kind, CJK is where compactor is slowest beside a warm gpt-tokenizer: a
-run of CJK text is one long piece, merged byte by byte. Python tiktoken runs in its own
-process after the Node half, so on a shared machine its ratio moves more than the others.
+not seen; the kind by kind table below shows where compactor is slowest beside it. Python
+tiktoken runs in its own process after the Node half, so on a shared machine its ratio
+moves more than the others.
 
 ## Counting (\`o200k_base\`)
 
@@ -265,6 +283,10 @@ A mixed corpus (\`wasm/bench/corpora.mjs\`: prose, code, JSON tool output, logs,
 emoji, about 200 kB each):
 
 ${countingTable("mixed")}
+
+The mixed corpus kind by kind, in Node (medians of the same kind of run):
+
+${kindsTable()}
 
 "compactor is" is compactor's tokens per second over the other's. The totals agree where
 the token columns show the same number (the quick check fails when they do not).

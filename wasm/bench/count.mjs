@@ -16,9 +16,9 @@ function seconds(f) {
   return (performance.now() - start) / 1e3;
 }
 
-/** Each tokenizer's total tokens and median seconds over `runs` passes of `texts`; throws
- * when the totals differ. */
-export async function counting(texts, runs) {
+/** Each tokenizer's total tokens and median seconds over `runs` passes of `texts` (the
+ * tokenizers named in `only`, when given); throws when the totals differ. */
+export async function counting(texts, runs, only) {
   const { countTokens: gptCount, clearMergeCache } = await import("gpt-tokenizer/encoding/o200k_base");
   const { Tiktoken } = await import("js-tiktoken/lite");
   const { default: o200k } = await import("js-tiktoken/ranks/o200k_base");
@@ -35,6 +35,7 @@ export async function counting(texts, runs) {
     "js-tiktoken": (t) => jsTiktoken.encode(t).length,
     tiktoken: (t) => tiktoken.encode_ordinary(t).length,
   };
+  for (const name of Object.keys(counters)) if (only && !only.includes(name)) delete counters[name];
   const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
   const totals = {};
   for (const [name, count] of Object.entries(counters)) {

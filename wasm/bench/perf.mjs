@@ -12,6 +12,7 @@ import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { Compactor, countTokens, initSync } from "../pkg/node.js";
 import { counting } from "./count.mjs";
+import { mixedKinds } from "./corpora.mjs";
 
 const dir = process.argv[2];
 const quick = process.argv.includes("--quick");
@@ -116,12 +117,18 @@ for (const size of quick ? ["10k", "100k"] : ["10k", "100k", "1m"]) {
   console.error(`wasm session ${size}: ${JSON.stringify(sessions[size])}`);
 }
 const runs = quick ? 3 : 11;
+// The mixed corpus kind by kind, beside gpt-tokenizer (the slow others add nothing).
+const kinds = {};
+for (const [kind, texts] of Object.entries(quick ? {} : mixedKinds())) {
+  kinds[kind] = await counting(texts, runs, ["compactor", "gpt-tokenizer", "gpt-tokenizer (cache cleared)"]);
+}
 const result = {
   node: process.version,
   counting: {
     corpus: await counting(JSON.parse(read("corpus-texts.json")), runs),
     mixed: await counting(JSON.parse(read("mixed-texts.json")), runs),
   },
+  kinds,
   sessions,
   packages: packageSizes(),
 };
