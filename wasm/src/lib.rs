@@ -172,7 +172,7 @@ fn read_json(value: &JsValue, path: &str) -> Result<Option<serde_json::Value>, F
     // `TextEncoder` writes UTF-8 (a lone surrogate as U+FFFD), so the check passes; read
     // as `str`, the text goes through the JSON reader every other input uses.
     let bytes = TextEncoder::new().encode(&text).to_vec();
-    let text = String::from_utf8(bytes).map_err(|e| Failure::invalid(path, e.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|_| Failure::invalid(path, "not UTF-8"))?;
     serde_json::from_str(&text)
         .map(Some)
         .map_err(|e| Failure::invalid(path, without_position(&e)))

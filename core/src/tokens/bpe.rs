@@ -422,33 +422,13 @@ fn three_byte_char(word: u64, len: usize) -> Option<usize> {
     })
 }
 
-/// Buffers the merge reuses from piece to piece, and from text to text on one thread.
+/// Buffers the merge reuses from piece to piece of one text.
 #[derive(Default)]
 pub(crate) struct Scratch {
     /// The piece being merged, and [`SHORT`] zero bytes.
     padded: Vec<u8>,
     parts: Vec<(usize, Rank)>,
     long: LongScratch,
-}
-
-impl Scratch {
-    /// Runs `f` with this thread's buffers (fresh ones if they are in use already). The
-    /// buffers a piece of more than 64 KiB grew are let go afterwards, not kept.
-    pub(crate) fn with<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
-        thread_local! {
-            static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
-        }
-        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-            Ok(mut scratch) => {
-                let value = f(&mut scratch);
-                if scratch.padded.capacity() > 1 << 16 {
-                    *scratch = Scratch::default();
-                }
-                value
-            }
-            Err(_) => f(&mut Scratch::default()),
-        })
-    }
 }
 
 #[derive(Default)]

@@ -132,12 +132,11 @@ impl Tiktoken {
 impl TokenCounter for Tiktoken {
     fn count(&self, text: &str) -> u64 {
         // Special-token strings inside a conversation are text, not control tokens.
-        bpe::Scratch::with(|scratch| {
-            self.split
-                .pieces(text)
-                .map(|piece| self.vocabulary.count_piece(piece.as_bytes(), scratch) as u64)
-                .sum()
-        })
+        let mut scratch = bpe::Scratch::default();
+        self.split
+            .pieces(text)
+            .map(|piece| self.vocabulary.count_piece(piece.as_bytes(), &mut scratch) as u64)
+            .sum()
     }
 
     fn name(&self) -> &str {
