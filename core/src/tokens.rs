@@ -42,6 +42,8 @@ mod classes;
 mod cuts;
 mod estimator;
 #[cfg(feature = "bpe-runtime")]
+mod filter;
+#[cfg(feature = "bpe-runtime")]
 mod split;
 #[cfg(feature = "bpe-runtime")]
 mod tiktoken;

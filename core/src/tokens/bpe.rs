@@ -12,6 +12,7 @@ use std::collections::{BinaryHeap, HashSet};
 
 use super::RanksError;
 use super::cuts::Cuts;
+use super::filter::Filter;
 
 /// A token's rank in its vocabulary.
 pub(crate) type Rank = u32;
@@ -50,13 +51,11 @@ pub(crate) struct Vocabulary {
     long: Vec<u32>,
     /// `64 - log2(long.len())`.
     long_shift: u32,
-    /// A filter in front of both tables, two bits a token (a blocked Bloom filter): most
-    /// byte strings the merge looks up are not tokens, and one read of this table, small
-    /// enough to stay in cache, says so for nearly all of them without the read of a slot
-    /// in the large tables that would miss the cache.
-    filter: Vec<u64>,
-    /// `64 - log2(filter.len())`.
-    filter_shift: u32,
+    /// The hashes of the tokens in `short` (but pairs and three-byte characters, which
+    /// have tables of their own) and in `long`: most byte strings the merge looks up are
+    /// not tokens, and one read of the filter says so for nearly all of them without the
+    /// read of a slot in the large tables that would miss the cache.
+    filter: Filter,
     /// Where a long piece may be cut before it is merged.
     cuts: Cuts,
 }
@@ -113,12 +112,6 @@ impl Vocabulary {
             table_bits(short_count),
             table_bits(entries.len() - short_count),
         );
-        // About eight bits a token (256 kB for o200k_base): a few in a hundred absent
-        // strings pass.
-        let filter_bits = (entries.len() / 8)
-            .next_power_of_two()
-            .trailing_zeros()
-            .max(1);
         let mut vocabulary = Self {
             pairs: vec![NO_RANK; 1 << 16],
             chars: vec![NO_RANK; 1 << 16],
@@ -129,8 +122,9 @@ impl Vocabulary {
             long_ranks: Vec::new(),
             long: vec![0; 1 << long_bits],
             long_shift: 64 - long_bits,
-            filter: vec![0; 1 << filter_bits],
-            filter_shift: 64 - filter_bits,
+            // About eight bits a token (256 kB for o200k_base): a few in a hundred absent
+            // strings pass.
+            filter: Filter::new(entries.len(), 8),
             cuts: Cuts::new((0..entries.len()).map(token)),
         };
         for (i, &(rank, line)) in entries.iter().enumerate() {
@@ -171,7 +165,7 @@ impl Vocabulary {
             } else if let Some(code) = three_byte_char(word, token.len()) {
                 self.chars[code] = rank;
             } else {
-                self.mark(short_hash(word, len));
+                self.filter.insert(short_hash(word, len));
             }
         } else {
             if self.long_rank(token) != NO_RANK {
@@ -186,29 +180,9 @@ impl Vocabulary {
             self.long_starts.push(self.long_bytes.len());
             self.long_ranks.push(rank);
             self.long[slot] = self.long_ranks.len() as u32;
-            self.mark(hash(token));
+            self.filter.insert(hash(token));
         }
         true
-    }
-
-    /// The filter's word for `hash` and the two bits of it a token with that hash sets:
-    /// the word from the hash's top bits, the bits from the two six-bit groups below them
-    /// (a multiplying hash mixes its high bits best; its low ones hardly).
-    fn filter_bits(&self, hash: u64) -> (usize, u64) {
-        let word = (hash >> self.filter_shift) as usize;
-        let below = hash << (64 - self.filter_shift);
-        (word, 1 << (below >> 58) | 1 << (below >> 52 & 63))
-    }
-
-    fn mark(&mut self, hash: u64) {
-        let (word, bits) = self.filter_bits(hash);
-        self.filter[word] |= bits;
-    }
-
-    /// `false` when no token has `hash`; `true` when one may.
-    fn may_hold(&self, hash: u64) -> bool {
-        let (word, bits) = self.filter_bits(hash);
-        self.filter[word] & bits == bits
     }
 
     /// The rank of the token made of `bytes`, if there is one.
@@ -252,7 +226,7 @@ impl Vocabulary {
         }
         let len = len as u32;
         let hash = short_hash(word, len);
-        if !self.may_hold(hash) {
+        if !self.filter.may_hold(hash) {
             return NO_RANK;
         }
         let mask = self.short.len() - 1;
@@ -271,7 +245,7 @@ impl Vocabulary {
 
     fn long_rank(&self, bytes: &[u8]) -> Rank {
         let hash = hash(bytes);
-        if !self.may_hold(hash) {
+        if !self.filter.may_hold(hash) {
             return NO_RANK;
         }
         let mask = self.long.len() - 1;
@@ -508,7 +482,7 @@ fn short_hash(word: u64, len: u32) -> u64 {
 
 /// A fast hash of a token's bytes (eight at a time; multiplying mixes the top bits, which
 /// pick the slot).
-fn hash(bytes: &[u8]) -> u64 {
+pub(super) fn hash(bytes: &[u8]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let mix = |h: u64, word: u64| (h.rotate_left(26) ^ word).wrapping_mul(K);
     let mut h = (bytes.len() as u64).wrapping_mul(K);

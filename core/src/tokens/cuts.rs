@@ -21,6 +21,9 @@
 //! string that was added, so a cut is always exact; a false yes only leaves a boundary
 //! uncut.
 
+use super::bpe::hash;
+use super::filter::Filter;
+
 /// What a key is, mixed into its hash so the kinds do not share keys.
 #[derive(Clone, Copy)]
 enum Kind {
@@ -31,9 +34,7 @@ enum Kind {
 
 /// The Bloom filter of every token's pairs, tail and head.
 pub(crate) struct Cuts {
-    bits: Vec<u64>,
-    /// `64 - log2(bits.len())`: a hash's top bits pick its word.
-    shift: u32,
+    filter: Filter,
 }
 
 impl Cuts {
@@ -46,18 +47,11 @@ impl Cuts {
             .map(|token| keys(token, |_, _| {}))
             .sum::<usize>();
         // About sixteen bits a key: under one in a thousand absent keys passes.
-        let words_bits = (count / 4).next_power_of_two().trailing_zeros().max(1);
-        let mut cuts = Self {
-            bits: vec![0; 1 << words_bits],
-            shift: 64 - words_bits,
-        };
+        let mut filter = Filter::new(count, 16);
         for token in tokens {
-            keys(token, |kind, key| {
-                let (word, bits) = cuts.bits_of(kind, key);
-                cuts.bits[word] |= bits;
-            });
+            keys(token, |kind, key| filter.insert(key_hash(kind, key)));
         }
-        cuts
+        Self { filter }
     }
 
     /// Calls `part` with the start and end of each part of `piece` (UTF-8 text), in order:
@@ -86,29 +80,16 @@ impl Cuts {
         d: &std::ops::Range<usize>,
     ) -> bool {
         let boundary = d.start;
-        let absent = |kind, key: &[u8]| {
-            let (word, bits) = self.bits_of(kind, key);
-            self.bits[word] & bits != bits
-        };
+        let absent = |kind, key: &[u8]| !self.filter.may_hold(key_hash(kind, key));
         absent(Kind::Pair, &piece[c.start..d.end])
             && (c.start + 1..boundary).all(|tail| absent(Kind::Tail, &piece[tail..=boundary]))
             && (boundary + 1..d.end).all(|head| absent(Kind::Head, &piece[boundary - 1..head]))
     }
+}
 
-    /// The word for a key and the two bits of it the key sets.
-    fn bits_of(&self, kind: Kind, key: &[u8]) -> (usize, u64) {
-        let hash = key
-            .iter()
-            .fold(kind as u64, |h, &b| {
-                (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-            })
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let below = hash << (64 - self.shift);
-        (
-            (hash >> self.shift) as usize,
-            1 << (below >> 58) | 1 << (below >> 52 & 63),
-        )
-    }
+/// The hash of a key of `kind`: the bytes' hash, the kind mixed in.
+fn key_hash(kind: Kind, key: &[u8]) -> u64 {
+    (hash(key) ^ kind as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// Calls `add` with each key of `token` that a boundary between two multi-byte characters
