@@ -6,7 +6,8 @@
 //   POST /sessions/:id/append   { messages: [...] }  -> { version, compacting }
 //   GET  /sessions/:id          -> { messages, version }
 //   POST /sessions/:id/compact  -> waits for the compaction under way, runs one if needed
-//   GET  /sessions/:id/stats    -> { appends, compactions, rebased, conflicts, failures, skipped }
+//   GET  /sessions/:id/stats    -> { appends, compactions, skipped, rebased, conflicts, refused,
+//                                    failures, lastFailure? }
 import { Compactor } from "@compactor-rs/compactor";
 import { durableObjectStore } from "@compactor-rs/compactor/stores";
 
@@ -68,7 +69,7 @@ export class Session {
     this.store = durableObjectStore(ctx.storage, { compactor: this.compactor });
     this.summarize = openAiSummarizer(env);
     this.compacting = null;
-    this.stats = { appends: 0, compactions: 0, rebased: 0, conflicts: 0, failures: 0, skipped: 0 };
+    this.stats = { appends: 0, compactions: 0, rebased: 0, conflicts: 0, refused: 0, failures: 0, skipped: 0 };
   }
 
   async fetch(request) {
@@ -115,11 +116,19 @@ export class Session {
         this.stats.rebased += result.rebased;
         this.stats.conflicts += result.conflicts;
       } catch (error) {
-        // CONFLICT: the session changed in a way that cannot be rebased; the next append
-        // compacts again. Anything else (the model down): the breaker counts it, and the
-        // state goes to storage so that the object's next instance knows.
+        if (error.code === "CONFLICT") {
+          // Appends kept arriving through every rebase the write-back allows (or the
+          // session was changed otherwise): nothing was written and nothing is lost; the
+          // next append over the limit compacts again (summaries of the same messages come
+          // from the engine's cache).
+          this.stats.refused++;
+          return;
+        }
+        // Anything else (the model down): the breaker counts it, and the state goes to
+        // storage so that the object's next instance knows.
         this.stats.failures++;
-        if (error.code !== "CONFLICT") await this.store.saveState(session);
+        this.stats.lastFailure = `${error.code ?? error.name}: ${error.message}`;
+        await this.store.saveState(session);
       } finally {
         this.compacting = null;
       }

@@ -1,7 +1,8 @@
 // The example worker in workerd (through Miniflare) with real Durable Object storage: 50
 // concurrent appends to one session while compactions run. Every message appended is in
 // the final conversation exactly once (as itself, or named in exactly one summary), every
-// conversation read meanwhile passes the format checker, and no request fails. The
+// conversation read meanwhile passes the format checker, no request fails, and no
+// compaction fails other than by giving up on a write-back that appends kept outrunning. The
 // summarizer is an OpenAI-compatible server on loopback, started and stopped here.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -94,11 +95,14 @@ test("50 concurrent appends to one Durable Object session while compactions run"
     assert.equal(counts.size, 2 * APPENDS, "no tag from nowhere");
     assert.equal(stats.appends, APPENDS + 1);
     assert.ok(stats.compactions >= 1, JSON.stringify(stats));
-    assert.ok(stats.rebased >= 1, `appends arrived while compactions ran: ${JSON.stringify(stats)}`);
+    // Appends arrived while compactions ran: rebased after a result, or outrunning a
+    // write-back until it gave up (CONFLICT, nothing written; a later run compacted them).
+    assert.ok(stats.rebased + stats.refused >= 1, `appends arrived while compactions ran: ${JSON.stringify(stats)}`);
     assert.equal(stats.failures, 0, JSON.stringify(stats));
     t.diagnostic(
       `workerd: ${APPENDS} concurrent appends (${2 * APPENDS} messages) in ${elapsed.toFixed(0)} ms; ` +
         `${stats.compactions} compactions, ${stats.skipped} skipped, ${stats.conflicts} conflicts, ${stats.rebased} messages rebased, ` +
+        `${stats.refused} refused (CONFLICT), ` +
         `${summarizer.requests} summary requests; ${reads} reads of ${versions.size} versions checked; final: ${messages.length} messages at version ${version}; messages lost: 0`,
     );
 
