@@ -4,7 +4,7 @@
 use crate::budget::Budget;
 use crate::message::{Message, Part};
 use crate::overflow::{Assessment, assess};
-use crate::prune::is_cleared;
+use crate::prune::{is_cleared, is_clipped};
 use crate::segment::{SegmentError, Segmentation, segment};
 use crate::select::{Tail, TailPolicy, select_tail};
 use crate::tokens::TokenAccountant;
@@ -39,7 +39,7 @@ pub enum SegmentState {
     Tail,
     /// Nothing in it may be compacted.
     Pinned,
-    /// Tool-result bodies cleared (LIGHT).
+    /// Tool-result bodies cleared or clipped (LIGHT).
     Masked,
     /// Holds a summary the engine wrote.
     Summarized,
@@ -83,13 +83,13 @@ impl Plan {
     }
 }
 
-/// Does `message` hold a tool result LIGHT cleared?
+/// Does `message` hold a tool result LIGHT cleared or clipped?
 fn has_cleared_result(message: &Message) -> bool {
     message.tool_results().any(|result| {
         result
             .content
             .iter()
-            .any(|c| matches!(c, Part::Text { text } if is_cleared(text)))
+            .any(|c| matches!(c, Part::Text { text } if is_cleared(text) || is_clipped(text)))
     })
 }
 

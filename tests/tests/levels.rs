@@ -55,6 +55,54 @@ fn light_clears_old_tool_results_when_that_is_enough() {
 }
 
 #[test]
+fn light_clips_the_last_result_it_needs_to_just_enough() {
+    // An old result far larger than the target needs cleared: clearing it whole would land
+    // far under the target; its head and tail stay, the middle clipped to what is needed.
+    let mut messages = agent_session(12, 40);
+    let big = messages
+        .iter()
+        .position(|m| m.id.as_str() == "t2")
+        .expect("t2");
+    let body = (0..400)
+        .map(|w| format!("row {w} of the dump of src/module_2.py value {}", w * 7))
+        .collect::<Vec<_>>()
+        .join("\n");
+    messages[big] = Message::tool_result("t2", "call2", body);
+    let total = tokens_of(&messages);
+    let compactor = compactor_for(total, 0.8, |_| {});
+    let (result, _) = run_with(
+        &compactor,
+        messages.clone(),
+        Trigger::Proactive,
+        &Scripted::always(Script::Fail("unused".into())),
+    );
+    let outcome = result.expect("compacts");
+    assert_eq!(outcome.status, Status::Compacted { target_met: true });
+    let target = outcome.report.target_tokens;
+    let tokens = tokens_of(&outcome.messages);
+    assert!(
+        tokens as f64 >= 0.95 * target as f64 && tokens <= target,
+        "{tokens} tokens for a target of {target}"
+    );
+    let kept = outcome.messages[big].text();
+    assert!(kept.contains(compactor::prune::CLIP_MARKER), "{kept}");
+    let last_row = "row 399 of the dump of src/module_2.py value 2793";
+    assert!(
+        kept.starts_with("row 0 of the dump") && kept.ends_with(last_row),
+        "{kept}"
+    );
+    assert!(
+        outcome.messages[..big]
+            .iter()
+            .filter(|m| m.text().contains("cleared by compactor"))
+            .count()
+            == 2,
+        "the two results before it are cleared"
+    );
+    assert_sound(&messages, &outcome);
+}
+
+#[test]
 fn moderate_summarizes_old_segments_in_parallel_and_keeps_user_messages() {
     let messages = agent_session(20, 40);
     let compactor = summarizing_compactor(&messages, 0.5, |_| {});

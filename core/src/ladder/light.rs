@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use crate::facts::command_of;
 use crate::ladder::LevelContext;
 use crate::message::{Message, Part, Role, ToolCall};
-use crate::prune::{cleared_placeholder, is_cleared};
+use crate::prune::{cleared_placeholder, clip_middle, is_cleared};
 use crate::tokens::TokenAccountant;
 
 /// One tool result to clear.
@@ -16,7 +16,8 @@ pub struct Clearing {
     pub message: usize,
     /// The part of that message.
     pub part: usize,
-    /// What replaces its body.
+    /// What replaces its body: a placeholder keeping its facts, or (the last of a plan,
+    /// when clearing it all would cut far more than needed) the body clipped middle-out.
     pub placeholder: String,
     /// Tokens of the body cleared.
     pub tokens: u64,
@@ -25,6 +26,8 @@ pub struct Clearing {
 /// The tool results to clear, oldest first, until the projection meets the target: only
 /// results before the tail, never the newest `keep_tool_results`, and at least
 /// `clear_at_least` tokens or nothing (every rewrite breaks the provider's prompt cache).
+/// The last one, when clearing it would cut far more than the target needs, is clipped
+/// middle-out to just enough instead.
 pub fn plan_light(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<Clearing> {
     let tail = ctx.tail(ctx.config.keep_recent_turns);
     let candidates = candidates(ctx, accountant);
@@ -44,19 +47,54 @@ pub fn plan_light(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<C
     if needed == 0 {
         return Vec::new(); // only the message count is over: clearing cannot help
     }
+    let goal = needed.max(ctx.config.clear_at_least);
     let mut plan = Vec::new();
     let mut saved = 0;
+    let mut last_saving = 0;
     for (clearing, placeholder_tokens) in candidates {
-        if clearing.message >= before || saved >= needed.max(ctx.config.clear_at_least) {
+        if clearing.message >= before || saved >= goal {
             break;
         }
-        saved += clearing.tokens.saturating_sub(placeholder_tokens);
+        last_saving = clearing.tokens.saturating_sub(placeholder_tokens);
+        saved += last_saving;
         plan.push(clearing);
     }
     if saved < ctx.config.clear_at_least {
         return Vec::new();
     }
+    if saved > goal
+        && let Some(last) = plan.last_mut()
+    {
+        // The last result cleared saves more than the target still needed: it keeps what
+        // the target leaves room for instead, head and tail, when that is more than its
+        // placeholder would say.
+        let still = goal - (saved - last_saving);
+        trim(ctx, accountant, last, still);
+    }
     plan
+}
+
+/// Makes `clearing` save about `still` tokens rather than all its body: the body clipped
+/// middle-out to what is left, when that keeps at least twice its placeholder's tokens.
+fn trim(ctx: &LevelContext<'_>, accountant: &TokenAccountant, clearing: &mut Clearing, still: u64) {
+    let placeholder_tokens = accountant.text_tokens(&clearing.placeholder);
+    let keep = clearing.tokens.saturating_sub(still);
+    if keep < placeholder_tokens * 2 {
+        return;
+    }
+    let Some(Part::ToolResult(result)) = ctx
+        .messages
+        .get(clearing.message)
+        .and_then(|m| m.parts.get(clearing.part))
+    else {
+        return;
+    };
+    let body = Message::new("x", Role::Tool, result.content.clone()).text();
+    if let Some(clipped) = clip_middle(accountant.counter(), &body, keep)
+        && accountant.text_tokens(&clipped) <= keep
+    {
+        clearing.placeholder = clipped;
+    }
 }
 
 /// Every tool result worth clearing (its placeholder is under half its size), oldest first,
