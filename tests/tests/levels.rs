@@ -11,17 +11,24 @@ use compactor::message::Message;
 use compactor_tests::harness::{RealClock, Script, Scripted, SimClock, drive_bounded};
 use compactor_tests::setup::*;
 
+/// A run to `share` of the tokens of `messages` whose summarizer fails if it is asked.
+fn without_summaries(
+    messages: &[Message],
+    share: f64,
+) -> (Result<compactor::engine::Outcome, CompactError>, Vec<Event>) {
+    let compactor = compactor_for(tokens_of(messages), share, |_| {});
+    run_with(
+        &compactor,
+        messages.to_vec(),
+        Trigger::Proactive,
+        &Scripted::always(Script::Fail("unused".into())),
+    )
+}
+
 #[test]
 fn light_clears_old_tool_results_when_that_is_enough() {
     let messages = agent_session(12, 40);
-    let total = tokens_of(&messages);
-    let compactor = compactor_for(total, 0.7, |_| {});
-    let (result, events) = run_with(
-        &compactor,
-        messages.clone(),
-        Trigger::Proactive,
-        &Scripted::always(Script::Fail("unused".into())),
-    );
+    let (result, events) = without_summaries(&messages, 0.7);
     let outcome = result.expect("compacts");
     assert_eq!(outcome.status, Status::Compacted { target_met: true });
     assert_eq!(
@@ -68,14 +75,7 @@ fn light_clips_the_last_result_it_needs_to_just_enough() {
         .collect::<Vec<_>>()
         .join("\n");
     messages[big] = Message::tool_result("t2", "call2", body);
-    let total = tokens_of(&messages);
-    let compactor = compactor_for(total, 0.8, |_| {});
-    let (result, _) = run_with(
-        &compactor,
-        messages.clone(),
-        Trigger::Proactive,
-        &Scripted::always(Script::Fail("unused".into())),
-    );
+    let (result, _) = without_summaries(&messages, 0.8);
     let outcome = result.expect("compacts");
     assert_eq!(outcome.status, Status::Compacted { target_met: true });
     let target = outcome.report.target_tokens;
