@@ -12,7 +12,7 @@ use crate::engine::{
 };
 use crate::extractive::Extractive;
 use crate::message::Message;
-use crate::rebase;
+use crate::rebase::{AfterRebase, WriteBack};
 
 /// Writes summaries: the caller's model behind a request/answer interface.
 pub trait Summarize {
@@ -188,16 +188,10 @@ pub trait SessionStore {
     ) -> impl Future<Output = Result<Result<(), Self::Version>, Self::Error>>;
 }
 
-/// What [`Compactor::compact_session`] did.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SessionOutcome {
-    /// The run's outcome; its messages are what was written (appends rebased included).
-    pub outcome: Outcome,
-    /// Messages appended to the store while the run worked, written after its result.
-    pub rebased: usize,
-    /// Saves refused because the store had moved on, each resolved by a rebase.
-    pub conflicts: u32,
-}
+/// What [`Compactor::compact_session`] did: the write-back that landed. Its outcome's
+/// messages are what was written (appends rebased included), its report counts every run
+/// made on the way.
+pub type SessionOutcome = WriteBack;
 
 impl Compactor {
     /// Reads the session from `store`, compacts it, and writes the result back with the
@@ -206,7 +200,7 @@ impl Compactor {
     /// When the save is refused because messages were appended meanwhile, they are
     /// rebased: the session is read again and the result followed by the new messages is
     /// written with the new version (compacted again first when that would exceed the
-    /// absolute limit), up to [`rebase::MAX_REBASES`] times. Any other change (a loaded
+    /// absolute limit), up to [`crate::rebase::MAX_REBASES`] times. Any other change (a loaded
     /// message edited or removed, another compaction's result written) is
     /// [`CompactError::Conflict`], and nothing is written.
     pub async fn compact_session<S: Summarize, C: Clock, T: SessionStore>(
@@ -220,69 +214,39 @@ impl Compactor {
         let Some((mut base, mut version)) = store.load(session).await.map_err(persist)? else {
             return Err(CompactError::NoMessagesToCompact);
         };
-        let mut outcome = self
+        let outcome = self
             .compact(session, base.clone(), Trigger::Proactive, summarizer, clock)
             .await?;
-        let (mut rebased, mut conflicts) = (0, 0);
         if !matches!(outcome.status, Status::Compacted { .. }) {
-            return Ok(SessionOutcome {
-                outcome,
-                rebased,
-                conflicts,
-            });
+            return Ok(WriteBack::new(outcome));
         }
         let conflict = |expected: &T::Version, found: &T::Version| CompactError::Conflict {
             expected: expected.to_string(),
             found: found.to_string(),
         };
+        let mut write = WriteBack::new(outcome);
         loop {
-            let found = match store.save(session, &outcome.messages, &version).await {
-                Ok(Ok(())) => {
-                    return Ok(SessionOutcome {
-                        outcome,
-                        rebased,
-                        conflicts,
-                    });
-                }
+            let found = match store.save(session, &write.outcome.messages, &version).await {
+                Ok(Ok(())) => return Ok(write),
                 Ok(Err(found)) => found,
                 Err(e) => return Err(persist(e)),
             };
-            if conflicts >= rebase::MAX_REBASES {
-                return Err(conflict(&version, &found));
-            }
-            conflicts += 1;
-            let Some((now_stored, now_version)) = store.load(session).await.map_err(persist)?
-            else {
+            write.refused().map_err(|_| conflict(&version, &found))?;
+            let Some((now, now_version)) = store.load(session).await.map_err(persist)? else {
                 return Err(conflict(&version, &found));
             };
-            let next = rebase::rebase(&base, &outcome.messages, &now_stored)
+            let next = write
+                .rebase(self, &base, &now)
                 .map_err(|_| conflict(&version, &now_version))?;
-            rebased += next.appended;
-            outcome.messages = next.messages;
-            if rebase::within_limit(self, &outcome.messages).is_err() {
-                // The appends pushed the result over the limit: compact it again, and
-                // never write what the provider would refuse.
+            if next == AfterRebase::CompactAgain {
+                // A failed run returns its error: the messages are not needed after it.
+                let messages = std::mem::take(&mut write.outcome.messages);
                 let again = self
-                    .compact(
-                        session,
-                        outcome.messages,
-                        Trigger::Proactive,
-                        summarizer,
-                        clock,
-                    )
+                    .compact(session, messages, Trigger::Proactive, summarizer, clock)
                     .await?;
-                rebase::within_limit(self, &again.messages)?;
-                let (requests, cache_hits, failures) = (
-                    outcome.report.requests + again.report.requests,
-                    outcome.report.cache_hits + again.report.cache_hits,
-                    outcome.report.failures + again.report.failures,
-                );
-                outcome = again;
-                outcome.report.requests = requests;
-                outcome.report.cache_hits = cache_hits;
-                outcome.report.failures = failures;
+                write.compacted_again(self, again)?;
             }
-            base = now_stored;
+            base = now;
             version = now_version;
         }
     }

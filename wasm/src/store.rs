@@ -1,15 +1,15 @@
 //! `compactSession`: a session read from the caller's store, compacted by the driver, and
 //! written back with the version read. Appends made meanwhile are rebased after the result
-//! (the core's `rebase`); any other change is `CONFLICT`.
+//! (the core's `WriteBack`); any other change is `CONFLICT`.
 
-use compactor::engine::{self, Outcome, Status};
+use compactor::engine::{self, Status};
 use compactor::format::Conversation;
-use compactor::rebase;
+use compactor::rebase::{AfterRebase, WriteBack};
 use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::driver::{Options, Stop, result, run, settle, with_cause};
+use crate::driver::{Options, Stop, result, run, run_messages, settle, with_cause};
 use crate::fields::describe;
 use crate::{ErrorCode, Failure, apply_pins, js_message, read_conversation};
 
@@ -48,10 +48,10 @@ fn persist_failed(method: &str, thrown: JsValue) -> Stop {
     Stop::Thrown(with_cause(failure.into(), &thrown))
 }
 
-/// `compactor.compactSession(store, sessionId, options)`: the Rust `compact_session` as a
-/// loop in this driver. Read with the version, compact, write back only a compacted
-/// result, with the version read; appends made meanwhile are rebased after the result
-/// (the core's `rebase`), anything else is `CONFLICT`.
+/// `compactor.compactSession(store, sessionId, options)`: the Rust `compact_session` over
+/// the caller's promises. Read with the version, compact, write back only a compacted
+/// result, with the version read, as the core's [`WriteBack`] says: appends made meanwhile
+/// are rebased after the result, anything else is `CONFLICT`.
 pub(crate) fn compact_session(
     engine: engine::Compactor,
     store: &JsValue,
@@ -83,10 +83,10 @@ pub(crate) fn compact_session(
             )
             .into());
         };
-        let mut outcome = run(&engine, &options, &session, &base).await?;
-        let (mut rebased, mut conflicts) = (0usize, 0u32);
-        if !matches!(outcome.status, Status::Compacted { .. }) {
-            return Ok(session_result(&base, &outcome, rebased, conflicts)?);
+        let outcome = run(&engine, &options, &session, &base).await?;
+        let mut write = WriteBack::new(outcome);
+        if !matches!(write.outcome.status, Status::Compacted { .. }) {
+            return Ok(session_result(&base, &write)?);
         }
         loop {
             // Once the write starts it is awaited to its end: rejecting ABORTED while it
@@ -94,41 +94,27 @@ pub(crate) fn compact_session(
             if let Some(signal) = options.aborted() {
                 return Err(Stop::Aborted(signal.reason()).into());
             }
-            let written = session_result(&base, &outcome, rebased, conflicts)?;
+            let written = session_result(&base, &write)?;
             let messages = Reflect::get(&written, &"messages".into()).unwrap_or_default();
             let Some(found) = store.save(&messages, &version).await? else {
                 return Ok(written);
             };
-            if conflicts >= rebase::MAX_REBASES {
-                return Err(conflict(&version, &found));
-            }
-            conflicts += 1;
+            write.refused().map_err(|_| conflict(&version, &found))?;
             let Some((now, now_version)) = store.load(&options).await? else {
                 return Err(conflict(&version, &found));
             };
-            let next = rebase::rebase(&base.messages, &outcome.messages, &now.messages)
+            let next = write
+                .rebase(&engine, &base.messages, &now.messages)
                 .map_err(|_| conflict(&version, &now_version))?;
-            rebased += next.appended;
             // Written in the format and envelope of what the store holds now: messages
             // the run did not rewrite, the appended ones included, go back verbatim.
             base = now;
             version = now_version;
-            outcome.messages = next.messages;
-            if rebase::within_limit(&engine, &outcome.messages).is_err() {
-                // The appends pushed the result over the limit: compact it again, and
-                // never write what the provider would refuse.
-                let mut pending = base.clone();
-                pending.messages = outcome.messages;
-                let again = run(&engine, &options, &session, &pending).await?;
-                rebase::within_limit(&engine, &again.messages).map_err(Stop::from)?;
-                outcome.report.requests += again.report.requests;
-                outcome.report.cache_hits += again.report.cache_hits;
-                outcome.report.failures += again.report.failures;
-                outcome = Outcome {
-                    report: outcome.report,
-                    ..again
-                };
-                // The store still holds `base`: the result replaces all of it.
+            if next == AfterRebase::CompactAgain {
+                let messages = &write.outcome.messages;
+                let again =
+                    run_messages(&engine, &options, &session, messages, base.format).await?;
+                write.compacted_again(&engine, again).map_err(Stop::from)?;
             }
         }
     })
@@ -136,15 +122,14 @@ pub(crate) fn compact_session(
 
 /// `{ messages, report, status, rebased, conflicts }`: `compact`'s result, and how many
 /// appended messages were rebased after it in how many refused saves.
-fn session_result(
-    conversation: &Conversation,
-    outcome: &Outcome,
-    rebased: usize,
-    conflicts: u32,
-) -> Result<JsValue, Failure> {
-    let object = result(conversation, outcome)?;
-    let _ = Reflect::set(&object, &"rebased".into(), &(rebased as f64).into());
-    let _ = Reflect::set(&object, &"conflicts".into(), &f64::from(conflicts).into());
+fn session_result(conversation: &Conversation, write: &WriteBack) -> Result<JsValue, Failure> {
+    let object = result(conversation, &write.outcome)?;
+    let _ = Reflect::set(&object, &"rebased".into(), &(write.rebased as f64).into());
+    let _ = Reflect::set(
+        &object,
+        &"conflicts".into(),
+        &f64::from(write.conflicts).into(),
+    );
     Ok(object)
 }
 
