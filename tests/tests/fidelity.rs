@@ -16,13 +16,16 @@
 //! 0.85–1.0 of the target in at least 90% of the runs whose pinned messages leave room;
 //! mean fact retention at least 0.45 at 50% and 0.30 at 25%; strictly more raw messages
 //! at 50% than at 25% for every conversation. At the mild budgets of 75%, 70% and 60%,
-//! where LIGHT often does all the work, the same band in at least 90% of the runs.
+//! where LIGHT often does all the work, the same band in at least 90% of the runs. With
+//! only the message signal over (a low `max_messages`), every run ends at AGGRESSIVE, at
+//! or just under the message target, task and newest user message verbatim.
 
 use std::collections::HashSet;
 
-use compactor::engine::{CompactError, Outcome};
+use compactor::engine::{CompactError, Compactor, Outcome};
 use compactor::facts::{FactKind, facts};
 use compactor::format::Format;
+use compactor::ladder::Level;
 use compactor::message::{Message, Role};
 use compactor::validate::{validate, validate_format};
 use compactor_tests::corpus;
@@ -226,8 +229,17 @@ fn detail(original: &[Message], outcome: &Outcome, events: &[compactor::engine::
 }
 
 fn compacted(messages: &[Message], total: u64, share: f64) -> Option<(Outcome, bool)> {
-    let compactor = compactor_for(total, share, |_| {});
-    let mut run = begin(&compactor, messages.to_vec());
+    compacted_by(&compactor_for(total, share, |_| {}), messages, share)
+}
+
+/// `messages` compacted by `compactor` (the extractive summarizer), and whether the result
+/// is valid; `None` for a context overflow. `label` names the run in the detail output.
+fn compacted_by(
+    compactor: &Compactor,
+    messages: &[Message],
+    label: f64,
+) -> Option<(Outcome, bool)> {
+    let mut run = begin(compactor, messages.to_vec());
     run.check_format(Format::OpenAi);
     let result = drive_bounded(
         &mut run,
@@ -242,7 +254,7 @@ fn compacted(messages: &[Message], total: u64, share: f64) -> Option<(Outcome, b
             let valid = validate(messages, &outcome.messages, tokens, limit).is_ok()
                 && validate_format(Format::OpenAi, messages, &outcome.messages).is_ok();
             if std::env::var_os("FIDELITY_DETAIL").is_some() {
-                println!("{share}\n{}", detail(messages, &outcome, &run.events()));
+                println!("{label}\n{}", detail(messages, &outcome, &run.events()));
             }
             Some((outcome, valid))
         }
@@ -455,6 +467,50 @@ fn mild_budgets_land_near_the_target() {
             "at {share}: within 0.85–1.0 of the target in {near} of {scored} runs\n{table}"
         );
     }
+}
+
+/// With the message signal on (a low `max_messages`, so that most trajectories cross it)
+/// and tokens far under their target, a run folds the oldest turns only: it ends at or
+/// just under the message target, never at MAXIMUM when AGGRESSIVE can reach it.
+#[test]
+fn the_message_signal_folds_just_enough() {
+    let mut table = String::new();
+    let mut scored = 0;
+    for (name, text) in corpus() {
+        let messages = lenient(&text, Format::OpenAi).expect(&name).messages;
+        let compactor = compactor_for(tokens_of(&messages), 4.0, |c| {
+            c.budget.max_messages = Some(12);
+        });
+        let Some(target) = compactor.assess(&messages).target.messages else {
+            continue;
+        };
+        let (outcome, valid) = compacted_by(&compactor, &messages, 12.0).expect(&name);
+        let kept = outcome.messages.len();
+        let last = outcome.report.levels.last().map(|l| l.level);
+        let ours = row(
+            &messages,
+            &outcome.messages,
+            outcome.report.target_tokens,
+            valid,
+        );
+        table.push_str(&format!(
+            "{name}: {} -> {kept} messages (target {target}), last level {last:?}, task kept {}, valid {}\n",
+            messages.len(),
+            yes(ours.task),
+            yes(valid),
+        ));
+        assert!(
+            valid && ours.task && ours.newest_user && ours.in_order,
+            "{name}\n{table}"
+        );
+        assert!(
+            kept <= target && kept + 3 >= target && last != Some(Level::Maximum),
+            "{name}\n{table}"
+        );
+        scored += 1;
+    }
+    println!("{table}");
+    assert!(scored >= 15, "{table}");
 }
 
 /// A session of about a million tokens: the corpus trajectories' turns one after another

@@ -103,6 +103,40 @@ fn light_clips_the_last_result_it_needs_to_just_enough() {
 }
 
 #[test]
+fn the_message_signal_alone_folds_only_the_turns_it_must() {
+    // Many short turns, far under the token target: only the message count is over. The
+    // running summary folds the oldest turns and keeps as many recent ones raw as the
+    // message target allows, rather than folding the tail too at MAXIMUM.
+    let messages = agent_session(60, 3);
+    let compactor = compactor_for(tokens_of(&messages), 4.0, |c| {
+        c.budget.max_messages = Some(50);
+    });
+    let assessment = compactor.assess(&messages);
+    let target = assessment
+        .target
+        .messages
+        .expect("the message signal fired");
+    assert!(!assessment.signals.over_trigger, "tokens are not over");
+    let (result, _) = run_with(
+        &compactor,
+        messages.clone(),
+        Trigger::Proactive,
+        &Scripted::always(Script::Extract),
+    );
+    let outcome = result.expect("compacts");
+    assert_eq!(outcome.status, Status::Compacted { target_met: true });
+    let levels: Vec<Level> = outcome.report.levels.iter().map(|l| l.level).collect();
+    assert_eq!(levels.last(), Some(&Level::Aggressive), "{levels:?}");
+    let kept = outcome.messages.len();
+    assert!(
+        kept <= target && kept + 3 >= target,
+        "{kept} messages for a target of {target} (from {})",
+        messages.len()
+    );
+    assert_sound(&messages, &outcome);
+}
+
+#[test]
 fn moderate_summarizes_old_segments_in_parallel_and_keeps_user_messages() {
     let messages = agent_session(20, 40);
     let compactor = summarizing_compactor(&messages, 0.5, |_| {});

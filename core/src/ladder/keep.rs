@@ -2,7 +2,8 @@
 //! newest user message and the newest turn (the last assistant message and what follows
 //! it, unanswered tool calls included); below MAXIMUM also the user messages in between,
 //! newest first, up to `max_preserved_user_tokens` (and a quarter of the target, and what
-//! the target leaves beside the rest and a summary), and at MODERATE earlier summaries.
+//! the target leaves beside the rest and a summary; when the message signal fired, half
+//! the messages the target leaves), and at MODERATE earlier summaries.
 //!
 //! One of the task, the newest user message and the newest turn's messages that alone
 //! exceeds its share (a quarter of the target) is clipped middle-out ([`clips`]), never
@@ -61,11 +62,22 @@ pub fn verbatim(ctx: &LevelContext<'_>, level: Level) -> Vec<bool> {
             .max_preserved_user_tokens
             .min(ctx.target.tokens / 4)
             .min(room);
+        // When the message signal fired, within half the messages the target leaves beside
+        // what always stays and a summary: the other half is for the raw tail and the
+        // summaries a kept message in between adds.
+        let mut count = ctx.target.messages.map_or(usize::MAX, |max| {
+            let always = keep.iter().filter(|&&k| k).count();
+            max.saturating_sub(always + 1) / 2
+        });
         let mut kept_tokens = 0;
         for (i, message) in messages.iter().enumerate().rev() {
+            if count == 0 {
+                break;
+            }
             if plain_user(message) && !keep[i] && kept_tokens + ctx.counts[i] <= budget {
                 kept_tokens += ctx.counts[i];
                 keep[i] = true;
+                count -= 1;
             }
         }
     }

@@ -22,7 +22,9 @@ pub fn plan_running(ctx: &LevelContext<'_>, level: Level) -> Vec<Fold> {
 }
 
 /// Where AGGRESSIVE's raw tail starts: the newest turns, newest first, while the verbatim
-/// messages, the tail and room for a summary fit the target; at least `min_tail_turns`.
+/// messages, the tail and room for a summary fit the target — its tokens and, when the
+/// message signal fired, its messages (a summary for each range folded); at least
+/// `min_tail_turns`.
 fn aggressive_tail(ctx: &LevelContext<'_>, verbatim: &[bool]) -> usize {
     let config = ctx.config;
     let reserve = ctx.summary_reserve();
@@ -30,24 +32,38 @@ fn aggressive_tail(ctx: &LevelContext<'_>, verbatim: &[bool]) -> usize {
         .filter(|&i| verbatim[i])
         .map(|i| ctx.counts[i])
         .sum();
+    let kept_messages = verbatim.iter().filter(|&&v| v).count();
+    // summaries_before[i]: the ranges to fold, hence summaries, if the tail starts at i.
+    let mut summaries_before = Vec::with_capacity(verbatim.len() + 1);
+    summaries_before.push(0);
+    for (i, &v) in verbatim.iter().enumerate() {
+        let starts_a_range = !v && (i == 0 || verbatim[i - 1]);
+        summaries_before.push(summaries_before[i] + usize::from(starts_a_range));
+    }
     let mut start = ctx.messages.len();
     let mut tail_tokens = 0;
+    let mut tail_messages = 0;
     let mut turns = 0;
     for segment in ctx.segmentation.segments.iter().rev() {
         if segment.kind == SegmentKind::Preamble {
             break;
         }
-        let added: u64 = segment
-            .messages
-            .clone()
-            .filter(|&i| !verbatim[i])
-            .map(|i| ctx.counts[i])
-            .sum();
-        let fits = kept + tail_tokens + added + reserve <= ctx.target.tokens;
+        let raw = segment.messages.clone().filter(|&i| !verbatim[i]);
+        let added: u64 = raw.clone().map(|i| ctx.counts[i]).sum();
+        let added_messages = raw.count();
+        let messages_fit = ctx.target.messages.is_none_or(|max| {
+            kept_messages
+                + tail_messages
+                + added_messages
+                + summaries_before[segment.messages.start].max(1)
+                <= max
+        });
+        let fits = kept + tail_tokens + added + reserve <= ctx.target.tokens && messages_fit;
         if turns >= config.min_tail_turns && !fits {
             break;
         }
         tail_tokens += added;
+        tail_messages += added_messages;
         start = segment.messages.start;
         if segment.kind == SegmentKind::Exchange {
             turns += 1;
@@ -59,7 +75,8 @@ fn aggressive_tail(ctx: &LevelContext<'_>, verbatim: &[bool]) -> usize {
 /// One fold per maximal contiguous range of replaceable messages, each allowed its share
 /// of the room the kept messages leave under the target (within `max_summary_tokens`: a
 /// summary sized for a large window would overflow a small one). Below MAXIMUM a range
-/// whose summary would not be smaller than itself is left alone (no progress).
+/// whose summary would not be smaller than itself is left alone (no progress), unless the
+/// message signal fired and it holds more than one message.
 fn contiguous_folds(
     ctx: &LevelContext<'_>,
     level: Level,
@@ -89,9 +106,15 @@ fn contiguous_folds(
         .filter_map(|range| {
             let tokens = tokens_of(&range);
             let share = (allowance as f64 * tokens as f64 / replaced as f64) as u64;
-            let max_output_tokens = share
+            let mut max_output_tokens = share
                 .min(ctx.config.max_summary_tokens)
                 .max(MIN_SUMMARY_TOKENS);
+            // Folded for the message count alone, a range of many messages is progress
+            // even when its tokens would fit; its summary is still shorter than it.
+            let for_messages = ctx.target.messages.is_some() && range.len() > 1;
+            if for_messages && tokens <= max_output_tokens {
+                max_output_tokens = (tokens / 2).max(MIN_SUMMARY_TOKENS);
+            }
             let existing = ctx
                 .config
                 .enable_incremental
@@ -103,12 +126,14 @@ fn contiguous_folds(
                         .map(|meta| meta.summary_text.clone())
                 })
                 .flatten();
-            (tokens > max_output_tokens || level == Level::Maximum).then_some(Fold {
-                replace: range,
-                age: 0,
-                existing,
-                max_output_tokens,
-            })
+            (tokens > max_output_tokens || for_messages || level == Level::Maximum).then_some(
+                Fold {
+                    replace: range,
+                    age: 0,
+                    existing,
+                    max_output_tokens,
+                },
+            )
         })
         .collect()
 }
