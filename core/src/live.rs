@@ -343,25 +343,10 @@ fn splice(before: &[Message], after: &[Message]) -> Splice {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::budget::BudgetConfig;
-    use crate::engine::CompactionConfig;
     use crate::extractive::Extractive;
     use crate::message::ToolCall;
     use crate::overflow::assess;
     use crate::plan::plan;
-
-    fn compactor(window: u64) -> Compactor {
-        Compactor::new(CompactionConfig {
-            budget: BudgetConfig {
-                max_context_tokens: Some(window),
-                output_reserve: Some(0),
-                max_messages: None,
-                ..BudgetConfig::default()
-            },
-            ..CompactionConfig::default()
-        })
-        .expect("valid")
-    }
 
     fn agent(turns: usize) -> Vec<Message> {
         let mut messages = vec![Message::system("s", "You are a coding agent.")];
@@ -389,7 +374,7 @@ mod tests {
 
     #[test]
     fn appending_keeps_the_assessment_and_plan_of_the_stateless_calls() {
-        let compactor = compactor(100_000);
+        let compactor = Compactor::for_window(100_000);
         let messages = agent(30);
         let mut session = Session::new(&compactor, "s", messages[..5].to_vec());
         for end in 6..=messages.len() {
@@ -404,7 +389,7 @@ mod tests {
 
     #[test]
     fn calibration_after_appending_is_followed() {
-        let compactor = compactor(100_000);
+        let compactor = Compactor::for_window(100_000);
         let messages = agent(5);
         let mut session = Session::new(&compactor, "s", messages.clone());
         compactor.accountant().calibrate(&messages, 10_000);
@@ -416,7 +401,7 @@ mod tests {
 
     #[test]
     fn an_unpaired_result_fails_the_plan_but_not_the_assessment() {
-        let compactor = compactor(100_000);
+        let compactor = Compactor::for_window(100_000);
         let mut session = Session::new(&compactor, "s", agent(2));
         session.append([Message::tool_result("x", "nope", "late")]);
         assert!(matches!(
@@ -441,7 +426,7 @@ mod tests {
 
     #[test]
     fn compaction_is_applied_and_recorded_as_a_splice() {
-        let compactor = compactor(3_000);
+        let compactor = Compactor::for_window(3_000);
         let messages = agent(40);
         let mut session = Session::new(&compactor, "s", messages.clone());
         assert!(session.assess().needs_compaction());
@@ -464,7 +449,7 @@ mod tests {
 
     #[test]
     fn messages_appended_during_a_run_stay_after_its_result() {
-        let compactor = compactor(3_000);
+        let compactor = Compactor::for_window(3_000);
         let mut session = Session::new(&compactor, "s", agent(40));
         let before = session.len();
         let mut run = session.begin(Trigger::Proactive, 0).expect("begins");

@@ -252,21 +252,6 @@ mod tests {
         assert_eq!(appended(&base, &[]), Err(Diverged { at: 0 }));
     }
 
-    fn window(tokens: u64) -> Compactor {
-        use crate::budget::BudgetConfig;
-        use crate::engine::CompactionConfig;
-        Compactor::new(CompactionConfig {
-            budget: BudgetConfig {
-                max_context_tokens: Some(tokens),
-                output_reserve: Some(0),
-                max_messages: None,
-                ..BudgetConfig::default()
-            },
-            ..CompactionConfig::default()
-        })
-        .expect("valid")
-    }
-
     fn outcome(messages: Vec<Message>, levels: &[Level], requests: u32) -> Outcome {
         use crate::engine::{LevelReport, Report, Status};
         Outcome {
@@ -307,7 +292,7 @@ mod tests {
 
     #[test]
     fn appends_are_rebased_and_compacted_again_only_past_the_limit() {
-        let compactor = window(200);
+        let compactor = Compactor::for_window(200);
         let base = convo(&["a", "b", "c"]);
         let mut write = WriteBack::new(outcome(convo(&["summary of a b", "c"]), &[], 0));
 
@@ -341,7 +326,7 @@ mod tests {
 
     #[test]
     fn a_result_compacted_again_is_written_and_every_run_is_counted() {
-        let compactor = window(200);
+        let compactor = Compactor::for_window(200);
         let mut write = WriteBack::new(outcome(convo(&["s", "t"]), &[Level::Light], 2));
         let mut again = outcome(convo(&["shorter"]), &[Level::Moderate], 3);
         again.report.tokens_before = 500;

@@ -117,12 +117,7 @@ fn the_message_signal_alone_folds_only_the_turns_it_must() {
         .messages
         .expect("the message signal fired");
     assert!(!assessment.signals.over_trigger, "tokens are not over");
-    let (result, _) = run_with(
-        &compactor,
-        messages.clone(),
-        Trigger::Proactive,
-        &Scripted::always(Script::Extract),
-    );
+    let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
     let outcome = result.expect("compacts");
     assert_eq!(outcome.status, Status::Compacted { target_met: true });
     let levels: Vec<Level> = outcome.report.levels.iter().map(|l| l.level).collect();

@@ -82,6 +82,22 @@ impl std::fmt::Debug for Compactor {
 }
 
 impl Compactor {
+    /// For tests: a compactor with a window of `tokens`, no output reserve and the message
+    /// signal off; the rest as by default.
+    #[cfg(test)]
+    pub(crate) fn for_window(tokens: u64) -> Self {
+        Self::new(CompactionConfig {
+            budget: crate::budget::BudgetConfig {
+                max_context_tokens: Some(tokens),
+                output_reserve: Some(0),
+                max_messages: None,
+                ..crate::budget::BudgetConfig::default()
+            },
+            ..CompactionConfig::default()
+        })
+        .expect("valid numbers")
+    }
+
     /// A compactor with `config` (checked: [`CompactionConfig::validate`]); counts with
     /// the budget's encoding.
     pub fn new(config: CompactionConfig) -> Result<Self, ConfigError> {
