@@ -293,8 +293,8 @@ export interface Tail {
 
 /**
  * What a segment holds: `raw` (older than the tail, untouched), `tail`, `pinned` (nothing
- * in it may be compacted), `masked` (tool results cleared by LIGHT), `summarized` (holds a
- * summary the engine wrote).
+ * in it may be compacted), `masked` (tool results cleared, or the last one clipped, by
+ * LIGHT), `summarized` (holds a summary the engine wrote).
  */
 export type SegmentState = "raw" | "tail" | "pinned" | "masked" | "summarized";
 
