@@ -229,7 +229,11 @@ fn detail(original: &[Message], outcome: &Outcome, events: &[compactor::engine::
 }
 
 fn compacted(messages: &[Message], total: u64, share: f64) -> Option<(Outcome, bool)> {
-    compacted_by(&compactor_for(total, share, |_| {}), messages, share)
+    compacted_by(
+        &compactor_for(total, share, |_| {}),
+        messages,
+        &share.to_string(),
+    )
 }
 
 /// `messages` compacted by `compactor` (the extractive summarizer), and whether the result
@@ -237,7 +241,7 @@ fn compacted(messages: &[Message], total: u64, share: f64) -> Option<(Outcome, b
 fn compacted_by(
     compactor: &Compactor,
     messages: &[Message],
-    label: f64,
+    label: &str,
 ) -> Option<(Outcome, bool)> {
     let mut run = begin(compactor, messages.to_vec());
     run.check_format(Format::OpenAi);
@@ -484,7 +488,7 @@ fn the_message_signal_folds_just_enough() {
         let Some(target) = compactor.assess(&messages).target.messages else {
             continue;
         };
-        let (outcome, valid) = compacted_by(&compactor, &messages, 12.0).expect(&name);
+        let (outcome, valid) = compacted_by(&compactor, &messages, "max_messages 12").expect(&name);
         let kept = outcome.messages.len();
         let last = outcome.report.levels.last().map(|l| l.level);
         let ours = row(

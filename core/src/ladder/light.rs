@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::facts::command_of;
 use crate::ladder::LevelContext;
-use crate::message::{Message, Part, Role, ToolCall};
+use crate::message::{Part, ToolCall, text_of};
 use crate::prune::{cleared_placeholder, clip_middle, is_cleared};
 use crate::tokens::TokenAccountant;
 
@@ -69,15 +69,22 @@ pub fn plan_light(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<C
         // the target leaves room for instead, head and tail, when that is more than its
         // placeholder would say.
         let still = goal - (saved - last_saving);
-        trim(ctx, accountant, last, still);
+        let placeholder_tokens = last.tokens - last_saving;
+        trim(ctx, accountant, last, placeholder_tokens, still);
     }
     plan
 }
 
 /// Makes `clearing` save about `still` tokens rather than all its body: the body clipped
-/// middle-out to what is left, when that keeps at least twice its placeholder's tokens.
-fn trim(ctx: &LevelContext<'_>, accountant: &TokenAccountant, clearing: &mut Clearing, still: u64) {
-    let placeholder_tokens = accountant.text_tokens(&clearing.placeholder);
+/// middle-out to what is left, when that keeps at least twice its placeholder's
+/// `placeholder_tokens`.
+fn trim(
+    ctx: &LevelContext<'_>,
+    accountant: &TokenAccountant,
+    clearing: &mut Clearing,
+    placeholder_tokens: u64,
+    still: u64,
+) {
     let keep = clearing.tokens.saturating_sub(still);
     if keep < placeholder_tokens * 2 {
         return;
@@ -89,7 +96,7 @@ fn trim(ctx: &LevelContext<'_>, accountant: &TokenAccountant, clearing: &mut Cle
     else {
         return;
     };
-    let body = Message::new("x", Role::Tool, result.content.clone()).text();
+    let body = text_of(&result.content);
     if let Some(clipped) = clip_middle(accountant.counter(), &body, keep)
         && accountant.text_tokens(&clipped) <= keep
     {
@@ -115,7 +122,7 @@ fn candidates(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<(Clea
             let Part::ToolResult(result) = part else {
                 continue;
             };
-            let body = Message::new("x", Role::Tool, result.content.clone()).text();
+            let body = text_of(&result.content);
             if is_cleared(&body) || result.content.iter().any(|c| matches!(c, Part::Media(_))) {
                 continue;
             }
