@@ -92,6 +92,7 @@ pub mod facts;
 pub mod format;
 pub mod hash;
 pub mod ladder;
+pub mod ledger;
 pub mod live;
 pub mod message;
 pub mod overflow;

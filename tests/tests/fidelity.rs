@@ -229,10 +229,23 @@ fn detail(original: &[Message], outcome: &Outcome, events: &[compactor::engine::
 }
 
 fn compacted(messages: &[Message], total: u64, share: f64) -> Option<(Outcome, bool)> {
+    compacted_with(messages, total, share, Script::Extract)
+}
+
+/// The summary a summarizer that ignores its input answers with: one bare line.
+const ONE_LINE: &str = "The agent kept working on the task.";
+
+fn compacted_with(
+    messages: &[Message],
+    total: u64,
+    share: f64,
+    script: Script,
+) -> Option<(Outcome, bool)> {
     compacted_by(
         &compactor_for(total, share, |_| {}),
         messages,
         &share.to_string(),
+        script,
     )
 }
 
@@ -242,12 +255,13 @@ fn compacted_by(
     compactor: &Compactor,
     messages: &[Message],
     label: &str,
+    script: Script,
 ) -> Option<(Outcome, bool)> {
     let mut run = begin(compactor, messages.to_vec());
     run.check_format(Format::OpenAi);
     let result = drive_bounded(
         &mut run,
-        &Scripted::always(Script::Extract),
+        &Scripted::always(script),
         &SimClock::default(),
         10_000,
     );
@@ -358,10 +372,12 @@ fn summary(rows: &[Vec<(Row, Row)>], raw_by_file: &[(String, usize, usize)]) -> 
 #[test]
 fn fidelity_report() {
     let mut table = String::from(
-        "file                                                         share   tokens/target  ratio  facts  naive  task  newest  valid  fits  raw (naive)\n",
+        "file                                                         share   tokens/target  ratio  facts  naive  task  newest  valid  fits  raw (naive)  bare: ratio facts\n",
     );
     // Per share: the compactor's rows and the naive trim's.
     let mut rows: Vec<Vec<(Row, Row)>> = vec![Vec::new(); SHARES.len()];
+    // Per share: the same runs with a summarizer that answers one bare line.
+    let mut bare_rows: Vec<Vec<(Row, Row)>> = vec![Vec::new(); SHARES.len()];
     let mut raw_by_file: Vec<(String, usize, usize)> = Vec::new();
     for (name, text) in corpus() {
         let messages = lenient(&text, Format::OpenAi).expect(&name).messages;
@@ -378,8 +394,11 @@ fn fidelity_report() {
             let ours = row(&messages, &outcome.messages, target, valid);
             let trimmed = naive_trim(&messages, target);
             let naive = row(&messages, &trimmed, target, false);
+            let bare = compacted_with(&messages, total, share, Script::Text(ONE_LINE.into()))
+                .map(|(outcome, valid)| row(&messages, &outcome.messages, target, valid))
+                .unwrap_or_default();
             table.push_str(&format!(
-                "{:<60} {share:>5} {:>7}/{:<7} {:>5.2}  {:>5.2}  {:>5.2}  {:>4}  {:>6}  {:>5}  {:>4}  {:>3} ({})\n",
+                "{:<60} {share:>5} {:>7}/{:<7} {:>5.2}  {:>5.2}  {:>5.2}  {:>4}  {:>6}  {:>5}  {:>4}  {:>3} ({})  {:>5.2} {:>5.2}\n",
                 name.chars().take(60).collect::<String>(),
                 ours.tokens,
                 target,
@@ -392,18 +411,40 @@ fn fidelity_report() {
                 if ours.fits { "yes" } else if ours.room { "clip" } else { "none" },
                 ours.raw,
                 naive.raw,
+                bare.tokens as f64 / target as f64,
+                bare.retention,
             ));
             raws[s] = Some(ours.raw);
             rows[s].push((ours, naive));
+            bare_rows[s].push((bare, Row::default()));
         }
         if let [Some(half), Some(quarter)] = raws {
             raw_by_file.push((name, half, quarter));
         }
     }
-    let summary = summary(&rows, &raw_by_file);
+    let mut summary = summary(&rows, &raw_by_file);
+    for (share, rows) in SHARES.iter().zip(&bare_rows) {
+        let (near, scored) = band(rows);
+        let retention = mean(&rows.iter().map(|r| r.0.retention).collect::<Vec<_>>());
+        summary.push_str(&format!(
+            "one-line summarizer at {share}: valid {} of {} · within 0.85..1.0 in {near} of the {scored} with room · fact retention mean {retention:.3}\n",
+            rows.iter().filter(|r| r.0.valid).count(),
+            rows.len(),
+        ));
+    }
     println!("{table}\n{summary}");
+    assert_targets(&rows, &bare_rows, &raw_by_file, &table, &summary);
+}
 
-    for (share, rows) in SHARES.iter().zip(&rows) {
+/// The report's targets, asserted.
+fn assert_targets(
+    rows: &[Vec<(Row, Row)>],
+    bare_rows: &[Vec<(Row, Row)>],
+    raw_by_file: &[(String, usize, usize)],
+    table: &str,
+    summary: &str,
+) {
+    for (share, rows) in SHARES.iter().zip(rows) {
         assert!(
             rows.len() >= 15,
             "at {share}: {} runs scored\n{table}",
@@ -432,7 +473,28 @@ fn fidelity_report() {
             "at {share}: fact retention {retention:.3} < {floor}\n{summary}"
         );
     }
-    for (name, half, quarter) in &raw_by_file {
+    // A summary that comes back far shorter than asked leaves room the fact ledger fills:
+    // the facts survive, and the run still lands near its target.
+    for (share, rows) in SHARES.iter().zip(bare_rows) {
+        for (r, _) in rows {
+            assert!(
+                r.valid,
+                "at {share}, one-line summaries: an invalid result\n{table}"
+            );
+        }
+        let (near, scored) = band(rows);
+        assert!(
+            near * 10 >= scored * 8,
+            "at {share}, one-line summaries: within 0.85–1.0 of the target in {near} of {scored} runs\n{table}\n{summary}"
+        );
+        let retention = mean(&rows.iter().map(|r| r.0.retention).collect::<Vec<_>>());
+        let floor = if *share >= 0.5 { 0.35 } else { 0.22 };
+        assert!(
+            retention >= floor,
+            "at {share}, one-line summaries: fact retention {retention:.3} < {floor}\n{summary}"
+        );
+    }
+    for (name, half, quarter) in raw_by_file {
         assert!(
             half > quarter,
             "{name}: {half} raw messages at 0.5, {quarter} at 0.25\n{table}"
@@ -488,7 +550,8 @@ fn the_message_signal_folds_just_enough() {
         let Some(target) = compactor.assess(&messages).target.messages else {
             continue;
         };
-        let (outcome, valid) = compacted_by(&compactor, &messages, "max_messages 12").expect(&name);
+        let (outcome, valid) =
+            compacted_by(&compactor, &messages, "max_messages 12", Script::Extract).expect(&name);
         let kept = outcome.messages.len();
         let last = outcome.report.levels.last().map(|l| l.level);
         let ours = row(

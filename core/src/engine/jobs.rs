@@ -2,9 +2,12 @@
 //! (map), merged by a reduce step when there are several; answers checked, refused ones
 //! typed; inputs the summarizer finds too long retried smaller.
 
+use std::collections::HashSet;
+
 use crate::engine::{CompactionConfig, MIN_SUMMARY_TOKENS, SummaryFailure};
 use crate::hash::Hasher;
 use crate::ladder::{Fold, Level};
+use crate::ledger::{Candidate, LEDGER_SHARE, candidates};
 use crate::message::{Message, MessageId};
 use crate::prompt::{PROMPT_VERSION, PromptKind, artifact_refs};
 use crate::prune::shrink;
@@ -67,19 +70,27 @@ pub(crate) struct Job {
     pub(crate) covers: Vec<MessageId>,
     pub(crate) age: usize,
     pub(crate) existing: Option<String>,
+    /// The room the plan leaves the summary, its ledger included.
     pub(crate) max_output_tokens: u64,
+    /// What the summarizer is asked for: the room less the ledger's reserve.
+    pub(crate) ask: u64,
     pub(crate) cache_key: String,
     pub(crate) chunks: Vec<Chunk>,
     pub(crate) reduce: Option<Chunk>,
     pub(crate) state: JobState,
+    /// The facts of the replaced messages that stay nowhere raw: the summary's ledger
+    /// carries those its answer dropped.
+    pub(crate) candidates: Vec<Candidate>,
 }
 
 impl Job {
-    /// The job for `fold` of `messages`, its input chunked to the summarizer's window.
+    /// The job for `fold` of `messages`, its input chunked to the summarizer's window;
+    /// `kept` holds the facts of what stays raw beside the level's folds.
     pub(crate) fn new(
         level: Level,
         fold: Fold,
         messages: &[Message],
+        kept: &HashSet<String>,
         session: &str,
         config: &CompactionConfig,
         accountant: &TokenAccountant,
@@ -107,15 +118,18 @@ impl Job {
             .collect();
         let cache_key = cache_key(session, level, &inputs, fold.existing.as_deref());
         let groups = chunk_inputs(&inputs, config.summarizer_input_tokens, accountant);
+        let candidates = candidates(fold.replace.iter().map(|&i| &messages[i]), kept);
+        let ask = answer_tokens(fold.max_output_tokens, &candidates);
         let chunk_output_tokens = if groups.len() > 1 {
             (config.summarizer_input_tokens / (groups.len() as u64 + 1))
-                .min(fold.max_output_tokens)
+                .min(ask)
                 .max(MIN_SUMMARY_TOKENS)
         } else {
-            fold.max_output_tokens
+            ask
         };
         Job {
             level,
+            candidates,
             replace: fold.replace,
             covers,
             age: fold.age,
@@ -126,6 +140,7 @@ impl Job {
                 .into_iter()
                 .map(|messages| Chunk::new(messages, chunk_output_tokens))
                 .collect(),
+            ask,
             reduce: None,
             state: JobState::Open,
         }
@@ -231,7 +246,7 @@ impl Job {
             .enumerate()
             .map(|(i, text)| Message::user(format!("part{i}").as_str(), text))
             .collect();
-        Chunk::new(partials, self.max_output_tokens)
+        Chunk::new(partials, self.ask)
     }
 
     /// After "input too long": shrinks `part`'s input for another attempt (each attempt
@@ -257,6 +272,17 @@ impl Job {
         chunk.result = None;
         true
     }
+}
+
+/// What the summarizer is asked for out of a summary's `room`: the room less what the
+/// ledger may need (the candidates' size, within [`LEDGER_SHARE`] of the room), so that an
+/// answer that fills what it was asked for leaves the ledger its place.
+fn answer_tokens(room: u64, candidates: &[Candidate]) -> u64 {
+    let share = (room as f64 * LEDGER_SHARE) as u64;
+    // About four characters a token, and a separator each.
+    let needed: u64 = candidates.iter().map(|c| c.text.len() as u64 / 4 + 2).sum();
+    room.saturating_sub(needed.min(share))
+        .max(MIN_SUMMARY_TOKENS)
 }
 
 /// Splits `inputs` into groups that each fit `window` tokens; a message larger than the

@@ -255,11 +255,6 @@ impl Run {
                     id,
                     tokens: accepted.tokens,
                 });
-                if let Some(chunk) = job.part(flight.part) {
-                    let ratio =
-                        (accepted.tokens as f64 / chunk.max_output_tokens.max(1) as f64).min(1.5);
-                    self.summary_ratio += RATIO_WEIGHT * (ratio - self.summary_ratio);
-                }
                 if let crate::engine::jobs::JobState::Done(text) = &job.state
                     && !self.offline
                 {
@@ -430,6 +425,13 @@ impl Run {
             },
         ));
         Some(request)
+    }
+
+    /// Folds a summary's size (its ledger included) into the running estimate of what
+    /// summaries come back at, as a share of the tokens they were allowed.
+    pub(super) fn observe_summary(&mut self, tokens: u64, allowed: u64) {
+        let ratio = (tokens as f64 / allowed.max(1) as f64).min(1.5);
+        self.summary_ratio += RATIO_WEIGHT * (ratio - self.summary_ratio);
     }
 
     pub(super) fn tokens(&self) -> u64 {

@@ -9,6 +9,7 @@ use crate::ladder::{
     Clearing, Fold, Level, LevelContext, MIN_CLIPPED_TOKENS, clips, plan_light, plan_moderate,
     plan_running, predict,
 };
+use crate::ledger::{fact_set, with_ledger};
 use crate::message::Message;
 use crate::prompt::PROMPT_VERSION;
 use crate::prune::{apply_clearings, apply_summaries, shrink, summary_message};
@@ -112,6 +113,17 @@ impl Run {
             Err(error) => return Planned::Failed(error),
         };
         let config = &self.compactor.config;
+        let mut folded = vec![false; self.current.len()];
+        for &i in folds.iter().flat_map(|f| f.replace.iter()) {
+            folded[i] = true;
+        }
+        let kept = fact_set(
+            self.current
+                .iter()
+                .zip(&folded)
+                .filter(|(_, f)| !**f)
+                .map(|(m, _)| m),
+        );
         let jobs = folds
             .into_iter()
             .map(|fold| {
@@ -119,6 +131,7 @@ impl Run {
                     level,
                     fold,
                     &self.current,
+                    &kept,
                     &self.session,
                     config,
                     &accountant,
@@ -172,13 +185,22 @@ impl Run {
             return;
         };
         let level = level_run.level;
+        let accountant = self.compactor.accountant.clone();
         let mut replacements: Vec<(Vec<usize>, Message)> = Vec::new();
         let mut failed = None;
         for job in &level_run.jobs {
             match &job.state {
                 JobState::Done(text) => {
-                    let message =
-                        summary_message(text, job.covers.clone(), level, "pending", PROMPT_VERSION);
+                    let text =
+                        with_ledger(text, &job.candidates, job.max_output_tokens, &accountant);
+                    self.observe_summary(accountant.text_tokens(&text), job.max_output_tokens);
+                    let message = summary_message(
+                        &text,
+                        job.covers.clone(),
+                        level,
+                        "pending",
+                        PROMPT_VERSION,
+                    );
                     self.created.push(message.id.clone());
                     replacements.push((job.replace.clone(), message));
                 }
