@@ -27,7 +27,8 @@ pub struct CompactionConfig {
     pub min_tail_turns: usize,
     /// LIGHT never clears the newest this many tool results (3).
     pub keep_tool_results: usize,
-    /// The largest summary asked for, in tokens (1000; at least [`MIN_SUMMARY_TOKENS`]).
+    /// The largest summary asked for, in tokens (16,000; at least [`MIN_SUMMARY_TOKENS`]): a
+    /// ceiling only, since every request asks for the room its plan leaves it.
     pub max_summary_tokens: u64,
     /// The model summaries are asked of; handed to the summarizer in every request
     /// (default: the conversation's model).
@@ -79,7 +80,7 @@ impl Default for CompactionConfig {
             tail_tokens: None,
             min_tail_turns: 1,
             keep_tool_results: 3,
-            max_summary_tokens: 1_000,
+            max_summary_tokens: 16_000,
             summary_model: None,
             summary_provider: None,
             enable_incremental: true,

@@ -2,7 +2,7 @@
 //! (map), merged by a reduce step when there are several; answers checked, refused ones
 //! typed; inputs the summarizer finds too long retried smaller.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::engine::{CompactionConfig, MIN_SUMMARY_TOKENS, SummaryFailure};
 use crate::hash::Hasher;
@@ -85,12 +85,12 @@ pub(crate) struct Job {
 
 impl Job {
     /// The job for `fold` of `messages`, its input chunked to the summarizer's window;
-    /// `kept` holds the facts of what stays raw beside the level's folds.
+    /// its ledger's candidates come from what `known` says the replaced messages said.
     pub(crate) fn new(
         level: Level,
         fold: Fold,
         messages: &[Message],
-        kept: &HashSet<String>,
+        known: &Known<'_>,
         session: &str,
         config: &CompactionConfig,
         accountant: &TokenAccountant,
@@ -118,7 +118,10 @@ impl Job {
             .collect();
         let cache_key = cache_key(session, level, &inputs, fold.existing.as_deref());
         let groups = chunk_inputs(&inputs, config.summarizer_input_tokens, accountant);
-        let candidates = candidates(fold.replace.iter().map(|&i| &messages[i]), kept);
+        let candidates = candidates(
+            fold.replace.iter().flat_map(|&i| known.sources(&messages[i])),
+            &known.kept,
+        );
         let ask = answer_tokens(fold.max_output_tokens, &candidates);
         let chunk_output_tokens = if groups.len() > 1 {
             (config.summarizer_input_tokens / (groups.len() as u64 + 1))
@@ -271,6 +274,36 @@ impl Job {
         }
         chunk.result = None;
         true
+    }
+}
+
+/// What a level's jobs know of where facts come from: the facts of what stays raw beside
+/// the level's folds, and the run's input by message id — a tool result LIGHT cleared
+/// earlier in the run still gives its facts to the summary that replaces its placeholder.
+pub(crate) struct Known<'a> {
+    pub(crate) kept: HashSet<String>,
+    pub(crate) originals: HashMap<&'a MessageId, &'a Message>,
+}
+
+impl<'a> Known<'a> {
+    /// The messages whose facts `message` stands for, oldest first: the run's input of
+    /// each message it covers (a summary made in this run covers several), and itself.
+    fn sources<'m>(&'m self, message: &'m Message) -> Vec<&'m Message>
+    where
+        'a: 'm,
+    {
+        let mut out: Vec<&Message> = match &message.compaction {
+            Some(meta) => meta
+                .covers
+                .iter()
+                .filter_map(|id| self.originals.get(id).copied())
+                .collect(),
+            None => self.originals.get(&message.id).copied().into_iter().collect(),
+        };
+        if message.compaction.is_some() || out.is_empty() {
+            out.push(message);
+        }
+        out
     }
 }
 

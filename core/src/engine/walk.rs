@@ -2,7 +2,7 @@
 //! asked of the summarizer, and applied when its jobs are settled; MAXIMUM's failure
 //! falls back to the offline summarizer or to the best result that fits.
 
-use crate::engine::jobs::{Job, JobState, PartRef};
+use crate::engine::jobs::{Job, JobState, Known, PartRef};
 use crate::engine::run::{LevelRun, Run};
 use crate::engine::{CompactError, Event, LevelReport, SummaryFailure};
 use crate::ladder::{
@@ -117,13 +117,16 @@ impl Run {
         for &i in folds.iter().flat_map(|f| f.replace.iter()) {
             folded[i] = true;
         }
-        let kept = fact_set(
-            self.current
-                .iter()
-                .zip(&folded)
-                .filter(|(_, f)| !**f)
-                .map(|(m, _)| m),
-        );
+        let known = Known {
+            kept: fact_set(
+                self.current
+                    .iter()
+                    .zip(&folded)
+                    .filter(|(_, f)| !**f)
+                    .map(|(m, _)| m),
+            ),
+            originals: self.original.iter().map(|m| (&m.id, m)).collect(),
+        };
         let jobs = folds
             .into_iter()
             .map(|fold| {
@@ -131,7 +134,7 @@ impl Run {
                     level,
                     fold,
                     &self.current,
-                    &kept,
+                    &known,
                     &self.session,
                     config,
                     &accountant,
