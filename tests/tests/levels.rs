@@ -4,8 +4,9 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use compactor::budget::BudgetConfig;
 use compactor::driver::drive;
-use compactor::engine::{CompactError, Event, Status, Trigger};
+use compactor::engine::{CompactError, CompactionConfig, Compactor, Event, Status, Trigger};
 use compactor::ladder::Level;
 use compactor::message::Message;
 use compactor_tests::harness::{RealClock, Script, Scripted, SimClock, drive_bounded};
@@ -454,4 +455,65 @@ fn the_async_driver_delivers_every_event_the_last_included() {
         .filter(|e| matches!(e, Event::LevelLeft { .. }))
         .count();
     assert_eq!(entered, left, "every level entered is left");
+}
+
+/// A pinned system prompt larger than the target: the target cannot be met, and the newest
+/// turn, which fits under the absolute limit beside it, stays whole — protected messages
+/// are clipped only when the absolute limit requires it.
+#[test]
+fn protected_messages_are_clipped_only_for_the_absolute_limit() {
+    let policy = "Refunds need an order number and a reason. ".repeat(120);
+    let mut messages = vec![Message::system("sys", policy.as_str())];
+    for i in 0..20 {
+        messages.push(Message::user(
+            format!("u{i}").as_str(),
+            format!("Order {i}: where is parcel 4411{i}? It was due on Monday, and the tracking page still says it is in the depot."),
+        ));
+        messages.push(Message::assistant(
+            format!("a{i}").as_str(),
+            format!("Parcel 4411{i} left the depot this morning and arrives in two days; I sent the tracking link."),
+        ));
+    }
+    // The newest answer is long enough to clip (the engine never clips below 64 tokens).
+    messages.push(Message::user("u20", "And the refund for order 7?"));
+    messages.push(Message::assistant(
+        "a20",
+        "The refund for order 7 was approved: 129.90 will reach the card ending 4242 within five working days, and the confirmation was sent to the address on the order. ".repeat(3),
+    ));
+    let system = tokens_of(&messages[..1]);
+    // The target (75% of the window) is under the system prompt; the window is not.
+    let window = system * 13 / 10;
+    let compactor = Compactor::new(CompactionConfig {
+        budget: BudgetConfig {
+            model: Some("gpt-4o".into()),
+            max_context_tokens: Some(window),
+            output_reserve: Some(0),
+            max_messages: None,
+            ..BudgetConfig::default()
+        },
+        ..CompactionConfig::default()
+    })
+    .expect("valid numbers");
+    assert!(compactor.budget().target_tokens < system);
+    let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
+    let outcome = result.expect("fits under the absolute limit");
+    assert_eq!(outcome.status, Status::Compacted { target_met: false });
+    assert!(outcome.report.tokens_after <= compactor.budget().absolute_limit);
+    let newest = messages.last().expect("messages");
+    assert!(
+        outcome.messages.contains(newest),
+        "the newest turn was clipped: {:?}",
+        outcome.messages.last()
+    );
+    assert!(outcome.messages.contains(&messages[0]));
+    let clipped: Vec<&str> = outcome
+        .messages
+        .iter()
+        .filter(|m| m.text().contains("clipped from the middle"))
+        .map(|m| m.id.as_str())
+        .collect();
+    assert!(
+        clipped.is_empty(),
+        "clipped for the target alone: {clipped:?}"
+    );
 }

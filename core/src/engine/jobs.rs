@@ -119,7 +119,9 @@ impl Job {
         let cache_key = cache_key(session, level, &inputs, fold.existing.as_deref());
         let groups = chunk_inputs(&inputs, config.summarizer_input_tokens, accountant);
         let candidates = candidates(
-            fold.replace.iter().flat_map(|&i| known.sources(&messages[i])),
+            fold.replace
+                .iter()
+                .flat_map(|&i| known.sources(&messages[i])),
             &known.kept,
         );
         let ask = answer_tokens(fold.max_output_tokens, &candidates);
@@ -298,7 +300,12 @@ impl<'a> Known<'a> {
                 .iter()
                 .filter_map(|id| self.originals.get(id).copied())
                 .collect(),
-            None => self.originals.get(&message.id).copied().into_iter().collect(),
+            None => self
+                .originals
+                .get(&message.id)
+                .copied()
+                .into_iter()
+                .collect(),
         };
         if message.compaction.is_some() || out.is_empty() {
             out.push(message);

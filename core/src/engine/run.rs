@@ -16,7 +16,8 @@ use crate::overflow::Target;
 use crate::prompt::{PromptKind, build};
 use crate::validate::validate;
 
-/// The share of its allowance a summary is expected at before any answer was seen.
+/// The share of its allowance a summary is expected at before any answer was seen (later
+/// runs of the same compactor start from what earlier ones observed).
 const PRIOR_SUMMARY_RATIO: f64 = 0.5;
 /// The weight of each new answer in the moving average.
 const RATIO_WEIGHT: f64 = 0.3;
@@ -128,7 +129,10 @@ impl Run {
             now_ms,
             offline: false,
             past_open_circuit: false,
-            summary_ratio: PRIOR_SUMMARY_RATIO,
+            summary_ratio: compactor
+                .shared()
+                .summary_ratio
+                .unwrap_or(PRIOR_SUMMARY_RATIO),
             summarizer_failed: false,
             best_fit: None,
             reactive: false,
@@ -432,6 +436,10 @@ impl Run {
     pub(super) fn observe_summary(&mut self, tokens: u64, allowed: u64) {
         let ratio = (tokens as f64 / allowed.max(1) as f64).min(1.5);
         self.summary_ratio += RATIO_WEIGHT * (ratio - self.summary_ratio);
+        // The offline stand-in's answers say nothing of the caller's summarizer.
+        if !self.offline {
+            self.compactor.shared().summary_ratio = Some(self.summary_ratio);
+        }
     }
 
     pub(super) fn tokens(&self) -> u64 {

@@ -313,15 +313,17 @@ impl Run {
         self.fail(CompactError::SummaryFailed { level, failure });
     }
 
-    /// MAXIMUM, last resort: when the conversation is still over the target, clips the
-    /// largest compactable messages middle-out (with a marker) by what is over: what stays
-    /// verbatim is clipped only when one alone is larger than its share.
+    /// MAXIMUM, last resort: when the conversation is still over the absolute limit,
+    /// clips the largest compactable messages middle-out (with a marker) by what is over.
+    /// Only the limit is cause: what is raw at MAXIMUM is what always stays verbatim (the
+    /// task, the newest user message, the newest turn), and a target is no reason to clip
+    /// it — the result misses the target instead.
     fn clip_oversized(&mut self) {
-        // Raw messages first, down to the target; summaries only if the conversation is
-        // still over the absolute limit (a clipped summary loses what it stood for).
-        let target = self.target.tokens.min(self.compactor.budget.absolute_limit);
-        self.clip_to(target, false);
-        self.clip_to(self.compactor.budget.absolute_limit, true);
+        // Raw messages first; summaries only if that is not enough (a clipped summary loses
+        // what it stood for).
+        let limit = self.compactor.budget.absolute_limit;
+        self.clip_to(limit, false);
+        self.clip_to(limit, true);
     }
 
     /// Clips compactable messages (summaries too, with `summaries`) until the

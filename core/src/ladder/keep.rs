@@ -6,8 +6,8 @@
 //! the messages the target leaves), and at MODERATE earlier summaries.
 //!
 //! One of the task, the newest user message and the newest turn's messages that alone
-//! exceeds its share (a quarter of the target) is clipped middle-out ([`clips`]), never
-//! folded into a summary — and only when they do not fit the target together.
+//! exceeds its share (a quarter of the absolute limit) is clipped middle-out ([`clips`]),
+//! never folded into a summary — and only when they do not fit the absolute limit together.
 
 use crate::engine::MIN_SUMMARY_TOKENS;
 use crate::ladder::{Level, LevelContext, MIN_CLIPPED_TOKENS};
@@ -90,26 +90,24 @@ pub fn verbatim(ctx: &LevelContext<'_>, level: Level) -> Vec<bool> {
 }
 
 /// The messages to clip before a running summary is planned, each with the tokens it is
-/// clipped to: when what always stays verbatim and the smallest summary do not fit the
-/// target together, each compactable one larger than its share is clipped to it. Its
-/// share is a quarter of the target, or, when everything else fits raw beside it, what
-/// everything else leaves. Pinned messages are never clipped.
+/// clipped to: only when what always stays verbatim and the smallest summary do not fit
+/// the *absolute* limit together — a target they miss is missed (`target_met: false`), never
+/// met by clipping the task or the newest turn — each compactable one larger than its share
+/// is clipped to it. Its share is a quarter of the limit, or, when everything else fits raw
+/// beside it, what everything else leaves. Pinned messages are never clipped.
 pub fn clips(ctx: &LevelContext<'_>) -> Vec<(usize, u64)> {
     let keep = always(ctx);
+    let limit = ctx.budget.absolute_limit;
     let needed = tokens_of(ctx, &keep) + ctx.expected_summary(MIN_SUMMARY_TOKENS);
-    if needed <= ctx.target.tokens {
+    if needed <= limit {
         return Vec::new();
     }
-    let quarter = ctx.target.tokens / 4;
+    let quarter = limit / 4;
     let oversized: Vec<usize> = (0..ctx.messages.len())
         .filter(|&i| keep[i] && ctx.messages[i].compactable && ctx.counts[i] > quarter)
         .collect();
     let oversized_tokens: u64 = oversized.iter().map(|&i| ctx.counts[i]).sum();
-    let left = ctx
-        .target
-        .tokens
-        .saturating_sub(ctx.total - oversized_tokens)
-        / oversized.len().max(1) as u64;
+    let left = limit.saturating_sub(ctx.total - oversized_tokens) / oversized.len().max(1) as u64;
     let share = quarter.max(left).max(MIN_CLIPPED_TOKENS);
     oversized
         .into_iter()
