@@ -60,6 +60,23 @@
 //! after its result by [`driver`]'s `compact_session`), [`pin`] (what the caller keeps out of
 //! compaction).
 //!
+//! # Floors
+//!
+//! The modules stand in floors; each imports only from its own floor or below (the test
+//! `tests/floors.rs` holds it, from one table). Convenient paths such as
+//! `engine::CompactionConfig` or `ladder::Level` are re-exports in a higher module of a
+//! type defined lower, never an import going up.
+//!
+//! | floor | modules |
+//! |---|---|
+//! | ground: plain data | [`message`], [`level`], [`hash`], [`summary`], [`catalog`], [`budget`], [`config`] |
+//! | counting | [`tokens`] |
+//! | formats | [`format`](mod@format) |
+//! | reading a conversation | [`pin`], [`facts`], [`prompt`], [`segment`], [`select`], [`overflow`], [`prune`], [`validate`], [`plan`], [`extractive`] |
+//! | planning | [`ladder`] |
+//! | the run | [`engine`] |
+//! | drivers | [`driver`], [`rebase`], [`live`] |
+//!
 //! The accounting stages can be used alone:
 //! ```
 //! use std::sync::Arc;
@@ -84,6 +101,7 @@
 
 pub mod budget;
 pub mod catalog;
+pub mod config;
 pub mod driver;
 pub mod engine;
 pub mod extractive;
@@ -92,6 +110,7 @@ pub mod facts;
 pub mod format;
 pub mod hash;
 pub mod ladder;
+pub mod level;
 pub mod live;
 pub mod message;
 pub mod overflow;
@@ -102,5 +121,6 @@ pub mod prune;
 pub mod rebase;
 pub mod segment;
 pub mod select;
+pub mod summary;
 pub mod tokens;
 pub mod validate;

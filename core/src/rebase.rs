@@ -202,7 +202,7 @@ pub fn within_limit(compactor: &Compactor, messages: &[Message]) -> Result<(), C
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ladder::Level;
+    use crate::level::Level;
 
     fn convo(texts: &[&str]) -> Vec<Message> {
         texts
