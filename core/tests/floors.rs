@@ -1,5 +1,5 @@
 //! The core is built in floors (see the crate docs): a module imports only from its own
-//! floor or below. This test reads every source file, finds each `crate::` path in its
+//! floor or below; the wasm wrapper and the command line keep the same rule. This test reads every source file, finds each `crate::` path in its
 //! code (`use` lines and paths written out), and fails on one that reaches a floor above
 //! the file's own. Comments are skipped: a doc link up the house is not an import.
 
@@ -42,6 +42,33 @@ const FLOORS: &[(&str, u8)] = &[
     ("driver", 6),
     ("rebase", 6),
     ("live", 6),
+];
+
+/// The floors of the npm package's wrapper (`wasm/src`): the crate root holds the exported
+/// class and imports from all; no module imports from it.
+const WASM_FLOORS: &[(&str, u8)] = &[
+    ("error", 0),
+    ("fields", 1),
+    ("convert", 2),
+    ("config", 3),
+    ("loaded", 3),
+    ("driver", 4),
+    ("extractive", 4),
+    ("types", 4),
+    ("store", 5),
+    ("live", 5),
+];
+
+/// The floors of the command line (`tui/src`): `main.rs` on top.
+const TUI_FLOORS: &[(&str, u8)] = &[
+    ("failure", 0),
+    ("clock", 0),
+    ("words", 0),
+    ("summarizer", 1),
+    ("input", 2),
+    ("plan", 3),
+    ("compact", 3),
+    ("inspect", 4),
 ];
 
 /// One import from a floor above: the file, the module it reaches, both floors.
@@ -201,6 +228,25 @@ fn no_module_imports_from_a_floor_above_its_own() {
         "modules with no floor in the table: {unplaced:?}"
     );
     assert!(upward.is_empty(), "imports from a floor above: {upward:#?}");
+}
+
+/// The wrapper and the command line beside the core, by the same rule. They are read from
+/// the workspace when it is there (not in a packaged core crate).
+#[test]
+fn neither_the_wrapper_nor_the_command_line_imports_upward() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for (dir, floors) in [("wasm/src", WASM_FLOORS), ("tui/src", TUI_FLOORS)] {
+        let src = workspace.join(dir);
+        let (upward, unplaced) = check(&src, floors);
+        assert!(
+            unplaced.is_empty(),
+            "{dir}: modules with no floor: {unplaced:?}"
+        );
+        assert!(
+            upward.is_empty(),
+            "{dir}: imports from a floor above: {upward:#?}"
+        );
+    }
 }
 
 #[test]

@@ -10,9 +10,9 @@ use compactor::segment::{Segment, SegmentKind};
 use compactor::select::TailPolicy;
 use compactor::tokens::TokenAccountant;
 
-use crate::Failure;
+use crate::failure::Failure;
 use crate::input::{BudgetArgs, InputArgs};
-use crate::words::fired;
+use crate::words::{fired, thousands};
 
 /// Arguments of `compactor plan`.
 #[derive(Args, Debug)]
@@ -37,28 +37,15 @@ pub fn run(args: &PlanArgs) -> Result<(), Failure> {
     if args.json {
         let json =
             serde_json::to_string_pretty(&plan).map_err(|e| Failure::Other(e.to_string()))?;
-        crate::print(&(json + "\n"))
+        crate::failure::print(&(json + "\n"))
     } else {
-        crate::print(&render(
+        crate::failure::print(&render(
             &args.input.file.display().to_string(),
             &conversation.messages,
             &plan,
             accountant.counter_name(),
         ))
     }
-}
-
-/// Thousands separated by commas.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn render(name: &str, messages: &[Message], plan: &Plan, counter: &str) -> String {
@@ -200,18 +187,5 @@ fn state(segment: &Segment, messages: &[Message], first_tail_segment: usize) -> 
         "tail"
     } else {
         "candidate"
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn thousands_are_separated() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_000), "1,000");
-        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 }

@@ -9,9 +9,10 @@ use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
+use crate::convert::{apply_pins, read_conversation, session_id_of};
 use crate::driver::{Options, Stop, result, run, run_messages, settle, with_cause};
+use crate::error::{ErrorCode, Failure, js_message};
 use crate::fields::describe;
-use crate::{ErrorCode, Failure, apply_pins, js_message, read_conversation};
 
 /// A store's method, bound to the store.
 fn method(store: &JsValue, name: &str) -> Result<Function, Failure> {
@@ -61,7 +62,7 @@ pub(crate) fn compact_session(
     let prepared = (|| {
         let load = method(store, "load")?;
         let save = method(store, "save")?;
-        let session = crate::session_id_of(session_id, "sessionId")?;
+        let session = session_id_of(session_id, "sessionId")?;
         let options = Options::read(options, false)?;
         Ok::<_, Failure>((load, save, session, options))
     })();

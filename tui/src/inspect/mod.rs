@@ -16,7 +16,7 @@ use std::sync::Arc;
 use clap::Args;
 use compactor::engine::Trigger;
 
-use crate::Failure;
+use crate::failure::Failure;
 use crate::input::{BudgetArgs, FormatArg, PinArgs, parse_text};
 use crate::summarizer::{BlockingSummarizer, SummarizerArgs};
 use model::{App, Mode};

@@ -14,7 +14,7 @@ use super::model::{
     Mode, Numbers, Overlay, Pane, Phase, RequestRow, RequestState, RequestTable,
 };
 use super::stepper::Output;
-use crate::plan::thousands;
+use crate::words::thousands;
 use crate::words::{event_line, status_words};
 
 impl App {
