@@ -75,7 +75,7 @@
 //! | reading a conversation | [`pin`], [`facts`], [`prompt`], [`segment`], [`select`], [`overflow`], [`prune`], [`validate`], [`plan`], [`extractive`] |
 //! | planning | [`ladder`] |
 //! | the run | [`engine`] |
-//! | drivers | [`driver`], [`rebase`], [`live`] |
+//! | drivers | [`driver`], [`rebase`], [`writeback`], [`live`] |
 //!
 //! The accounting stages can be used alone:
 //! ```
@@ -124,3 +124,4 @@ pub mod select;
 pub mod summary;
 pub mod tokens;
 pub mod validate;
+pub mod writeback;

@@ -41,6 +41,7 @@ const FLOORS: &[(&str, u8)] = &[
     // Drivers, sessions, write-back.
     ("driver", 6),
     ("rebase", 6),
+    ("writeback", 6),
     ("live", 6),
 ];
 
