@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use clap::Args;
 use compactor::message::Message;
 use compactor::overflow::Assessment;
-use compactor::plan::{Plan, plan};
+use compactor::plan::{Plan, plan_read};
 use compactor::segment::{Segment, SegmentKind};
 use compactor::select::TailPolicy;
 use compactor::tokens::TokenAccountant;
@@ -28,11 +28,11 @@ pub struct PlanArgs {
 
 /// Runs `compactor plan`.
 pub fn run(args: &PlanArgs) -> Result<(), Failure> {
-    let conversation = args.input.read()?;
+    let mut conversation = args.input.read()?;
     let budget = args.budget.budget()?;
     let accountant = TokenAccountant::new(budget.encoding.counter());
     let policy = TailPolicy::for_budget(args.budget.keep_recent_turns, &budget);
-    let plan = plan(&accountant, &conversation.messages, &budget, &policy)
+    let plan = plan_read(&accountant, &mut conversation.messages, &budget, &policy)
         .map_err(|e| Failure::Input(format!("{}: {e}", args.input.file.display())))?;
     if args.json {
         let json =

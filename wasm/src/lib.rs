@@ -143,11 +143,9 @@ impl Compactor {
         let mut conversation = read_conversation(&messages, format, lenient)?;
         apply_pins(&mut conversation, &options.pins()?)?;
         let mut messages = conversation.messages;
-        // Summaries a run wrote, recognized by their marker as a run recognizes them.
-        compactor::prune::recognize(&mut messages);
-        let plan = compactor::plan::plan(
+        let plan = compactor::plan::plan_read(
             self.engine.accountant(),
-            &messages,
+            &mut messages,
             self.engine.budget(),
             &self.tail,
         )
