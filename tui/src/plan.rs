@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use clap::Args;
 use compactor::message::Message;
 use compactor::overflow::Assessment;
-use compactor::plan::{Plan, plan_read};
-use compactor::segment::{Segment, SegmentKind};
+use compactor::plan::{Plan, SegmentState, plan_read};
+use compactor::segment::SegmentKind;
 use compactor::select::TailPolicy;
 use compactor::tokens::TokenAccountant;
 
@@ -133,7 +133,8 @@ fn render_segments(out: &mut String, messages: &[Message], plan: &Plan) {
         "seg", "age", "messages", "roles", "tokens"
     );
     let tokens = plan.assessment.message_tokens();
-    for segment in &plan.segmentation.segments {
+    let states = plan.segment_states(messages);
+    for (segment, state) in plan.segmentation.segments.iter().zip(states) {
         if segment.index == tail.first_segment {
             let _ = writeln!(out, "  ──── tail ────");
         }
@@ -151,7 +152,7 @@ fn render_segments(out: &mut String, messages: &[Message], plan: &Plan) {
             format!("{}..{}", segment.messages.start, segment.messages.end),
             role_mix(&messages[segment.messages.clone()]),
             thousands(seg_tokens),
-            state(segment, messages, tail.first_segment)
+            state_word(state)
         );
     }
 }
@@ -177,15 +178,11 @@ pub fn role_mix(messages: &[Message]) -> String {
         .join(" ")
 }
 
-fn state(segment: &Segment, messages: &[Message], first_tail_segment: usize) -> &'static str {
-    let all_pinned = messages[segment.messages.clone()]
-        .iter()
-        .all(|m| !m.compactable);
-    if all_pinned {
-        "pinned"
-    } else if segment.index >= first_tail_segment {
-        "tail"
-    } else {
-        "candidate"
+/// The word for a segment's state: the plan's own, but `candidate` for a raw segment
+/// (what a compaction would work on).
+fn state_word(state: SegmentState) -> &'static str {
+    match state {
+        SegmentState::Raw => "candidate",
+        other => other.as_str(),
     }
 }
