@@ -5,7 +5,9 @@
 //! it, and [`runtime`] owns the terminal and the summarizer threads.
 
 pub mod model;
+pub mod numbers;
 pub mod runtime;
+pub mod segments;
 pub mod stepper;
 pub mod update;
 pub mod view;
