@@ -57,7 +57,8 @@
 //! session state). Around them: [`message`] (the provider-neutral model),
 //! [`format`](mod@format) (OpenAI, Anthropic and AI SDK messages, lossless), [`tokens`] (counting),
 //! [`budget`] and [`catalog`] (the numbers), [`rebase`] (appends made during a run, put
-//! after its result by [`driver`]'s `compact_session`), [`pin`] (what the caller keeps out of
+//! after its result) and [`writeback`] (the session write-back as a state machine, driven
+//! by [`driver`]'s `compact_session`), [`pin`] (what the caller keeps out of
 //! compaction).
 //!
 //! # Floors

@@ -1,6 +1,6 @@
 //! `compactSession`: a session read from the caller's store, compacted by the driver, and
 //! written back with the version read. Appends made meanwhile are rebased after the result
-//! (the core's `WriteBack`); any other change is `CONFLICT`.
+//! (the core's `SessionWrite`, the same state machine the Rust driver follows); any other change is `CONFLICT`.
 
 use compactor::engine;
 use compactor::format::Conversation;
@@ -52,7 +52,7 @@ fn persist_failed(method: &str, thrown: JsValue) -> Stop {
 
 /// `compactor.compactSession(store, sessionId, options)`: the Rust `compact_session` over
 /// the caller's promises. Read with the version, compact, write back only a compacted
-/// result, with the version read, as the core's [`WriteBack`] says: appends made meanwhile
+/// result, with the version read, as the core's [`SessionWrite`] says: appends made meanwhile
 /// are rebased after the result, anything else is `CONFLICT`.
 pub(crate) fn compact_session(
     engine: engine::Compactor,
