@@ -16,8 +16,8 @@
 //! alone: for a model like GPT-4o (128K window, 16K output) `0.92 × 128,000` lies above
 //! the absolute limit, and compaction would start only once the provider already refuses.
 
+use crate::catalog::Encoding;
 use crate::catalog::{self, ModelInfo};
-use crate::tokens::Encoding;
 
 /// Default `comfort_tokens`.
 pub const DEFAULT_COMFORT_TOKENS: u64 = 128_000;

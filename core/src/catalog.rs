@@ -4,8 +4,6 @@
 //! (Anthropic, Google) count with the [`Encoding::Estimate`] estimator, which errs high;
 //! feed their reported usage to calibration for closer counts.
 
-use crate::tokens::Encoding;
-
 /// What compactor knows about one model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -92,6 +90,49 @@ pub fn lookup(name: &str) -> Option<&'static ModelInfo> {
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with(['-', '@', ':']))
         })
         .max_by_key(|info| info.name.len())
+}
+
+/// The tokenizers compactor knows by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
+pub enum Encoding {
+    /// OpenAI's GPT-4o/4.1/5 and o-series vocabulary.
+    O200kBase,
+    /// OpenAI's GPT-4 and GPT-3.5 vocabulary.
+    Cl100kBase,
+    /// The vocabulary-free [`Estimator`](crate::tokens::Estimator) (models whose tokenizer is not public).
+    Estimate,
+}
+
+impl Encoding {
+    /// The name used in configuration and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Encoding::O200kBase => "o200k_base",
+            Encoding::Cl100kBase => "cl100k_base",
+            Encoding::Estimate => "estimate",
+        }
+    }
+
+    /// Parses a name as written by [`Encoding::as_str`].
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "o200k_base" => Some(Encoding::O200kBase),
+            "cl100k_base" => Some(Encoding::Cl100kBase),
+            "estimate" => Some(Encoding::Estimate),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Encoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,8 @@ use crate::engine::{
 };
 use crate::extractive::Extractive;
 use crate::message::Message;
-use crate::rebase::{AfterRebase, WriteBack};
+use crate::rebase::WriteBack;
+use crate::writeback::{SessionWrite, WriteStep};
 
 /// Writes summaries: the caller's model behind a request/answer interface.
 pub trait Summarize {
@@ -211,43 +212,35 @@ impl Compactor {
         clock: &C,
     ) -> Result<SessionOutcome, CompactError> {
         let persist = |e: T::Error| CompactError::PersistFailed(e.to_string());
-        let Some((mut base, mut version)) = store.load(session).await.map_err(persist)? else {
-            return Err(CompactError::NoMessagesToCompact);
-        };
-        let outcome = self
-            .compact(session, base.clone(), Trigger::Proactive, summarizer, clock)
-            .await?;
-        if !matches!(outcome.status, Status::Compacted { .. }) {
-            return Ok(WriteBack::new(outcome));
-        }
-        let conflict = |expected: &T::Version, found: &T::Version| CompactError::Conflict {
-            expected: expected.to_string(),
-            found: found.to_string(),
-        };
-        let mut write = WriteBack::new(outcome);
+        let mut write = SessionWrite::new(self.clone());
         loop {
-            let found = match store.save(session, &write.outcome.messages, &version).await {
-                Ok(Ok(())) => return Ok(write),
-                Ok(Err(found)) => found,
-                Err(e) => return Err(persist(e)),
-            };
-            write.refused().map_err(|_| conflict(&version, &found))?;
-            let Some((now, now_version)) = store.load(session).await.map_err(persist)? else {
-                return Err(conflict(&version, &found));
-            };
-            let next = write
-                .rebase(self, &base, &now)
-                .map_err(|_| conflict(&version, &now_version))?;
-            if next == AfterRebase::CompactAgain {
-                // A failed run returns its error: the messages are not needed after it.
-                let messages = std::mem::take(&mut write.outcome.messages);
-                let again = self
-                    .compact(session, messages, Trigger::Proactive, summarizer, clock)
-                    .await?;
-                write.compacted_again(self, again)?;
+            match write.poll() {
+                WriteStep::Load => write.loaded(store.load(session).await.map_err(persist)?),
+                WriteStep::Compact { messages, .. } => {
+                    let outcome = self
+                        .compact(session, messages, Trigger::Proactive, summarizer, clock)
+                        .await?;
+                    write.compacted(outcome);
+                }
+                WriteStep::Save {
+                    write: result,
+                    expected,
+                    ..
+                } => {
+                    let messages = &result.outcome.messages;
+                    let saved = store.save(session, messages, expected).await;
+                    write.saved(saved.map_err(persist)?);
+                }
+                WriteStep::Done { write, .. } => return Ok(write),
+                WriteStep::Conflict { expected, found } => {
+                    return Err(CompactError::Conflict {
+                        expected: expected.to_string(),
+                        found: found.to_string(),
+                    });
+                }
+                WriteStep::Failed(error) => return Err(error),
+                WriteStep::Missing => return Err(CompactError::NoMessagesToCompact),
             }
-            base = now;
-            version = now_version;
         }
     }
 }

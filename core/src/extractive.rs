@@ -11,9 +11,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::engine::{SummaryFailure, SummaryRequest};
 use crate::facts::{FactKind, command_head, command_of, exit_status, fact_head, line_facts};
 use crate::prompt::{HEADINGS, PromptMessage, artifact_refs, transcript_body};
+use crate::summary::{SummaryFailure, SummaryRequest};
 use crate::tokens::{Estimator, TokenCounter};
 
 /// The extractive summarizer. Stateless; counts with the [`Estimator`] so its output size

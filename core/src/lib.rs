@@ -57,8 +57,26 @@
 //! session state). Around them: [`message`] (the provider-neutral model),
 //! [`format`](mod@format) (OpenAI, Anthropic and AI SDK messages, lossless), [`tokens`] (counting),
 //! [`budget`] and [`catalog`] (the numbers), [`rebase`] (appends made during a run, put
-//! after its result by [`driver`]'s `compact_session`), [`pin`] (what the caller keeps out of
+//! after its result) and [`writeback`] (the session write-back as a state machine, driven
+//! by [`driver`]'s `compact_session`), [`pin`] (what the caller keeps out of
 //! compaction).
+//!
+//! # Floors
+//!
+//! The modules stand in floors; each imports only from its own floor or below (the test
+//! `tests/floors.rs` holds it, from one table). Convenient paths such as
+//! `engine::CompactionConfig` or `ladder::Level` are re-exports in a higher module of a
+//! type defined lower, never an import going up.
+//!
+//! | floor | modules |
+//! |---|---|
+//! | ground: plain data | [`message`], [`level`], [`hash`], [`summary`], [`catalog`], [`budget`], [`config`] |
+//! | counting | [`tokens`] |
+//! | formats | [`format`](mod@format) |
+//! | reading a conversation | [`pin`], [`facts`], [`prompt`], [`segment`], [`select`], [`overflow`], [`prune`], [`validate`], [`plan`], [`extractive`] |
+//! | planning | [`ladder`] |
+//! | the run | [`engine`] |
+//! | drivers | [`driver`], [`rebase`], [`writeback`], [`live`] |
 //!
 //! The accounting stages can be used alone:
 //! ```
@@ -84,6 +102,7 @@
 
 pub mod budget;
 pub mod catalog;
+pub mod config;
 pub mod driver;
 pub mod engine;
 pub mod extractive;
@@ -93,6 +112,7 @@ pub mod format;
 pub mod hash;
 pub mod ladder;
 pub mod ledger;
+pub mod level;
 pub mod live;
 pub mod message;
 pub mod overflow;
@@ -103,5 +123,7 @@ pub mod prune;
 pub mod rebase;
 pub mod segment;
 pub mod select;
+pub mod summary;
 pub mod tokens;
 pub mod validate;
+pub mod writeback;

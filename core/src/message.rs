@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use crate::ladder::Level;
+use crate::level::Level;
 
 /// A stable identifier of a message within a conversation.
 ///

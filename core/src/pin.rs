@@ -129,38 +129,10 @@ pub fn given_start(format: crate::format::Format, messages: &[Message]) -> usize
     }
 }
 
-/// The name under an AI SDK message's `providerOptions` that compactor reads: `{ pin: true }`
-/// there pins the message.
-pub const MARKER: &str = "compactor";
-
-/// `message` read from the AI SDK message `object` at `path`, pinned when its
-/// `providerOptions.compactor.pin` is `true`; a `pin` that is not a boolean is an error.
+/// The name under an AI SDK message's `providerOptions` that compactor reads (defined with
+/// the AI SDK reader, which reads it).
 #[cfg(feature = "serde")]
-pub(crate) fn marked(
-    object: &serde_json::Map<String, serde_json::Value>,
-    path: &str,
-    mut message: Message,
-) -> Result<Message, crate::format::FormatError> {
-    use serde_json::Value;
-    let pin = object
-        .get("providerOptions")
-        .and_then(|options| options.get(MARKER))
-        .and_then(|marker| marker.get("pin"));
-    match pin {
-        None | Some(Value::Bool(false)) => Ok(message),
-        Some(Value::Bool(true)) => {
-            message.compactable = false;
-            Ok(message)
-        }
-        Some(other) => Err(crate::format::FormatError::new(
-            format!("{path}.providerOptions.{MARKER}.pin"),
-            format!(
-                "expected true or false, found {}",
-                crate::format::kind_of(other)
-            ),
-        )),
-    }
-}
+pub use crate::format::aisdk::MARKER;
 
 #[cfg(test)]
 mod tests {

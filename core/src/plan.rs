@@ -4,7 +4,7 @@
 use crate::budget::Budget;
 use crate::message::{Message, Part};
 use crate::overflow::{Assessment, assess};
-use crate::prune::{is_cleared, is_clipped};
+use crate::prune::{is_cleared, is_clipped, recognize};
 use crate::segment::{SegmentError, Segmentation, segment};
 use crate::select::{Tail, TailPolicy, select_tail};
 use crate::tokens::TokenAccountant;
@@ -108,4 +108,18 @@ pub fn plan(
         segmentation,
         tail,
     })
+}
+
+/// Plans messages as they were read (a file, a provider format, a store): first marks the
+/// summaries an earlier run wrote, by their marker, as a run does ([`recognize`]), then
+/// [`plan`]s them. The entry point for every caller that plans what it read, so a compacted
+/// conversation shows its summaries as summaries, not as one candidate segment.
+pub fn plan_read(
+    accountant: &TokenAccountant,
+    messages: &mut [Message],
+    budget: &Budget,
+    policy: &TailPolicy,
+) -> Result<Plan, SegmentError> {
+    recognize(messages);
+    plan(accountant, messages, budget, policy)
 }

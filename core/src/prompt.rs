@@ -7,6 +7,7 @@
 //! [`PROMPT_VERSION`] is part of the summary cache key: changing the wording must bump it.
 
 use crate::message::{Message, Role};
+pub use crate::summary::PromptMessage;
 
 /// The version of the prompts below; part of every cache key.
 pub const PROMPT_VERSION: u32 = 1;
@@ -19,20 +20,6 @@ pub const HEADINGS: [&str; 5] = [
     "Errors",
     "Next steps",
 ];
-
-/// One message of a summary prompt.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(rename_all = "camelCase")
-)]
-pub struct PromptMessage {
-    /// `System` for the instruction, `User` for the transcript.
-    pub role: Role,
-    /// The text.
-    pub content: String,
-}
 
 /// What a prompt asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,8 +10,8 @@
 use std::collections::HashMap;
 
 use crate::hash::Hasher;
-use crate::ladder::Clearing;
-use crate::ladder::Level;
+use crate::level::Clearing;
+use crate::level::Level;
 use crate::message::{CompactionMeta, Message, MessageId, Part, Role};
 use crate::tokens::{TokenAccountant, TokenCounter};
 

@@ -11,9 +11,10 @@
 //! Messages are compared by [`message_hash`] (role, name and content; not ids or flags),
 //! so a store that hands back the same messages under fresh ids still matches.
 //!
-//! [`WriteBack`] is the whole write-back policy without the store: the session drivers
-//! (the Rust [`Compactor::compact_session`] and the npm package's `compactSession`) only
-//! save, load and compact as it says.
+//! [`WriteBack`] is the result on its way back and the rebase policy; the order of loads,
+//! saves and compactions around it is [`crate::writeback::SessionWrite`], which the session
+//! drivers (the Rust [`Compactor::compact_session`] and the npm package's `compactSession`)
+//! follow.
 
 use crate::engine::{CompactError, Compactor, Offender, Outcome};
 use crate::hash::message_hash;
@@ -202,7 +203,7 @@ pub fn within_limit(compactor: &Compactor, messages: &[Message]) -> Result<(), C
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ladder::Level;
+    use crate::level::Level;
 
     fn convo(texts: &[&str]) -> Vec<Message> {
         texts

@@ -27,7 +27,6 @@
 //! usage to
 //! [`TokenAccountant::calibrate`] to bring it close to the truth for a given model.
 
-use std::fmt;
 use std::sync::Arc;
 
 use crate::message::{Message, Part};
@@ -75,42 +74,9 @@ pub trait TokenCounter: Send + Sync {
     fn name(&self) -> &str;
 }
 
-/// The tokenizers compactor knows by name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(rename_all = "snake_case")
-)]
-pub enum Encoding {
-    /// OpenAI's GPT-4o/4.1/5 and o-series vocabulary.
-    O200kBase,
-    /// OpenAI's GPT-4 and GPT-3.5 vocabulary.
-    Cl100kBase,
-    /// The vocabulary-free [`Estimator`] (models whose tokenizer is not public).
-    Estimate,
-}
+pub use crate::catalog::Encoding;
 
 impl Encoding {
-    /// The name used in configuration and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Encoding::O200kBase => "o200k_base",
-            Encoding::Cl100kBase => "cl100k_base",
-            Encoding::Estimate => "estimate",
-        }
-    }
-
-    /// Parses a name as written by [`Encoding::as_str`].
-    pub fn parse(name: &str) -> Option<Self> {
-        match name {
-            "o200k_base" => Some(Encoding::O200kBase),
-            "cl100k_base" => Some(Encoding::Cl100kBase),
-            "estimate" => Some(Encoding::Estimate),
-            _ => None,
-        }
-    }
-
     /// A counter for this encoding. An exact encoding whose feature (`o200k`, `cl100k`, or
     /// `tiktoken` for both) is off is unavailable, and the estimator stands in (its name
     /// says so).
@@ -122,12 +88,6 @@ impl Encoding {
             Encoding::Cl100kBase => Arc::new(Tiktoken::cl100k_base()),
             _ => Arc::new(Estimator),
         }
-    }
-}
-
-impl fmt::Display for Encoding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

@@ -292,7 +292,7 @@ fn changed_only_by_compaction(before: &Message, after: &Message) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ladder::Level;
+    use crate::level::Level;
     use crate::message::ToolCall;
     use crate::prune::{CLIP_MARKER, cleared_placeholder, summary_message};
 

@@ -2,10 +2,11 @@
 //! token totals are the tiktoken counts of the same text.
 
 use compactor::budget::BudgetConfig;
+use compactor::engine::Trigger;
 use compactor::format::{Format, ParseOptions, parse_str};
 use compactor::message::{Message, Part};
 use compactor::overflow::assess;
-use compactor::plan::plan;
+use compactor::plan::{SegmentState, plan, plan_read};
 use compactor::segment::segment;
 use compactor::select::TailPolicy;
 use compactor::tokens::{
@@ -13,6 +14,7 @@ use compactor::tokens::{
     TokenAccountant, TokenCounter,
 };
 use compactor_tests::corpus;
+use compactor_tests::setup::{lenient, run_extracting, summarizing_compactor};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -153,6 +155,47 @@ fn every_file_segments_and_plans() {
             "{name}: the system prompt is never tail"
         );
     }
+}
+
+/// A compacted file, written and read again, plans with its summaries recognized: the
+/// summary messages keep only their marker through the file, and `plan_read`, which every
+/// caller plans through, marks them again, so they show as `summarized` segments and not
+/// as one long `raw` candidate.
+#[test]
+fn a_compacted_file_plans_with_its_summaries_recognized() {
+    let (name, text) = corpus().into_iter().next().expect("a corpus file");
+    let conversation = lenient(&text, Format::OpenAi).expect(&name);
+    let compactor = summarizing_compactor(&conversation.messages, 0.25, |_| {});
+    let (outcome, _) = run_extracting(
+        &compactor,
+        conversation.messages.clone(),
+        Trigger::Proactive,
+    );
+    let outcome = outcome.expect(&name);
+    let summaries = outcome
+        .messages
+        .iter()
+        .filter(|m| m.is_compaction())
+        .count();
+    assert!(summaries > 0, "{name}: compacted with summaries");
+    let written = conversation.to_json(&outcome.messages).to_string();
+    let mut read = parse_str(&written, Format::OpenAi, LENIENT).expect(&name);
+    assert!(read.messages.iter().all(|m| !m.is_compaction()));
+
+    let budget = compactor.budget();
+    let policy = TailPolicy::for_budget(4, budget);
+    let plan = plan_read(compactor.accountant(), &mut read.messages, budget, &policy).expect(&name);
+    let recognized = read.messages.iter().filter(|m| m.is_compaction()).count();
+    assert_eq!(recognized, summaries, "{name}: every summary recognized");
+    let states = plan.segment_states(&read.messages);
+    assert_eq!(
+        states
+            .iter()
+            .filter(|s| **s == SegmentState::Summarized)
+            .count(),
+        summaries,
+        "{name}: {states:?}"
+    );
 }
 
 /// The estimator must err high: an undercount makes compaction fire too late.

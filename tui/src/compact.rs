@@ -7,11 +7,11 @@ use std::time::Instant;
 use clap::{Args, ValueEnum};
 use compactor::engine::{CompactError, Compactor, EngineState, Event, Outcome, Trigger};
 
-use crate::Failure;
 use crate::clock::SystemClock;
+use crate::failure::Failure;
 use crate::input::{BudgetArgs, InputArgs};
-use crate::plan::thousands;
 use crate::summarizer::{SummarizerArgs, Threaded};
+use crate::words::thousands;
 use crate::words::{event_line, status_words};
 
 /// Arguments of `compactor compact`.
@@ -92,7 +92,7 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
         &mut |event| {
             if args.progress {
                 let at = started.elapsed().as_secs_f64();
-                crate::say(&format!("[{at:6.1}s] {}", event_line(event).text));
+                crate::failure::say(&format!("[{at:6.1}s] {}", event_line(event).text));
             }
             log.push(event.clone());
         },
@@ -116,7 +116,7 @@ pub fn run(args: &CompactArgs) -> Result<(), Failure> {
         std::fs::write(path, text + "\n")
             .map_err(|e| Failure::Other(format!("{}: {e}", path.display())))?;
     }
-    crate::print(&render(
+    crate::failure::print(&render(
         &args.input.file.display().to_string(),
         &outcome,
         &log,

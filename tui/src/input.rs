@@ -11,7 +11,7 @@ use compactor::segment::segment;
 use compactor::select::DEFAULT_KEEP_RECENT_TURNS;
 use compactor::tokens::Encoding;
 
-use crate::Failure;
+use crate::failure::Failure;
 use crate::summarizer::SummarizerArgs;
 
 /// The conversation file and how to read it.

@@ -5,14 +5,14 @@ use std::fmt::Write as _;
 use clap::Args;
 use compactor::message::Message;
 use compactor::overflow::Assessment;
-use compactor::plan::{Plan, plan};
-use compactor::segment::{Segment, SegmentKind};
+use compactor::plan::{Plan, SegmentState, plan_read};
+use compactor::segment::SegmentKind;
 use compactor::select::TailPolicy;
 use compactor::tokens::TokenAccountant;
 
-use crate::Failure;
+use crate::failure::Failure;
 use crate::input::{BudgetArgs, InputArgs};
-use crate::words::fired;
+use crate::words::{fired, thousands};
 
 /// Arguments of `compactor plan`.
 #[derive(Args, Debug)]
@@ -28,37 +28,24 @@ pub struct PlanArgs {
 
 /// Runs `compactor plan`.
 pub fn run(args: &PlanArgs) -> Result<(), Failure> {
-    let conversation = args.input.read()?;
+    let mut conversation = args.input.read()?;
     let budget = args.budget.budget()?;
     let accountant = TokenAccountant::new(budget.encoding.counter());
     let policy = TailPolicy::for_budget(args.budget.keep_recent_turns, &budget);
-    let plan = plan(&accountant, &conversation.messages, &budget, &policy)
+    let plan = plan_read(&accountant, &mut conversation.messages, &budget, &policy)
         .map_err(|e| Failure::Input(format!("{}: {e}", args.input.file.display())))?;
     if args.json {
         let json =
             serde_json::to_string_pretty(&plan).map_err(|e| Failure::Other(e.to_string()))?;
-        crate::print(&(json + "\n"))
+        crate::failure::print(&(json + "\n"))
     } else {
-        crate::print(&render(
+        crate::failure::print(&render(
             &args.input.file.display().to_string(),
             &conversation.messages,
             &plan,
             accountant.counter_name(),
         ))
     }
-}
-
-/// Thousands separated by commas.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn render(name: &str, messages: &[Message], plan: &Plan, counter: &str) -> String {
@@ -146,7 +133,8 @@ fn render_segments(out: &mut String, messages: &[Message], plan: &Plan) {
         "seg", "age", "messages", "roles", "tokens"
     );
     let tokens = plan.assessment.message_tokens();
-    for segment in &plan.segmentation.segments {
+    let states = plan.segment_states(messages);
+    for (segment, state) in plan.segmentation.segments.iter().zip(states) {
         if segment.index == tail.first_segment {
             let _ = writeln!(out, "  ──── tail ────");
         }
@@ -164,7 +152,7 @@ fn render_segments(out: &mut String, messages: &[Message], plan: &Plan) {
             format!("{}..{}", segment.messages.start, segment.messages.end),
             role_mix(&messages[segment.messages.clone()]),
             thousands(seg_tokens),
-            state(segment, messages, tail.first_segment)
+            state_word(state)
         );
     }
 }
@@ -190,28 +178,11 @@ pub fn role_mix(messages: &[Message]) -> String {
         .join(" ")
 }
 
-fn state(segment: &Segment, messages: &[Message], first_tail_segment: usize) -> &'static str {
-    let all_pinned = messages[segment.messages.clone()]
-        .iter()
-        .all(|m| !m.compactable);
-    if all_pinned {
-        "pinned"
-    } else if segment.index >= first_tail_segment {
-        "tail"
-    } else {
-        "candidate"
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn thousands_are_separated() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_000), "1,000");
-        assert_eq!(thousands(1_234_567), "1,234,567");
+/// The word for a segment's state: the plan's own, but `candidate` for a raw segment
+/// (what a compaction would work on).
+fn state_word(state: SegmentState) -> &'static str {
+    match state {
+        SegmentState::Raw => "candidate",
+        other => other.as_str(),
     }
 }

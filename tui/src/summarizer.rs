@@ -19,7 +19,7 @@ use compactor::extractive::Extractive;
 use compactor::message::Role;
 use serde_json::{Value, json};
 
-use crate::Failure;
+use crate::failure::Failure;
 
 /// Writes one summary, blocking the calling thread.
 pub trait BlockingSummarizer: Send + Sync {

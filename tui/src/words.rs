@@ -4,8 +4,6 @@
 use compactor::engine::{Event, RequestId, SkipReason, Status};
 use compactor::overflow::Signals;
 
-use crate::plan::thousands;
-
 /// An outcome's status as a phrase.
 pub fn status_words(status: &Status) -> String {
     match status {
@@ -39,6 +37,19 @@ pub struct EventLine {
     pub request: Option<RequestId>,
     /// Something went wrong or was given up (shown as a warning).
     pub warning: bool,
+}
+
+/// Thousands separated by commas.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The signals that fired, as phrases (the absolute limit implies the trigger).
@@ -207,5 +218,18 @@ fn level_line(event: &Event) -> EventLine {
             "{level}: kept {kept} messages as they were ({reason})"
         )),
         other => line(format!("{other:?}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_are_separated() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 }

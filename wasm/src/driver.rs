@@ -22,10 +22,9 @@ use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{JsFuture, future_to_promise};
 
+use crate::convert::{apply_pins, json_to_js, read_conversation, read_format, to_js};
+use crate::error::{ErrorCode, Failure, js_message};
 use crate::fields::{Fields, describe};
-use crate::{
-    ErrorCode, Failure, apply_pins, js_message, json_to_js, read_conversation, read_format, to_js,
-};
 
 #[wasm_bindgen]
 extern "C" {

@@ -7,7 +7,7 @@ use compactor::engine::ConfigError;
 use compactor::format::FormatError;
 use compactor::segment::SegmentError;
 
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// The stable error codes. JS code branches on these, never on messages, so they are only
 /// ever added to.
@@ -270,4 +270,13 @@ impl From<Failure> for JsValue {
         }
         error.into()
     }
+}
+
+/// The message of a thrown JS value.
+pub(crate) fn js_message(thrown: &JsValue) -> String {
+    thrown
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| thrown.as_string())
+        .unwrap_or_else(|| "an exception was thrown".to_owned())
 }

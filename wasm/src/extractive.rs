@@ -5,7 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::Failure;
+use crate::error::Failure;
 #[cfg(feature = "extractive")]
 use crate::fields::Fields;
 
@@ -69,7 +69,7 @@ fn prompt(fields: &Fields) -> Result<Vec<compactor::prompt::PromptMessage>, Fail
 
     let path = fields.path("prompt");
     let value = fields.value("prompt")?.unwrap_or(JsValue::UNDEFINED);
-    let Some(Value::Array(items)) = crate::read_json(&value, &path)? else {
+    let Some(Value::Array(items)) = crate::convert::read_json(&value, &path)? else {
         return Err(Failure::invalid(
             &path,
             "expected an array of prompt messages",

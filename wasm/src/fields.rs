@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 
 use compactor::pin::Pins;
 
-use crate::{Failure, js_message, type_of};
+use crate::error::{Failure, js_message};
 
 /// The largest integer a JS number holds exactly.
 const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
@@ -214,4 +214,9 @@ pub(crate) fn shown(value: &JsValue) -> String {
             .map_or_else(|_| describe(value), String::from),
         None => describe(value),
     }
+}
+
+/// `typeof value`, for messages.
+pub(crate) fn type_of(value: &JsValue) -> String {
+    value.js_typeof().as_string().unwrap_or_default()
 }

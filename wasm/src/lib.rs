@@ -20,22 +20,27 @@
 //! [`ErrorCode`]) and, for bad input, a `path`. Nothing input can reach panics: a panic
 //! would poison the module for every later call.
 
+mod config;
+mod convert;
 mod driver;
 mod error;
 mod extractive;
 mod fields;
 mod live;
+mod loaded;
 mod store;
 mod types;
 
-use compactor::budget::{BudgetConfig, DEFAULT_MAX_MESSAGES};
-use compactor::engine::{self, CompactionConfig};
-use compactor::format::{self, Conversation, Format, ParseOptions};
-use compactor::select::{DEFAULT_KEEP_RECENT_TURNS, TailPolicy};
-use compactor::tokens::{Encoding, TokenAccountant, TokenCounter};
-use fields::Fields;
-use serde::Serialize;
-use std::sync::Arc;
+use compactor::engine;
+use compactor::format::Format;
+use compactor::select::TailPolicy;
+use compactor::tokens::{Encoding, TokenAccountant};
+use convert::{
+    PIN_OPTIONS, PlanView, READ_OPTIONS, apply_pins, encoding_named, read_conversation,
+    read_format, read_json, read_messages, read_state, session_id_of, to_js,
+};
+use fields::{Fields, type_of};
+use live::SessionHandle;
 use wasm_bindgen::prelude::*;
 
 pub use error::{ErrorCode, Failure};
@@ -44,335 +49,6 @@ pub use error::{ErrorCode, Failure};
 #[wasm_bindgen(start)]
 fn start() {
     console_error_panic_hook::set_once();
-}
-
-/// The fields of `new Compactor(config)` (`CompactorConfig`): the numbers, the tail policy,
-/// the tokenizer, and how runs behave (the core's `CompactionConfig`, camelCase).
-const CONFIG_FIELDS: &[&str] = &[
-    "model",
-    "maxContextTokens",
-    "outputReserve",
-    "comfortTokens",
-    "triggerRatio",
-    "targetRatio",
-    "maxMessages",
-    "keepRecentTurns",
-    "tailTokens",
-    "keepToolResults",
-    "encoding",
-    "minTailTurns",
-    "maxSummaryTokens",
-    "summaryModel",
-    "summaryProvider",
-    "enableIncremental",
-    "maxFailures",
-    "breakerCooldownMs",
-    "minMessages",
-    "clearAtLeast",
-    "maxPreservedUserTokens",
-    "summarizerInputTokens",
-    "requestTimeoutMs",
-    "maxAttempts",
-    "minReduction",
-    "maxConcurrency",
-    "cacheCapacity",
-    "sessionCapacity",
-    "extractiveFallback",
-];
-
-/// `config.extractiveFallback`, which needs the built-in summarizer (not in the lite
-/// package).
-fn extractive_fallback(asked: Option<bool>) -> Result<bool, Failure> {
-    match asked {
-        Some(true) if !cfg!(feature = "extractive") => Err(Failure::invalid(
-            "config.extractiveFallback",
-            "the lite package has no built-in summarizer: use @compactor-rs/compactor, \
-             or catch CIRCUIT_OPEN and call resetCircuit with a summarizer of your own",
-        )),
-        asked => Ok(asked.unwrap_or(false)),
-    }
-}
-
-/// The options of `assess` and `calibrate` (`ReadOptions`).
-const READ_OPTIONS: &[&str] = &["format", "lenient"];
-
-/// The options of `plan` and `session` (`PinOptions`): how to read the messages, and what
-/// the caller pins.
-const PIN_OPTIONS: &[&str] = &["format", "lenient", "pin", "compactable"];
-
-/// Applies the caller's pins to a conversation just read: `pin` indices count in its
-/// messages array. An index past its end is `INVALID_INPUT` at `options.pin`.
-fn apply_pins(conversation: &mut Conversation, pins: &compactor::pin::Pins) -> Result<(), Failure> {
-    let given = compactor::pin::given_start(conversation.format, &conversation.messages);
-    pins.apply(&mut conversation.messages, given)
-        .map_err(|e| Failure::invalid("options.pin", e.to_string()))
-}
-
-/// `format` and `lenient` of an options object: how to read the messages.
-fn read_format(options: &Fields) -> Result<(Format, bool), Failure> {
-    let format = match options.string("format")? {
-        None => Format::OpenAi,
-        Some(name) => match name.as_str() {
-            "openai" => Format::OpenAi,
-            "anthropic" => Format::Anthropic,
-            "aiSdk" => Format::AiSdk,
-            other => {
-                return Err(Failure::invalid(
-                    options.path("format"),
-                    format!(
-                        "unknown format {other:?} (expected \"openai\", \"anthropic\" or \"aiSdk\")"
-                    ),
-                ));
-            }
-        },
-    };
-    Ok((format, options.bool("lenient")?.unwrap_or(false)))
-}
-
-/// An encoding named by `value` at `path`.
-fn encoding_named(value: &JsValue, path: &str) -> Result<Encoding, Failure> {
-    let Some(name) = value.as_string() else {
-        return Err(Failure::invalid(
-            path,
-            format!("expected an encoding name, found {}", fields::shown(value)),
-        ));
-    };
-    Encoding::parse(&name).ok_or_else(|| {
-        Failure::invalid(
-            path,
-            format!(
-                "unknown encoding {name:?} (expected \"o200k_base\", \"cl100k_base\" or \"estimate\")"
-            ),
-        )
-    })
-}
-
-/// `value` read as JSON (what `JSON.stringify` makes of it), or an error at `path`;
-/// `undefined` is `None`.
-///
-/// The text reaches wasm as UTF-8 bytes of exactly its length: a JS string handed over as
-/// a `String` is first given room for three bytes a character, which for a conversation of
-/// megabytes is the largest block the module ever asks for, and linear memory never shrinks.
-fn read_json(value: &JsValue, path: &str) -> Result<Option<serde_json::Value>, Failure> {
-    if value.is_undefined() {
-        return Ok(None);
-    }
-    let text = js_sys::JSON::stringify(value).map_err(|thrown| {
-        Failure::invalid(
-            path,
-            format!("not JSON-serializable: {}", js_message(&thrown)),
-        )
-    })?;
-    if !JsValue::from(&text).is_string() {
-        return Err(Failure::invalid(
-            path,
-            format!("not JSON-serializable: {}", type_of(value)),
-        ));
-    }
-    // `TextEncoder` writes UTF-8 (a lone surrogate as U+FFFD), so the check passes; read
-    // as `str`, the text goes through the JSON reader every other input uses.
-    let bytes = TextEncoder::new().encode(&text).to_vec();
-    let text = String::from_utf8(bytes).map_err(|_| Failure::invalid(path, "not UTF-8"))?;
-    serde_json::from_str(&text)
-        .map(Some)
-        .map_err(|e| Failure::invalid(path, without_position(&e)))
-}
-
-#[wasm_bindgen]
-extern "C" {
-    /// The host's `TextEncoder` (every browser, Node, Deno, workers).
-    type TextEncoder;
-    #[wasm_bindgen(constructor)]
-    fn new() -> TextEncoder;
-    /// The string's UTF-8 bytes, in a JS `Uint8Array` of their length.
-    #[wasm_bindgen(method)]
-    fn encode(this: &TextEncoder, text: &js_sys::JsString) -> js_sys::Uint8Array;
-}
-
-/// A serde_json error without its `at line 1 column 23` suffix: the position is in JSON
-/// text the caller never saw.
-fn without_position(error: &serde_json::Error) -> String {
-    let text = error.to_string();
-    match text.rfind(" at line ") {
-        Some(cut) if error.line() > 0 => text[..cut].to_owned(),
-        _ => text,
-    }
-}
-
-/// The message of a thrown JS value.
-fn js_message(thrown: &JsValue) -> String {
-    thrown
-        .dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| thrown.as_string())
-        .unwrap_or_else(|| "an exception was thrown".to_owned())
-}
-
-/// `typeof value`, for messages.
-fn type_of(value: &JsValue) -> String {
-    value.js_typeof().as_string().unwrap_or_default()
-}
-
-/// Parses the caller's messages in the format the options name.
-fn read_messages(
-    messages: &JsValue,
-    options: &JsValue,
-) -> Result<Vec<compactor::message::Message>, Failure> {
-    let (format, lenient) = read_format(&Fields::new(options, "options", READ_OPTIONS)?)?;
-    Ok(read_conversation(messages, format, lenient)?.messages)
-}
-
-/// Parses the caller's messages as `format`, keeping what writing them back needs.
-fn read_conversation(
-    messages: &JsValue,
-    format: Format,
-    lenient: bool,
-) -> Result<Conversation, Failure> {
-    // Through a `Value`, not `parse_str`: JavaScript's numbers are `f64`s, which a
-    // `Value` holds exactly when serde_json reads floats exactly (the `exact-floats`
-    // feature), and keeping each message's text as well costs the lite package 20 kB.
-    let Some(json) = read_json(messages, "messages")? else {
-        return Err(Failure::invalid(
-            "messages",
-            "expected an array of messages, found undefined",
-        ));
-    };
-    Ok(format::parse_value(json, format, ParseOptions { lenient })?)
-}
-
-/// A JSON value as the JS value `JSON.parse` makes of it: exact for every number the
-/// input held, which serde-wasm-bindgen is not for integers past 2^53.
-fn json_to_js(value: &impl AsValue) -> JsValue {
-    // Serializing a `Value` cannot fail, and its text is valid JSON.
-    let text = serde_json::to_string(&value.as_value()).unwrap_or_else(|_| "null".to_owned());
-    js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL)
-}
-
-/// An exported engine state, read field by field with the path of the first thing wrong.
-fn read_state(state: &JsValue) -> Result<engine::EngineState, Failure> {
-    let Some(value) = read_json(state, "state")? else {
-        return Err(Failure::invalid(
-            "state",
-            "expected an object, found undefined",
-        ));
-    };
-    engine::EngineState::from_json(&value)
-        .map_err(|e| Failure::invalid(format!("state.{}", e.path), e.message))
-}
-
-/// The numbers of `config`: model, window, reserve, ratios, message signal, encoding.
-fn read_budget(config: &Fields) -> Result<BudgetConfig, Failure> {
-    // `null` turns the message-count signal off.
-    let max_messages = match config.value("maxMessages")? {
-        Some(off) if off.is_null() => None,
-        given => Some(
-            config
-                .integer_of("maxMessages", given)?
-                .unwrap_or(DEFAULT_MAX_MESSAGES),
-        ),
-    };
-    let encoding = match config.value("encoding")? {
-        Some(name) if !name.is_null() => Some(encoding_named(&name, &config.path("encoding"))?),
-        _ => None,
-    };
-    Ok(BudgetConfig {
-        model: config.string("model")?,
-        max_context_tokens: config.integer("maxContextTokens")?,
-        output_reserve: config.integer("outputReserve")?,
-        comfort_tokens: config.integer("comfortTokens")?,
-        trigger_ratio: config.number("triggerRatio")?,
-        target_ratio: config.number("targetRatio")?,
-        max_messages,
-        encoding,
-    })
-}
-
-/// JSON to hand to JS: a `Value`, or a conversation written back.
-trait AsValue {
-    fn as_value(&self) -> std::borrow::Cow<'_, serde_json::Value>;
-}
-
-impl AsValue for serde_json::Value {
-    fn as_value(&self) -> std::borrow::Cow<'_, serde_json::Value> {
-        std::borrow::Cow::Borrowed(self)
-    }
-}
-
-/// Through its `Value`: the conversation was read from a `Value` (see
-/// `read_conversation`), so there is no input text to keep, and serializing the written
-/// form itself would link the text-splitting code (20 kB gzipped) for nothing.
-impl AsValue for format::Written<'_> {
-    fn as_value(&self) -> std::borrow::Cow<'_, serde_json::Value> {
-        std::borrow::Cow::Owned(self.to_value())
-    }
-}
-
-/// A session id: a string.
-fn session_id_of(value: &JsValue, path: &str) -> Result<String, Failure> {
-    value.as_string().ok_or_else(|| {
-        Failure::invalid(
-            path,
-            format!("expected a string, found {}", fields::describe(value)),
-        )
-    })
-}
-
-/// A core output as a plain JS object, through JSON text: one serializer (serde_json,
-/// which the adapters need anyway) instead of a second one for JS values keeps the lite
-/// package within its size budget, and `JSON.parse` builds objects faster than
-/// property-by-property calls across the boundary.
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, Failure> {
-    parse_js(serde_json::to_string(value))
-}
-
-/// `to_js` past serializing: one copy for every type serialized, not one each.
-fn parse_js(text: Result<String, serde_json::Error>) -> Result<JsValue, Failure> {
-    let text =
-        text.map_err(|e| Failure::invalid("config", format!("result not representable: {e}")))?;
-    js_sys::JSON::parse(&text).map_err(|_| Failure::invalid("config", "result not representable"))
-}
-
-/// `plan()`'s output: the core's plan, with what each segment holds and where the
-/// summaries stand (`Plan` in the typings).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PlanView<'a> {
-    #[serde(flatten)]
-    plan: &'a compactor::plan::Plan,
-    segment_states: Vec<compactor::plan::SegmentState>,
-    summaries: Vec<SummaryAt<'a>>,
-}
-
-/// A summary message of a planned conversation.
-#[derive(Serialize)]
-struct SummaryAt<'a> {
-    /// Its index.
-    message: usize,
-    level: compactor::ladder::Level,
-    /// The first and last message it stands for (their ids in the original conversation).
-    covers: &'a [compactor::message::MessageId],
-}
-
-impl<'a> PlanView<'a> {
-    fn of(plan: &'a compactor::plan::Plan, messages: &'a [compactor::message::Message]) -> Self {
-        let summaries = messages
-            .iter()
-            .enumerate()
-            .filter_map(|(message, m)| {
-                let meta = m.compaction.as_ref()?;
-                Some(SummaryAt {
-                    message,
-                    level: meta.level,
-                    covers: &meta.covers,
-                })
-            })
-            .collect();
-        PlanView {
-            plan,
-            segment_states: plan.segment_states(messages),
-            summaries,
-        }
-    }
 }
 
 /// The format of a conversation, as the engine detects it from its first decisive sign:
@@ -415,72 +91,29 @@ impl Compactor {
     }
 
     fn from_config(config: &JsValue) -> Result<Compactor, Failure> {
-        let config = Fields::new(config, "config", CONFIG_FIELDS)?;
-        let defaults = CompactionConfig::default();
-        let keep_recent_turns = config
-            .integer("keepRecentTurns")?
-            .unwrap_or(DEFAULT_KEEP_RECENT_TURNS);
-        let config = CompactionConfig {
-            budget: read_budget(&config)?,
-            keep_recent_turns,
-            tail_tokens: config.integer("tailTokens")?,
-            keep_tool_results: config
-                .integer("keepToolResults")?
-                .unwrap_or(defaults.keep_tool_results),
-            min_tail_turns: config
-                .integer("minTailTurns")?
-                .unwrap_or(defaults.min_tail_turns),
-            max_summary_tokens: config
-                .integer("maxSummaryTokens")?
-                .unwrap_or(defaults.max_summary_tokens),
-            summary_model: config.string("summaryModel")?,
-            summary_provider: config.string("summaryProvider")?,
-            enable_incremental: config
-                .bool("enableIncremental")?
-                .unwrap_or(defaults.enable_incremental),
-            max_failures: config
-                .integer("maxFailures")?
-                .unwrap_or(defaults.max_failures),
-            breaker_cooldown_ms: config.integer("breakerCooldownMs")?,
-            min_messages: config
-                .integer("minMessages")?
-                .unwrap_or(defaults.min_messages),
-            clear_at_least: config
-                .integer("clearAtLeast")?
-                .unwrap_or(defaults.clear_at_least),
-            max_preserved_user_tokens: config
-                .integer("maxPreservedUserTokens")?
-                .unwrap_or(defaults.max_preserved_user_tokens),
-            summarizer_input_tokens: config
-                .integer("summarizerInputTokens")?
-                .unwrap_or(defaults.summarizer_input_tokens),
-            request_timeout_ms: config
-                .integer("requestTimeoutMs")?
-                .unwrap_or(defaults.request_timeout_ms),
-            max_attempts: config
-                .integer("maxAttempts")?
-                .unwrap_or(defaults.max_attempts),
-            min_reduction: config
-                .number("minReduction")?
-                .unwrap_or(defaults.min_reduction),
-            max_concurrency: config
-                .integer("maxConcurrency")?
-                .unwrap_or(defaults.max_concurrency),
-            cache_capacity: config
-                .integer("cacheCapacity")?
-                .unwrap_or(defaults.cache_capacity),
-            session_capacity: config
-                .integer("sessionCapacity")?
-                .unwrap_or(defaults.session_capacity),
-            extractive_fallback: extractive_fallback(config.bool("extractiveFallback")?)?,
-        };
+        let (config, keep_recent_turns) = config::read(config)?;
         let budget = config.budget.resolve()?;
-        let accountant = TokenAccountant::new(counter(budget.encoding));
+        let accountant = TokenAccountant::new(loaded::counter(budget.encoding));
         let engine = engine::Compactor::with_accountant(config, budget, accountant)?;
         Ok(Compactor {
             tail: TailPolicy::for_budget(keep_recent_turns, engine.budget()),
             engine,
         })
+    }
+
+    /// A session handle `id` (it keys the circuit breaker and results, as `sessionId` does
+    /// for `compact`) holding `messages` (none when `undefined`), read as `options.format`
+    /// says. `options.pin` pins messages by index, `options.compactable: false` opts the
+    /// session out (see `Session.pin`). Throws `INVALID_INPUT` for bad messages or pins.
+    #[wasm_bindgen(unchecked_return_type = "Session")]
+    pub fn session(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Conversation")] messages: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "PinOptions")] options: Option<JsValue>,
+    ) -> Result<SessionHandle, JsValue> {
+        let id = session_id_of(&id, "id")?;
+        Ok(live::open(&self.engine, id, messages, options)?)
     }
 
     /// Tokens and messages against the limits: which signals fired and where a run must
@@ -510,11 +143,9 @@ impl Compactor {
         let mut conversation = read_conversation(&messages, format, lenient)?;
         apply_pins(&mut conversation, &options.pins()?)?;
         let mut messages = conversation.messages;
-        // Summaries a run wrote, recognized by their marker as a run recognizes them.
-        compactor::prune::recognize(&mut messages);
-        let plan = compactor::plan::plan(
+        let plan = compactor::plan::plan_read(
             self.engine.accountant(),
-            &messages,
+            &mut messages,
             self.engine.budget(),
             &self.tail,
         )
@@ -681,7 +312,7 @@ impl Compactor {
     ) -> Result<f64, JsValue> {
         let (text, encoding) = count_arguments(&text, encoding.as_ref())?;
         let count = match encoding {
-            Some(encoding) => counter(encoding).count(&text),
+            Some(encoding) => loaded::counter(encoding).count(&text),
             None => self.engine.accountant().counter().count(&text),
         };
         Ok(count as f64)
@@ -716,7 +347,7 @@ pub fn count_tokens(
     #[wasm_bindgen(unchecked_optional_param_type = "EncodingName")] encoding: Option<JsValue>,
 ) -> Result<f64, JsValue> {
     let (text, encoding) = count_arguments(&text, encoding.as_ref())?;
-    Ok(counter(encoding.unwrap_or(Encoding::O200kBase)).count(&text) as f64)
+    Ok(loaded::counter(encoding.unwrap_or(Encoding::O200kBase)).count(&text) as f64)
 }
 
 /// The text and the encoding (if named) of a `countTokens` call.
@@ -737,72 +368,6 @@ fn count_arguments(
         _ => None,
     };
     Ok((text, encoding))
-}
-
-/// The counter for `encoding`: the vocabulary `loadEncoding` loaded for it, else the
-/// embedded one, else the estimator.
-fn counter(encoding: Encoding) -> Arc<dyn TokenCounter> {
-    loaded::get(encoding).unwrap_or_else(|| encoding.counter())
-}
-
-/// The vocabularies `loadEncoding` loaded.
-mod loaded {
-    use super::{Failure, encoding_named, type_of};
-    use compactor::tokens::{Encoding, Tiktoken, TokenCounter};
-    use std::cell::RefCell;
-    use std::sync::Arc;
-    use wasm_bindgen::{JsCast, JsValue};
-
-    thread_local! {
-        /// By encoding. A wasm instance runs one thread, so this is the module's registry.
-        static LOADED: RefCell<Vec<(Encoding, Arc<dyn TokenCounter>)>> =
-            const { RefCell::new(Vec::new()) };
-    }
-
-    pub(super) fn get(encoding: Encoding) -> Option<Arc<dyn TokenCounter>> {
-        LOADED.with_borrow(|loaded| {
-            loaded
-                .iter()
-                .find(|(e, _)| *e == encoding)
-                .map(|(_, c)| c.clone())
-        })
-    }
-
-    /// Loads `ranks` for `encoding` (`o200k_base` when `undefined` or `null`).
-    pub(super) fn load(ranks: &JsValue, encoding: Option<&JsValue>) -> Result<(), Failure> {
-        let encoding = match encoding.filter(|e| !e.is_undefined() && !e.is_null()) {
-            None => Encoding::O200kBase,
-            Some(name) => match encoding_named(name, "encoding")? {
-                Encoding::Estimate => {
-                    return Err(Failure::invalid(
-                        "encoding",
-                        "the estimator has no vocabulary: expected \"o200k_base\" or \"cl100k_base\"",
-                    ));
-                }
-                exact => exact,
-            },
-        };
-        let bytes = if let Some(text) = ranks.as_string() {
-            text.into_bytes()
-        } else if let Some(array) = ranks.dyn_ref::<js_sys::Uint8Array>() {
-            array.to_vec()
-        } else {
-            return Err(Failure::invalid(
-                "ranks",
-                format!(
-                    "expected a Uint8Array or a string, found {}",
-                    type_of(ranks)
-                ),
-            ));
-        };
-        let tiktoken =
-            Tiktoken::from_ranks(encoding, &bytes).map_err(|e| Failure::invalid("ranks", e))?;
-        LOADED.with_borrow_mut(|loaded| {
-            loaded.retain(|(e, _)| *e != encoding);
-            loaded.push((encoding, Arc::new(tiktoken)));
-        });
-        Ok(())
-    }
 }
 
 /// The error codes a `CompactorError` may carry, for `switch`es that want to be

@@ -19,13 +19,13 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
+use crate::convert::{
+    PIN_OPTIONS, PlanView, json_to_js, read_conversation, read_format, read_json, to_js,
+};
 use crate::driver::{Options, run_messages};
 use crate::error::ErrorCode;
+use crate::error::Failure;
 use crate::fields::Fields;
-use crate::{
-    Compactor, Failure, PIN_OPTIONS, json_to_js, read_conversation, read_format, read_json,
-    session_id_of, to_js,
-};
 
 /// A session's state: the engine's session, and what writing its messages back needs.
 struct State {
@@ -96,40 +96,33 @@ pub struct SessionHandle {
     state: Rc<RefCell<State>>,
 }
 
-#[wasm_bindgen]
-impl Compactor {
-    /// A session handle `id` (it keys the circuit breaker and results, as `sessionId` does
-    /// for `compact`) holding `messages` (none when `undefined`), read as `options.format`
-    /// says. `options.pin` pins messages by index, `options.compactable: false` opts the
-    /// session out (see `Session.pin`). Throws `INVALID_INPUT` for bad messages or pins.
-    #[wasm_bindgen(unchecked_return_type = "Session")]
-    pub fn session(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "Conversation")] messages: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "PinOptions")] options: Option<JsValue>,
-    ) -> Result<SessionHandle, JsValue> {
-        let id = session_id_of(&id, "id")?;
-        let options = options.unwrap_or_default();
-        let options = Fields::new(&options, "options", PIN_OPTIONS)?;
-        let (format, lenient) = read_format(&options)?;
-        let pins = options.pins()?;
-        let messages = messages
-            .filter(|m| !m.is_undefined())
-            .unwrap_or_else(|| Array::new().into());
-        let mut conversation = read_conversation(&messages, format, lenient)?;
-        let messages = std::mem::take(&mut conversation.messages);
-        let mut state = State {
-            live: LiveSession::new(&self.engine, &id, messages),
-            conversation,
-            lenient,
-            compacting: false,
-        };
-        state.pin(&pins, "options.pin")?;
-        Ok(SessionHandle {
-            state: Rc::new(RefCell::new(state)),
-        })
-    }
+/// A session handle `id` holding `messages` (none when `undefined`), read as
+/// `options.format` says, with `options.pin` and `options.compactable` applied.
+pub(crate) fn open(
+    engine: &compactor::engine::Compactor,
+    id: String,
+    messages: Option<JsValue>,
+    options: Option<JsValue>,
+) -> Result<SessionHandle, Failure> {
+    let options = options.unwrap_or_default();
+    let options = Fields::new(&options, "options", PIN_OPTIONS)?;
+    let (format, lenient) = read_format(&options)?;
+    let pins = options.pins()?;
+    let messages = messages
+        .filter(|m| !m.is_undefined())
+        .unwrap_or_else(|| Array::new().into());
+    let mut conversation = read_conversation(&messages, format, lenient)?;
+    let messages = std::mem::take(&mut conversation.messages);
+    let mut state = State {
+        live: LiveSession::new(engine, &id, messages),
+        conversation,
+        lenient,
+        compacting: false,
+    };
+    state.pin(&pins, "options.pin")?;
+    Ok(SessionHandle {
+        state: Rc::new(RefCell::new(state)),
+    })
 }
 
 #[wasm_bindgen(js_class = Session)]
@@ -170,7 +163,7 @@ impl SessionHandle {
     pub fn plan(&self) -> Result<JsValue, JsValue> {
         let mut state = self.state.borrow_mut();
         let plan = state.live.plan().map_err(Failure::from)?;
-        Ok(to_js(&crate::PlanView::of(&plan, state.live.messages()))?)
+        Ok(to_js(&PlanView::of(&plan, state.live.messages()))?)
     }
 
     /// Compacts the session's messages as `compactor.compact` would, and applies the

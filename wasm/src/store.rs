@@ -1,17 +1,19 @@
 //! `compactSession`: a session read from the caller's store, compacted by the driver, and
 //! written back with the version read. Appends made meanwhile are rebased after the result
-//! (the core's `WriteBack`); any other change is `CONFLICT`.
+//! (the core's `SessionWrite`, the same state machine the Rust driver follows); any other change is `CONFLICT`.
 
-use compactor::engine::{self, Status};
+use compactor::engine;
 use compactor::format::Conversation;
-use compactor::rebase::{AfterRebase, WriteBack};
+use compactor::rebase::WriteBack;
+use compactor::writeback::{SessionWrite, WriteStep};
 use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::driver::{Options, Stop, result, run, run_messages, settle, with_cause};
+use crate::convert::{apply_pins, read_conversation, session_id_of};
+use crate::driver::{Options, Stop, result, run_messages, settle, with_cause};
+use crate::error::{ErrorCode, Failure, js_message};
 use crate::fields::describe;
-use crate::{ErrorCode, Failure, apply_pins, js_message, read_conversation};
 
 /// A store's method, bound to the store.
 fn method(store: &JsValue, name: &str) -> Result<Function, Failure> {
@@ -50,7 +52,7 @@ fn persist_failed(method: &str, thrown: JsValue) -> Stop {
 
 /// `compactor.compactSession(store, sessionId, options)`: the Rust `compact_session` over
 /// the caller's promises. Read with the version, compact, write back only a compacted
-/// result, with the version read, as the core's [`WriteBack`] says: appends made meanwhile
+/// result, with the version read, as the core's [`SessionWrite`] says: appends made meanwhile
 /// are rebased after the result, anything else is `CONFLICT`.
 pub(crate) fn compact_session(
     engine: engine::Compactor,
@@ -61,7 +63,7 @@ pub(crate) fn compact_session(
     let prepared = (|| {
         let load = method(store, "load")?;
         let save = method(store, "save")?;
-        let session = crate::session_id_of(session_id, "sessionId")?;
+        let session = session_id_of(session_id, "sessionId")?;
         let options = Options::read(options, false)?;
         Ok::<_, Failure>((load, save, session, options))
     })();
@@ -76,45 +78,46 @@ pub(crate) fn compact_session(
         id: JsValue::from_str(&session),
     };
     future_to_promise(async move {
-        let Some((mut base, mut version)) = store.load(&options).await? else {
-            return Err(Failure::invalid(
-                "sessionId",
-                format!("no messages to compact: the store has no session {session:?}"),
-            )
-            .into());
-        };
-        let outcome = run(&engine, &options, &session, &base).await?;
-        let mut write = WriteBack::new(outcome);
-        if !matches!(write.outcome.status, Status::Compacted { .. }) {
-            return Ok(session_result(&base, &write)?);
-        }
+        let mut write = SessionWrite::new(engine.clone());
         loop {
-            // Once the write starts it is awaited to its end: rejecting ABORTED while it
-            // lands would tell the caller nothing was written when it was.
-            if let Some(signal) = options.aborted() {
-                return Err(Stop::Aborted(signal.reason()).into());
-            }
-            let written = session_result(&base, &write)?;
-            let messages = Reflect::get(&written, &"messages".into()).unwrap_or_default();
-            let Some(found) = store.save(&messages, &version).await? else {
-                return Ok(written);
-            };
-            write.refused().map_err(|_| conflict(&version, &found))?;
-            let Some((now, now_version)) = store.load(&options).await? else {
-                return Err(conflict(&version, &found));
-            };
-            let next = write
-                .rebase(&engine, &base.messages, &now.messages)
-                .map_err(|_| conflict(&version, &now_version))?;
-            // Written in the format and envelope of what the store holds now: messages
-            // the run did not rewrite, the appended ones included, go back verbatim.
-            base = now;
-            version = now_version;
-            if next == AfterRebase::CompactAgain {
-                let messages = &write.outcome.messages;
-                let again =
-                    run_messages(&engine, &options, &session, messages, base.format).await?;
-                write.compacted_again(&engine, again).map_err(Stop::from)?;
+            match write.poll() {
+                WriteStep::Load => write.loaded(store.load(&options).await?),
+                WriteStep::Compact { messages, base } => {
+                    let format = base.format;
+                    let outcome = run_messages(&engine, &options, &session, &messages, format);
+                    write.compacted(outcome.await?);
+                }
+                WriteStep::Save {
+                    write: result,
+                    base,
+                    expected,
+                } => {
+                    // Once the write starts it is awaited to its end: rejecting ABORTED while
+                    // it lands would tell the caller nothing was written when it was.
+                    if let Some(signal) = options.aborted() {
+                        return Err(Stop::Aborted(signal.reason()).into());
+                    }
+                    // Written in the format and envelope of what the store holds now:
+                    // messages the run did not rewrite, the appended ones included, go
+                    // back verbatim.
+                    let written = session_result(base, result)?;
+                    let messages = Reflect::get(&written, &"messages".into()).unwrap_or_default();
+                    match store.save(&messages, expected).await? {
+                        None => return Ok(written),
+                        Some(found) => write.saved(Err(found)),
+                    }
+                }
+                WriteStep::Done { write, base } => return Ok(session_result(&base, &write)?),
+                WriteStep::Conflict { expected, found } => return Err(conflict(&expected, &found)),
+                WriteStep::Failed(error) => return Err(Stop::from(error).into()),
+                // `Missing`: the store has no such session.
+                _ => {
+                    return Err(Failure::invalid(
+                        "sessionId",
+                        format!("no messages to compact: the store has no session {session:?}"),
+                    )
+                    .into());
+                }
             }
         }
     })

@@ -2,7 +2,7 @@
 
 use crate::budget::BudgetError;
 use crate::engine::{RequestId, SummaryFailure};
-use crate::ladder::Level;
+use crate::level::Level;
 use crate::message::MessageId;
 use crate::pin::PinError;
 use crate::segment::SegmentError;

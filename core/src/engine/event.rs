@@ -1,7 +1,7 @@
 //! Events: what happened during a run, for live displays and logs.
 
 use crate::engine::{RequestId, Status, Trigger};
-use crate::ladder::Level;
+use crate::level::Level;
 use crate::overflow::{Signals, Target};
 
 /// Something that happened during a run, for live displays and logs.

@@ -16,8 +16,9 @@
 //! | concept | module |
 //! |---|---|
 //! | the handle, `begin` and its admission rules | this module |
-//! | configuration and its validation | `config` ([`CompactionConfig`], [`ConfigError`]) |
-//! | requests, answers, typed failures, steps | `request` ([`SummaryRequest`], [`SummaryFailure`], [`Step`]) |
+//! | configuration and its validation | [`crate::config`] ([`CompactionConfig`], [`ConfigError`]) |
+//! | requests, answers, typed failures | [`crate::summary`] ([`SummaryRequest`], [`SummaryFailure`]) |
+//! | steps | `request` ([`Step`]) |
 //! | outcome and report | `outcome` ([`Outcome`], [`Report`]) |
 //! | events | `event` ([`Event`]) |
 //! | errors | `error` ([`CompactError`]) |
@@ -38,7 +39,6 @@ use crate::prune::recognize;
 use crate::segment::segment;
 use crate::tokens::TokenAccountant;
 
-mod config;
 mod error;
 mod event;
 mod jobs;
@@ -49,13 +49,14 @@ mod run;
 mod session;
 mod walk;
 
-pub use config::{
+pub use crate::config::{
     CompactionConfig, ConfigError, MAX_ATTEMPTS, MAX_COUNT, MIN_SUMMARY_TOKENS, Trigger,
 };
+pub use crate::summary::{RequestId, SummaryFailure, SummaryRequest};
 pub use error::{CompactError, Offender};
 pub use event::Event;
 pub use outcome::{LevelReport, Outcome, Report, SkipReason, Status};
-pub use request::{RequestId, Step, SummaryFailure, SummaryRequest};
+pub use request::Step;
 pub use run::Run;
 pub use session::{
     CachedSummary, EngineState, LatestResult, STATE_VERSION, SessionRecord, StateError,

@@ -1,6 +1,6 @@
 //! What a finished run returns: its status, the messages to use, and the numbers.
 
-use crate::ladder::Level;
+use crate::level::Level;
 use crate::message::Message;
 
 /// The outcome's kind.

@@ -10,7 +10,7 @@ use crate::engine::{
     Step, SummaryFailure, SummaryRequest, result_key,
 };
 use crate::hash::message_hash;
-use crate::ladder::Level;
+use crate::level::Level;
 use crate::message::{Message, MessageId};
 use crate::overflow::Target;
 use crate::prompt::{PromptKind, build};

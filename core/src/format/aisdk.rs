@@ -109,7 +109,35 @@ pub(crate) fn parse_message(
         }
     };
     let message = pin_opaque(Message::new(MessageId::new(""), role, parts));
-    crate::pin::marked(object, path, message)
+    marked(object, path, message)
+}
+
+/// The name under an AI SDK message's `providerOptions` that compactor reads: `{ pin: true }`
+/// there pins the message.
+pub const MARKER: &str = "compactor";
+
+/// `message` read from the AI SDK message `object` at `path`, pinned when its
+/// `providerOptions.compactor.pin` is `true`; a `pin` that is not a boolean is an error.
+fn marked(
+    object: &serde_json::Map<String, serde_json::Value>,
+    path: &str,
+    mut message: Message,
+) -> Result<Message, FormatError> {
+    let pin = object
+        .get("providerOptions")
+        .and_then(|options| options.get(MARKER))
+        .and_then(|marker| marker.get("pin"));
+    match pin {
+        None | Some(Value::Bool(false)) => Ok(message),
+        Some(Value::Bool(true)) => {
+            message.compactable = false;
+            Ok(message)
+        }
+        Some(other) => Err(FormatError::new(
+            format!("{path}.providerOptions.{MARKER}.pin"),
+            format!("expected true or false, found {}", kind_of(other)),
+        )),
+    }
 }
 
 /// Whether a part spells a field as AI SDK 4 did: `old` present, `new` absent.

@@ -28,6 +28,13 @@ pub struct Conversation {
     pub(super) ids: IdAssigner,
 }
 
+/// The messages, for what works on plain messages (the session write-back).
+impl AsRef<[Message]> for Conversation {
+    fn as_ref(&self) -> &[Message] {
+        &self.messages
+    }
+}
+
 impl Conversation {
     pub(super) fn new(
         format: Format,

@@ -9,7 +9,7 @@
 //! exceeds its share (a quarter of the absolute limit) is clipped middle-out ([`clips`]),
 //! never folded into a summary — and only when they do not fit the absolute limit together.
 
-use crate::engine::MIN_SUMMARY_TOKENS;
+use crate::config::MIN_SUMMARY_TOKENS;
 use crate::ladder::{Level, LevelContext, MIN_CLIPPED_TOKENS};
 use crate::message::{Message, Role};
 

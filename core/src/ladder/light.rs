@@ -5,23 +5,10 @@ use std::collections::HashMap;
 
 use crate::facts::command_of;
 use crate::ladder::LevelContext;
+use crate::level::Clearing;
 use crate::message::{Part, ToolCall, text_of};
 use crate::prune::{cleared_placeholder, clip_middle, is_cleared};
 use crate::tokens::TokenAccountant;
-
-/// One tool result to clear.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Clearing {
-    /// The message holding it.
-    pub message: usize,
-    /// The part of that message.
-    pub part: usize,
-    /// What replaces its body: a placeholder keeping its facts, or (the last of a plan,
-    /// when clearing it all would cut far more than needed) the body clipped middle-out.
-    pub placeholder: String,
-    /// Tokens of the body cleared.
-    pub tokens: u64,
-}
 
 /// The tool results to clear, oldest first, until the projection meets the target: only
 /// results before the tail, never the newest `keep_tool_results`, and at least

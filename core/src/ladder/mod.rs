@@ -1,68 +1,20 @@
 //! The compaction ladder: LIGHT → MODERATE → AGGRESSIVE → MAXIMUM.
 
-use std::fmt;
-
-/// A rung of the ladder, from the gentlest to the most drastic.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(rename_all = "lowercase")
-)]
-pub enum Level {
-    /// Old tool-result bodies are replaced by short placeholders; no model calls.
-    Light,
-    /// Each old segment is summarized on its own; user messages are kept verbatim.
-    Moderate,
-    /// What is older than a raw tail folds into a running summary. The tail is as many
-    /// recent turns as the target leaves room for beside the summary (at least
-    /// `min_tail_turns`).
-    Aggressive,
-    /// The tail too: only what always stays verbatim is left (pinned messages, the task,
-    /// the newest user message, the newest turn), clipped when it alone overflows.
-    Maximum,
-}
-
-impl Level {
-    /// Every level, in the order the ladder walks them.
-    pub const ALL: [Level; 4] = [
-        Level::Light,
-        Level::Moderate,
-        Level::Aggressive,
-        Level::Maximum,
-    ];
-
-    /// The lowercase name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Light => "light",
-            Level::Moderate => "moderate",
-            Level::Aggressive => "aggressive",
-            Level::Maximum => "maximum",
-        }
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 mod keep;
 mod light;
 mod moderate;
 mod predict;
 mod running;
 
+pub use crate::level::{Clearing, Level};
 pub use keep::{clips, verbatim};
-pub use light::{Clearing, plan_light};
+pub use light::plan_light;
 pub use moderate::plan_moderate;
 pub use predict::{Prediction, predict};
 pub use running::plan_running;
 
 use crate::budget::Budget;
-use crate::engine::CompactionConfig;
+use crate::config::CompactionConfig;
 use crate::message::Message;
 use crate::overflow::Target;
 use crate::segment::Segmentation;
@@ -132,7 +84,7 @@ impl LevelContext<'_> {
             .config
             .max_summary_tokens
             .min(self.target.tokens / 4)
-            .max(crate::engine::MIN_SUMMARY_TOKENS);
+            .max(crate::config::MIN_SUMMARY_TOKENS);
         self.expected_summary(allowed)
     }
 

@@ -3,7 +3,7 @@
 //! kept verbatim (the task always, the others newest first up to
 //! `max_preserved_user_tokens`: hybrid retention); earlier summaries left as they are.
 
-use crate::engine::MIN_SUMMARY_TOKENS;
+use crate::config::MIN_SUMMARY_TOKENS;
 use crate::ladder::{Fold, Level, LevelContext, Prediction, predict, verbatim};
 use crate::segment::SegmentKind;
 

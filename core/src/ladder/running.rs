@@ -7,7 +7,7 @@
 //! sits where that range was, so a verbatim message in between (the task, a kept user
 //! message) splits the fold in two: the order of events stays true.
 
-use crate::engine::MIN_SUMMARY_TOKENS;
+use crate::config::MIN_SUMMARY_TOKENS;
 use crate::ladder::{Fold, Level, LevelContext, SUMMARY_FRAMING_TOKENS, verbatim};
 use crate::segment::SegmentKind;
 

@@ -12,7 +12,7 @@ use std::collections::{BinaryHeap, HashSet};
 
 use super::RanksError;
 use super::cuts::Cuts;
-use super::filter::Filter;
+use super::filter::{Filter, hash, pack};
 
 /// A token's rank in its vocabulary.
 pub(crate) type Rank = u32;
@@ -466,37 +466,9 @@ fn table_bits(entries: usize) -> u32 {
         .max(1)
 }
 
-/// Up to eight bytes as a little-endian word, zero-padded. (Shifts, not a copy into a
-/// buffer: in wasm a copy of a few bytes is a call to `memcpy`.)
-fn pack(bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .rev()
-        .fold(0, |word, &byte| word << 8 | u64::from(byte))
-}
-
 /// The hash of a packed short token (multiplying mixes every bit into the top ones).
 fn short_hash(word: u64, len: u32) -> u64 {
     (word ^ u64::from(len) << 59).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-}
-
-/// A fast hash of a token's bytes (eight at a time; multiplying mixes the top bits, which
-/// pick the slot).
-pub(super) fn hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mix = |h: u64, word: u64| (h.rotate_left(26) ^ word).wrapping_mul(K);
-    let mut h = (bytes.len() as u64).wrapping_mul(K);
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        let mut buf = [0; 8];
-        buf.copy_from_slice(word);
-        h = mix(h, u64::from_le_bytes(buf));
-    }
-    let rest = words.remainder();
-    if !rest.is_empty() {
-        h = mix(h, pack(rest));
-    }
-    h
 }
 
 #[cfg(test)]

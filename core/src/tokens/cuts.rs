@@ -21,8 +21,7 @@
 //! string that was added, so a cut is always exact; a false yes only leaves a boundary
 //! uncut.
 
-use super::bpe::hash;
-use super::filter::Filter;
+use super::filter::{Filter, hash};
 
 /// What a key is, mixed into its hash so the kinds do not share keys.
 #[derive(Clone, Copy)]

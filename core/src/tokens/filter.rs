@@ -41,3 +41,31 @@ impl Filter {
         self.words[word] & bits == bits
     }
 }
+
+/// Up to eight bytes as a little-endian word, zero-padded. (Shifts, not a copy into a
+/// buffer: in wasm a copy of a few bytes is a call to `memcpy`.)
+pub(super) fn pack(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .rev()
+        .fold(0, |word, &byte| word << 8 | u64::from(byte))
+}
+
+/// A fast hash of a token's bytes (eight at a time; multiplying mixes the top bits, which
+/// pick the slot).
+pub(super) fn hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mix = |h: u64, word: u64| (h.rotate_left(26) ^ word).wrapping_mul(K);
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let mut buf = [0; 8];
+        buf.copy_from_slice(word);
+        h = mix(h, u64::from_le_bytes(buf));
+    }
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        h = mix(h, pack(rest));
+    }
+    h
+}

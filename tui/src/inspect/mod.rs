@@ -5,7 +5,9 @@
 //! it, and [`runtime`] owns the terminal and the summarizer threads.
 
 pub mod model;
+pub mod numbers;
 pub mod runtime;
+pub mod segments;
 pub mod stepper;
 pub mod update;
 pub mod view;
@@ -16,7 +18,7 @@ use std::sync::Arc;
 use clap::Args;
 use compactor::engine::Trigger;
 
-use crate::Failure;
+use crate::failure::Failure;
 use crate::input::{BudgetArgs, FormatArg, PinArgs, parse_text};
 use crate::summarizer::{BlockingSummarizer, SummarizerArgs};
 use model::{App, Mode};

@@ -13,10 +13,11 @@ use compactor::format::Conversation;
 use compactor::ladder::Level;
 use compactor::live::Session;
 use compactor::message::Message;
-use compactor::plan::{Plan, SegmentState};
-use compactor::segment::SegmentError;
 
-use super::stepper::{SESSION, Stepper};
+pub use super::numbers::Numbers;
+use super::segments::shown_plan;
+pub use super::segments::{RowState, SegmentRow, SegmentTable};
+use super::stepper::Stepper;
 use crate::plan::role_mix;
 
 /// The pane that has the keyboard.
@@ -48,54 +49,6 @@ pub enum Mode {
     Step,
     /// To the end.
     Run,
-}
-
-/// A segment's state in the list: the engine's, or in flight, which only the inspector
-/// knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RowState {
-    /// As the plan has it ([`compactor::plan::Plan::segment_states`]).
-    Planned(SegmentState),
-    /// A summary request covering it is out.
-    InFlight,
-}
-
-impl RowState {
-    /// The word shown.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RowState::Planned(state) => state.as_str(),
-            RowState::InFlight => "in flight",
-        }
-    }
-}
-
-/// One row of the segment list.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SegmentRow {
-    /// Position among the segments.
-    pub index: usize,
-    /// Turns since it; `None` for the system preamble.
-    pub age: Option<usize>,
-    /// Its messages, as indices into the shown conversation.
-    pub messages: std::ops::Range<usize>,
-    /// Roles in order, runs compressed (`A T×3`).
-    pub roles: String,
-    /// Its tokens.
-    pub tokens: u64,
-    /// Its state.
-    pub state: RowState,
-}
-
-/// The segment list of the conversation as it is now.
-#[derive(Debug, Clone, Default)]
-pub struct SegmentTable {
-    /// The rows.
-    pub rows: Vec<SegmentRow>,
-    /// The first segment of the raw tail.
-    pub tail_segment: usize,
-    /// The selected row.
-    pub selected: usize,
 }
 
 /// What became of a level.
@@ -250,80 +203,6 @@ pub struct EventLog {
     pub lines: Vec<LogLine>,
     /// The selected line; `None` follows the newest.
     pub selected: Option<usize>,
-}
-
-/// The numbers that can be edited in place and the run re-done with.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Numbers {
-    /// The model's window.
-    pub max_context: u64,
-    /// Tokens kept free for the answer.
-    pub output_reserve: u64,
-    /// Compaction starts above this share of the limit.
-    pub trigger: f64,
-    /// A run stops at or below this share.
-    pub target: f64,
-    /// Recent turns kept raw.
-    pub keep_recent_turns: usize,
-}
-
-impl Numbers {
-    /// Field labels, in edit order.
-    pub const LABELS: [&'static str; 5] = [
-        "window",
-        "output reserve",
-        "trigger",
-        "target",
-        "keep recent turns",
-    ];
-
-    /// The numbers in force for `config`.
-    pub fn of(config: &CompactionConfig, budget: &Budget) -> Self {
-        Self {
-            max_context: budget.max_context_tokens,
-            output_reserve: budget.output_reserve,
-            trigger: budget.trigger_ratio,
-            target: budget.target_ratio,
-            keep_recent_turns: config.keep_recent_turns,
-        }
-    }
-
-    /// Field `i` as text.
-    pub fn field(&self, i: usize) -> String {
-        match i {
-            0 => self.max_context.to_string(),
-            1 => self.output_reserve.to_string(),
-            2 => format!("{}", self.trigger),
-            3 => format!("{}", self.target),
-            _ => self.keep_recent_turns.to_string(),
-        }
-    }
-
-    /// Sets field `i` from text.
-    pub fn set_field(&mut self, i: usize, text: &str) -> Result<(), String> {
-        let label = Numbers::LABELS.get(i).copied().unwrap_or("field");
-        let bad = |_| format!("{label}: {text:?} is not a number");
-        let bad_ratio = |_| format!("{label}: {text:?} is not a number");
-        match i {
-            0 => self.max_context = text.trim().parse().map_err(bad)?,
-            1 => self.output_reserve = text.trim().parse().map_err(bad)?,
-            2 => self.trigger = text.trim().parse().map_err(bad_ratio)?,
-            3 => self.target = text.trim().parse().map_err(bad_ratio)?,
-            _ => self.keep_recent_turns = text.trim().parse().map_err(bad)?,
-        }
-        Ok(())
-    }
-
-    /// `config` with these numbers.
-    pub fn apply(&self, config: &CompactionConfig) -> CompactionConfig {
-        let mut config = config.clone();
-        config.budget.max_context_tokens = Some(self.max_context);
-        config.budget.output_reserve = Some(self.output_reserve);
-        config.budget.trigger_ratio = Some(self.trigger);
-        config.budget.target_ratio = Some(self.target);
-        config.keep_recent_turns = self.keep_recent_turns;
-        config
-    }
 }
 
 /// What the detail view shows.
@@ -606,66 +485,5 @@ impl App {
             .collect();
         let last = self.segments.rows.len().saturating_sub(1);
         self.segments.selected = self.segments.selected.min(last);
-    }
-}
-
-/// The plan of `messages` from the session handle `live`, which is brought up to them
-/// first: messages added after the ones it holds are appended (read, counted and segmented
-/// on their own); any other change (a level's result, the original again) starts a new
-/// handle. Cleared where the compactor is replaced.
-fn shown_plan(
-    live: &mut Option<Session>,
-    compactor: &Compactor,
-    messages: &[Message],
-) -> Result<Plan, SegmentError> {
-    let session = match live {
-        Some(session) if messages.starts_with(session.messages()) => {
-            let held = session.len();
-            session.append(messages[held..].iter().cloned());
-            session
-        }
-        _ => live.insert(Session::new(compactor, SESSION, messages.to_vec())),
-    };
-    session.plan()
-}
-
-#[cfg(test)]
-mod shown_plan_tests {
-    use super::*;
-    use compactor::select::TailPolicy;
-
-    #[test]
-    fn the_shown_plan_follows_appends_and_rewrites_as_the_stateless_plan() {
-        let config = CompactionConfig {
-            budget: compactor::budget::BudgetConfig::for_model("gpt-4o"),
-            ..CompactionConfig::default()
-        };
-        let compactor = Compactor::new(config).expect("valid numbers");
-        let messages: Vec<Message> = (0..12)
-            .map(|i| match i % 2 {
-                0 => Message::user(
-                    format!("u{i}").as_str(),
-                    format!("question {i}: why does it fail?"),
-                ),
-                _ => Message::assistant(
-                    format!("a{i}").as_str(),
-                    format!("answer {i}: read the log"),
-                ),
-            })
-            .collect();
-        let policy =
-            TailPolicy::for_budget(compactor.config().keep_recent_turns, compactor.budget());
-        let mut live = None;
-        // Appends, then fewer messages (a level's result), then appends again.
-        for n in [4, 8, 12, 6, 10] {
-            let shown = &messages[..n];
-            let ours = shown_plan(&mut live, &compactor, shown).expect("plans");
-            let stateless =
-                compactor::plan::plan(compactor.accountant(), shown, compactor.budget(), &policy)
-                    .expect("plans");
-            assert_eq!(ours, stateless, "{n} messages");
-            let session = live.as_ref().expect("a handle");
-            assert_eq!(session.messages(), shown, "{n} messages");
-        }
     }
 }

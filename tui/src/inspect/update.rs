@@ -14,7 +14,7 @@ use super::model::{
     Mode, Numbers, Overlay, Pane, Phase, RequestRow, RequestState, RequestTable,
 };
 use super::stepper::Output;
-use crate::plan::thousands;
+use crate::words::thousands;
 use crate::words::{event_line, status_words};
 
 impl App {
@@ -119,37 +119,6 @@ impl App {
         }
     }
 
-    /// A key in the numbers editor.
-    fn edit_key(&mut self, key: KeyEvent) {
-        if let Some(Overlay::Edit { fields, field }) = &mut self.overlay {
-            match key.code {
-                KeyCode::Esc => {
-                    self.overlay = None;
-                    self.status = "numbers unchanged".into();
-                }
-                KeyCode::Up | KeyCode::BackTab => {
-                    *field = (*field + fields.len() - 1) % fields.len();
-                }
-                KeyCode::Down | KeyCode::Tab => *field = (*field + 1) % fields.len(),
-                KeyCode::Backspace => {
-                    if let Some(text) = fields.get_mut(*field) {
-                        text.pop();
-                    }
-                }
-                KeyCode::Char(c) if c.is_ascii_digit() || c == '.' => {
-                    if let Some(text) = fields.get_mut(*field) {
-                        text.push(c);
-                    }
-                }
-                KeyCode::Enter => {
-                    let fields = fields.clone();
-                    self.apply_numbers(&fields);
-                }
-                _ => {}
-            }
-        }
-    }
-
     fn scroll(&mut self, lines: i32) {
         match &mut self.overlay {
             Some(Overlay::Detail { scroll, .. } | Overlay::Compare { scroll }) => {
@@ -240,7 +209,7 @@ impl App {
         }
     }
 
-    fn reset_run_state(&mut self) {
+    pub(super) fn reset_run_state(&mut self) {
         self.stepper.reset();
         self.ladder = LadderTable::default();
         self.requests = RequestTable::default();
@@ -424,33 +393,6 @@ impl App {
         } else {
             format!("segment {index} unpinned: back to how it was read")
         };
-    }
-
-    fn apply_numbers(&mut self, fields: &[String]) {
-        let mut numbers = self.numbers;
-        for (i, text) in fields.iter().enumerate() {
-            if let Err(e) = numbers.set_field(i, text) {
-                self.status = e;
-                return;
-            }
-        }
-        let config = numbers.apply(&self.config);
-        let compactor = match compactor::engine::Compactor::new(config.clone()) {
-            Ok(c) => c,
-            Err(e) => {
-                self.status = format!("numbers refused: {e}");
-                return;
-            }
-        };
-        self.numbers = Numbers::of(&config, compactor.budget());
-        self.compactor = compactor;
-        self.live = None; // the shown session belongs to the old compactor
-        self.config = config;
-        self.reset_run_state();
-        self.phase = Phase::Ready;
-        self.overlay = None;
-        self.refresh();
-        self.status = "numbers changed: Space steps, r runs; u undoes".into();
     }
 
     fn export(&mut self) {

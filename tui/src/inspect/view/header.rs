@@ -9,7 +9,7 @@ use ratatui::widgets::Widget;
 use compactor::budget::Budget;
 
 use crate::inspect::model::{App, Mode, Phase};
-use crate::plan::thousands;
+use crate::words::thousands;
 
 /// The top three rows: a title line, then the gauge.
 pub struct Header<'a>(pub &'a App);

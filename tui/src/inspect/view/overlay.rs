@@ -10,7 +10,7 @@ use compactor::message::Message;
 
 use super::detail::detail;
 use crate::inspect::model::{App, DetailTarget, Numbers, Overlay};
-use crate::plan::thousands;
+use crate::words::thousands;
 
 /// The app's overlay, if one is open, drawn over the whole screen.
 pub struct OverlayView<'a>(pub &'a App);

@@ -10,7 +10,7 @@ use crate::inspect::model::{
     App, EventLog, LadderTable, LevelOutcome, LevelRow, Pane, RequestRow, RequestState,
     RequestTable, RowState, SegmentTable,
 };
-use crate::plan::thousands;
+use crate::words::thousands;
 use compactor::plan::SegmentState;
 
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -254,10 +254,10 @@ pub fn level_outcome(row: &LevelRow) -> String {
         (LevelOutcome::Pending, ..) => "—".into(),
         (LevelOutcome::Running, ..) => "running".into(),
         (LevelOutcome::Skipped { predicted }, ..) => {
-            format!("skipped (≥{})", crate::plan::thousands(*predicted))
+            format!("skipped (≥{})", crate::words::thousands(*predicted))
         }
         (LevelOutcome::Left, Some(before), Some(after)) if after < before => {
-            format!("−{}", crate::plan::thousands(before - after))
+            format!("−{}", crate::words::thousands(before - after))
         }
         (LevelOutcome::Left, ..) => "no change".into(),
     };
@@ -291,7 +291,7 @@ pub fn request_summary(row: &RequestRow, now_ms: u64) -> String {
         r.id.0,
         r.level,
         r.covers.len(),
-        crate::plan::thousands(r.input_tokens)
+        crate::words::thousands(r.input_tokens)
     )
 }
 

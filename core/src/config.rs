@@ -1,4 +1,5 @@
-//! What a compactor can be told, checked once when the handle is made.
+//! What a compactor can be told, checked once when the handle is made. Ground floor: the
+//! planners read it, the run is built from it.
 
 use crate::budget::{BudgetConfig, BudgetError};
 
@@ -40,7 +41,7 @@ pub struct CompactionConfig {
     /// Failed runs before a session's circuit opens (3).
     pub max_failures: u32,
     /// After this long (caller's clock, ms) an open circuit closes by itself; `None`: only
-    /// [`Compactor::reset_circuit`](super::Compactor::reset_circuit) closes it.
+    /// [`Compactor::reset_circuit`](crate::engine::Compactor::reset_circuit) closes it.
     pub breaker_cooldown_ms: Option<u64>,
     /// Below this many messages a run is skipped (4).
     pub min_messages: usize,
@@ -130,7 +131,7 @@ pub enum ConfigError {
 }
 
 impl CompactionConfig {
-    /// Checks every field against its range. [`Compactor::new`](super::Compactor::new)
+    /// Checks every field against its range. [`Compactor::new`](crate::engine::Compactor::new)
     /// calls it; the engine relies on it (no clamp or shift on an unchecked number).
     pub fn validate(&self) -> Result<(), ConfigError> {
         let failed = self

@@ -1,0 +1,258 @@
+//! Values crossing the boundary: the caller's messages and options read (as JSON text,
+//! see the crate docs), core outputs handed back as plain JS objects.
+
+use compactor::engine;
+use compactor::format::{self, Conversation, Format, ParseOptions};
+use compactor::tokens::Encoding;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::error::{Failure, js_message};
+use crate::fields::{self, Fields, type_of};
+
+/// The options of `assess` and `calibrate` (`ReadOptions`).
+pub(crate) const READ_OPTIONS: &[&str] = &["format", "lenient"];
+
+/// The options of `plan` and `session` (`PinOptions`): how to read the messages, and what
+/// the caller pins.
+pub(crate) const PIN_OPTIONS: &[&str] = &["format", "lenient", "pin", "compactable"];
+
+/// Applies the caller's pins to a conversation just read: `pin` indices count in its
+/// messages array. An index past its end is `INVALID_INPUT` at `options.pin`.
+pub(crate) fn apply_pins(
+    conversation: &mut Conversation,
+    pins: &compactor::pin::Pins,
+) -> Result<(), Failure> {
+    let given = compactor::pin::given_start(conversation.format, &conversation.messages);
+    pins.apply(&mut conversation.messages, given)
+        .map_err(|e| Failure::invalid("options.pin", e.to_string()))
+}
+
+/// `format` and `lenient` of an options object: how to read the messages.
+pub(crate) fn read_format(options: &Fields) -> Result<(Format, bool), Failure> {
+    let format = match options.string("format")? {
+        None => Format::OpenAi,
+        Some(name) => match name.as_str() {
+            "openai" => Format::OpenAi,
+            "anthropic" => Format::Anthropic,
+            "aiSdk" => Format::AiSdk,
+            other => {
+                return Err(Failure::invalid(
+                    options.path("format"),
+                    format!(
+                        "unknown format {other:?} (expected \"openai\", \"anthropic\" or \"aiSdk\")"
+                    ),
+                ));
+            }
+        },
+    };
+    Ok((format, options.bool("lenient")?.unwrap_or(false)))
+}
+
+/// An encoding named by `value` at `path`.
+pub(crate) fn encoding_named(value: &JsValue, path: &str) -> Result<Encoding, Failure> {
+    let Some(name) = value.as_string() else {
+        return Err(Failure::invalid(
+            path,
+            format!("expected an encoding name, found {}", fields::shown(value)),
+        ));
+    };
+    Encoding::parse(&name).ok_or_else(|| {
+        Failure::invalid(
+            path,
+            format!(
+                "unknown encoding {name:?} (expected \"o200k_base\", \"cl100k_base\" or \"estimate\")"
+            ),
+        )
+    })
+}
+
+/// `value` read as JSON (what `JSON.stringify` makes of it), or an error at `path`;
+/// `undefined` is `None`.
+///
+/// The text reaches wasm as UTF-8 bytes of exactly its length: a JS string handed over as
+/// a `String` is first given room for three bytes a character, which for a conversation of
+/// megabytes is the largest block the module ever asks for, and linear memory never shrinks.
+pub(crate) fn read_json(value: &JsValue, path: &str) -> Result<Option<serde_json::Value>, Failure> {
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    let text = js_sys::JSON::stringify(value).map_err(|thrown| {
+        Failure::invalid(
+            path,
+            format!("not JSON-serializable: {}", js_message(&thrown)),
+        )
+    })?;
+    if !JsValue::from(&text).is_string() {
+        return Err(Failure::invalid(
+            path,
+            format!("not JSON-serializable: {}", type_of(value)),
+        ));
+    }
+    // `TextEncoder` writes UTF-8 (a lone surrogate as U+FFFD), so the check passes; read
+    // as `str`, the text goes through the JSON reader every other input uses.
+    let bytes = TextEncoder::new().encode(&text).to_vec();
+    let text = String::from_utf8(bytes).map_err(|_| Failure::invalid(path, "not UTF-8"))?;
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| Failure::invalid(path, without_position(&e)))
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The host's `TextEncoder` (every browser, Node, Deno, workers).
+    type TextEncoder;
+    #[wasm_bindgen(constructor)]
+    fn new() -> TextEncoder;
+    /// The string's UTF-8 bytes, in a JS `Uint8Array` of their length.
+    #[wasm_bindgen(method)]
+    fn encode(this: &TextEncoder, text: &js_sys::JsString) -> js_sys::Uint8Array;
+}
+
+/// A serde_json error without its `at line 1 column 23` suffix: the position is in JSON
+/// text the caller never saw.
+fn without_position(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" at line ") {
+        Some(cut) if error.line() > 0 => text[..cut].to_owned(),
+        _ => text,
+    }
+}
+
+/// Parses the caller's messages in the format the options name.
+pub(crate) fn read_messages(
+    messages: &JsValue,
+    options: &JsValue,
+) -> Result<Vec<compactor::message::Message>, Failure> {
+    let (format, lenient) = read_format(&Fields::new(options, "options", READ_OPTIONS)?)?;
+    Ok(read_conversation(messages, format, lenient)?.messages)
+}
+
+/// Parses the caller's messages as `format`, keeping what writing them back needs.
+pub(crate) fn read_conversation(
+    messages: &JsValue,
+    format: Format,
+    lenient: bool,
+) -> Result<Conversation, Failure> {
+    // Through a `Value`, not `parse_str`: JavaScript's numbers are `f64`s, which a
+    // `Value` holds exactly when serde_json reads floats exactly (the `exact-floats`
+    // feature), and keeping each message's text as well costs the lite package 20 kB.
+    let Some(json) = read_json(messages, "messages")? else {
+        return Err(Failure::invalid(
+            "messages",
+            "expected an array of messages, found undefined",
+        ));
+    };
+    Ok(format::parse_value(json, format, ParseOptions { lenient })?)
+}
+
+/// A JSON value as the JS value `JSON.parse` makes of it: exact for every number the
+/// input held, which serde-wasm-bindgen is not for integers past 2^53.
+pub(crate) fn json_to_js(value: &impl AsValue) -> JsValue {
+    // Serializing a `Value` cannot fail, and its text is valid JSON.
+    let text = serde_json::to_string(&value.as_value()).unwrap_or_else(|_| "null".to_owned());
+    js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL)
+}
+
+/// An exported engine state, read field by field with the path of the first thing wrong.
+pub(crate) fn read_state(state: &JsValue) -> Result<engine::EngineState, Failure> {
+    let Some(value) = read_json(state, "state")? else {
+        return Err(Failure::invalid(
+            "state",
+            "expected an object, found undefined",
+        ));
+    };
+    engine::EngineState::from_json(&value)
+        .map_err(|e| Failure::invalid(format!("state.{}", e.path), e.message))
+}
+
+/// JSON to hand to JS: a `Value`, or a conversation written back.
+pub(crate) trait AsValue {
+    fn as_value(&self) -> std::borrow::Cow<'_, serde_json::Value>;
+}
+
+impl AsValue for serde_json::Value {
+    fn as_value(&self) -> std::borrow::Cow<'_, serde_json::Value> {
+        std::borrow::Cow::Borrowed(self)
+    }
+}
+
+/// Through its `Value`: the conversation was read from a `Value` (see
+/// `read_conversation`), so there is no input text to keep, and serializing the written
+/// form itself would link the text-splitting code (20 kB gzipped) for nothing.
+impl AsValue for format::Written<'_> {
+    fn as_value(&self) -> std::borrow::Cow<'_, serde_json::Value> {
+        std::borrow::Cow::Owned(self.to_value())
+    }
+}
+
+/// A session id: a string.
+pub(crate) fn session_id_of(value: &JsValue, path: &str) -> Result<String, Failure> {
+    value.as_string().ok_or_else(|| {
+        Failure::invalid(
+            path,
+            format!("expected a string, found {}", fields::describe(value)),
+        )
+    })
+}
+
+/// A core output as a plain JS object, through JSON text: one serializer (serde_json,
+/// which the adapters need anyway) instead of a second one for JS values keeps the lite
+/// package within its size budget, and `JSON.parse` builds objects faster than
+/// property-by-property calls across the boundary.
+pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, Failure> {
+    parse_js(serde_json::to_string(value))
+}
+
+/// `to_js` past serializing: one copy for every type serialized, not one each.
+pub(crate) fn parse_js(text: Result<String, serde_json::Error>) -> Result<JsValue, Failure> {
+    let text =
+        text.map_err(|e| Failure::invalid("config", format!("result not representable: {e}")))?;
+    js_sys::JSON::parse(&text).map_err(|_| Failure::invalid("config", "result not representable"))
+}
+
+/// `plan()`'s output: the core's plan, with what each segment holds and where the
+/// summaries stand (`Plan` in the typings).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct PlanView<'a> {
+    #[serde(flatten)]
+    plan: &'a compactor::plan::Plan,
+    segment_states: Vec<compactor::plan::SegmentState>,
+    summaries: Vec<SummaryAt<'a>>,
+}
+
+/// A summary message of a planned conversation.
+#[derive(Serialize)]
+struct SummaryAt<'a> {
+    /// Its index.
+    message: usize,
+    level: compactor::ladder::Level,
+    /// The first and last message it stands for (their ids in the original conversation).
+    covers: &'a [compactor::message::MessageId],
+}
+
+impl<'a> PlanView<'a> {
+    pub(crate) fn of(
+        plan: &'a compactor::plan::Plan,
+        messages: &'a [compactor::message::Message],
+    ) -> Self {
+        let summaries = messages
+            .iter()
+            .enumerate()
+            .filter_map(|(message, m)| {
+                let meta = m.compaction.as_ref()?;
+                Some(SummaryAt {
+                    message,
+                    level: meta.level,
+                    covers: &meta.covers,
+                })
+            })
+            .collect();
+        PlanView {
+            plan,
+            segment_states: plan.segment_states(messages),
+            summaries,
+        }
+    }
+}
