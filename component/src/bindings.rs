@@ -6,7 +6,7 @@ use std::cell::RefCell;
 
 use ::compactor::engine::{SummaryFailure as CoreFailure, Trigger as CoreTrigger};
 
-use crate::{Code, Config, Driven, Failure, Finished, Host, Next, Request, Session};
+use crate::{Code, Config, Driven, Failure, Finished, Host, Next, ReadOptions, Request, Session};
 
 wit_bindgen::generate!({
     world: "compactor",
@@ -18,7 +18,8 @@ use exports::compactor::engine::engine::{
     Session as SessionHandle,
 };
 use exports::compactor::engine::types::{
-    Config as WitConfig, Error, ErrorCode, Outcome, Step, SummaryFailure, SummaryRequest, Trigger,
+    Config as WitConfig, Error, ErrorCode, Outcome, ReadOptions as WitReadOptions, Step,
+    SummaryFailure, SummaryRequest, Trigger,
 };
 
 struct Component;
@@ -41,6 +42,13 @@ impl From<Failure> for Error {
             message: failure.message,
             path: failure.path,
         }
+    }
+}
+
+fn read(options: WitReadOptions) -> ReadOptions {
+    ReadOptions {
+        format: options.format,
+        lenient: options.lenient,
     }
 }
 
@@ -115,12 +123,12 @@ impl GuestCompactor for Host {
         Host::counter(self)
     }
 
-    fn assess(&self, messages: String, format: Option<String>) -> Result<String, Error> {
-        Ok(Host::assess(self, &messages, format.as_deref())?)
+    fn assess(&self, messages: String, options: WitReadOptions) -> Result<String, Error> {
+        Ok(Host::assess(self, &messages, &read(options))?)
     }
 
-    fn plan(&self, messages: String, format: Option<String>) -> Result<String, Error> {
-        Ok(Host::plan(self, &messages, format.as_deref())?)
+    fn plan(&self, messages: String, options: WitReadOptions) -> Result<String, Error> {
+        Ok(Host::plan(self, &messages, &read(options))?)
     }
 
     fn count_tokens(&self, text: String, encoding: Option<String>) -> Result<u64, Error> {
@@ -130,7 +138,7 @@ impl GuestCompactor for Host {
     fn begin(
         &self,
         messages: String,
-        format: Option<String>,
+        options: WitReadOptions,
         session_id: String,
         trigger: Trigger,
         now_ms: u64,
@@ -138,7 +146,7 @@ impl GuestCompactor for Host {
         let driven = Host::begin(
             self,
             &messages,
-            format.as_deref(),
+            &read(options),
             &session_id,
             self::trigger(trigger),
             now_ms,
@@ -150,13 +158,13 @@ impl GuestCompactor for Host {
         &self,
         id: String,
         messages: String,
-        format: Option<String>,
+        options: WitReadOptions,
     ) -> Result<SessionHandle, Error> {
         Ok(SessionHandle::new(Host::session(
             self,
             &id,
             &messages,
-            format.as_deref(),
+            &read(options),
         )?))
     }
 

@@ -136,11 +136,22 @@ pub fn format_named(name: &str) -> Result<Format, Failure> {
     })
 }
 
-/// Reads `text` as a conversation in `format`, or in the format detected from it.
-/// Messages keep their text: untouched ones are written back byte for byte.
-pub fn read_conversation(text: &str, format: Option<&str>) -> Result<Conversation, Failure> {
-    let options = ParseOptions::default();
-    let conversation = match format {
+/// How to read a conversation (the WIT `read-options`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// `openai`, `anthropic` or `ai-sdk`; `None` detects it.
+    pub format: Option<String>,
+    /// Keep unknown roles and parts as pinned, opaque messages instead of failing.
+    pub lenient: bool,
+}
+
+/// Reads `text` as a conversation in the format the options name, or in the one detected
+/// from it. Messages keep their text: untouched ones are written back byte for byte.
+pub fn read_conversation(text: &str, read: &ReadOptions) -> Result<Conversation, Failure> {
+    let options = ParseOptions {
+        lenient: read.lenient,
+    };
+    let conversation = match read.format.as_deref() {
         Some(name) => format::parse_str(text, format_named(name)?, options),
         None => format::parse_str_auto(text, options),
     }?;

@@ -11,7 +11,7 @@ use compactor::select::TailPolicy;
 use compactor::tokens::TokenAccountant;
 use serde::Serialize;
 
-use crate::config::{Config, encoding_named, read_conversation};
+use crate::config::{Config, ReadOptions, encoding_named, read_conversation};
 use crate::error::{Failure, serde_message};
 use crate::run::Driven;
 use crate::session::Session;
@@ -65,14 +65,14 @@ impl Host {
     }
 
     /// Tokens and messages against the limits, as JSON.
-    pub fn assess(&self, messages: &str, format: Option<&str>) -> Result<String, Failure> {
-        let conversation = read_conversation(messages, format)?;
+    pub fn assess(&self, messages: &str, read: &ReadOptions) -> Result<String, Failure> {
+        let conversation = read_conversation(messages, read)?;
         to_json(&self.engine.assess(&conversation.messages))
     }
 
     /// The assessment, the segments and the raw tail, as JSON (the npm package's `Plan`).
-    pub fn plan(&self, messages: &str, format: Option<&str>) -> Result<String, Failure> {
-        let mut messages = read_conversation(messages, format)?.messages;
+    pub fn plan(&self, messages: &str, read: &ReadOptions) -> Result<String, Failure> {
+        let mut messages = read_conversation(messages, read)?.messages;
         compactor::prune::recognize(&mut messages);
         let plan = compactor::plan::plan(
             self.engine.accountant(),
@@ -95,12 +95,12 @@ impl Host {
     pub fn begin(
         &self,
         messages: &str,
-        format: Option<&str>,
+        read: &ReadOptions,
         session: &str,
         trigger: Trigger,
         now_ms: u64,
     ) -> Result<Driven, Failure> {
-        let conversation = read_conversation(messages, format)?;
+        let conversation = read_conversation(messages, read)?;
         let mut run = self
             .engine
             .begin(session, conversation.messages.clone(), trigger, now_ms)?;
@@ -113,9 +113,10 @@ impl Host {
         &self,
         id: &str,
         messages: &str,
-        format: Option<&str>,
+        read: &ReadOptions,
     ) -> Result<Session, Failure> {
-        Session::new(&self.engine, id, read_conversation(messages, format)?)
+        let conversation = read_conversation(messages, read)?;
+        Session::new(&self.engine, id, conversation, read.lenient)
     }
 
     /// Closes a session's circuit breaker and forgets its failures.

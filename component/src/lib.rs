@@ -20,7 +20,7 @@ mod session;
 #[cfg(target_arch = "wasm32")]
 mod bindings;
 
-pub use config::{Config, format_named, read_conversation};
+pub use config::{Config, ReadOptions, format_named, read_conversation};
 pub use error::{Code, Failure};
 pub use host::Host;
 pub use run::{Driven, Finished, Next, Request};

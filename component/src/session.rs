@@ -23,6 +23,8 @@ pub(crate) struct SessionState {
     live: LiveSession,
     /// The format, and the text of every message as it came in.
     conversation: Conversation,
+    /// Appended messages are read leniently too.
+    lenient: bool,
     /// A run of this session is under way.
     pub(crate) compacting: bool,
 }
@@ -94,12 +96,14 @@ impl Session {
         engine: &engine::Compactor,
         id: &str,
         mut conversation: Conversation,
+        lenient: bool,
     ) -> Result<Self, Failure> {
         let messages = std::mem::take(&mut conversation.messages);
         Ok(Self {
             state: Rc::new(RefCell::new(SessionState {
                 live: LiveSession::new(engine, id, messages),
                 conversation,
+                lenient,
                 compacting: false,
             })),
         })
@@ -110,9 +114,10 @@ impl Session {
         let json: serde_json::Value = serde_json::from_str(messages)
             .map_err(|e| Failure::invalid("messages", serde_message(&e)))?;
         let mut state = self.state.borrow_mut();
+        let lenient = state.lenient;
         let new = state
             .conversation
-            .read_more(json, ParseOptions::default())?;
+            .read_more(json, ParseOptions { lenient })?;
         state.live.append(new);
         Ok(())
     }

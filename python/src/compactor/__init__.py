@@ -12,7 +12,7 @@ summaries, called by the drivers here.
 """
 
 from ._compactor import Compactor, Messages, Session, count_tokens, detect_format
-from ._driver import CompactResult, SummaryRequest
+from ._driver import CompactResult, SummaryRequest, offline
 from .errors import CompactorError, InputTooLong
 
 __all__ = [
@@ -25,4 +25,5 @@ __all__ = [
     "SummaryRequest",
     "count_tokens",
     "detect_format",
+    "offline",
 ]

@@ -80,6 +80,14 @@ def dump_messages(messages: Messages, path: str = "messages") -> str:
         ) from None
 
 
+def read_options(format: Optional[str], lenient: bool) -> Record:
+    """The WIT `read-options` record."""
+    record = Record()
+    record.format = format
+    record.lenient = bool(lenient)
+    return record
+
+
 def _check_trigger(trigger: str) -> str:
     if trigger not in _TRIGGERS:
         raise CompactorError(
@@ -152,16 +160,24 @@ class Compactor:
         counter: str = self._call("counter")
         return counter
 
-    def assess(self, messages: Messages, *, format: Optional[str] = None) -> Dict[str, Any]:
-        """Tokens and messages against the limits: which signals fired, and the target."""
+    def assess(
+        self, messages: Messages, *, format: Optional[str] = None, lenient: bool = False
+    ) -> Dict[str, Any]:
+        """Tokens and messages against the limits: which signals fired, and the target.
+        ``format`` is ``openai``, ``anthropic`` or ``ai-sdk`` (default: detected);
+        ``lenient`` keeps unknown roles and parts as pinned, opaque messages."""
         assessment: Dict[str, Any] = json.loads(
-            self._call("assess", dump_messages(messages), format)
+            self._call("assess", dump_messages(messages), read_options(format, lenient))
         )
         return assessment
 
-    def plan(self, messages: Messages, *, format: Optional[str] = None) -> Dict[str, Any]:
+    def plan(
+        self, messages: Messages, *, format: Optional[str] = None, lenient: bool = False
+    ) -> Dict[str, Any]:
         """The assessment, the segments and the raw tail: what a run would work on."""
-        plan: Dict[str, Any] = json.loads(self._call("plan", dump_messages(messages), format))
+        plan: Dict[str, Any] = json.loads(
+            self._call("plan", dump_messages(messages), read_options(format, lenient))
+        )
         return plan
 
     def count_tokens(self, text: str, encoding: Optional[str] = None) -> int:
@@ -174,12 +190,14 @@ class Compactor:
         return count
 
     def _begin(
-        self, messages: Messages, format: Optional[str], session_id: str, trigger: str
+        self,
+        messages: Messages,
+        read: Record,
+        session_id: str,
+        trigger: str,
     ) -> RunHandle:
         text = dump_messages(messages)
-        handle = self._call(
-            "begin", text, format, session_id, _check_trigger(trigger), now_ms()
-        )
+        handle = self._call("begin", text, read, session_id, _check_trigger(trigger), now_ms())
         assert self._runtime is not None
         return RunHandle(self._runtime, handle, json.loads)
 
@@ -190,6 +208,7 @@ class Compactor:
         *,
         session_id: str = "default",
         format: Optional[str] = None,
+        lenient: bool = False,
         trigger: str = "proactive",
         on_event: Optional[OnEvent] = None,
     ) -> CompactResult:
@@ -198,7 +217,7 @@ class Compactor:
         ``InputTooLong`` when it refuses the input as too long. Returns the conversation to
         use from now on, in the shape and format it came in; raises ``CompactorError`` and
         changes nothing when the run fails."""
-        run = self._begin(messages, format, session_id, trigger)
+        run = self._begin(messages, read_options(format, lenient), session_id, trigger)
         return drive(run, summarize, on_event)
 
     async def acompact(
@@ -208,22 +227,29 @@ class Compactor:
         *,
         session_id: str = "default",
         format: Optional[str] = None,
+        lenient: bool = False,
         trigger: str = "proactive",
         on_event: Optional[OnEvent] = None,
     ) -> CompactResult:
         """`compact` with an ``async`` summarizer: a level's requests are awaited
         concurrently (at most ``max_concurrency``), late ones fail at their deadline, and
         cancelling the task cancels the run and the summaries in flight."""
-        run = self._begin(messages, format, session_id, trigger)
+        run = self._begin(messages, read_options(format, lenient), session_id, trigger)
         return await adrive(run, summarize, on_event)
 
     def session(
-        self, id: str, messages: Messages = (), *, format: Optional[str] = None
+        self,
+        id: str,
+        messages: Messages = (),
+        *,
+        format: Optional[str] = None,
+        lenient: bool = False,
     ) -> "Session":
         """A conversation kept inside the engine: appending a turn and checking it costs
-        the new messages only."""
+        the new messages only. Its format is ``format``, else detected from ``messages``,
+        else OpenAI's."""
         text = dump_messages(list(messages) if isinstance(messages, tuple) else messages)
-        handle = self._call("session", id, text, format)
+        handle = self._call("session", id, text, read_options(format, lenient))
         assert self._runtime is not None
         return Session(self, self._runtime, handle, id)
 

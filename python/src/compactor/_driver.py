@@ -40,6 +40,9 @@ class CompactResult:
 
     messages: Any
     """The conversation (a list of messages, or the request body it came in)."""
+    text: str
+    """The same as JSON text, laid out as the input text was (when the input was text,
+    untouched messages are its own bytes)."""
     status: Dict[str, Any]
     """``{"kind": "compacted" | "skipped" | "noOp" | "noProgress", ...}``."""
     report: Dict[str, Any]
@@ -82,6 +85,7 @@ class RunHandle:
         changes = getattr(outcome, "changes")
         return CompactResult(
             messages=self.parse(outcome.messages),
+            text=outcome.messages,
             status=json.loads(getattr(outcome, "status-json")),
             report=json.loads(outcome.report),
             changes=None if changes is None else json.loads(changes),
@@ -91,6 +95,22 @@ class RunHandle:
     def close(self) -> None:
         handle, self.handle = self.handle, None
         self.runtime.drop(handle)
+
+
+def offline(request: SummaryRequest) -> str:
+    """The engine's own offline summarizer (extractive: no model, no network), as the
+    command line's ``--summarizer extractive``. Pass it as ``summarize``; the drivers hand
+    each request to the engine for its answer."""
+    raise CompactorError(
+        "INVALID_INPUT", "summarize: `offline` is answered by the engine inside a run"
+    )
+
+
+def _answer_for(run: "RunHandle", summarize: Any, wit_request: Any) -> Optional[Variant]:
+    """The engine's own answer when `summarize` is `offline`; `None` otherwise."""
+    if summarize is offline:
+        return Variant("ok", run.call("offline-summary", wit_request.id))
+    return None
 
 
 def _answer(value: Any) -> Variant:
@@ -126,10 +146,12 @@ def drive(run: RunHandle, summarize: Summarize, on_event: Optional[OnEvent]) -> 
             step = run.poll(on_event)
             if step.tag == "summarize":
                 for wit_request in step.payload:
-                    try:
-                        answer = _answer(summarize(_request(wit_request)))
-                    except Exception as error:  # noqa: BLE001 - the summarizer's failure
-                        answer = _failure(error)
+                    answer = _answer_for(run, summarize, wit_request)
+                    if answer is None:
+                        try:
+                            answer = _answer(summarize(_request(wit_request)))
+                        except Exception as error:  # noqa: BLE001 - the summarizer's failure
+                            answer = _failure(error)
                     run.complete(wit_request.id, answer)
             elif step.tag == "wait":
                 # Every request handed out was answered; the engine waits for a deadline
@@ -162,7 +184,11 @@ async def adrive(
             step = run.poll(on_event)
             if step.tag == "summarize":
                 for wit_request in step.payload:
-                    in_flight[_start(summarize, _request(wit_request))] = wit_request
+                    answer = _answer_for(run, summarize, wit_request)
+                    if answer is not None:
+                        run.complete(wit_request.id, answer)
+                    else:
+                        in_flight[_start(summarize, _request(wit_request))] = wit_request
                 continue
             if step.tag == "done":
                 return run.finished(step.payload)
