@@ -135,7 +135,8 @@ class Compactor:
             runtime = Runtime(self._memory_limit)
             try:
                 handle = checked(runtime.call("[static]compactor.create", self._record()))
-            except TypeError as error:
+            except (TypeError, ValueError, OverflowError) as error:
+                # A value of the wrong type for the record (wasmtime's check).
                 raise CompactorError("INVALID_INPUT", f"config: {error}", "config") from None
             self._runtime, self._handle = runtime, handle
         return self._runtime
@@ -144,7 +145,7 @@ class Compactor:
         runtime = self._start()
         try:
             return checked(runtime.call(f"[method]compactor.{method}", self._handle, *args))
-        except TypeError as error:
+        except (TypeError, ValueError, OverflowError) as error:
             # A value of the wrong type for the WIT signature (wasmtime's check).
             raise CompactorError("INVALID_INPUT", str(error)) from None
 

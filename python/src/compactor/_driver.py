@@ -117,16 +117,15 @@ def _answer(value: Any) -> Variant:
     """A summarizer's return value as the WIT `result<string, summary-failure>`."""
     if isinstance(value, str):
         return Variant("ok", value)
-    return Variant(
-        "err",
-        Variant("failed", f"summarize returned {type(value).__name__}, expected a string"),
-    )
+    return Variant("err", f"summarize returned {type(value).__name__}, expected a string")
 
 
 def _failure(error: BaseException) -> Variant:
+    # wasmtime-py tags a variant only when its cases' Python types overlap: `summary-failure`
+    # is untagged (`None` is input-too-long, a string is failed), the result around it is.
     if isinstance(error, InputTooLong):
-        return Variant("err", Variant("input-too-long"))
-    return Variant("err", Variant("failed", str(error) or type(error).__name__))
+        return Variant("err", None)
+    return Variant("err", str(error) or type(error).__name__)
 
 
 def _request(wit_request: Any) -> SummaryRequest:

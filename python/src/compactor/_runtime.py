@@ -76,6 +76,8 @@ class Runtime:
                 handle.drop(self.store)
             except (wasmtime.Trap, wasmtime.WasmtimeError):
                 self.alive = False
+            except ValueError:
+                pass  # The store was closed (interpreter shutdown): nothing left to free.
 
 
 def checked(value: Any) -> Any:
