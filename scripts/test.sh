@@ -43,6 +43,15 @@ step "wasm: wasm-bindgen tests in headless Chromium"
 step "wasm: node tests against the built packages"
 node --test wasm/tests/js/
 
+step "component: built; the Python package in a fresh virtual environment, its pytest suite; the component in Node (jco)"
+scripts/component.sh
+rm -rf target/pyenv-component-test
+python3 -m venv target/pyenv-component-test
+target/pyenv-component-test/bin/pip install -q --no-index --find-links target/wheels \
+  -r python/requirements-test.txt ./python
+(cd python && ../target/pyenv-component-test/bin/python -m pytest -q -p no:cacheprovider)
+(cd component/js && npm run -s transpile >/dev/null && node --test test/)
+
 step "examples: a Cloudflare Worker (workerd, Durable Objects) and Node workers sharing Redis"
 # The Node example depends on the package just built (wasm/pkg), and on node-redis and ioredis.
 if [[ ! -f examples/node-redis/node_modules/.package-lock.json \
