@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, docs, every test, the purity check, and the npm
-# package (built, then tested in Node, headless Chromium and tsc), and the web demo.
+# package (built, then tested in Node, headless Chromium and tsc), the web demo, and the
+# WebAssembly component (the Python package on it, and the component in Node).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
