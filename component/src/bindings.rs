@@ -108,6 +108,10 @@ impl Guest for Component {
     fn count_tokens(text: String, encoding: Option<String>) -> Result<u64, Error> {
         Ok(crate::count_tokens(&text, encoding.as_deref())?)
     }
+
+    fn count_tokens_each(texts: Vec<String>, encoding: Option<String>) -> Result<Vec<u64>, Error> {
+        Ok(crate::count_tokens_each(&texts, encoding.as_deref())?)
+    }
 }
 
 impl GuestCompactor for Host {

@@ -35,6 +35,16 @@ pub fn count_tokens(text: &str, encoding: Option<&str>) -> Result<u64, Failure> 
     Ok(encoding.counter().count(text))
 }
 
+/// Counts each of `texts` with `encoding` (default `o200k_base`).
+pub fn count_tokens_each(texts: &[String], encoding: Option<&str>) -> Result<Vec<u64>, Failure> {
+    let encoding = match encoding {
+        Some(name) => config::encoding_named(name, "encoding")?,
+        None => compactor::tokens::Encoding::O200kBase,
+    };
+    let counter = encoding.counter();
+    Ok(texts.iter().map(|text| counter.count(text)).collect())
+}
+
 /// The format detected in `messages` (`openai`, `anthropic`, `ai-sdk`); `None` when the
 /// text is not a conversation.
 pub fn detect_format(messages: &str) -> Option<&'static str> {

@@ -115,6 +115,11 @@ def test_counting_matches_between_module_and_compactor() -> None:
     assert compactor.count_tokens(text) == small().count_tokens(text) > 0
     assert compactor.count_tokens("hello world") == 2
     assert compactor.count_tokens("hello world", "estimate") > 0
+    texts = [text, "hello world", ""]
+    assert compactor.count_tokens_each(texts) == [compactor.count_tokens(t) for t in texts]
+    with pytest.raises(CompactorError) as error:
+        compactor.count_tokens_each(["x"], "p50k")
+    assert error.value.path == "encoding"
 
 
 def test_formats_are_detected_and_kept() -> None:

@@ -11,7 +11,14 @@ summaries, called by the drivers here.
     messages = result.messages
 """
 
-from ._compactor import Compactor, Messages, Session, count_tokens, detect_format
+from ._compactor import (
+    Compactor,
+    Messages,
+    Session,
+    count_tokens,
+    count_tokens_each,
+    detect_format,
+)
 from ._driver import CompactResult, SummaryRequest, offline
 from .errors import CompactorError, InputTooLong
 
@@ -24,6 +31,7 @@ __all__ = [
     "Session",
     "SummaryRequest",
     "count_tokens",
+    "count_tokens_each",
     "detect_format",
     "offline",
 ]

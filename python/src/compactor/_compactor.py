@@ -363,6 +363,16 @@ def count_tokens(text: str, encoding: Optional[str] = None) -> int:
     return count
 
 
+def count_tokens_each(texts: Sequence[str], encoding: Optional[str] = None) -> List[int]:
+    """Counts each of `texts` with `encoding` (default ``o200k_base``): one call into the
+    engine for them all, which is much faster than one call per short text."""
+    texts = list(texts)
+    if not all(isinstance(text, str) for text in texts):
+        raise CompactorError("INVALID_INPUT", "texts: expected a list of strings", "texts")
+    counts: List[int] = checked(_default_runtime().call("count-tokens-each", texts, encoding))
+    return counts
+
+
 _default: List[Runtime] = []
 
 
