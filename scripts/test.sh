@@ -50,7 +50,8 @@ rm -rf target/pyenv-component-test
 python3 -m venv target/pyenv-component-test
 target/pyenv-component-test/bin/pip install -q --no-index --find-links target/wheels \
   -r python/requirements-test.txt ./python
-(cd python && ../target/pyenv-component-test/bin/python -m pytest -q -p no:cacheprovider)
+(cd python && ../target/pyenv-component-test/bin/python -m mypy --strict --no-incremental src/compactor \
+  && ../target/pyenv-component-test/bin/python -m pytest -q -p no:cacheprovider)
 (cd component/js && npm run -s transpile >/dev/null && node --test test/)
 
 step "examples: a Cloudflare Worker (workerd, Durable Objects) and Node workers sharing Redis"

@@ -78,9 +78,8 @@ def test_bad_config_raises_with_the_field() -> None:
     with pytest.raises(CompactorError) as error:
         Compactor(model="gpt-4o", max_context_tokens="big")
     assert error.value.code == "INVALID_INPUT"
-    with pytest.raises(CompactorError) as error:
-        Compactor(model="gpt-4o", no_such_option=1)
-    assert error.value.path == "config.no_such_option"
+    with pytest.raises(TypeError):
+        Compactor(model="gpt-4o", no_such_option=1)  # type: ignore[call-arg]
 
 
 def test_bad_arguments_raise() -> None:

@@ -83,8 +83,8 @@ def dump_messages(messages: Messages, path: str = "messages") -> str:
 def read_options(format: Optional[str], lenient: bool) -> Record:
     """The WIT `read-options` record."""
     record = Record()
-    record.format = format
-    record.lenient = bool(lenient)
+    setattr(record, "format", format)
+    setattr(record, "lenient", bool(lenient))
     return record
 
 
@@ -109,14 +109,40 @@ class Compactor:
     """
 
     def __init__(
-        self, model: Optional[str] = None, *, memory_limit: Optional[int] = None, **config: Any
+        self,
+        model: Optional[str] = None,
+        *,
+        max_context_tokens: Optional[int] = None,
+        output_reserve: Optional[int] = None,
+        comfort_tokens: Optional[int] = None,
+        trigger_ratio: Optional[float] = None,
+        target_ratio: Optional[float] = None,
+        max_messages: Optional[int] = None,
+        keep_recent_turns: Optional[int] = None,
+        tail_tokens: Optional[int] = None,
+        keep_tool_results: Optional[int] = None,
+        encoding: Optional[str] = None,
+        min_tail_turns: Optional[int] = None,
+        max_summary_tokens: Optional[int] = None,
+        summary_model: Optional[str] = None,
+        summary_provider: Optional[str] = None,
+        enable_incremental: Optional[bool] = None,
+        max_failures: Optional[int] = None,
+        breaker_cooldown_ms: Optional[int] = None,
+        min_messages: Optional[int] = None,
+        clear_at_least: Optional[int] = None,
+        max_preserved_user_tokens: Optional[int] = None,
+        summarizer_input_tokens: Optional[int] = None,
+        request_timeout_ms: Optional[int] = None,
+        max_attempts: Optional[int] = None,
+        min_reduction: Optional[float] = None,
+        max_concurrency: Optional[int] = None,
+        cache_capacity: Optional[int] = None,
+        session_capacity: Optional[int] = None,
+        extractive_fallback: Optional[bool] = None,
+        memory_limit: Optional[int] = None,
     ) -> None:
-        unknown = sorted(set(config) - set(_CONFIG_FIELDS))
-        if unknown:
-            name = unknown[0]
-            raise CompactorError(
-                "INVALID_INPUT", f"config.{name}: unknown option", f"config.{name}"
-            )
+        config = {k: v for k, v in locals().items() if k in _CONFIG_FIELDS and k != "model"}
         self._config: Dict[str, Any] = dict(config, model=model)
         self._memory_limit = memory_limit
         self._runtime: Optional[Runtime] = None

@@ -44,10 +44,16 @@ class Runtime:
         self.instance = wc.Linker(engine).instantiate(self.store, comp)
         self._interface = self.instance.get_export_index(self.store, ENGINE_INTERFACE)
         self._funcs: Dict[str, wc.Func] = {}
+        # A store is not safe to enter from two threads at once: calls take turns.
+        self._lock = threading.RLock()
         self.alive = True
 
     def call(self, name: str, *args: Any) -> Any:
         """Calls the engine's function `name` (`[method]run.poll`, `count-tokens`)."""
+        with self._lock:
+            return self._call(name, *args)
+
+    def _call(self, name: str, *args: Any) -> Any:
         if not self.alive:
             raise CompactorError(
                 "INTERNAL", "this engine instance trapped earlier and was discarded"
@@ -72,6 +78,11 @@ class Runtime:
     def drop(self, handle: Any) -> None:
         """Drops a resource handle (a run, a session) if the instance still lives."""
         if self.alive and handle is not None:
+            with self._lock:
+                self._drop(handle)
+
+    def _drop(self, handle: Any) -> None:
+        if self.alive:
             try:
                 handle.drop(self.store)
             except (wasmtime.Trap, wasmtime.WasmtimeError):

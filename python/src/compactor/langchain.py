@@ -86,7 +86,7 @@ def _text(answer: BaseMessage) -> str:
     )
 
 
-class CompactorMiddleware(AgentMiddleware):  # type: ignore[type-arg]
+class CompactorMiddleware(AgentMiddleware):
     """Compacts the agent's messages before each model call when they cross the trigger.
 
     ``summarizer`` writes the summaries (any chat model: a cheap one does). Every other
