@@ -14,6 +14,8 @@ const native = load("native.json");
 const wasm = load("wasm.json");
 // Python tiktoken's counting (scripts/perf-tiktoken.py); absent when it is not installed.
 const python = existsSync(`${dir}/python.json`) ? load("python.json") : null;
+// The component from Python (python/bench/perf.py); absent when the package was not built.
+const component = existsSync(`${dir}/component.json`) ? load("component.json") : null;
 const root = new URL("..", import.meta.url);
 
 /** The ratios the quick check guards: each is "how many times faster", machine-independent. */
@@ -328,6 +330,10 @@ ${
 - \`@compactor-rs/compactor\` (\`wasm/pkg\`): ${size(packages.pkg)}
 - \`@compactor-rs/compactor-lite\` (\`wasm/pkg-lite\`): ${size(packages["pkg-lite"])}
 
+## Python (the component on wasmtime)
+
+${componentSection()}
+
 ## Ratios the quick check guards
 
 \`scripts/perf.sh --quick\` (run by \`scripts/test.sh\`) measures these on the 10k and 100k
@@ -337,6 +343,18 @@ absolute time.
 
 ${Object.entries(r).map(([name, value]) => `- ${name}: ${value.toFixed(2)}`).join("\n")}
 `;
+/** The Python package's figures: the WebAssembly component, run by wasmtime-py. */
+function componentSection() {
+  if (!component) return "Not measured in this run (`scripts/test.sh` builds the package first).";
+  const c = component;
+  return `\`python/bench/perf.py\` (Python ${c.python}, the package installed from the repository):
+
+- per-turn check on a session of ${n(c.tokens)} tokens (${n(c.messages)} messages), \`session.append(m); session.assess()\`: median **${c.perTurnMedianMs.toFixed(3)} ms**, p95 ${c.perTurnP95Ms.toFixed(3)} ms (target ≤ 1 ms)
+- cold assessment of that conversation, \`Compactor(...).assess(messages)\` (list → JSON → component): **${c.coldMs.toFixed(0)} ms**
+- counting the corpus's ${n(c.countTexts)} texts (${(c.countBytes / 1e6).toFixed(1)} MB): \`count_tokens_each(texts)\` ${c.countEachMBs.toFixed(1)} MB/s, \`count_tokens(text)\` one call a text ${c.countOneCallEachMBs.toFixed(1)} MB/s (a call into the component costs about 0.1 ms in wasmtime-py)${c.tiktokenMBs ? `; Python tiktoken ${c.tiktoken}: ${c.tiktokenMBs.toFixed(1)} MB/s` : ""}
+- the component (\`compactor.wasm\`, \`o200k_base\` embedded): ${n(c.componentGzipped)} bytes gzipped (${n(c.componentBytes)} raw; target ≤ 2.3 MB)`;
+}
+
 writeFileSync(new URL("docs/PERFORMANCE.md", root), doc);
 writeFileSync(new URL("docs/perf-scaling.svg", root), chart());
 writeFileSync(`${dir}/ratios.json`, JSON.stringify(r, null, 2));

@@ -44,6 +44,14 @@ echo "== MODERATE wall time (cargo bench -p compactor-tests --bench moderate)"
 cargo bench --locked -p compactor-tests --bench moderate 2>/dev/null | grep '^moderate:' >"$out/moderate.txt"
 cat "$out/moderate.txt"
 
+echo "== the component from Python (python/bench/perf.py)"
+rm -f "$out/component.json"
+if [[ -x target/pyenv-component-test/bin/python ]]; then # scripts/test.sh puts it there
+  target/pyenv-component-test/bin/python python/bench/perf.py --json "$out/component.json"
+else
+  echo "skipped: the Python package is not installed (scripts/test.sh installs it)"
+fi
+
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 cat >"$out/machine.json" <<JSON
 { "cpu": "${cpu:-unknown CPU}", "nproc": $(nproc), "rustc": "$(rustc --version)", "date": "$(date -u +%Y-%m-%d)" }

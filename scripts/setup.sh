@@ -38,6 +38,18 @@ if ! target/pyenv/bin/python -c 'import tiktoken' 2>/dev/null; then
     || echo "setup: could not install Python tiktoken; the performance suite will skip it" >&2
 fi
 
+# The Python package's dependencies (python/requirements-test.txt: wasmtime, pytest,
+# LangChain), as wheels under target/: test.sh installs the package into a fresh virtual
+# environment from them, offline. And jco, which transpiles the component for Node.
+if [[ ! -f target/wheels/.complete || python/requirements-test.txt -nt target/wheels/.complete ]]; then
+  python3 -m pip download -q -d target/wheels -r python/requirements-test.txt
+  touch target/wheels/.complete
+fi
+if [[ ! -f component/js/node_modules/.package-lock.json \
+   || component/js/package-lock.json -nt component/js/node_modules/.package-lock.json ]]; then
+  npm ci --prefix component/js --no-audit --no-fund
+fi
+
 # redis-server, for the Node + Redis example's test (Debian's; the test starts its own on a
 # free loopback port with a temporary directory, and stops it; a system service the package
 # may start is not used).

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, docs, every test, the purity check, and the npm
-# package (built, then tested in Node, headless Chromium and tsc), and the web demo.
+# package (built, then tested in Node, headless Chromium and tsc), the web demo, and the
+# WebAssembly component (the Python package on it, and the component in Node).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
@@ -42,6 +43,16 @@ step "wasm: wasm-bindgen tests in headless Chromium"
 
 step "wasm: node tests against the built packages"
 node --test wasm/tests/js/
+
+step "component: built; the Python package in a fresh virtual environment, its pytest suite; the component in Node (jco)"
+scripts/component.sh
+rm -rf target/pyenv-component-test
+python3 -m venv target/pyenv-component-test
+target/pyenv-component-test/bin/pip install -q --no-index --find-links target/wheels \
+  -r python/requirements-test.txt ./python
+(cd python && ../target/pyenv-component-test/bin/python -m mypy --strict --no-incremental src/compactor \
+  && ../target/pyenv-component-test/bin/python -m pytest -q -p no:cacheprovider)
+(cd component/js && npm run -s transpile >/dev/null && node --test test/)
 
 step "examples: a Cloudflare Worker (workerd, Durable Objects) and Node workers sharing Redis"
 # The Node example depends on the package just built (wasm/pkg), and on node-redis and ioredis.

@@ -1,0 +1,232 @@
+//! The `run` resource: one compaction in progress, driven by the host. The engine owns time
+//! and concurrency; this layer only converts, remembers the requests it handed out (for
+//! `offline-summary`), and writes the outcome back in the caller's format.
+
+use compactor::engine::{
+    CompactError, Outcome, RequestId, Run, Status, Step, SummaryFailure, SummaryRequest,
+};
+use compactor::extractive::Extractive;
+use compactor::format::Conversation;
+
+use crate::error::{Code, Failure};
+use crate::host::{Shared, to_json};
+use crate::session::SessionState;
+
+/// Whose messages a run compacts, and so where its outcome goes.
+#[derive(Debug)]
+pub(crate) enum Owner {
+    /// A `begin` call's conversation: the outcome is written back in its format.
+    Call(Conversation),
+    /// A session's: when the run is done, the session holds the result.
+    Session {
+        state: Shared<SessionState>,
+        /// How many messages the session held when the run began.
+        before: usize,
+    },
+}
+
+/// A summary request as it crosses: the id, the size asked for, the whole request as JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    /// Hand it back to `complete` with the answer.
+    pub id: u64,
+    /// The most tokens the answer may have.
+    pub max_output_tokens: u64,
+    /// The whole request (prompt, level, covers, deadline) as JSON.
+    pub json: String,
+}
+
+/// A finished run, written for the host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finished {
+    /// The status's kind: `compacted`, `skipped`, `noOp`, `noProgress`.
+    pub status: String,
+    /// The status as JSON.
+    pub status_json: String,
+    /// The report as JSON.
+    pub report: String,
+    /// The conversation to use from now on, in the format it came in.
+    pub messages: String,
+    /// A session's run: how its messages changed, as JSON.
+    pub changes: Option<String>,
+}
+
+/// What the host must do next (the WIT `step`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Next {
+    /// Ask the model for these summaries, then `complete` each.
+    Summarize(Vec<Request>),
+    /// Wait for an answer until then, else `handle_timeout`.
+    Wait(u64),
+    /// The run is over.
+    Done(Finished),
+    /// The run failed; nothing was applied.
+    Failed(Failure),
+}
+
+/// A run and what it needs to answer the host.
+#[derive(Debug)]
+pub struct Driven {
+    run: Run,
+    owner: Owner,
+    /// Requests handed out and not yet answered.
+    issued: Vec<SummaryRequest>,
+    /// The last step, once the run is over: polled again, it is answered again.
+    ended: Option<Next>,
+}
+
+impl Driven {
+    pub(crate) fn new(run: Run, owner: Owner) -> Self {
+        Self {
+            run,
+            owner,
+            issued: Vec::new(),
+            ended: None,
+        }
+    }
+
+    /// What the host must do next.
+    pub fn poll(&mut self) -> Next {
+        if let Some(ended) = &self.ended {
+            return ended.clone();
+        }
+        let next = match self.run.poll() {
+            Step::Summarize(requests) => {
+                let crossing = requests.iter().map(request).collect::<Result<Vec<_>, _>>();
+                self.issued.extend(requests);
+                match crossing {
+                    Ok(requests) => return Next::Summarize(requests),
+                    Err(failure) => {
+                        self.run.cancel();
+                        Next::Failed(failure)
+                    }
+                }
+            }
+            Step::Wait { until_ms } => return Next::Wait(until_ms),
+            Step::Done(outcome) => match self.finish(&outcome) {
+                Ok(finished) => Next::Done(finished),
+                Err(failure) => Next::Failed(failure),
+            },
+            Step::Failed(error) => Next::Failed(error.into()),
+            // A step this layer does not know: stop rather than guess.
+            _ => {
+                self.run.cancel();
+                Next::Failed(Failure::new(Code::Internal, "unknown step from the engine"))
+            }
+        };
+        self.release();
+        self.ended = Some(next.clone());
+        next
+    }
+
+    /// Hands back the answer to request `id`. An answer no longer wanted is ignored.
+    pub fn complete(
+        &mut self,
+        id: u64,
+        answer: Result<String, SummaryFailure>,
+        now_ms: u64,
+    ) -> Result<(), Failure> {
+        if self.ended.is_some() {
+            return Ok(());
+        }
+        self.issued.retain(|r| r.id != RequestId(id));
+        match self.run.complete(RequestId(id), answer, now_ms) {
+            Ok(()) | Err(CompactError::StaleRequest(_)) => Ok(()),
+            Err(CompactError::UnknownRequest(_)) => Err(Failure::invalid(
+                "id",
+                format!("no request {id} was handed out by this run"),
+            )),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// Fails every request whose deadline has passed.
+    pub fn handle_timeout(&mut self, now_ms: u64) {
+        if self.ended.is_none() {
+            self.run.handle_timeout(now_ms);
+        }
+    }
+
+    /// Stops the run: the next poll answers `ABORTED`.
+    pub fn cancel(&mut self) {
+        if self.ended.is_none() {
+            self.run.cancel();
+        }
+    }
+
+    /// What happened since the last call, as a JSON array.
+    pub fn events(&mut self) -> Result<String, Failure> {
+        to_json(&self.run.events())
+    }
+
+    /// The engine's offline summary for request `id`.
+    pub fn offline_summary(&self, id: u64) -> Result<String, Failure> {
+        let request = self
+            .issued
+            .iter()
+            .find(|r| r.id == RequestId(id))
+            .ok_or_else(|| {
+                Failure::invalid("id", format!("no request {id} is awaiting an answer"))
+            })?;
+        Extractive.answer(request).map_err(|failure| {
+            Failure::new(Code::Internal, format!("offline summary failed: {failure}"))
+        })
+    }
+
+    /// The outcome written back: in the call's format, or applied to the session.
+    fn finish(&mut self, outcome: &Outcome) -> Result<Finished, Failure> {
+        let (messages, changes) = match &self.owner {
+            Owner::Call(conversation) => {
+                (conversation.to_json(&outcome.messages).to_string(), None)
+            }
+            Owner::Session { state, before } => {
+                let mut state = state.borrow_mut();
+                state.apply(outcome, *before)?
+            }
+        };
+        Ok(Finished {
+            status: status_kind(&outcome.status).to_owned(),
+            status_json: to_json(&outcome.status)?,
+            report: to_json(&outcome.report)?,
+            messages,
+            changes: Some(changes).flatten(),
+        })
+    }
+
+    /// The session may begin another compaction once this one is over.
+    fn release(&mut self) {
+        self.issued.clear();
+        if let Owner::Session { state, .. } = &self.owner {
+            state.borrow_mut().compacting = false;
+        }
+    }
+}
+
+impl Drop for Driven {
+    fn drop(&mut self) {
+        if self.ended.is_none() {
+            self.run.cancel();
+            self.release();
+        }
+    }
+}
+
+/// The short name of a status.
+fn status_kind(status: &Status) -> &'static str {
+    match status {
+        Status::Compacted { .. } => "compacted",
+        Status::Skipped { .. } => "skipped",
+        Status::NoOp => "noOp",
+        Status::NoProgress => "noProgress",
+        _ => "other",
+    }
+}
+
+/// A request as it crosses.
+fn request(request: &SummaryRequest) -> Result<Request, Failure> {
+    Ok(Request {
+        id: request.id.0,
+        max_output_tokens: request.max_output_tokens,
+        json: to_json(request)?,
+    })
+}
