@@ -113,7 +113,7 @@ fn parse_marker(text: &str) -> Option<CompactionMeta> {
 /// Tokens (as the [`Estimator`](crate::tokens::Estimator) counts) a cleared tool
 /// result's placeholder may spend on what the result said, beyond its first line and its
 /// artifact references.
-pub const PLACEHOLDER_FACT_TOKENS: u64 = 60;
+pub const PLACEHOLDER_FACT_TOKENS: u64 = 120;
 
 /// The placeholder standing for a cleared tool result: a first line naming the tool and
 /// the tokens cleared, then what a later turn needs from the result, within
