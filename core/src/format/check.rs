@@ -16,6 +16,16 @@
 //! - **AI SDK**: calls and results pair up (each result after its call, once; each call
 //!   answered before the next assistant message), results in `tool` messages.
 //!
+//! - **OpenAI Responses**: outputs pair with calls by `call_id` (each after its call,
+//!   once; every call answered, but for the batch in progress at the end); a `reasoning`
+//!   item is followed by the assistant item it led to; a summary never speaks as the
+//!   system or developer.
+//! - **Gemini**: the system instruction only at the start; each model turn's
+//!   `functionCall`s are answered in the very next content, a user turn, which answers
+//!   nothing else; a summary never speaks as the system. Thought signatures live in the
+//!   JSON, not in the messages: [`super::gemini::check_written`] checks them on what is
+//!   written.
+//!
 //! A conversation may end mid-step: calls of the last assistant message with nothing
 //! after them are pending, not a violation.
 
@@ -24,6 +34,10 @@ use std::fmt;
 
 use super::Format;
 use crate::message::{Message, Part, Role};
+
+mod items;
+
+pub(crate) use items::is_reasoning_only;
 
 /// A rule a provider enforces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -54,6 +68,15 @@ pub enum Rule {
     /// Anthropic: thinking separated from the response it belongs to (alone in a message,
     /// after other blocks, or missing from the last tool-use turn while thinking is on).
     ThinkingSeparated,
+    /// OpenAI Responses: a `reasoning` item not followed by the assistant item it led to
+    /// (last, or followed by another side's item). Fix: keep or drop the two together.
+    ReasoningSeparated,
+    /// Gemini: a `thoughtSignature` on another part than the one that carried it. Fix:
+    /// write the part back as it was.
+    ThoughtSignatureMoved,
+    /// A summary the engine wrote in a system or developer message. Fix: write it as a
+    /// user message.
+    SummaryInSystemRole,
 }
 
 impl Rule {
@@ -68,6 +91,9 @@ impl Rule {
             Rule::FirstMessageNotUser => "the first message is the user's",
             Rule::RolesDoNotAlternate => "user and assistant messages alternate",
             Rule::ThinkingSeparated => "thinking stays first in its tool-use message",
+            Rule::ReasoningSeparated => "a reasoning item travels with the item after it",
+            Rule::ThoughtSignatureMoved => "a thought signature stays on its part",
+            Rule::SummaryInSystemRole => "a summary is a user message",
         }
     }
 }
@@ -101,10 +127,13 @@ impl fmt::Display for Violation {
 pub fn check(format: Format, messages: &[Message]) -> Result<(), Vec<Violation>> {
     // Messages made only of opaque parts (unknown roles kept by lenient parsing) are the
     // caller's own business: the provider never sees them as they are, so they are skipped.
+    // The item formats carry documented items (built-in tool calls) as opaque messages:
+    // the provider sees those, so they are checked too.
+    let items = matches!(format, Format::OpenAiResponses | Format::Gemini);
     let kept: Vec<usize> = (0..messages.len())
         .filter(|&i| {
             let parts = &messages[i].parts;
-            parts.is_empty() || !parts.iter().all(|p| matches!(p, Part::Opaque(_)))
+            items || parts.is_empty() || !parts.iter().all(|p| matches!(p, Part::Opaque(_)))
         })
         .collect();
     let view: Vec<&Message> = kept.iter().map(|&i| &messages[i]).collect();
@@ -113,6 +142,8 @@ pub fn check(format: Format, messages: &[Message]) -> Result<(), Vec<Violation>>
         Format::OpenAi => check_openai(&view, &mut violations),
         Format::Anthropic => check_anthropic(&view, &mut violations),
         Format::AiSdk => check_aisdk(&view, &mut violations),
+        Format::OpenAiResponses => items::check_responses(&view, &mut violations),
+        Format::Gemini => items::check_gemini(&view, &mut violations),
     }
     for violation in &mut violations {
         violation.index = kept[violation.index];
@@ -418,221 +449,4 @@ fn check_thinking(message: &Message, index: usize, out: &mut Vec<Violation>) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::message::{Reasoning, ToolCall, ToolResult};
-
-    fn call(id: &str) -> ToolCall {
-        ToolCall {
-            id: id.into(),
-            name: "bash".into(),
-            arguments: "{}".into(),
-        }
-    }
-
-    fn result(id: &str) -> Part {
-        Part::ToolResult(ToolResult {
-            call_id: id.into(),
-            tool_name: None,
-            content: vec![Part::text("ok")],
-            is_error: false,
-        })
-    }
-
-    fn asks(ids: &[&str]) -> Message {
-        Message::assistant_calls("a", None, ids.iter().map(|id| call(id)))
-    }
-
-    fn thinking() -> Part {
-        Part::Reasoning(Reasoning {
-            text: "hmm".into(),
-            redacted: false,
-        })
-    }
-
-    fn rules(format: Format, messages: &[Message]) -> Vec<(usize, Rule)> {
-        match check(format, messages) {
-            Ok(()) => Vec::new(),
-            Err(v) => v.into_iter().map(|v| (v.index, v.rule)).collect(),
-        }
-    }
-
-    #[test]
-    fn openai_accepts_paired_calls_and_a_pending_batch() {
-        let messages = [
-            Message::system("s", "rules"),
-            Message::user("u", "go"),
-            asks(&["c1", "c2"]),
-            Message::tool_result("t1", "c2", "b"),
-            Message::tool_result("t2", "c1", "a"),
-            Message::assistant("a2", "done"),
-            Message::user("u2", "more"),
-            asks(&["c3"]),
-        ];
-        assert_eq!(rules(Format::OpenAi, &messages), []);
-        assert_eq!(rules(Format::AiSdk, &messages), []);
-    }
-
-    #[test]
-    fn openai_rules_are_each_caught() {
-        use Rule::*;
-        let unanswered = [
-            Message::user("u", "go"),
-            asks(&["c1", "c2"]),
-            Message::tool_result("t", "c1", "a"),
-            Message::assistant("a", "x"),
-        ];
-        assert_eq!(
-            rules(Format::OpenAi, &unanswered),
-            [(1, UnansweredToolCall)]
-        );
-        let orphan = [
-            Message::user("u", "go"),
-            asks(&["c1"]),
-            Message::tool_result("t", "c1", "a"),
-            Message::tool_result("t", "c9", "a"),
-        ];
-        assert_eq!(rules(Format::OpenAi, &orphan), [(3, OrphanToolResult)]);
-        let twice = [
-            asks(&["c1"]),
-            Message::tool_result("t", "c1", "a"),
-            Message::tool_result("t", "c1", "a"),
-        ];
-        assert_eq!(rules(Format::OpenAi, &twice), [(2, OrphanToolResult)]);
-        let after_text = [
-            asks(&["c1"]),
-            Message::user("u", "hey"),
-            Message::tool_result("t", "c1", "a"),
-        ];
-        assert_eq!(
-            rules(Format::OpenAi, &after_text),
-            [(2, MisplacedToolResult)]
-        );
-        let deleted_result = [asks(&["c1"]), Message::user("u", "hey")];
-        assert_eq!(
-            rules(Format::OpenAi, &deleted_result),
-            [(0, UnansweredToolCall)]
-        );
-    }
-
-    #[test]
-    fn anthropic_accepts_a_well_formed_exchange() {
-        let messages = [
-            Message::system("s", "rules"),
-            Message::user("u", "go"),
-            Message::new(
-                "a",
-                Role::Assistant,
-                vec![
-                    thinking(),
-                    Part::ToolCall(call("c1")),
-                    Part::ToolCall(call("c2")),
-                ],
-            ),
-            Message::new(
-                "r",
-                Role::User,
-                vec![result("c1"), result("c2"), Part::text("and?")],
-            ),
-            Message::assistant("a2", "done"),
-        ];
-        assert_eq!(rules(Format::Anthropic, &messages), []);
-    }
-
-    #[test]
-    fn anthropic_rules_are_each_caught() {
-        use Rule::*;
-        let first_assistant = [Message::system("s", "x"), Message::assistant("a", "hi")];
-        assert_eq!(
-            rules(Format::Anthropic, &first_assistant),
-            [(1, FirstMessageNotUser)]
-        );
-        let twice_user = [Message::user("u", "a"), Message::user("u", "b")];
-        assert_eq!(
-            rules(Format::Anthropic, &twice_user),
-            [(1, RolesDoNotAlternate)]
-        );
-        let late_system = [
-            Message::user("u", "a"),
-            Message::assistant("a", "b"),
-            Message::system("s", "c"),
-        ];
-        assert_eq!(
-            rules(Format::Anthropic, &late_system),
-            [(2, MisplacedSystem)]
-        );
-        let late_result = [
-            Message::user("u", "a"),
-            asks(&["c1"]),
-            Message::user("u", "b"),
-            Message::assistant("a", "c"),
-            Message::new("r", Role::User, vec![result("c1")]),
-        ];
-        assert_eq!(
-            rules(Format::Anthropic, &late_result),
-            [(1, UnansweredToolCall), (4, OrphanToolResult)]
-        );
-        let result_after_text = [
-            Message::user("u", "a"),
-            asks(&["c1"]),
-            Message::new("r", Role::User, vec![Part::text("note"), result("c1")]),
-        ];
-        assert_eq!(
-            rules(Format::Anthropic, &result_after_text),
-            [(2, MisplacedToolResult)]
-        );
-        let thinking_alone = [
-            Message::user("u", "a"),
-            Message::new("a", Role::Assistant, vec![thinking()]),
-        ];
-        assert_eq!(
-            rules(Format::Anthropic, &thinking_alone),
-            [(1, ThinkingSeparated)]
-        );
-        let thinking_stripped = [
-            Message::user("u", "a"),
-            Message::new("a", Role::Assistant, vec![thinking(), Part::text("first")]),
-            Message::user("u", "b"),
-            asks(&["c1"]),
-            Message::new("r", Role::User, vec![result("c1")]),
-        ];
-        assert_eq!(
-            rules(Format::Anthropic, &thinking_stripped),
-            [(3, ThinkingSeparated)]
-        );
-        let thinking_late = [
-            Message::user("u", "a"),
-            Message::new("a", Role::Assistant, vec![Part::text("x"), thinking()]),
-        ];
-        assert_eq!(
-            rules(Format::Anthropic, &thinking_late),
-            [(1, ThinkingSeparated)]
-        );
-    }
-
-    #[test]
-    fn ai_sdk_rules_are_each_caught() {
-        use Rule::*;
-        let orphan = [
-            Message::user("u", "a"),
-            Message::tool_result("t", "c1", "x"),
-        ];
-        assert_eq!(rules(Format::AiSdk, &orphan), [(1, OrphanToolResult)]);
-        let unanswered = [asks(&["c1"]), Message::assistant("a", "x")];
-        assert_eq!(rules(Format::AiSdk, &unanswered), [(0, UnansweredToolCall)]);
-        let in_user = [
-            asks(&["c1"]),
-            Message::new("r", Role::User, vec![result("c1")]),
-        ];
-        assert_eq!(rules(Format::AiSdk, &in_user), [(1, MisplacedToolResult)]);
-    }
-
-    #[test]
-    fn violations_read_well() {
-        let v = check(Format::OpenAi, &[Message::tool_result("t", "c1", "x")]).expect_err("orphan");
-        assert_eq!(
-            v[0].to_string(),
-            r#"messages[0]: result for tool call "c1", which no earlier message made (every tool result answers an earlier call, once)"#
-        );
-    }
-}
+mod tests;
