@@ -70,6 +70,8 @@ fn fixtures_round_trip_and_pass_their_checker() {
         ("openai", Format::OpenAi),
         ("anthropic", Format::Anthropic),
         ("aisdk", Format::AiSdk),
+        ("responses", Format::OpenAiResponses),
+        ("gemini", Format::Gemini),
     ] {
         let files = fixtures(folder);
         assert!(files.len() >= 2, "{folder}");

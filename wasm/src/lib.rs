@@ -103,7 +103,7 @@ const PIN_OPTIONS: &[&str] = &["format", "lenient", "pin", "compactable"];
 /// Applies the caller's pins to a conversation just read: `pin` indices count in its
 /// messages array. An index past its end is `INVALID_INPUT` at `options.pin`.
 fn apply_pins(conversation: &mut Conversation, pins: &compactor::pin::Pins) -> Result<(), Failure> {
-    let given = compactor::pin::given_start(conversation.format, &conversation.messages);
+    let given = conversation.given_start(&conversation.messages);
     pins.apply(&mut conversation.messages, given)
         .map_err(|e| Failure::invalid("options.pin", e.to_string()))
 }
@@ -116,11 +116,13 @@ fn read_format(options: &Fields) -> Result<(Format, bool), Failure> {
             "openai" => Format::OpenAi,
             "anthropic" => Format::Anthropic,
             "aiSdk" => Format::AiSdk,
+            "openaiResponses" => Format::OpenAiResponses,
+            "gemini" => Format::Gemini,
             other => {
                 return Err(Failure::invalid(
                     options.path("format"),
                     format!(
-                        "unknown format {other:?} (expected \"openai\", \"anthropic\" or \"aiSdk\")"
+                        "unknown format {other:?} (expected \"openai\", \"anthropic\", \"aiSdk\", \"openaiResponses\" or \"gemini\")"
                     ),
                 ));
             }
@@ -376,7 +378,7 @@ impl<'a> PlanView<'a> {
 }
 
 /// The format of a conversation, as the engine detects it from its first decisive sign:
-/// `"openai"`, `"anthropic"` or `"aiSdk"`; `null` when it is not a list of messages (or a
+/// `"openai"`, `"anthropic"`, `"aiSdk"`, `"openaiResponses"` or `"gemini"`; `null` when it is not a list of messages (or a
 /// body holding one).
 #[wasm_bindgen(js_name = detectFormat, unchecked_return_type = "MessageFormat | null")]
 pub fn detect_format(
@@ -388,6 +390,7 @@ pub fn detect_format(
     Ok(match Format::detect(&json) {
         // The option's spelling: the command line's is `ai-sdk`.
         Some(Format::AiSdk) => "aiSdk".into(),
+        Some(Format::OpenAiResponses) => "openaiResponses".into(),
         Some(format) => format.as_str().into(),
         None => JsValue::NULL,
     })

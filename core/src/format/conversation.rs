@@ -97,6 +97,24 @@ impl Conversation {
         Ok(parsed)
     }
 
+    /// Where the input's list (`messages`, `input`, `contents`) starts in `messages`, this
+    /// conversation's messages or what became of them: after the system prompt a request
+    /// body held outside the list (Anthropic's `system`, read as leading system messages;
+    /// Responses' `instructions` and Gemini's `systemInstruction`, while their message
+    /// still leads). Pins and changes given by list index are offset by it.
+    pub fn given_start(&self, messages: &[Message]) -> usize {
+        match self.format {
+            Format::Anthropic => messages
+                .iter()
+                .take_while(|m| m.role == crate::message::Role::System)
+                .count(),
+            Format::OpenAiResponses | Format::Gemini => usize::from(
+                matches!((&self.lead, messages.first()), (Some(id), Some(first)) if &first.id == id),
+            ),
+            _ => 0,
+        }
+    }
+
     /// Forgets the original JSON of every message not in `messages` (those a compaction
     /// replaced), so a long-lived conversation does not keep them.
     pub fn retain_originals(&mut self, messages: &[Message]) {

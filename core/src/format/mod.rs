@@ -155,8 +155,9 @@ impl Format {
         }
     }
 
-    /// The field of a request body that holds the list of messages.
-    pub(crate) fn list_key(self) -> &'static str {
+    /// The field of a request body that holds the list of messages: `messages`, `input`
+    /// (OpenAI Responses) or `contents` (Gemini).
+    pub fn list_key(self) -> &'static str {
         match self {
             Format::OpenAi | Format::Anthropic | Format::AiSdk => "messages",
             Format::OpenAiResponses => "input",
@@ -165,8 +166,10 @@ impl Format {
     }
 
     /// The field of a request body that holds the system prompt, read as a leading
-    /// system message and written back there.
-    pub(crate) fn system_key(self) -> &'static str {
+    /// system message and written back there: `system` (Anthropic), `instructions`
+    /// (OpenAI Responses) or `systemInstruction` (Gemini). OpenAI Chat and the AI SDK have
+    /// none; their name is `system` and a body never holds it.
+    pub fn system_key(self) -> &'static str {
         match self {
             Format::OpenAi | Format::Anthropic | Format::AiSdk => "system",
             Format::OpenAiResponses => "instructions",
