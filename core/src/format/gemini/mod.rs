@@ -56,7 +56,7 @@ pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, Format
 }
 
 pub(crate) fn read(source: Source<'_>, options: ParseOptions) -> Result<Conversation, FormatError> {
-    read_conversation(
+    let conversation = read_conversation(
         source,
         Format::Gemini,
         |body| match body.and_then(|body| body.get("systemInstruction")) {
@@ -68,7 +68,38 @@ pub(crate) fn read(source: Source<'_>, options: ParseOptions) -> Result<Conversa
             None => Ok(Vec::new()),
         },
         |item, path| parse_content(item, path, options),
-    )
+    )?;
+    if !options.lenient {
+        answered_calls_only(&conversation)?;
+    }
+    Ok(conversation)
+}
+
+/// Strict reading refuses a `functionResponse` that answers no `functionCall` of the turn
+/// right before it (by `id`, or by order and name): the API would refuse it too.
+fn answered_calls_only(conversation: &Conversation) -> Result<(), FormatError> {
+    let messages = &conversation.messages;
+    let start = conversation.given_start(messages);
+    for (i, message) in messages.iter().enumerate().skip(start) {
+        let before: Vec<&str> = match i.checked_sub(1).filter(|&p| p >= start) {
+            Some(p) => messages[p].tool_calls().map(|c| c.id.as_str()).collect(),
+            None => Vec::new(),
+        };
+        for (j, part) in message.parts.iter().enumerate() {
+            if let Part::ToolResult(result) = part
+                && !before.contains(&result.call_id.as_str())
+            {
+                return Err(FormatError::new(
+                    at(
+                        &index(&at(&index("contents", i - start), "parts"), j),
+                        "functionResponse",
+                    ),
+                    "no functionCall with this id (or name, in order) in the turn before",
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn instruction_parts(instruction: &Value) -> Result<Vec<Part>, FormatError> {

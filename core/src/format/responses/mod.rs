@@ -87,7 +87,7 @@ pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, Format
 }
 
 pub(crate) fn read(source: Source<'_>, options: ParseOptions) -> Result<Conversation, FormatError> {
-    read_conversation(
+    let conversation = read_conversation(
         source,
         Format::OpenAiResponses,
         |body| match body.and_then(|body| body.get("instructions")) {
@@ -106,7 +106,31 @@ pub(crate) fn read(source: Source<'_>, options: ParseOptions) -> Result<Conversa
             None => Ok(Vec::new()),
         },
         |item, path| parse_item(item, path, options),
-    )
+    )?;
+    if !options.lenient {
+        answered_calls_only(&conversation)?;
+    }
+    Ok(conversation)
+}
+
+/// Strict reading refuses an output whose `call_id` no earlier call made: the API would
+/// refuse it too, and the engine cannot place it.
+fn answered_calls_only(conversation: &Conversation) -> Result<(), FormatError> {
+    let start = conversation.given_start(&conversation.messages);
+    let mut calls = std::collections::HashSet::new();
+    for (i, message) in conversation.messages.iter().enumerate().skip(start) {
+        calls.extend(message.tool_calls().map(|call| call.id.as_str()));
+        if message
+            .tool_results()
+            .any(|result| !calls.contains(result.call_id.as_str()))
+        {
+            return Err(FormatError::new(
+                at(&index("input", i - start), "call_id"),
+                "no function_call with this id before it",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Reads one input item at `path` as a message.

@@ -103,6 +103,10 @@ fn bad_input_names_the_item_path() {
         ),
         (r#"{"input":7}"#, "input"),
         (r#"{"instructions":7,"input":[]}"#, "instructions"),
+        (
+            r#"{"instructions":"x","input":[{"role":"user","content":"go"},{"type":"function_call_output","call_id":"c9","output":"x"}]}"#,
+            "input[1].call_id",
+        ),
     ];
     for (text, path) in cases {
         let error = strict(text).expect_err(text);
@@ -111,6 +115,12 @@ fn bad_input_names_the_item_path() {
     let error = strict(r#"[{"role":"user","content":"x"},{"type":"function_call_output"}]"#)
         .expect_err("no call_id");
     assert_eq!(error.message_index(), Some(1));
+    let error = strict(r#"[{"role":"user","content":"x"},{"type":"function_call_output","call_id":"c7","output":""}]"#)
+        .expect_err("an orphan output");
+    assert_eq!(
+        error.to_string(),
+        "input[1].call_id: no function_call with this id before it"
+    );
 }
 
 #[test]
@@ -130,7 +140,13 @@ fn unknown_items_are_kept_pinned_when_lenient() {
 }
 
 fn violations(text: &str) -> Vec<(usize, Rule, String)> {
-    let conversation = strict(text).expect("parses");
+    // Lenient: strict reading refuses orphan outputs before any checker sees them.
+    let conversation = parse_str(
+        text,
+        Format::OpenAiResponses,
+        ParseOptions { lenient: true },
+    )
+    .expect("parses");
     check(Format::OpenAiResponses, &conversation.messages)
         .err()
         .unwrap_or_default()
