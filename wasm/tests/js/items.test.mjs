@@ -124,3 +124,41 @@ test("a @google/genai-style loop keeps its contents inside the window", { timeou
   assert.ok(last.some((c) => c.role === "user" && c.parts.some((p) => p.text?.includes("[compactor summary"))), JSON.stringify(last).slice(0, 400));
   t.diagnostic(`runs: ${statuses.join(", ")}; last request ${last.length} contents`);
 });
+
+/** A Responses history of `n` steps: a task, then reasoning, a call and its output each. */
+const history = (n) => [
+  { role: "user", content: "The test suite fails; make it pass." },
+  ...Array.from({ length: n }, (_, i) => [
+    { type: "reasoning", id: `rs_${i}`, summary: [], encrypted_content: `gAAAA${i}` },
+    { type: "function_call", call_id: `call_${i}`, name: "bash", arguments: JSON.stringify({ cmd: `pytest tests/test_${i}.py` }) },
+    { type: "function_call_output", call_id: `call_${i}`, output: output(i) },
+  ]).flat(),
+];
+
+test("a session handle holds Responses items: pins by input index, compacts as compact() does", async () => {
+  const numbers = { maxContextTokens: 5000, outputReserve: 500, maxMessages: null, keepRecentTurns: 2 };
+  const body = { model: "o4-mini", instructions: "You are a coding agent.", input: history(12) };
+  const read = { format: "openaiResponses", pin: [1] };
+  const expected = await new Compactor(numbers).compact(body, { summarize, trigger: "manual", sessionId: "s", ...read });
+  const session = new Compactor(numbers).session("s", body, read);
+  const outcome = await session.compact({ summarize, trigger: "manual" });
+  assert.equal(expected.status.kind, "compacted");
+  assert.deepEqual(outcome.status, expected.status);
+  assert.equal(JSON.stringify(session.messages), JSON.stringify(expected.messages));
+  // The pinned reasoning item (input[1]) is still there, with the call it leads to.
+  const input = expected.messages.input;
+  const at = input.findIndex((item) => item.id === "rs_0");
+  assert.ok(at >= 0, JSON.stringify(input).slice(0, 300));
+  assert.equal(input[at + 1].call_id, "call_0");
+  assert.deepEqual(checkFormat(expected.messages, { format: "openaiResponses" }), []);
+  // The changes splice the caller's own input array into the compacted one.
+  const mine = structuredClone(body.input);
+  const { start, deleteCount, insert } = session.changes;
+  mine.splice(start, deleteCount, ...insert);
+  assert.equal(JSON.stringify(mine), JSON.stringify(input));
+  // A bad item is refused by its path in the appended list.
+  assert.throws(
+    () => session.append({ type: "function_call_output", output: "x" }),
+    (e) => e.code === "INVALID_INPUT" && /call_id/.test(e.path),
+  );
+});
