@@ -162,3 +162,30 @@ test("a session handle holds Responses items: pins by input index, compacts as c
     (e) => e.code === "INVALID_INPUT" && /call_id/.test(e.path),
   );
 });
+
+test("compactSession keeps a Gemini body in a store and writes it back in its format", async () => {
+  const contents = [{ role: "user", parts: [{ text: "The test suite fails; make it pass." }] }];
+  for (let i = 0; i < 12; i++) {
+    contents.push({ role: "model", parts: [{ functionCall: { name: "bash", args: { cmd: `pytest tests/test_${i}.py` } }, thoughtSignature: `c2ln${i}` }] });
+    contents.push({ role: "user", parts: [{ functionResponse: { name: "bash", response: { output: output(i) } } }] });
+  }
+  const rows = new Map([["g", { messages: { systemInstruction: { parts: [{ text: "You are a coding agent." }] }, contents }, version: 1 }]]);
+  const store = {
+    load: (id) => rows.get(id) ?? null,
+    save: (id, messages, expected) => {
+      if (rows.get(id).version !== expected) return { conflict: rows.get(id).version };
+      rows.set(id, { messages, version: expected + 1 });
+      return true;
+    },
+  };
+  const compactor = new Compactor({ maxContextTokens: 5000, outputReserve: 500, maxMessages: null, keepRecentTurns: 2 });
+  const { status, messages } = await compactor.compactSession(store, "g", { summarize, format: "gemini" });
+  assert.equal(status.kind, "compacted");
+  const saved = rows.get("g");
+  assert.equal(saved.version, 2);
+  assert.deepEqual(saved.messages, messages);
+  assert.deepEqual(messages.systemInstruction, { parts: [{ text: "You are a coding agent." }] });
+  assert.deepEqual(checkFormat(messages, { format: "gemini" }), []);
+  // The newest turn's signed call is written back as it was.
+  assert.deepEqual(messages.contents.at(-2), contents.at(-2));
+});
