@@ -209,7 +209,7 @@ fn the_corpus_as_items_compacts_like_the_chat_original() {
     let mean = gaps.iter().sum::<f64>() / gaps.len().max(1) as f64;
     let max = gaps.iter().copied().fold(0.0, f64::max);
     println!(
-        "{report}share of the target, mean gap to the Chat original {mean:.4}, largest {max:.4}"
+        "{report}share of the target, mean gap to the Chat original {mean:.4}, largest {max:.4}; runs with masked outputs (responses, gemini) {masked_runs:?}"
     );
     assert!(runs >= 60, "{runs}");
     // LIGHT masks function outputs and responses with its fact-keeping placeholder.
