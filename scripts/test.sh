@@ -77,7 +77,7 @@ scripts/perf.sh --quick
 step "fuzz: each format adapter, briefly (parse -> write -> parse gives the same messages; untouched text writes back byte for byte)"
 if cargo +nightly --version >/dev/null 2>&1 && cargo fuzz --version >/dev/null 2>&1; then
   log="$(mktemp)"
-  for target in openai anthropic aisdk; do
+  for target in openai anthropic aisdk responses gemini; do
     mkdir -p "fuzz/corpus/$target"
     if ! (cd fuzz && cargo +nightly fuzz run -O "$target" "corpus/$target" "seeds/$target" -- \
       -max_total_time="${FUZZ_SECONDS:-20}" -dict=json.dict -max_len=8192) >"$log" 2>&1; then

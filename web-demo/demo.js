@@ -78,13 +78,17 @@ function newCompactor() {
 
 /** A message's text, for lists: its content, and its tool calls. */
 function messageText(m) {
+  // Gemini contents hold `parts`; Responses items without content are calls and outputs.
+  if (Array.isArray(m.parts)) return m.parts.map((p) => p.text ?? JSON.stringify(p)).join("\n");
+  if (m.type && m.type !== "message") return m.output ?? m.arguments ?? JSON.stringify(m);
   const parts = typeof m.content === "string" ? m.content : Array.isArray(m.content) ? m.content.map((p) => p.text ?? p.output?.value ?? JSON.stringify(p)).join("\n") : JSON.stringify(m.content ?? null);
   const calls = (m.tool_calls ?? []).map((c) => `\n→ ${c.function?.name}(${c.function?.arguments ?? ""})`).join("");
   return parts + calls;
 }
 
-/** The messages of a conversation in any format: the array, or the body's `messages`. */
-const messagesOf = (conversation) => (Array.isArray(conversation) ? conversation : (conversation?.messages ?? []));
+/** The messages of a conversation in any format: the array, or the body's list (`messages`, Responses' `input`, Gemini's `contents`). */
+const messagesOf = (conversation) =>
+  Array.isArray(conversation) ? conversation : (conversation?.messages ?? conversation?.input ?? conversation?.contents ?? []);
 
 // ---- summarizers ---------------------------------------------------------------------
 

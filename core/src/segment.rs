@@ -3,7 +3,9 @@
 //! A **unit** is what can never be split: a single message, or a tool exchange — an
 //! assistant message requesting tools together with every message carrying their results
 //! (parallel calls included), and whatever stands between them. A trailing batch whose
-//! results have not all arrived is a unit of its own ([`UnitKind::PendingCalls`]).
+//! results have not all arrived is a unit of its own ([`UnitKind::PendingCalls`]). A
+//! message of nothing but reasoning (an OpenAI Responses `reasoning` item) opens the unit
+//! of the message after it: the API refuses the one without the other.
 //!
 //! A **segment** is the messages between assistant responses: the units leading up to an
 //! assistant response, and that response (with its tool results). Leading system messages
@@ -25,7 +27,7 @@ use crate::message::{Message, Role};
     serde(rename_all = "snake_case")
 )]
 pub enum UnitKind {
-    /// One message without tool calls.
+    /// One message without tool calls (with the reasoning that led to it, if any).
     Single,
     /// Tool calls and all their results.
     ToolExchange,
@@ -174,6 +176,8 @@ pub struct Segmenter {
     len: usize,
     /// The first unpaired call or result: later messages are counted but not segmented.
     error: Option<SegmentError>,
+    /// The first of the reasoning messages waiting for the message they lead to.
+    held: Option<usize>,
 }
 
 impl Segmenter {
@@ -207,6 +211,11 @@ impl Segmenter {
     }
 
     fn push_inner(&mut self, index: usize, message: &Message) -> Result<(), SegmentError> {
+        if self.open_unit.is_none() && crate::format::check::is_reasoning_only(message) {
+            self.held.get_or_insert(index);
+            return Ok(());
+        }
+        let start = self.held.take().unwrap_or(index);
         for result in message.tool_results() {
             let call_id = result.call_id.as_str();
             match self.calls.get_mut(call_id) {
@@ -240,7 +249,7 @@ impl Segmenter {
                 });
             }
             self.open_unit
-                .get_or_insert_with(|| (index, message.role, HashSet::new()))
+                .get_or_insert_with(|| (start, message.role, HashSet::new()))
                 .2
                 .insert(call.id.clone());
         }
@@ -255,7 +264,7 @@ impl Segmenter {
             Some(still_open) => self.open_unit = Some(still_open),
             None => self.close_unit(
                 Unit {
-                    messages: index..index + 1,
+                    messages: start..index + 1,
                     kind: UnitKind::Single,
                 },
                 message.role,
@@ -303,6 +312,13 @@ impl Segmenter {
             }
             start = units.len();
         }
+        if let Some(first) = self.held {
+            // Reasoning with nothing after it yet: the response in progress.
+            units.push(Unit {
+                messages: first..self.len,
+                kind: UnitKind::Single,
+            });
+        }
         if let Some((first, _, _)) = &self.open_unit {
             units.push(Unit {
                 messages: *first..self.len,
@@ -338,6 +354,29 @@ impl Segmenter {
 mod tests {
     use super::*;
     use crate::message::ToolCall;
+
+    /// A Responses request: instructions, a user message, reasoning, a call, its output, a
+    /// built-in tool call, and the answer.
+    #[cfg(feature = "serde")]
+    const RESPONSES: &str = r#"{"model":"o4-mini","instructions":"Be brief.","input":[{"role":"user","content":"list files","t":1.10},{"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"Use ls."}],"encrypted_content":"gAAA"},{"type":"function_call","id":"fc_1","call_id":"call_1","name":"shell","arguments":"{\"cmd\":\"ls\"}","status":"completed"},{"type":"function_call_output","call_id":"call_1","output":"a.txt\nb.txt","n":1E5},{"type":"web_search_call","id":"ws_1","status":"completed","action":{"type":"search","query":"x"}},{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Two files.","annotations":[]}]}],"temperature":0.70}"#;
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn reasoning_opens_the_unit_of_the_item_after_it() {
+        let conversation = crate::format::parse_str(
+            RESPONSES,
+            crate::format::Format::OpenAiResponses,
+            crate::format::ParseOptions::default(),
+        )
+        .expect("valid");
+        let segmentation = segment(&conversation.messages).expect("pairs");
+        let units: Vec<_> = segmentation
+            .units
+            .iter()
+            .map(|u| u.messages.clone())
+            .collect();
+        assert_eq!(units, [0..1, 1..2, 2..5, 5..6, 6..7]);
+    }
 
     fn call(id: &str) -> ToolCall {
         ToolCall {

@@ -42,11 +42,11 @@ fn text_round_trip(format: Format, text: &str) {
         let Ok(conversation) = parse_str(text, format, options) else {
             continue;
         };
-        let input = Pieces::of(text);
+        let input = Pieces::of(text, format);
         let written = serde_json::to_string(&conversation.to_json(&conversation.messages))
             .expect("a written conversation serializes");
         assert_eq!(
-            Pieces::of(&written),
+            Pieces::of(&written, format),
             input,
             "untouched text must write back as it was"
         );
@@ -56,16 +56,15 @@ fn text_round_trip(format: Format, text: &str) {
         let cleared = cleared(&conversation);
         let written = serde_json::to_string(&conversation.to_json(&cleared))
             .expect("a written conversation serializes");
-        let output = Pieces::of(&written);
+        let output = Pieces::of(&written, format);
         assert_eq!(
             output.fields, input.fields,
             "body fields must write back as they were"
         );
-        // Anthropic's top-level system prompt is a message of the conversation, not of the
-        // messages array.
-        let offset = usize::from(
-            format == Format::Anthropic && input.fields.iter().any(|(k, _)| k == "system"),
-        );
+        // A system prompt read from the body (Anthropic's `system`, Responses'
+        // `instructions`, Gemini's `systemInstruction`) is a message of the conversation,
+        // not of the list.
+        let offset = conversation.messages.len() - input.messages.len();
         for (i, message) in cleared.iter().enumerate().skip(offset) {
             if *message == conversation.messages[i] {
                 assert_eq!(
@@ -89,7 +88,13 @@ struct Pieces {
 }
 
 impl Pieces {
-    fn of(text: &str) -> Self {
+    /// The pieces of `text`, whose list of messages is under `format`'s key in a body.
+    fn of(text: &str, format: Format) -> Self {
+        let key = match format {
+            Format::OpenAiResponses => "input",
+            Format::Gemini => "contents",
+            _ => "messages",
+        };
         let items = |text: &str| -> Vec<String> {
             serde_json::from_str::<Vec<&RawValue>>(text)
                 .map(|items| items.iter().map(|i| i.get().to_owned()).collect())
@@ -98,7 +103,7 @@ impl Pieces {
         match serde_json::from_str::<std::collections::BTreeMap<String, &RawValue>>(text) {
             Ok(mut body) => Self {
                 messages: body
-                    .remove("messages")
+                    .remove(key)
                     .map(|m| items(m.get()))
                     .unwrap_or_default(),
                 fields: body

@@ -6,7 +6,7 @@ use clap::Args;
 use compactor::budget::{Budget, BudgetConfig};
 use compactor::engine::CompactionConfig;
 use compactor::format::{self, Conversation, Format, ParseOptions};
-use compactor::pin::{Pins, given_start};
+use compactor::pin::Pins;
 use compactor::segment::segment;
 use compactor::select::DEFAULT_KEEP_RECENT_TURNS;
 use compactor::tokens::Encoding;
@@ -55,7 +55,7 @@ impl PinArgs {
 
     /// Pins the conversation's messages; an index past the end is an input error.
     pub fn apply(&self, conversation: &mut Conversation) -> Result<(), Failure> {
-        let given = given_start(conversation.format, &conversation.messages);
+        let given = conversation.given_start(&conversation.messages);
         self.pins()
             .apply(&mut conversation.messages, given)
             .map_err(|e| Failure::Input(format!("--pin: {e}")))
@@ -73,6 +73,10 @@ pub enum FormatArg {
     Anthropic,
     /// Vercel AI SDK `ModelMessage`s (and AI SDK 4 `CoreMessage`s).
     AiSdk,
+    /// OpenAI Responses input items (an array, or a body with `input`, `instructions`).
+    OpenaiResponses,
+    /// Gemini `contents` (an array, or a body with `contents`, `systemInstruction`).
+    Gemini,
 }
 
 impl FormatArg {
@@ -83,6 +87,8 @@ impl FormatArg {
             FormatArg::Openai => Some(Format::OpenAi),
             FormatArg::Anthropic => Some(Format::Anthropic),
             FormatArg::AiSdk => Some(Format::AiSdk),
+            FormatArg::OpenaiResponses => Some(Format::OpenAiResponses),
+            FormatArg::Gemini => Some(Format::Gemini),
         }
     }
 }

@@ -207,6 +207,8 @@ fn every_format_plans_detected_or_named() {
         ("openai", "openai"),
         ("anthropic", "anthropic"),
         ("aisdk", "ai-sdk"),
+        ("responses", "openai-responses"),
+        ("gemini", "gemini"),
     ] {
         for entry in std::fs::read_dir(fixtures.join(folder)).expect("fixtures") {
             let path = entry.expect("entry").path();

@@ -23,7 +23,7 @@ pub(crate) fn apply_pins(
     conversation: &mut Conversation,
     pins: &compactor::pin::Pins,
 ) -> Result<(), Failure> {
-    let given = compactor::pin::given_start(conversation.format, &conversation.messages);
+    let given = conversation.given_start(&conversation.messages);
     pins.apply(&mut conversation.messages, given)
         .map_err(|e| Failure::invalid("options.pin", e.to_string()))
 }
@@ -36,11 +36,13 @@ pub(crate) fn read_format(options: &Fields) -> Result<(Format, bool), Failure> {
             "openai" => Format::OpenAi,
             "anthropic" => Format::Anthropic,
             "aiSdk" => Format::AiSdk,
+            "openaiResponses" => Format::OpenAiResponses,
+            "gemini" => Format::Gemini,
             other => {
                 return Err(Failure::invalid(
                     options.path("format"),
                     format!(
-                        "unknown format {other:?} (expected \"openai\", \"anthropic\" or \"aiSdk\")"
+                        "unknown format {other:?} (expected \"openai\", \"anthropic\", \"aiSdk\", \"openaiResponses\" or \"gemini\")"
                     ),
                 ));
             }

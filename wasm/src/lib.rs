@@ -52,8 +52,8 @@ fn start() {
 }
 
 /// The format of a conversation, as the engine detects it from its first decisive sign:
-/// `"openai"`, `"anthropic"` or `"aiSdk"`; `null` when it is not a list of messages (or a
-/// body holding one).
+/// `"openai"`, `"anthropic"`, `"aiSdk"`, `"openaiResponses"` or `"gemini"`; `null` when it
+/// is not a list of messages (or a body holding one).
 #[wasm_bindgen(js_name = detectFormat, unchecked_return_type = "MessageFormat | null")]
 pub fn detect_format(
     #[wasm_bindgen(unchecked_param_type = "unknown")] conversation: JsValue,
@@ -64,6 +64,7 @@ pub fn detect_format(
     Ok(match Format::detect(&json) {
         // The option's spelling: the command line's is `ai-sdk`.
         Some(Format::AiSdk) => "aiSdk".into(),
+        Some(Format::OpenAiResponses) => "openaiResponses".into(),
         Some(format) => format.as_str().into(),
         None => JsValue::NULL,
     })

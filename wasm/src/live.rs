@@ -13,7 +13,7 @@ use compactor::engine::Status;
 use compactor::format::{Conversation, ParseOptions};
 use compactor::live::{Session as LiveSession, Splice};
 use compactor::overflow::{Assessment, Signals, Target};
-use compactor::pin::{Pins, given_start};
+use compactor::pin::Pins;
 use js_sys::{Array, Object, Promise, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -42,7 +42,7 @@ impl State {
     /// Messages the format writes outside the messages array (Anthropic's leading system
     /// messages go to `system`): `changes` and `pin` count array positions.
     fn outside(&self) -> usize {
-        given_start(self.conversation.format, self.live.messages())
+        self.conversation.given_start(self.live.messages())
     }
 
     /// Pins messages of the session (indices in its messages array); `INVALID_INPUT` at
@@ -54,11 +54,12 @@ impl State {
             .map_err(|e| Failure::invalid(path, e.to_string()))
     }
 
-    /// The messages array of `json`: the array, or the body's `messages`.
-    fn items(json: serde_json::Value) -> serde_json::Value {
+    /// The messages array of `json`: the array, or the body's list (`messages`, `input`,
+    /// `contents`: `format`'s).
+    fn items(json: serde_json::Value, format: compactor::format::Format) -> serde_json::Value {
         match json {
             serde_json::Value::Object(mut body) => body
-                .remove("messages")
+                .remove(format.list_key())
                 .unwrap_or(serde_json::Value::Array(Vec::new())),
             other => other,
         }
@@ -289,7 +290,10 @@ impl SessionHandle {
 /// `{ start, deleteCount, insert }` in array positions of the session's format.
 fn changes(state: &State, splice: &Splice) -> JsValue {
     let outside = state.outside();
-    let insert = State::items(state.conversation.to_json(&splice.insert).to_value());
+    let insert = State::items(
+        state.conversation.to_json(&splice.insert).to_value(),
+        state.conversation.format,
+    );
     let object = Object::new();
     let start = splice.start.saturating_sub(outside) as f64;
     let _ = Reflect::set(&object, &"start".into(), &start.into());

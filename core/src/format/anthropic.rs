@@ -308,7 +308,7 @@ pub(crate) fn write<'a>(conversation: &'a Conversation, messages: &[Message]) ->
         }
     };
     match (&conversation.envelope, system) {
-        (Some(envelope), system) => envelope.with(rendered, Some(system)),
+        (Some(envelope), system) => envelope.with(Format::Anthropic, rendered, Some(system)),
         (None, Some(system)) => Piece::Object(vec![
             ("system".into(), system),
             ("messages".into(), rendered),

@@ -16,6 +16,16 @@
 //! - **AI SDK**: calls and results pair up (each result after its call, once; each call
 //!   answered before the next assistant message), results in `tool` messages.
 //!
+//! - **OpenAI Responses**: outputs pair with calls by `call_id` (each after its call,
+//!   once; every call answered, but for the batch in progress at the end); a `reasoning`
+//!   item is followed by the assistant item it led to; a summary never speaks as the
+//!   system or developer.
+//! - **Gemini**: the system instruction only at the start; each model turn's
+//!   `functionCall`s are answered in the very next content, a user turn, which answers
+//!   nothing else; a summary never speaks as the system. Thought signatures live in the
+//!   JSON, not in the messages: [`super::gemini::check_written`] checks them on what is
+//!   written.
+//!
 //! A conversation may end mid-step: calls of the last assistant message with nothing
 //! after them are pending, not a violation.
 
@@ -24,6 +34,10 @@ use std::fmt;
 
 use super::Format;
 use crate::message::{Message, Part, Role};
+
+mod items;
+
+pub(crate) use items::is_reasoning_only;
 
 /// A rule a provider enforces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -54,6 +68,15 @@ pub enum Rule {
     /// Anthropic: thinking separated from the response it belongs to (alone in a message,
     /// after other blocks, or missing from the last tool-use turn while thinking is on).
     ThinkingSeparated,
+    /// OpenAI Responses: a `reasoning` item not followed by the assistant item it led to
+    /// (last, or followed by another side's item). Fix: keep or drop the two together.
+    ReasoningSeparated,
+    /// Gemini: a `thoughtSignature` on another part than the one that carried it. Fix:
+    /// write the part back as it was.
+    ThoughtSignatureMoved,
+    /// A summary the engine wrote in a system or developer message. Fix: write it as a
+    /// user message.
+    SummaryInSystemRole,
 }
 
 impl Rule {
@@ -68,6 +91,9 @@ impl Rule {
             Rule::FirstMessageNotUser => "the first message is the user's",
             Rule::RolesDoNotAlternate => "user and assistant messages alternate",
             Rule::ThinkingSeparated => "thinking stays first in its tool-use message",
+            Rule::ReasoningSeparated => "a reasoning item travels with the item after it",
+            Rule::ThoughtSignatureMoved => "a thought signature stays on its part",
+            Rule::SummaryInSystemRole => "a summary is a user message",
         }
     }
 }
@@ -101,10 +127,13 @@ impl fmt::Display for Violation {
 pub fn check(format: Format, messages: &[Message]) -> Result<(), Vec<Violation>> {
     // Messages made only of opaque parts (unknown roles kept by lenient parsing) are the
     // caller's own business: the provider never sees them as they are, so they are skipped.
+    // The item formats carry documented items (built-in tool calls) as opaque messages:
+    // the provider sees those, so they are checked too.
+    let items = matches!(format, Format::OpenAiResponses | Format::Gemini);
     let kept: Vec<usize> = (0..messages.len())
         .filter(|&i| {
             let parts = &messages[i].parts;
-            parts.is_empty() || !parts.iter().all(|p| matches!(p, Part::Opaque(_)))
+            items || parts.is_empty() || !parts.iter().all(|p| matches!(p, Part::Opaque(_)))
         })
         .collect();
     let view: Vec<&Message> = kept.iter().map(|&i| &messages[i]).collect();
@@ -113,6 +142,8 @@ pub fn check(format: Format, messages: &[Message]) -> Result<(), Vec<Violation>>
         Format::OpenAi => check_openai(&view, &mut violations),
         Format::Anthropic => check_anthropic(&view, &mut violations),
         Format::AiSdk => check_aisdk(&view, &mut violations),
+        Format::OpenAiResponses => items::check_responses(&view, &mut violations),
+        Format::Gemini => items::check_gemini(&view, &mut violations),
     }
     for violation in &mut violations {
         violation.index = kept[violation.index];

@@ -9,7 +9,9 @@ use serde_json::Value;
 
 use super::ids::IdAssigner;
 use super::verbatim::{Layout, Original, Piece};
-use super::{Format, FormatError, ParseOptions, aisdk, anthropic, index, kind_of, openai};
+use super::{
+    Format, FormatError, ParseOptions, aisdk, anthropic, gemini, index, kind_of, openai, responses,
+};
 use crate::hash::{ContentHash, message_hash};
 use crate::message::{Message, MessageId};
 
@@ -26,6 +28,9 @@ pub struct Conversation {
     layout: Layout,
     /// The ids given so far, so that messages read later get the ids they would have had.
     pub(super) ids: IdAssigner,
+    /// The message read from the request body's system field (`instructions`,
+    /// `systemInstruction`), written back there while it leads the messages.
+    pub(super) lead: Option<MessageId>,
 }
 
 /// The messages, for what works on plain messages (the session write-back).
@@ -57,6 +62,7 @@ impl Conversation {
             envelope,
             layout,
             ids: IdAssigner::new(),
+            lead: None,
         }
     }
 
@@ -70,9 +76,10 @@ impl Conversation {
         items: Value,
         options: ParseOptions,
     ) -> Result<Vec<Message>, FormatError> {
+        let key = self.format.list_key();
         let Value::Array(items) = items else {
             return Err(FormatError::new(
-                "messages",
+                key,
                 format!("expected an array of messages, found {}", kind_of(&items)),
             ));
         };
@@ -80,10 +87,12 @@ impl Conversation {
             Format::OpenAi => openai::parse_message,
             Format::Anthropic => anthropic::parse_message,
             Format::AiSdk => aisdk::parse_message,
+            Format::OpenAiResponses => responses::parse_item,
+            Format::Gemini => gemini::parse_content,
         };
         let mut parsed = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            parsed.push(read(item, &index("messages", i), options)?);
+            parsed.push(read(item, &index(key, i), options)?);
         }
         for (message, item) in parsed.iter_mut().zip(items) {
             self.ids.assign(message);
@@ -93,6 +102,24 @@ impl Conversation {
             );
         }
         Ok(parsed)
+    }
+
+    /// Where the input's list (`messages`, `input`, `contents`) starts in `messages`, this
+    /// conversation's messages or what became of them: after the system prompt a request
+    /// body held outside the list (Anthropic's `system`, read as leading system messages;
+    /// Responses' `instructions` and Gemini's `systemInstruction`, while their message
+    /// still leads). Pins and changes given by list index are offset by it.
+    pub fn given_start(&self, messages: &[Message]) -> usize {
+        match self.format {
+            Format::Anthropic => messages
+                .iter()
+                .take_while(|m| m.role == crate::message::Role::System)
+                .count(),
+            Format::OpenAiResponses | Format::Gemini => usize::from(
+                matches!((&self.lead, messages.first()), (Some(id), Some(first)) if &first.id == id),
+            ),
+            _ => 0,
+        }
     }
 
     /// Forgets the original JSON of every message not in `messages` (those a compaction
@@ -154,6 +181,12 @@ impl Conversation {
                     .collect(),
             ),
             Format::Anthropic => anthropic::write(self, messages),
+            Format::OpenAiResponses => {
+                self.write_with_lead(messages, responses::render, responses::render_instructions)
+            }
+            Format::Gemini => {
+                self.write_with_lead(messages, gemini::render, gemini::render_instruction)
+            }
         };
         Written {
             root,
@@ -163,8 +196,29 @@ impl Conversation {
 
     fn wrap<'a>(&'a self, rendered: Vec<Piece<'a>>) -> Piece<'a> {
         match &self.envelope {
-            Some(envelope) => envelope.with(Piece::Array(rendered), None),
+            Some(envelope) => envelope.with(self.format, Piece::Array(rendered), None),
             None => Piece::Array(rendered),
+        }
+    }
+
+    /// Writes `messages` with the message read from the body's system field (see
+    /// [`Format::system_key`]) back in that field while it still leads them; without it
+    /// the field is left out. Every other message goes in the list.
+    fn write_with_lead<'a>(
+        &'a self,
+        messages: &[Message],
+        render: fn(&Message, Option<&Value>) -> Value,
+        render_lead: fn(&Message, Option<&Value>) -> Value,
+    ) -> Piece<'a> {
+        let (lead, rest) = match (&self.lead, messages.split_first()) {
+            (Some(id), Some((first, rest))) if &first.id == id => (Some(first), rest),
+            _ => (None, messages),
+        };
+        let list = Piece::Array(rest.iter().map(|m| self.piece(m, render)).collect());
+        let lead = lead.map(|m| self.piece(m, render_lead));
+        match &self.envelope {
+            Some(envelope) => envelope.with(self.format, list, Some(lead)),
+            None => list,
         }
     }
 }
@@ -202,8 +256,8 @@ impl fmt::Display for Written<'_> {
     }
 }
 
-/// The fields of a request body, in order, each with its text; `messages` is there (its
-/// value unused) to keep its place.
+/// The fields of a request body, in order, each with its text; the list (`messages`,
+/// `input`, `contents`) is there (its value unused) to keep its place.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Envelope(pub(super) Vec<(String, Original)>);
 
@@ -213,31 +267,35 @@ impl Envelope {
         self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
 
-    /// The body with `messages` in place of its messages, and `system` (when given) in
-    /// place of its `system` field, or last when it had none. Every other field is
-    /// verbatim.
+    /// The body with `messages` in place of its list of messages, and `system` (when
+    /// given) in place of its system field (`system`, `instructions`, `systemInstruction`),
+    /// or last when it had none. Every other field is verbatim.
     pub(super) fn with<'a>(
         &'a self,
+        format: Format,
         messages: Piece<'a>,
         system: Option<Option<Piece<'a>>>,
     ) -> Piece<'a> {
+        let (list_key, system_key) = (format.list_key(), format.system_key());
         let mut messages = Some(messages);
         let mut system = system;
         let mut fields: Vec<(String, Piece<'a>)> = Vec::with_capacity(self.0.len() + 1);
         for (key, original) in &self.0 {
-            let piece = match key.as_str() {
-                "messages" => messages.take(),
-                "system" => match system.take() {
+            let piece = if key == list_key {
+                messages.take()
+            } else if key == system_key {
+                match system.take() {
                     Some(replaced) => replaced,
                     None => Some(Piece::Verbatim(original)),
-                },
-                _ => Some(Piece::Verbatim(original)),
+                }
+            } else {
+                Some(Piece::Verbatim(original))
             };
             if let Some(piece) = piece {
                 fields.push((key.clone(), piece));
             }
         }
-        for (key, piece) in [("system", system.flatten()), ("messages", messages)] {
+        for (key, piece) in [(system_key, system.flatten()), (list_key, messages)] {
             if let Some(piece) = piece {
                 fields.push((key.to_owned(), piece));
             }

@@ -14,6 +14,12 @@ impl Format {
                 if body.contains_key("system") {
                     return Some(Format::Anthropic);
                 }
+                if body.contains_key("contents") || body.contains_key("systemInstruction") {
+                    return Some(Format::Gemini);
+                }
+                if body.contains_key("input") || body.contains_key("instructions") {
+                    return Some(Format::OpenAiResponses);
+                }
                 body.get("messages")?.as_array()?
             }
             _ => return None,
@@ -29,6 +35,16 @@ impl Format {
 
 fn detect_message(message: &Value) -> Option<Format> {
     let object = message.as_object()?;
+    if object.contains_key("parts") || object.get("role").and_then(Value::as_str) == Some("model") {
+        return Some(Format::Gemini);
+    }
+    if object
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(super::responses::is_item_type)
+    {
+        return Some(Format::OpenAiResponses);
+    }
     if object.contains_key("tool_calls")
         || object.contains_key("tool_call_id")
         || object.get("role").and_then(Value::as_str) == Some("developer")
@@ -55,6 +71,9 @@ fn detect_part(part: &Value) -> Option<Format> {
     }
     match object.get("type")?.as_str()? {
         "image_url" | "input_audio" | "refusal" => Some(Format::OpenAi),
+        "input_text" | "output_text" | "input_image" | "input_file" => {
+            Some(Format::OpenAiResponses)
+        }
         "tool_use" | "tool_result" | "thinking" | "redacted_thinking" | "document" => {
             Some(Format::Anthropic)
         }
@@ -116,6 +135,26 @@ mod tests {
             (
                 json!({"messages":[{"role":"user","content":"x","providerOptions":{}}]}),
                 Some(Format::AiSdk),
+            ),
+            (
+                json!([{"type":"message","role":"user","content":"hi"}]),
+                Some(Format::OpenAiResponses),
+            ),
+            (
+                json!([{"role":"user","content":[{"type":"input_text","text":"x"}]}]),
+                Some(Format::OpenAiResponses),
+            ),
+            (
+                json!({"model":"o3","input":[{"role":"user","content":"x"}]}),
+                Some(Format::OpenAiResponses),
+            ),
+            (
+                json!([{"role":"user","parts":[{"text":"x"}]}]),
+                Some(Format::Gemini),
+            ),
+            (
+                json!({"contents":[],"systemInstruction":{"parts":[]}}),
+                Some(Format::Gemini),
             ),
             (json!(42), None),
             (json!({"model": "x"}), None),

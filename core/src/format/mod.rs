@@ -1,7 +1,9 @@
 //! Provider message formats, read and written without loss.
 //!
-//! Three adapters, each in its provider's own shape: [`openai`] (Chat Completions),
-//! [`anthropic`] (Messages API) and [`aisdk`] (Vercel AI SDK `ModelMessage`). An adapter
+//! Five adapters, each in its provider's own shape: [`openai`] (Chat Completions),
+//! [`anthropic`] (Messages API), [`aisdk`] (Vercel AI SDK `ModelMessage`), [`responses`]
+//! (OpenAI Responses input items, one message per item) and [`gemini`] (Gemini
+//! `contents`). An adapter
 //! turns the caller's JSON into [`Message`]s and remembers each message's original JSON.
 //! Writing back emits the original JSON, untouched, for every message the run did not
 //! rewrite (unknown fields, `extra`, `cache_control`, `providerOptions` and all), and
@@ -24,7 +26,12 @@
 //! [`Format::detect`] looks at the JSON and names the format from the first decisive sign,
 //! in message order:
 //!
-//! - a request body with a top-level `system` field is Anthropic;
+//! - a request body with a top-level `system` field is Anthropic; one with `contents` or
+//!   `systemInstruction` is Gemini; one with `input` or `instructions` is OpenAI Responses;
+//! - Gemini: a `parts` field or the `model` role;
+//! - OpenAI Responses: an item `type` of the Responses API (`message`, `function_call`,
+//!   `reasoning`, …), or content parts `input_text`, `output_text`, `input_image`,
+//!   `input_file`;
 //! - OpenAI: a `tool_calls` field, a `tool_call_id`, the `developer` role, or content parts
 //!   `image_url`, `input_audio`, `refusal`;
 //! - Anthropic: content blocks `tool_use`, `tool_result`, `thinking`, `redacted_thinking`,
@@ -83,19 +90,23 @@ pub mod anthropic;
 pub mod check;
 mod conversation;
 mod detect;
+pub mod gemini;
 mod ids;
 mod opaque;
 pub mod openai;
 mod parts;
 mod path;
 mod read;
+pub mod responses;
 mod verbatim;
 
 use std::fmt;
 
 pub use conversation::{Conversation, Written, render};
 pub(crate) use opaque::{opaque_part, pin_opaque, unknown_role};
-pub(crate) use parts::{base_object, inline_data_tokens, placeholder, render_blocks, tool_call};
+pub(crate) use parts::{
+    base_object, inline_data_tokens, placeholder, render_blocks, render_blocks_read, tool_call,
+};
 pub(crate) use path::{at, index, kind_of, object_at, required_str};
 pub(crate) use read::{Source, read_conversation};
 pub use read::{parse, parse_auto, parse_str, parse_str_auto, parse_value};
@@ -116,11 +127,22 @@ pub enum Format {
     Anthropic,
     /// Vercel AI SDK `ModelMessage`s.
     AiSdk,
+    /// OpenAI Responses API input items.
+    #[cfg_attr(feature = "serde", serde(rename = "openai-responses"))]
+    OpenAiResponses,
+    /// Gemini `contents`: `user` and `model` turns of parts.
+    Gemini,
 }
 
 impl Format {
     /// Every format, in the order detection prefers them.
-    pub const ALL: [Format; 3] = [Format::OpenAi, Format::Anthropic, Format::AiSdk];
+    pub const ALL: [Format; 5] = [
+        Format::OpenAi,
+        Format::Anthropic,
+        Format::AiSdk,
+        Format::OpenAiResponses,
+        Format::Gemini,
+    ];
 
     /// The name used in options and on the command line.
     pub fn as_str(self) -> &'static str {
@@ -128,6 +150,30 @@ impl Format {
             Format::OpenAi => "openai",
             Format::Anthropic => "anthropic",
             Format::AiSdk => "ai-sdk",
+            Format::OpenAiResponses => "openai-responses",
+            Format::Gemini => "gemini",
+        }
+    }
+
+    /// The field of a request body that holds the list of messages: `messages`, `input`
+    /// (OpenAI Responses) or `contents` (Gemini).
+    pub fn list_key(self) -> &'static str {
+        match self {
+            Format::OpenAi | Format::Anthropic | Format::AiSdk => "messages",
+            Format::OpenAiResponses => "input",
+            Format::Gemini => "contents",
+        }
+    }
+
+    /// The field of a request body that holds the system prompt, read as a leading
+    /// system message and written back there: `system` (Anthropic), `instructions`
+    /// (OpenAI Responses) or `systemInstruction` (Gemini). OpenAI Chat and the AI SDK have
+    /// none; their name is `system` and a body never holds it.
+    pub fn system_key(self) -> &'static str {
+        match self {
+            Format::OpenAi | Format::Anthropic | Format::AiSdk => "system",
+            Format::OpenAiResponses => "instructions",
+            Format::Gemini => "systemInstruction",
         }
     }
 
@@ -175,9 +221,12 @@ impl FormatError {
         }
     }
 
-    /// The index of the message the error is in, when the path names one.
+    /// The index of the message the error is in, when the path names one (`messages[3]`,
+    /// `input[3]`, `contents[3]`: the index in the input's list).
     pub fn message_index(&self) -> Option<usize> {
-        let rest = self.path.strip_prefix("messages[")?;
+        let rest = ["messages[", "input[", "contents["]
+            .iter()
+            .find_map(|prefix| self.path.strip_prefix(prefix))?;
         rest[..rest.find(']')?].parse().ok()
     }
 }

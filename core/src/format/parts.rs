@@ -17,16 +17,28 @@ pub(crate) fn render_blocks(
     render: impl Fn(&Part, Option<&Map<String, Value>>) -> Value,
 ) -> Vec<Value> {
     let read: Vec<Option<Part>> = originals.iter().map(read).collect();
+    render_blocks_read(parts, originals, &read, render)
+}
+
+/// [`render_blocks`] with the originals already read (`read[i]` is what `originals[i]`
+/// reads as), for formats where a block reads differently depending on its siblings.
+pub(crate) fn render_blocks_read(
+    parts: &[Part],
+    originals: &[Value],
+    read: &[Option<Part>],
+    render: impl Fn(&Part, Option<&Map<String, Value>>) -> Value,
+) -> Vec<Value> {
     let mut used = vec![false; originals.len()];
-    let same_shape = parts.len() == originals.len();
+    let same_shape = parts.len() == originals.len() && read.len() == originals.len();
     parts
         .iter()
         .enumerate()
         .map(|(i, part)| {
             let verbatim = if same_shape {
-                (read[i].as_ref() == Some(part)).then_some(i)
+                (read.get(i).and_then(Option::as_ref) == Some(part)).then_some(i)
             } else {
-                (0..originals.len()).find(|&j| !used[j] && read[j].as_ref() == Some(part))
+                (0..originals.len())
+                    .find(|&j| !used[j] && read.get(j).and_then(Option::as_ref) == Some(part))
             };
             if let Some(j) = verbatim {
                 used[j] = true;

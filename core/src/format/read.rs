@@ -8,7 +8,8 @@ use super::conversation::Envelope;
 use super::ids::IdAssigner;
 use super::verbatim::{self, Layout, Original, Text};
 use super::{
-    Conversation, Format, FormatError, ParseOptions, aisdk, anthropic, index, kind_of, openai,
+    Conversation, Format, FormatError, ParseOptions, aisdk, anthropic, gemini, index, kind_of,
+    openai, responses,
 };
 use crate::message::Message;
 
@@ -40,6 +41,8 @@ fn read(
         Format::OpenAi => openai::read(source, options),
         Format::Anthropic => anthropic::read(source, options),
         Format::AiSdk => aisdk::read(source, options),
+        Format::OpenAiResponses => responses::read(source, options),
+        Format::Gemini => gemini::read(source, options),
     }
 }
 
@@ -70,14 +73,14 @@ pub fn parse_str(
     options: ParseOptions,
 ) -> Result<Conversation, FormatError> {
     let json = from_text(text)?;
-    read(Source::text(json, text), format, options)
+    read(Source::text(json, text, format.list_key()), format, options)
 }
 
 /// Parses JSON text in the format [`Format::detect`] names, as [`parse_str`] does.
 pub fn parse_str_auto(text: &str, options: ParseOptions) -> Result<Conversation, FormatError> {
     let json = from_text(text)?;
     let format = detected(&json)?;
-    read(Source::text(json, text), format, options)
+    read(Source::text(json, text, format.list_key()), format, options)
 }
 
 pub(super) fn from_text(text: &str) -> Result<Value, FormatError> {
@@ -116,13 +119,13 @@ impl<'a> Source<'a> {
 
     /// `json`, read from `text`: with its texts when the `verbatim` feature keeps them.
     #[cfg(not(feature = "verbatim"))]
-    fn text(json: Value, _text: &str) -> Self {
+    fn text(json: Value, _text: &str, _key: &str) -> Self {
         Self::owned(json)
     }
 
-    /// `json`, read from `text`.
+    /// `json`, read from `text`; `key` names the list in a request body.
     #[cfg(feature = "verbatim")]
-    fn text(json: Value, text: &str) -> Self {
+    fn text(json: Value, text: &str, key: &str) -> Self {
         fn owned(items: Vec<&serde_json::value::RawValue>) -> Vec<Text> {
             items.into_iter().map(ToOwned::to_owned).collect()
         }
@@ -134,12 +137,12 @@ impl<'a> Source<'a> {
             Value::Array(_) => source.items = verbatim::items(text).ok().map(owned),
             Value::Object(_) => {
                 if let Ok(fields) = verbatim::fields(text) {
-                    source.items = verbatim::field(&fields, "messages")
+                    source.items = verbatim::field(&fields, key)
                         .and_then(|messages| verbatim::items(messages.get()).ok())
                         .map(owned);
                     source.fields = fields
                         .into_iter()
-                        .filter(|(key, _)| key != "messages")
+                        .filter(|(k, _)| k != key)
                         .map(|(key, text)| (key, text.to_owned()))
                         .collect();
                 }
@@ -153,20 +156,23 @@ impl<'a> Source<'a> {
 /// A request body: the object around the messages.
 pub(crate) type Body = Map<String, Value>;
 
-/// The messages array of `json` — an array, or a request body with `messages` — and the
-/// body around it.
-pub(crate) fn messages_of(json: &Value) -> Result<(&Vec<Value>, Option<&Body>), FormatError> {
+/// The messages array of `json` — an array, or a request body with the list `key`
+/// (`messages`, `input`, `contents`) — and the body around it.
+pub(crate) fn messages_of<'a>(
+    json: &'a Value,
+    key: &str,
+) -> Result<(&'a Vec<Value>, Option<&'a Body>), FormatError> {
     match json {
         Value::Array(items) => Ok((items, None)),
-        Value::Object(body) => match body.get("messages") {
+        Value::Object(body) => match body.get(key) {
             Some(Value::Array(items)) => Ok((items, Some(body))),
             Some(other) => Err(FormatError::new(
-                "messages",
+                key,
                 format!("expected an array, found {}", kind_of(other)),
             )),
             None => Err(FormatError::new(
                 "$",
-                "expected an array of messages or an object with \"messages\"",
+                format!("expected an array of messages or an object with {key:?}"),
             )),
         },
         other => Err(FormatError::new(
@@ -178,10 +184,10 @@ pub(crate) fn messages_of(json: &Value) -> Result<(&Vec<Value>, Option<&Body>), 
 
 /// The items of `json`'s messages array, taken out (an empty array left in their place);
 /// `None` when `json` holds no such array.
-fn take_items(json: &mut Value) -> Option<Vec<Value>> {
+fn take_items(json: &mut Value, key: &str) -> Option<Vec<Value>> {
     let array = match json {
         Value::Array(items) => items,
-        Value::Object(body) => match body.get_mut("messages") {
+        Value::Object(body) => match body.get_mut(key) {
             Some(Value::Array(items)) => items,
             _ => return None,
         },
@@ -201,45 +207,48 @@ pub(crate) fn read_conversation(
     leading: impl FnOnce(Option<&Envelope>) -> Result<Vec<(Message, Original)>, FormatError>,
     read: impl Fn(&Value, &str) -> Result<Message, FormatError>,
 ) -> Result<Conversation, FormatError> {
+    let key = format.list_key();
     let mut json = source.json;
     // An owned input gives its messages to the conversation as their originals; a
     // borrowed one gives copies.
     let owned_items = match &mut json {
-        Cow::Owned(json) => take_items(json),
+        Cow::Owned(json) => take_items(json, key),
         Cow::Borrowed(_) => None,
     };
-    let (items, body) = messages_of(&json)?;
+    let (items, body) = messages_of(&json, key)?;
     let items = owned_items.unwrap_or_else(|| items.clone());
     let envelope = body.map(|body| {
         let mut texts = source.fields;
         let mut fields = Vec::with_capacity(body.len());
-        for (key, value) in body {
-            let original = match key.as_str() {
-                "messages" => Original::new(Value::Null, None),
-                _ => {
-                    // The last of a repeated key, as the `Value` kept it.
-                    let text = texts.iter().rposition(|(k, _)| k == key);
-                    Original::new(value.clone(), text.map(|at| texts.swap_remove(at).1))
-                }
+        for (field, value) in body {
+            let original = if field == key {
+                Original::new(Value::Null, None)
+            } else {
+                // The last of a repeated key, as the `Value` kept it.
+                let text = texts.iter().rposition(|(k, _)| k == field);
+                Original::new(value.clone(), text.map(|at| texts.swap_remove(at).1))
             };
-            fields.push((key.clone(), original));
+            fields.push((field.clone(), original));
         }
         Envelope(fields)
     });
     let mut parsed = leading(envelope.as_ref())?;
+    let leads = parsed.len();
     parsed.reserve(items.len());
     let texts = source.items.filter(|texts| texts.len() == items.len());
     let mut texts = texts.into_iter().flatten();
     for (i, item) in items.into_iter().enumerate() {
-        let message = read(&item, &index("messages", i))?;
+        let message = read(&item, &index(key, i))?;
         parsed.push((message, Original::new(item, texts.next())));
     }
     let mut ids = IdAssigner::new();
     for (message, _) in &mut parsed {
         ids.assign(message);
     }
+    let lead = (leads == 1).then(|| parsed[0].0.id.clone());
     let mut conversation = Conversation::new(format, parsed, envelope, source.layout);
     conversation.ids = ids;
+    conversation.lead = lead;
     Ok(conversation)
 }
 

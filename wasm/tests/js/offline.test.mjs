@@ -58,6 +58,9 @@ test("detectFormat names the format as the engine reads it", () => {
     assert.equal(pkg.detectFormat({ system: "be brief", messages: [{ role: "user", content: "hi" }] }), "anthropic");
     assert.equal(pkg.detectFormat([{ role: "user", content: [{ type: "text", text: "hi", providerOptions: {} }] }]), "aiSdk");
     assert.equal(pkg.detectFormat([{ role: "user", content: [{ type: "text", text: "hi", cache_control: { type: "ephemeral" } }] }]), "anthropic");
+    assert.equal(pkg.detectFormat({ instructions: "be brief", input: [{ role: "user", content: "hi" }] }), "openaiResponses");
+    assert.equal(pkg.detectFormat([{ type: "function_call", call_id: "c", name: "f", arguments: "{}" }]), "openaiResponses");
+    assert.equal(pkg.detectFormat([{ role: "model", parts: [{ text: "hi" }] }]), "gemini");
     assert.equal(pkg.detectFormat("not messages"), null);
     assert.equal(pkg.detectFormat(42), null);
     assert.equal(pkg.detectFormat(undefined), null);

@@ -1,0 +1,7 @@
+//! The OpenAI Responses adapter: parse → write → parse gives the same messages.
+#![no_main]
+
+use compactor::format::Format;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| compactor_fuzz::round_trip(Format::OpenAiResponses, data));
