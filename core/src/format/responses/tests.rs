@@ -1,4 +1,4 @@
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::format::check::{Rule, check};
 use crate::format::{Format, FormatError, ParseOptions, parse_str};
