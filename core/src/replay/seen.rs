@@ -46,6 +46,7 @@ impl Seen {
     }
 
     /// The history's facts so far.
+    #[cfg(test)]
     pub(super) fn history(&self) -> usize {
         self.history
     }
