@@ -97,6 +97,7 @@ pub mod message;
 pub mod overflow;
 pub mod pin;
 pub mod plan;
+pub mod policy;
 pub mod prompt;
 pub mod prune;
 pub mod rebase;

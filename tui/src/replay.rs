@@ -99,7 +99,10 @@ struct Row {
 pub fn run(args: &ReplayArgs) -> Result<(), Failure> {
     let conversation = args.input.read()?;
     let prices = args.prices.prices()?;
-    let config = args.budget.compaction_config(&args.summarizer);
+    let config = CompactionConfig {
+        prices,
+        ..args.budget.compaction_config(&args.summarizer)
+    };
     let mut policies = vec![("configured".to_owned(), policy(&config, Rule::Session)?)];
     if let Some(Targets(targets)) = &args.compare {
         for &target in targets {

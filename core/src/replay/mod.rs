@@ -35,40 +35,7 @@ use crate::message::{Message, Role};
 use crate::tokens::TokenAccountant;
 use seen::Seen;
 
-/// Prices per token, relative to an uncached input token.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default, rename_all = "camelCase")
-)]
-pub struct Prices {
-    /// A prompt token read from the provider's cache (0.1).
-    pub cached: f64,
-    /// A prompt token past the cached prefix, written to the cache (1.0).
-    pub cache_write: f64,
-    /// A summary token the summarizer returns (4.0).
-    pub output: f64,
-}
-
-impl Default for Prices {
-    fn default() -> Self {
-        Self {
-            cached: 0.1,
-            cache_write: 1.0,
-            output: 4.0,
-        }
-    }
-}
-
-impl Prices {
-    /// Are the prices usable: finite and not negative?
-    pub fn is_valid(&self) -> bool {
-        [self.cached, self.cache_write, self.output]
-            .iter()
-            .all(|p| p.is_finite() && *p >= 0.0)
-    }
-}
+pub use crate::policy::Prices;
 
 /// What decides the replayed prompt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
