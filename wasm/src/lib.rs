@@ -78,6 +78,9 @@ const CONFIG_FIELDS: &[&str] = &[
     "cacheCapacity",
     "sessionCapacity",
     "extractiveFallback",
+    "cachedPrice",
+    "cacheWritePrice",
+    "outputPrice",
 ];
 
 /// `config.extractiveFallback`, which needs the built-in summarizer (not in the lite
@@ -473,6 +476,17 @@ impl Compactor {
                 .integer("sessionCapacity")?
                 .unwrap_or(defaults.session_capacity),
             extractive_fallback: extractive_fallback(config.bool("extractiveFallback")?)?,
+            prices: compactor::policy::Prices {
+                cached: config
+                    .number("cachedPrice")?
+                    .unwrap_or(defaults.prices.cached),
+                cache_write: config
+                    .number("cacheWritePrice")?
+                    .unwrap_or(defaults.prices.cache_write),
+                output: config
+                    .number("outputPrice")?
+                    .unwrap_or(defaults.prices.output),
+            },
         };
         let budget = config.budget.resolve()?;
         let accountant = TokenAccountant::new(counter(budget.encoding));

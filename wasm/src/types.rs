@@ -130,6 +130,12 @@ export interface CompactorConfig {
    * `extractiveFallback` and an `extractiveFallback` event say so.
    */
   extractiveFallback?: boolean;
+  /** A cached prompt token's price, relative to uncached input (default 0.1): the session's default policy weighs it. */
+  cachedPrice?: number;
+  /** A prompt token written past the cached prefix, in place of the uncached price (default 1.0). */
+  cacheWritePrice?: number;
+  /** A summary token's price, relative to uncached input (default 4). */
+  outputPrice?: number;
 }
 
 /** How to read the messages of one call. */
