@@ -213,6 +213,14 @@ fn render(file: &str, prices: &Prices, rows: &[Row]) -> String {
     for row in rows {
         out.push_str(&line(&row.name, &row.replay.totals()));
     }
+    for row in rows {
+        if let Some(error) = &row.replay.first_failure {
+            out.push_str(&format!(
+                "\n{}: {} compaction runs failed, the first: {error}\n",
+                row.name, row.replay.failures
+            ));
+        }
+    }
     out
 }
 

@@ -136,6 +136,8 @@ pub struct Replay {
     pub calls: Vec<Call>,
     /// Compaction runs that failed.
     pub failures: u32,
+    /// The first failure's message.
+    pub first_failure: Option<String>,
 }
 
 impl Replay {
@@ -214,6 +216,7 @@ struct Change {
     first: Option<usize>,
     compactions: u32,
     failures: u32,
+    error: Option<String>,
 }
 
 impl Change {
@@ -256,6 +259,7 @@ pub async fn replay<S: Summarize, C: Clock>(
     let mut replay = Replay {
         calls: Vec::with_capacity(points.len()),
         failures: 0,
+        first_failure: None,
     };
     // The history's tokens so far, and the previous prompt's (messages only).
     let (mut history, mut before) = (0u64, 0u64);
@@ -294,6 +298,9 @@ pub async fn replay<S: Summarize, C: Clock>(
         let summary_input_tokens = counting.input.get() - input;
         let summary_output_tokens = counting.output.get() - output;
         replay.failures += change.failures;
+        if replay.first_failure.is_none() {
+            replay.first_failure = change.error;
+        }
         replay.calls.push(Call {
             message: at,
             prompt_tokens,
@@ -359,7 +366,10 @@ async fn follow<S: Summarize, C: Clock>(
                 }
             }
             Ok(_) => {}
-            Err(_) => change.failures += 1,
+            Err(error) => {
+                change.failures += 1;
+                change.error.get_or_insert(error.to_string());
+            }
         }
     }
     if change.first.is_some() {
