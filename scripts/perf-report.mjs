@@ -337,7 +337,12 @@ absolute time.
 
 ${Object.entries(r).map(([name, value]) => `- ${name}: ${value.toFixed(2)}`).join("\n")}
 `;
-writeFileSync(new URL("docs/PERFORMANCE.md", root), doc);
+// The replay section is written by hand from scripts/replay-corpus.mjs: keep it.
+const previous = existsSync(new URL("docs/PERFORMANCE.md", root))
+  ? readFileSync(new URL("docs/PERFORMANCE.md", root), "utf8")
+  : "";
+const replay = previous.indexOf("\n## Replay and cost\n");
+writeFileSync(new URL("docs/PERFORMANCE.md", root), doc + (replay >= 0 ? previous.slice(replay) : ""));
 writeFileSync(new URL("docs/perf-scaling.svg", root), chart());
 writeFileSync(`${dir}/ratios.json`, JSON.stringify(r, null, 2));
 console.log(`wrote docs/PERFORMANCE.md and docs/perf-scaling.svg`);
