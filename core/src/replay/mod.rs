@@ -203,6 +203,13 @@ impl<S: Summarize> Summarize for Counting<'_, S> {
     }
 }
 
+impl<S> Counting<'_, S> {
+    /// The tokens in and out since the last take.
+    fn take(&self) -> (u64, u64) {
+        (self.input.take(), self.output.take())
+    }
+}
+
 /// The prompt a policy keeps, message by message.
 struct Prompt {
     messages: Vec<Message>,
@@ -275,7 +282,6 @@ pub async fn replay<S: Summarize, C: Clock>(
         let previous = prompt.messages.len();
         prompt.messages.extend_from_slice(new);
         prompt.tokens.extend(counts);
-        let (input, output) = (counting.input.get(), counting.output.get());
         let change = match policy.rule {
             Rule::KeepEverything => Change::default(),
             Rule::Trim => {
@@ -295,12 +301,9 @@ pub async fn replay<S: Summarize, C: Clock>(
         };
         before = prompt.tokens.iter().sum();
         let prompt_tokens = before + priming;
-        let summary_input_tokens = counting.input.get() - input;
-        let summary_output_tokens = counting.output.get() - output;
+        let (summary_input_tokens, summary_output_tokens) = counting.take();
         replay.failures += change.failures;
-        if replay.first_failure.is_none() {
-            replay.first_failure = change.error;
-        }
+        replay.first_failure = replay.first_failure.take().or(change.error);
         replay.calls.push(Call {
             message: at,
             prompt_tokens,
