@@ -355,7 +355,12 @@ function componentSection() {
 - the component (\`compactor.wasm\`, \`o200k_base\` embedded): ${n(c.componentGzipped)} bytes gzipped (${n(c.componentBytes)} raw; target ≤ 2.3 MB)`;
 }
 
-writeFileSync(new URL("docs/PERFORMANCE.md", root), doc);
+// The replay section is written by hand from scripts/replay-corpus.mjs: keep it.
+const previous = existsSync(new URL("docs/PERFORMANCE.md", root))
+  ? readFileSync(new URL("docs/PERFORMANCE.md", root), "utf8")
+  : "";
+const replay = previous.indexOf("\n## Replay and cost\n");
+writeFileSync(new URL("docs/PERFORMANCE.md", root), doc + (replay >= 0 ? previous.slice(replay) : ""));
 writeFileSync(new URL("docs/perf-scaling.svg", root), chart());
 writeFileSync(`${dir}/ratios.json`, JSON.stringify(r, null, 2));
 console.log(`wrote docs/PERFORMANCE.md and docs/perf-scaling.svg`);

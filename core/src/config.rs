@@ -71,6 +71,9 @@ pub struct CompactionConfig {
     /// a session's circuit is open, and for a failed MAXIMUM summary, instead of failing
     /// (false). Needs the `extractive` feature.
     pub extractive_fallback: bool,
+    /// What tokens cost, relative to uncached input: the session's default policy
+    /// weighs them ([`crate::policy`]).
+    pub prices: crate::policy::Prices,
 }
 
 impl Default for CompactionConfig {
@@ -98,6 +101,7 @@ impl Default for CompactionConfig {
             cache_capacity: 1024,
             session_capacity: 1024,
             extractive_fallback: false,
+            prices: crate::policy::Prices::default(),
         }
     }
 }
@@ -151,6 +155,13 @@ impl CompactionConfig {
                 field: "min_reduction",
                 expected: "a number from 0 to 1",
                 found: crate::budget::Float(self.min_reduction).to_string(),
+            });
+        }
+        if !self.prices.is_valid() {
+            return Err(ConfigError::Invalid {
+                field: "prices",
+                expected: "finite numbers of at least 0",
+                found: format!("{:?}", self.prices),
             });
         }
         self.budget.resolve()?;

@@ -46,10 +46,11 @@ use std::ops::Range;
 use crate::driver::{Clock, Summarize};
 use crate::engine::{CompactError, Compactor, Outcome, Run, Status, Trigger};
 use crate::hash::{ContentHash, message_hash};
-use crate::message::Message;
+use crate::message::{Message, Role};
 use crate::overflow::{Assessment, MessageTokens, judge};
 use crate::pin::{PinError, Pins};
 use crate::plan::Plan;
+use crate::policy::{self, Observed};
 use crate::segment::{SegmentError, Segmenter};
 use crate::select::{TailPolicy, select_tail};
 use crate::tokens::Calibration;
@@ -100,6 +101,9 @@ pub struct Session {
     changes: Option<Splice>,
     /// False once the session opted out: every message, appended ones too, is pinned.
     compactable: bool,
+    /// Appends since the session was made (calls), and the tokens they added: the
+    /// growth per call the default policy weighs.
+    growth: (u64, u64),
 }
 
 impl Session {
@@ -126,8 +130,12 @@ impl Session {
             segmenter: Segmenter::default(),
             changes: None,
             compactable: true,
+            growth: (0, 0),
         };
         session.append(messages);
+        // The history it starts from is not a call's growth.
+        session.growth = (0, 0);
+        session.judge();
         session
     }
 
@@ -184,6 +192,9 @@ impl Session {
             );
         self.assessment.total_tokens += added;
         self.assessment.message_count = self.messages.len();
+        if added > 0 {
+            self.growth = (self.growth.0 + 1, self.growth.1 + added);
+        }
         self.judge();
         // Counts made under another calibration than the assessment's: count again.
         if self.compactor.accountant().calibration() != self.calibration {
@@ -191,14 +202,71 @@ impl Session {
         }
     }
 
-    /// Sets the signals and the target from the totals.
+    /// Sets the signals and the target from the totals, and the default policy's depth
+    /// and deferral when it applies ([`crate::policy`]).
     fn judge(&mut self) {
+        let observed = self.observed();
         let assessment = &mut self.assessment;
         (assessment.signals, assessment.target) = judge(
             assessment.total_tokens,
             assessment.message_count,
             &assessment.budget,
         );
+        if let Some(seen) = observed {
+            let depth = policy::depth(&seen);
+            assessment.target.tokens = depth;
+            let signals = &mut assessment.signals;
+            if signals.over_trigger
+                && !signals.over_absolute_limit
+                && !policy::pays(&seen, &self.compactor.config().prices, depth)
+            {
+                signals.over_trigger = false;
+            }
+        }
+    }
+
+    /// What the default policy weighs, when it applies: the caller set no target, and
+    /// the session has seen a call's growth.
+    fn observed(&self) -> Option<Observed> {
+        let config = self.compactor.config();
+        let (calls, tokens) = self.growth;
+        if config.budget.target_ratio.is_some() || calls == 0 {
+            return None;
+        }
+        let system = self
+            .messages
+            .iter()
+            .take_while(|m| m.role == Role::System)
+            .count();
+        let task = usize::from(
+            self.messages
+                .get(system)
+                .is_some_and(|m| m.role == Role::User && !m.is_compaction()),
+        );
+        let budget = &self.assessment.budget;
+        Some(Observed {
+            growth: tokens as f64 / calls as f64,
+            stable: self.assessment.messages[..system + task]
+                .iter()
+                .map(|m| m.tokens)
+                .sum(),
+            tokens: self.assessment.total_tokens,
+            target: budget.target_tokens,
+            absolute: budget.absolute_limit,
+            // The room a deep cut leaves its summary (and the summary's fact ledger): a
+            // quarter of the target, as the ladder reserves, within the ceiling asked of
+            // the summarizer.
+            summary: config.max_summary_tokens.min(budget.target_tokens / 4),
+            keep_turns: config.keep_recent_turns,
+        })
+    }
+
+    /// The handle runs go through: the policy's depth when it applies.
+    fn runner(&self) -> Compactor {
+        match self.observed() {
+            Some(seen) => self.compactor.retargeted(policy::depth(&seen)),
+            None => self.compactor.clone(),
+        }
     }
 
     /// Counts every message again (through the memo): the calibration changed.
@@ -239,7 +307,7 @@ impl Session {
     /// Starts a run over the messages ([`Compactor::begin`]): drive it, then hand its
     /// outcome to [`Session::apply`].
     pub fn begin(&self, trigger: Trigger, now_ms: u64) -> Result<Run, CompactError> {
-        self.compactor
+        self.runner()
             .begin(&self.id, self.messages.clone(), trigger, now_ms)
     }
 
@@ -252,7 +320,7 @@ impl Session {
         clock: &C,
     ) -> Result<Outcome, CompactError> {
         let outcome = self
-            .compactor
+            .runner()
             .compact(&self.id, self.messages.clone(), trigger, summarizer, clock)
             .await?;
         self.apply(&outcome, self.messages.len());
@@ -290,9 +358,12 @@ impl Session {
     fn reset(&mut self, messages: Vec<Message>) {
         let changes = self.changes.take();
         let compactable = self.compactable;
+        let growth = self.growth;
         *self = Session::new(&self.compactor, &self.id, messages);
         self.changes = changes;
         self.compactable = compactable;
+        self.growth = growth;
+        self.judge();
     }
 
     /// Pins messages (see [`crate::pin`]): `pins.indices` count from `messages()[given]`
@@ -372,9 +443,17 @@ mod tests {
         messages
     }
 
+    /// A compactor with the target set by the caller: the default policy stays out, and
+    /// the session's assessment is the stateless calls'.
+    fn explicit(window: u64) -> Compactor {
+        let mut config = Compactor::for_window(window).config().clone();
+        config.budget.target_ratio = Some(crate::budget::DEFAULT_TARGET_RATIO);
+        Compactor::new(config).expect("valid")
+    }
+
     #[test]
     fn appending_keeps_the_assessment_and_plan_of_the_stateless_calls() {
-        let compactor = Compactor::for_window(100_000);
+        let compactor = explicit(100_000);
         let messages = agent(30);
         let mut session = Session::new(&compactor, "s", messages[..5].to_vec());
         for end in 6..=messages.len() {
@@ -426,7 +505,7 @@ mod tests {
 
     #[test]
     fn compaction_is_applied_and_recorded_as_a_splice() {
-        let compactor = Compactor::for_window(3_000);
+        let compactor = explicit(3_000);
         let messages = agent(40);
         let mut session = Session::new(&compactor, "s", messages.clone());
         assert!(session.assess().needs_compaction());
@@ -445,6 +524,38 @@ mod tests {
         let mut expected = outcome.messages.clone();
         expected.push(Message::user("late", "and now?"));
         assert_eq!(*session.assess(), compactor.assess(&expected));
+    }
+
+    #[test]
+    fn the_default_policy_cuts_deep_once_it_has_seen_growth() {
+        let compactor = Compactor::for_window(6_000);
+        let messages = agent(40);
+        let mut session = Session::new(&compactor, "s", messages[..2].to_vec());
+        // Before any growth, the configured target.
+        assert_eq!(
+            session.assess().target.tokens,
+            compactor.budget().target_tokens
+        );
+        let mut compactions = 0;
+        for pair in messages[2..].chunks(2) {
+            session.append(pair.iter().cloned());
+            if session.assess().needs_compaction() {
+                let target = session.assess().target.tokens;
+                // Stable prefix + summary room + four calls of growth: far below 0.75.
+                assert!(target < compactor.budget().target_tokens / 2, "{target}");
+                let outcome = futures_executor::block_on(session.compact(
+                    Trigger::Proactive,
+                    &Extractive,
+                    &Stopped,
+                ))
+                .expect("compacts");
+                assert!(matches!(outcome.status, Status::Compacted { .. }));
+                assert!(session.assess().total_tokens <= target * 11 / 10);
+                compactions += 1;
+            }
+        }
+        // Cutting to 0.75 would take six or more.
+        assert!((1..=2).contains(&compactions), "{compactions}");
     }
 
     #[test]

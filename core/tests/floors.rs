@@ -18,6 +18,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("catalog", 0),
     ("budget", 0),
     ("config", 0),
+    ("policy", 0),
     // Token counting.
     ("tokens", 1),
     // Provider formats.
@@ -44,6 +45,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("rebase", 6),
     ("writeback", 6),
     ("live", 6),
+    ("replay", 6),
 ];
 
 /// The floors of the npm package's wrapper (`wasm/src`): the crate root holds the exported
@@ -70,6 +72,7 @@ const TUI_FLOORS: &[(&str, u8)] = &[
     ("input", 2),
     ("plan", 3),
     ("compact", 3),
+    ("replay", 3),
     ("inspect", 4),
 ];
 

@@ -14,11 +14,14 @@ use compactor_tests::corpus;
 use compactor_tests::harness::SimClock;
 use futures_executor::block_on;
 
+/// The target is set explicitly: the session's default policy, which weighs the growth
+/// only a session sees, stays out, and the session must agree with the stateless calls.
 fn compactor(window: u64) -> Compactor {
     Compactor::new(CompactionConfig {
         budget: BudgetConfig {
             max_context_tokens: Some(window),
             output_reserve: Some(0),
+            target_ratio: Some(compactor::budget::DEFAULT_TARGET_RATIO),
             ..BudgetConfig::default()
         },
         ..CompactionConfig::default()

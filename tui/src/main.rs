@@ -6,6 +6,7 @@ mod failure;
 mod input;
 mod inspect;
 mod plan;
+mod replay;
 mod summarizer;
 mod words;
 
@@ -31,6 +32,9 @@ enum Command {
     Compact(compact::CompactArgs),
     /// Watch compaction live: gauge, segments, ladder, requests in flight, events.
     Inspect(inspect::InspectArgs),
+    /// Replay a trajectory call by call and price it: cost against keeping everything,
+    /// cache share, prompt sizes, compactions, facts seen.
+    Replay(replay::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +43,7 @@ fn main() -> ExitCode {
         Command::Plan(args) => plan::run(&args),
         Command::Compact(args) => compact::run(&args),
         Command::Inspect(args) => inspect::run(&args),
+        Command::Replay(args) => replay::run(&args),
     };
     match result {
         Ok(()) | Err(Failure::Closed) => ExitCode::SUCCESS,

@@ -87,7 +87,7 @@ config_fields! {
         "The fewest turns AGGRESSIVE keeps raw (default 1); it keeps more while the target leaves room."
         => or integer min_tail_turns;
     "maxSummaryTokens": "number",
-        "The largest summary asked for, in tokens (default 1000)."
+        "The largest summary asked for, in tokens (default 16,000): a ceiling, since each request asks for the room its plan leaves it."
         => or integer max_summary_tokens;
     "summaryModel": "string",
         "Handed to the summarizer in every request as `model` (default: `model`)."
@@ -137,6 +137,15 @@ config_fields! {
     "extractiveFallback": "boolean",
         "When a session's circuit is open, or a MAXIMUM summary fails, compact with the built-in offline extractive summarizer instead of rejecting (default false); the report's `extractiveFallback` and an `extractiveFallback` event say so."
         => with extractive_fallback extractive_fallback;
+    "cachedPrice": "number",
+        "A cached prompt token's price, relative to uncached input (default 0.1): the session's default policy weighs it."
+        => or number prices.cached;
+    "cacheWritePrice": "number",
+        "A prompt token written past the cached prefix, in place of the uncached price (default 1.0)."
+        => or number prices.cache_write;
+    "outputPrice": "number",
+        "A summary token's price, relative to uncached input (default 4)."
+        => or number prices.output;
 }
 
 /// The config object read: the core's config, and the turns the plan's tail keeps.

@@ -124,6 +124,14 @@ impl Compactor {
         })
     }
 
+    /// This handle with its runs aiming at `target_tokens` (sharing memo, cache and
+    /// sessions): how a session's policy sets the depth of a cut.
+    pub(crate) fn retargeted(&self, target_tokens: u64) -> Self {
+        let mut handle = self.clone();
+        handle.budget.target_tokens = target_tokens;
+        handle
+    }
+
     /// The configuration.
     pub fn config(&self) -> &CompactionConfig {
         &self.config

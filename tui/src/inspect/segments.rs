@@ -85,8 +85,13 @@ mod shown_plan_tests {
 
     #[test]
     fn the_shown_plan_follows_appends_and_rewrites_as_the_stateless_plan() {
+        // An explicit target: the session's default policy weighs growth the stateless
+        // plan cannot see, and would aim elsewhere.
         let config = CompactionConfig {
-            budget: compactor::budget::BudgetConfig::for_model("gpt-4o"),
+            budget: compactor::budget::BudgetConfig {
+                target_ratio: Some(compactor::budget::DEFAULT_TARGET_RATIO),
+                ..compactor::budget::BudgetConfig::for_model("gpt-4o")
+            },
             ..CompactionConfig::default()
         };
         let compactor = Compactor::new(config).expect("valid numbers");

@@ -1,0 +1,161 @@
+//! The session's default policy: how deep to cut, and when a cut is not worth making,
+//! from what a [`Session`](crate::live::Session) observes and what tokens cost.
+//!
+//! # The derivation
+//!
+//! Prices are per token, relative to uncached input: `c` for a cached prompt token, `w`
+//! for a token written past the cached prefix, 1 for summarizer input, `o` for summary
+//! output. A session grows by `g` tokens per call (the mean of its appends). Its stable
+//! prefix of `P` tokens (system messages, the task) is never rewritten. A compaction at
+//! `N` tokens down to `t` starts a cycle that lasts `n = (T − t) / g` calls until the
+//! trigger `T` fires again. Over a cycle, per call:
+//!
+//! ```text
+//! cost(t) = c·(T + t)/2             the prompt, read from the cache
+//!         + w·g                     each call's new tokens, written
+//!         + [(w − c)·(t − P)        the rewrite: from the first changed message on,
+//!            + (T − t) + o·s] / n   the prompt is billed again; the summarizer reads
+//!                                   what is folded and writes s tokens
+//!         = c·(T + t)/2 + (w + 1)·g + g·[(w − c)·(t − P) + o·s] / (T − t)
+//! ```
+//!
+//! Both terms that depend on `t` grow with it: **the deeper the cut, the cheaper the
+//! run** — shallow cuts pay the rewrite and the summary often, for small prompts saved.
+//! So the policy cuts to the floor of what must stay: the stable prefix, room for the
+//! summaries and their fact ledgers (a quarter of the target, within
+//! `max_summary_tokens`), and the raw tail of the newest
+//! `keep_recent_turns` calls (`keep_recent_turns · g`); never deeper than that, never
+//! shallower than the configured target.
+//!
+//! A cut saves `c·(N − t)` on each following call and costs
+//! `K = (w − c)·(t − P) + (N − t) + o·s` once. It pays for itself within its cycle
+//! only when `c·(N − t)·n ≥ K` with `n = (A − t) / g` calls until the absolute limit `A`
+//! would force the next one. When it does not (a small window, fast growth, expensive
+//! summaries), the trigger waits for the absolute limit: the session compacts only when
+//! the prompt would not fit otherwise.
+//!
+//! The policy applies to a session whose configuration leaves `target_ratio` unset,
+//! once it has seen one append; an explicit target is the caller's, and is kept.
+
+/// Prices per token, relative to an uncached input token; summarizer input is billed as
+/// uncached input.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default, rename_all = "camelCase")
+)]
+pub struct Prices {
+    /// A prompt token read from the provider's cache (0.1).
+    pub cached: f64,
+    /// A prompt token past the cached prefix, written to the cache, in place of the
+    /// uncached price (1.0: no surcharge, as OpenAI and Gemini bill; Anthropic's
+    /// five-minute cache is 1.25).
+    pub cache_write: f64,
+    /// A summary token the summarizer returns (4.0).
+    pub output: f64,
+}
+
+impl Default for Prices {
+    fn default() -> Self {
+        Self {
+            cached: 0.1,
+            cache_write: 1.0,
+            output: 4.0,
+        }
+    }
+}
+
+impl Prices {
+    /// Are the prices usable: finite and not negative?
+    pub fn is_valid(&self) -> bool {
+        [self.cached, self.cache_write, self.output]
+            .iter()
+            .all(|p| p.is_finite() && *p >= 0.0)
+    }
+}
+
+/// What the session observes, in tokens.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Observed {
+    /// Mean tokens appended per call.
+    pub growth: f64,
+    /// The stable prefix: leading system messages and the task.
+    pub stable: u64,
+    /// The conversation now.
+    pub tokens: u64,
+    /// The configured target.
+    pub target: u64,
+    /// The absolute limit.
+    pub absolute: u64,
+    /// The room a cut leaves the summaries (their ledgers included).
+    pub summary: u64,
+    /// Recent calls kept raw.
+    pub keep_turns: usize,
+}
+
+/// The tokens a compaction should bring the conversation to: the floor of what must
+/// stay, at most the configured target.
+pub fn depth(seen: &Observed) -> u64 {
+    let tail = seen.growth * seen.keep_turns as f64;
+    let floor = seen.stable as f64 + seen.summary as f64 + tail;
+    if floor.is_finite() && floor < seen.target as f64 {
+        floor as u64
+    } else {
+        seen.target
+    }
+}
+
+/// Does a cut to `depth` pay for itself before the absolute limit forces the next one?
+pub fn pays(seen: &Observed, prices: &Prices, depth: u64) -> bool {
+    if seen.tokens <= depth || seen.growth <= 0.0 {
+        return false;
+    }
+    let cut = (seen.tokens - depth) as f64;
+    let calls = seen.absolute.saturating_sub(depth) as f64 / seen.growth;
+    let rewrite =
+        (prices.cache_write - prices.cached).max(0.0) * depth.saturating_sub(seen.stable) as f64;
+    let once = rewrite + cut + prices.output * seen.summary as f64;
+    prices.cached * cut * calls >= once
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn observed(growth: f64, window: u64) -> Observed {
+        Observed {
+            growth,
+            stable: 1_000,
+            tokens: window * 92 / 100,
+            target: window * 75 / 100,
+            absolute: window,
+            summary: 1_000,
+            keep_turns: 4,
+        }
+    }
+
+    #[test]
+    fn the_cut_is_deep_whatever_the_configured_target() {
+        let seen = observed(500.0, 20_000);
+        assert_eq!(depth(&seen), 4_000);
+        assert!(depth(&seen) < seen.target / 3);
+        // Fast growth keeps a larger tail, never more than the target.
+        assert_eq!(depth(&observed(10_000.0, 20_000)), 15_000);
+    }
+
+    #[test]
+    fn a_cut_that_cannot_pay_back_waits() {
+        let prices = Prices::default();
+        let large = observed(500.0, 20_000);
+        assert!(pays(&large, &prices, depth(&large)));
+        let small = observed(700.0, 8_000);
+        assert!(!pays(&small, &prices, depth(&small)));
+        // Free cache reads: a cut never saves anything.
+        let free = Prices {
+            cached: 0.0,
+            ..prices
+        };
+        assert!(!pays(&large, &free, depth(&large)));
+    }
+}

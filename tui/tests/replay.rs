@@ -1,0 +1,100 @@
+//! `compactor replay` on a corpus trajectory: the table, the JSON, the invariants of its
+//! figures, and the cost of the default policy.
+
+use std::process::{Command, Output};
+
+use compactor_tests::corpus_dir;
+use serde_json::Value;
+
+fn compactor(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_compactor"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// The longest corpus trajectory, in a 24,000-token window.
+fn replay(extra: &[&str]) -> Output {
+    let path = corpus_dir().join("mini-swe-agent--sqlfluff-1517.json");
+    let path = path.to_str().expect("utf-8 path").to_owned();
+    let mut args = vec![
+        "replay",
+        &path,
+        "--lenient",
+        "--max-context",
+        "24000",
+        "--output-reserve",
+        "4000",
+        "--max-messages",
+        "off",
+    ];
+    args.extend_from_slice(extra);
+    compactor(&args)
+}
+
+fn policy<'a>(json: &'a Value, name: &str) -> &'a Value {
+    json["policies"]
+        .as_array()
+        .and_then(|p| p.iter().find(|p| p["policy"] == name))
+        .unwrap_or_else(|| panic!("no policy {name}"))
+}
+
+#[test]
+fn replay_prints_a_table_of_policies() {
+    let output = replay(&["--compare", "target=0.5,0.3"]);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    for expected in [
+        "calls; prices per token: cached 0.1, cache write 1, summary output 4",
+        "policy",
+        "facts seen",
+        "configured",
+        "target 0.5",
+        "target 0.3",
+        "trim every call",
+        "keep everything     1.00×",
+    ] {
+        assert!(text.contains(expected), "no {expected:?} in\n{text}");
+    }
+}
+
+#[test]
+fn replay_json_keeps_its_invariants_and_the_default_is_cheap() {
+    let output = replay(&["--compare", "target=0.5", "--json"]);
+    assert!(output.status.success());
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let keep = &policy(&json, "keep everything")["totals"];
+    assert_eq!(keep["relativeCost"], 1.0);
+    assert_eq!(keep["factsSeen"], 1.0);
+    for name in ["configured", "target 0.5", "trim every call"] {
+        let p = policy(&json, name);
+        assert_eq!(p["totals"]["overWindow"], 0, "{name}");
+        for call in p["calls"].as_array().expect("calls") {
+            let sum = call["cachedTokens"].as_u64().unwrap_or(0)
+                + call["writtenTokens"].as_u64().unwrap_or(0);
+            assert_eq!(Some(sum), call["promptTokens"].as_u64(), "{name}");
+            let seen = call["factsSeen"].as_f64().unwrap_or(-1.0);
+            assert!((0.0..=1.0).contains(&seen), "{name}");
+        }
+    }
+    // The default cuts deep and seldom: cheaper than cutting to half the window, with
+    // fewer compactions. Cutting to 0.75 (the old default) cost 0.95 here.
+    let default = &policy(&json, "configured")["totals"];
+    let half = &policy(&json, "target 0.5")["totals"];
+    let cost = default["relativeCost"].as_f64().unwrap_or(9.0);
+    assert!(cost <= 0.65, "{cost}");
+    assert!(cost < half["relativeCost"].as_f64().unwrap_or(0.0));
+    assert!(default["compactions"].as_u64() <= half["compactions"].as_u64());
+}
+
+#[test]
+fn replay_refuses_bad_numbers_with_exit_code_2() {
+    for args in [
+        &["--compare", "trigger=0.5"][..],
+        &["--compare", "target=1.5"],
+        &["--cached-price", "-1"],
+    ] {
+        let output = replay(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+    }
+}
