@@ -21,8 +21,12 @@ use crate::message::Message;
 use crate::tokens::TokenAccountant;
 
 /// The share of a summary's room held back from the summarizer's request for the ledger
-/// (when the candidates need that much).
-pub const LEDGER_SHARE: f64 = 0.125;
+/// (when the candidates need that much). Half: the ledger costs no summarizer output (the
+/// dearest token of a run) and carries facts densely, while the summarizer's half keeps
+/// what facts cannot say — the task's state, decisions, next steps. Measured by replay on
+/// 45 trajectories (24,000-token window): an eighth cost 1.02× keeping everything with 0.79
+/// of facts seen, a half 0.99× with 0.81.
+pub const LEDGER_SHARE: f64 = 0.5;
 
 /// The first line of a ledger block.
 pub const LEDGER_HEADER: &str = "Facts from the condensed messages (verbatim):";
