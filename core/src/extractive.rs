@@ -9,10 +9,14 @@
 //! costs without adding. No model, no network: the default for demos, tests and the
 //! command line, and an opt-in fallback when the model summarizer's circuit is open.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use crate::engine::{SummaryFailure, SummaryRequest};
-use crate::facts::{FactKind, command_head, command_of, exit_status, fact_head, line_facts};
+use crate::facts::{
+    FactKind, command_head, command_of, exit_status, fact_head, is_error_line, line_facts,
+    text_command,
+};
 use crate::prompt::{HEADINGS, PromptMessage, artifact_refs, transcript_body};
 use crate::tokens::{Estimator, TokenCounter};
 
@@ -25,6 +29,8 @@ pub struct Extractive;
 const MAX_LINE_CHARS: usize = 240;
 /// Longest command kept, in characters (its first line).
 const MAX_COMMAND_CHARS: usize = 120;
+/// Longest key line of a command's output kept beside it, in characters.
+const MAX_KEY_CHARS: usize = 100;
 /// Tokens set aside for the headings and list labels of the answer.
 const LAYOUT_TOKENS: u64 = 24;
 
@@ -35,6 +41,17 @@ enum Heading {
     Decisions,
     Errors,
     Next,
+}
+
+impl Heading {
+    /// In the order of [`HEADINGS`].
+    const ALL: [Heading; 5] = [
+        Heading::Task,
+        Heading::Facts,
+        Heading::Decisions,
+        Heading::Errors,
+        Heading::Next,
+    ];
 }
 
 /// Where a kept item is written: a bullet line of its own, or an entry of a list line.
@@ -58,10 +75,14 @@ struct Item {
     cost: u64,
 }
 
-/// One line of the transcript and who wrote it.
+/// One line of the transcript, markup removed, and where it came from.
 struct Entry<'a> {
     role: &'a str,
-    text: &'a str,
+    text: Cow<'a, str>,
+    /// The heading an earlier summary filed it under, when it is one of its bullets.
+    heading: Option<Heading>,
+    /// It belongs to the task: the transcript's first user message, before any answer.
+    task: bool,
 }
 
 /// How often and how late a fact is named.
@@ -101,9 +122,14 @@ impl Extractive {
         });
         let entries = read_entries(existing, body);
         let mut items = fact_items(&entries);
-        items.extend(line_items(&entries));
+        let (commands, ran) = command_items(body);
+        items.extend(commands);
+        items.extend(line_items(&entries, &ran));
         if items.is_empty()
-            && let Some(first) = entries.iter().find(|e| !e.text.trim().is_empty())
+            && let Some(first) = entries
+                .iter()
+                .find(|e| !is_fragment(&e.text))
+                .or_else(|| entries.iter().find(|e| !e.text.trim().is_empty()))
         {
             let text = shorten(first.text.trim());
             items.push(Item {
@@ -138,20 +164,19 @@ impl Extractive {
     }
 }
 
-/// The transcript's lines with their roles; an existing summary's bullets first.
+/// The transcript's lines with their roles, markup removed; an existing summary's bullets
+/// first, under their headings. A summary inside the transcript (an earlier level's) is
+/// read the same way: its headings are never lines of their own.
 fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<Entry<'a>> {
     let mut entries = Vec::new();
+    let mut heading = None;
     if let Some(summary) = existing {
-        for line in summary.lines() {
-            if let Some(text) = line.trim_start().strip_prefix("- ") {
-                entries.push(Entry {
-                    role: "summary",
-                    text,
-                });
-            }
-        }
+        read_summary_line(&mut entries, &mut heading, "summary", summary.lines());
     }
     let mut role = "user";
+    let mut message = 0;
+    let mut task_open = true;
+    heading = None;
     for raw in body.lines() {
         let mut line = raw.trim();
         if let Some(rest) = line.strip_prefix('[')
@@ -160,17 +185,118 @@ fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<Entry<'a>> 
                 .into_iter()
                 .find(|r| *r == tag)
         {
+            // The task is the first user message, when nothing came before it (not an
+            // update of an existing summary) and it is not a tool's output.
+            task_open = message == 0 && existing.is_none() && known == "user" && !is_output(text);
             role = known;
+            message += 1;
+            heading = None;
             line = text.trim();
         }
-        for sentence in sentences(line) {
+        if line.starts_with('#') || line.starts_with("- ") && heading.is_some() {
+            read_summary_line(&mut entries, &mut heading, role, [line].into_iter());
+            continue;
+        }
+        let parts: Vec<Cow<'a, str>> = match strip_markup(line) {
+            Cow::Borrowed(b) => sentences(b).map(Cow::Borrowed).collect(),
+            Cow::Owned(o) => sentences(&o).map(|s| Cow::Owned(s.to_owned())).collect(),
+        };
+        for text in parts {
             entries.push(Entry {
                 role,
-                text: sentence,
+                text,
+                heading: None,
+                task: task_open,
             });
         }
     }
     entries
+}
+
+/// Reads summary lines: a `## ` heading of the prompt's sets where the bullets after it
+/// go; other `#` lines are markdown headings, not facts worth a line.
+fn read_summary_line<'a>(
+    entries: &mut Vec<Entry<'a>>,
+    heading: &mut Option<Heading>,
+    role: &'a str,
+    lines: impl Iterator<Item = &'a str>,
+) {
+    for line in lines {
+        let line = line.trim();
+        if let Some(title) = line.strip_prefix("## ") {
+            *heading = HEADINGS
+                .iter()
+                .position(|h| *h == title.trim())
+                .map(|h| Heading::ALL[h]);
+        } else if let Some(text) = line.strip_prefix("- ") {
+            entries.push(Entry {
+                role: "summary",
+                text: strip_markup(text),
+                heading: *heading,
+                task: false,
+            });
+        } else if !line.starts_with('#') && !line.is_empty() {
+            entries.push(Entry {
+                role,
+                text: strip_markup(line),
+                heading: None,
+                task: false,
+            });
+        }
+    }
+}
+
+/// Does a message starting with `text` show a tool's output (text-action agents get it
+/// in user messages)?
+fn is_output(text: &str) -> bool {
+    [
+        "<returncode>",
+        "<output>",
+        "(Open file:",
+        "[File:",
+        "OBSERVATION",
+        "Observation:",
+    ]
+    .iter()
+    .any(|mark| text.trim_start().starts_with(mark))
+}
+
+/// `line` without its markup tags (`<output>`, `</returncode>`): what is left is the text.
+fn strip_markup(line: &str) -> Cow<'_, str> {
+    if !line.contains('<') {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('<') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let tag_len = after
+            .find('>')
+            .filter(|&end| is_tag_name(after[..end].trim_start_matches('/').trim_end_matches('/')));
+        match tag_len {
+            Some(end) => rest = &after[end + 1..],
+            None => {
+                out.push('<');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out.trim().to_owned())
+}
+
+fn is_tag_name(name: &str) -> bool {
+    (1..=32).contains(&name.len())
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// A line too short in words to be worth one of its own (`44-)`, `});`, `OK`).
+fn is_fragment(text: &str) -> bool {
+    text.chars().filter(|c| c.is_alphabetic()).count() < 3
 }
 
 /// Scales a value by how often (up to ten times) and how late a fact is named, per token.
@@ -179,17 +305,14 @@ fn rank(weight: u64, count: u64, last: usize, total: usize, cost: u64) -> u64 {
     weight * (100 + 30 * count.min(10)) * (1_000 + recency) / cost.max(1)
 }
 
-/// The paths and numbers named in the transcript, and the commands run with their exit
-/// status, each once, ranked.
+/// The paths and numbers named in the transcript, each once, ranked.
 fn fact_items(entries: &[Entry<'_>]) -> Vec<Item> {
     let mut seen: HashMap<&str, Seen> = HashMap::new();
     // First-seen order: items from the map come out in it, so ties rank the same way on
     // every run (a map's own order is not stable).
     let mut order: Vec<&str> = Vec::new();
-    let mut commands: Vec<(usize, String, Option<i64>)> = Vec::new();
-    let mut awaiting_status = false;
     for (position, entry) in entries.iter().enumerate() {
-        for fact in line_facts(entry.text) {
+        for fact in line_facts(&entry.text) {
             if !seen.contains_key(fact.text) {
                 order.push(fact.text);
             }
@@ -202,58 +325,112 @@ fn fact_items(entries: &[Entry<'_>]) -> Vec<Item> {
             s.count += 1;
             s.last = position;
         }
-        if entry.role == "assistant"
-            && let Some(command) = tool_call_command(entry.text)
-        {
-            commands.push((position, command, None));
-            awaiting_status = true;
-        } else if entry.role == "tool"
-            && awaiting_status
-            && let Some(status) = exit_status(entry.text)
-        {
-            if let Some(last) = commands.last_mut() {
-                last.2 = Some(status);
-            }
-            awaiting_status = false;
-        }
     }
     let total = entries.len();
-    let mut items: Vec<Item> = order
+    order
         .into_iter()
         .filter_map(|text| seen.remove(text).map(|s| (text, s)))
-        .filter(|(_, s)| s.kind != FactKind::Error)
-        .map(|(text, s)| {
+        .filter_map(|(text, s)| {
             let (slot, weight) = match s.kind {
                 FactKind::Path => (Slot::Files, 3),
-                _ => (Slot::Numbers, 1),
+                FactKind::Number => (Slot::Numbers, 1),
+                _ => return None,
             };
             let cost = Estimator.count(text) + 1;
-            Item {
+            Some(Item {
                 slot,
                 text: text.to_owned(),
                 priority: rank(weight, s.count, s.last, total, cost),
                 last: s.last,
                 position: s.first,
                 cost,
-            }
+            })
         })
-        .collect();
-    for (position, command, status) in commands {
-        let text = match status {
-            Some(status) => format!("ran `{command}` → exit {status}"),
-            None => format!("ran `{command}`"),
-        };
-        let cost = Estimator.count(&text) + 3;
-        items.push(Item {
-            slot: Slot::Line(Heading::Facts),
-            priority: rank(3, 1, position, total, cost),
-            text,
-            last: position,
-            position,
-            cost,
-        });
+        .collect()
+}
+
+/// The commands run, each with its exit status and the key line of its output (its first
+/// error line, else its last line of words), ranked by how late they ran.
+/// Also returns the commands' first lines: the lines that wrote them are not kept again.
+fn command_items(body: &str) -> (Vec<Item>, HashSet<String>) {
+    let messages = raw_messages(body);
+    let total = messages.len();
+    let mut items = Vec::new();
+    let mut ran = HashSet::new();
+    for (at, (role, text)) in messages.iter().enumerate() {
+        if *role != "assistant" {
+            continue;
+        }
+        let mut runs: Vec<String> = text.lines().filter_map(tool_call_command).collect();
+        if runs.is_empty() {
+            runs.extend(text_command(text).map(|c| command_head(c, MAX_COMMAND_CHARS)));
+        }
+        let outputs: Vec<&str> = messages[at + 1..]
+            .iter()
+            .take_while(|(role, _)| *role != "assistant")
+            .map(|(_, text)| text.as_str())
+            .collect();
+        for (n, command) in runs.into_iter().enumerate() {
+            ran.insert(command.trim_end_matches(['…', ' ']).to_owned());
+            let output = outputs.get(n).copied().unwrap_or("");
+            let mut text = format!("ran `{command}`");
+            if let Some(status) = exit_status(output) {
+                text.push_str(&format!(" → exit {status}"));
+            }
+            if let Some(key) = key_line(output) {
+                text.push_str(&format!(": {key}"));
+            }
+            let cost = Estimator.count(&text) + 3;
+            items.push(Item {
+                slot: Slot::Line(Heading::Facts),
+                priority: rank(3, 1, at, total, cost),
+                text,
+                last: at,
+                position: at,
+                cost,
+            });
+        }
     }
-    items
+    (items, ran)
+}
+
+/// The transcript's messages: role and text.
+fn raw_messages(body: &str) -> Vec<(&str, String)> {
+    let mut messages: Vec<(&str, String)> = Vec::new();
+    for line in body.lines() {
+        if let Some(rest) = line.strip_prefix('[')
+            && let Some((tag, text)) = rest.split_once("] ")
+            && let Some(known) = ["system", "user", "assistant", "tool"]
+                .into_iter()
+                .find(|r| *r == tag)
+        {
+            messages.push((known, text.to_owned()));
+        } else if let Some((_, text)) = messages.last_mut() {
+            text.push('\n');
+            text.push_str(line);
+        }
+    }
+    messages
+}
+
+/// The line of a command's output that says how it went: the first naming an error, else
+/// the last with words in it; markup removed, at most [`MAX_KEY_CHARS`].
+fn key_line(output: &str) -> Option<String> {
+    let lines: Vec<Cow<'_, str>> = output
+        .lines()
+        .map(|l| strip_markup(l.trim()))
+        .filter(|l| !is_fragment(l))
+        .collect();
+    let line = lines
+        .iter()
+        .find(|l| is_error_line(l))
+        .or_else(|| lines.last())?;
+    let cut: String = line.chars().take(MAX_KEY_CHARS).collect();
+    Some(if cut.len() < line.len() {
+        format!("{}…", cut.trim_end())
+    } else {
+        cut
+    })
 }
 
 /// The command of a tool call as the transcript renders it: `name({json arguments})`.
@@ -273,24 +450,51 @@ fn tool_call_command(text: &str) -> Option<String> {
 
 /// Lines worth keeping whole: errors (by the head that names them), user constraints,
 /// decisions, next steps, and lines dense in facts. Each once.
-fn line_items(entries: &[Entry<'_>]) -> Vec<Item> {
+fn line_items(entries: &[Entry<'_>], ran: &HashSet<String>) -> Vec<Item> {
     let mut seen = HashSet::new();
     let mut items = Vec::new();
     let total = entries.len();
+    let mut first_task_line = true;
     for (position, entry) in entries.iter().enumerate() {
         let text = entry.text.trim().trim_start_matches("- ").trim();
-        if text.is_empty() || is_list_line(text) || !seen.insert(text) {
+        let summary = entry.role == "summary";
+        if text.is_empty()
+            || is_list_line(text)
+            || (!summary && is_fragment(text))
+            || text.starts_with("```")
+            || ran.contains(text)
+            || (entry.role == "assistant" && tool_call_command(text).is_some())
+        {
             continue;
         }
-        let (heading, score) = classify(entry.role, text);
-        if score == 0 && entry.role != "summary" {
+        let (classified, mut score) = classify(entry.role, text);
+        // The task section holds the task, and what an earlier summary filed there: never
+        // a later message that sounds like a constraint (an agent's aside).
+        let heading = match entry.heading {
+            Some(heading) => heading,
+            None if entry.task => {
+                // Its first line of words says what the task is.
+                if first_task_line {
+                    score += 3;
+                    first_task_line = false;
+                }
+                Heading::Task
+            }
+            None if classified == Heading::Task => Heading::Facts,
+            None => classified,
+        };
+        if score == 0 && !summary {
             continue;
         }
-        let text = if heading == Heading::Errors {
+        let text = if heading == Heading::Errors || is_error_line(text) {
             fact_head(text).to_owned()
         } else {
             shorten(text)
         };
+        // Each line once, errors included: the same error printed again adds nothing.
+        if !seen.insert(text.clone()) {
+            continue;
+        }
         // What the tool printed is evidence; what the user and the agent said carries
         // the task and the reasons.
         let weight = match entry.role {
@@ -301,7 +505,7 @@ fn line_items(entries: &[Entry<'_>]) -> Vec<Item> {
         let cost = Estimator.count(&text) + 3;
         items.push(Item {
             slot: Slot::Line(heading),
-            priority: rank(weight * u64::from(score), 1, position, total, cost),
+            priority: rank(weight * u64::from(score.max(1)), 1, position, total, cost),
             text,
             last: position,
             position,
@@ -324,11 +528,21 @@ fn is_list_line(text: &str) -> bool {
 fn choose(items: &[Item], order: &[usize], budget: u64) -> Vec<bool> {
     let mut chosen = vec![false; items.len()];
     let mut written: HashSet<&str> = HashSet::new();
+    let mut lines: Vec<&str> = Vec::new();
     let mut used = 0u64;
     for &i in order {
         let item = &items[i];
         let listed = matches!(item.slot, Slot::Files | Slot::Numbers);
         if listed && written.contains(item.text.as_str()) {
+            continue;
+        }
+        // A line already said inside a kept one (an error a command's key line shows, a
+        // command's own line) is not said twice.
+        if !listed
+            && lines
+                .iter()
+                .any(|kept: &&str| kept.contains(item.text.as_str()))
+        {
             continue;
         }
         if used + item.cost > budget {
@@ -337,6 +551,18 @@ fn choose(items: &[Item], order: &[usize], budget: u64) -> Vec<bool> {
         used += item.cost;
         chosen[i] = true;
         if !listed {
+            // A kept line said inside this one (an error its key line repeats) goes.
+            for (j, other) in items.iter().enumerate() {
+                if chosen[j]
+                    && j != i
+                    && !matches!(other.slot, Slot::Files | Slot::Numbers)
+                    && item.text.contains(other.text.as_str())
+                {
+                    chosen[j] = false;
+                    used -= other.cost;
+                }
+            }
+            lines.push(&item.text);
             written.extend(line_facts(&item.text).into_iter().map(|f| f.text));
         }
     }
@@ -363,20 +589,15 @@ fn render(items: &[Item], chosen: &[bool], refs_line: Option<&str>) -> String {
         }
         (!entries.is_empty()).then(|| {
             let names: Vec<&str> = entries.iter().map(|i| i.text.as_str()).collect();
-            format!("{label}: {}", names.join(", "))
+            // Numbers apart by a space alone: a comma is a token more per number for exact
+            // tokenizers, which the estimate does not see, and lists of line numbers came
+            // back over the size asked for.
+            let separator = if slot == Slot::Numbers { " " } else { ", " };
+            format!("{label}: {}", names.join(separator))
         })
     };
     let mut out = String::new();
-    for (h, heading) in [
-        Heading::Task,
-        Heading::Facts,
-        Heading::Decisions,
-        Heading::Errors,
-        Heading::Next,
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (h, heading) in Heading::ALL.into_iter().enumerate() {
         let mut section: Vec<String> = Vec::new();
         if heading == Heading::Facts {
             section.extend(list(Slot::Files, "Files"));
@@ -498,78 +719,4 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::message::Message;
-    use crate::prompt::{PromptKind, build};
-
-    fn summarize(messages: &[Message], max_tokens: u64) -> String {
-        Extractive.summarize_prompt(
-            &build(PromptKind::Segment { age: 0 }, messages, max_tokens),
-            max_tokens,
-        )
-    }
-
-    #[test]
-    fn facts_are_kept_and_small_talk_dropped() {
-        let messages = [
-            Message::user(
-                "u",
-                "Please fix the failing test. You must not change the public API.",
-            ),
-            Message::assistant("a", "Thanks, sure!"),
-            Message::assistant("b", "Running `pytest tests/test_fields.py` now."),
-            Message::user(
-                "o",
-                "FAILED tests/test_fields.py::test_timedelta - AssertionError: 345 != 344",
-            ),
-            Message::assistant(
-                "c",
-                "The root cause is rounding in src/marshmallow/fields.py line 1474; I will use round().",
-            ),
-        ];
-        let summary = summarize(&messages, 400);
-        assert!(summary.contains("## Task and constraints"), "{summary}");
-        assert!(
-            summary.contains("must not change the public API"),
-            "{summary}"
-        );
-        assert!(summary.contains("AssertionError: 345 != 344"), "{summary}");
-        assert!(
-            summary.contains("src/marshmallow/fields.py line 1474"),
-            "{summary}"
-        );
-        assert!(!summary.contains("Thanks, sure"), "{summary}");
-    }
-
-    #[test]
-    fn the_size_limit_holds_and_artifact_refs_always_survive() {
-        let long: Vec<Message> = (0..200)
-            .map(|i| {
-                Message::assistant(
-                    format!("a{i}").as_str(),
-                    format!("edited src/module_{i}.rs line {i}"),
-                )
-            })
-            .chain([Message::user(
-                "u",
-                "keep «artifact:file~report-7» for later",
-            )])
-            .collect();
-        let summary = summarize(&long, 150);
-        assert!(
-            Estimator.count(&summary) <= 150,
-            "{}",
-            Estimator.count(&summary)
-        );
-        assert!(summary.contains("«artifact:file~report-7»"));
-    }
-
-    #[test]
-    fn it_is_deterministic_and_empty_only_for_empty_input() {
-        let messages = [Message::user("u", "just chatting")];
-        assert_eq!(summarize(&messages, 100), summarize(&messages, 100));
-        assert!(!summarize(&messages, 100).is_empty());
-        assert_eq!(Extractive.summarize_prompt(&[], 100), "");
-    }
-}
+mod tests;
