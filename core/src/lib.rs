@@ -100,6 +100,7 @@ pub mod plan;
 pub mod prompt;
 pub mod prune;
 pub mod rebase;
+pub mod receipt;
 pub mod segment;
 pub mod select;
 pub mod tokens;

@@ -563,6 +563,9 @@ impl Run {
         };
         self.report.tokens_after = tokens;
         self.report.messages_after = self.current.len();
+        if compacted {
+            self.report.lost_facts = crate::receipt::lost_facts(&self.original, &self.current);
+        }
         if record && !self.past_open_circuit {
             let mut shared = self.compactor.shared();
             if let Some(state) = shared.session(&self.session) {
