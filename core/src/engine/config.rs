@@ -69,6 +69,10 @@ pub struct CompactionConfig {
     /// a session's circuit is open, and for a failed MAXIMUM summary, instead of failing
     /// (false). Needs the `extractive` feature.
     pub extractive_fallback: bool,
+    /// The caller's focus, added to every summary prompt (`"keep the database schema
+    /// decisions"`), fenced apart from the transcript; part of the summary cache key.
+    /// At most [`MAX_INSTRUCTIONS_CHARS`] characters, not blank (default `None`).
+    pub instructions: Option<String>,
 }
 
 impl Default for CompactionConfig {
@@ -96,6 +100,7 @@ impl Default for CompactionConfig {
             cache_capacity: 1024,
             session_capacity: 1024,
             extractive_fallback: false,
+            instructions: None,
         }
     }
 }
@@ -103,6 +108,8 @@ impl Default for CompactionConfig {
 /// The largest count a caller may give for turns, messages and concurrency: far past any
 /// real conversation, small enough that no loop over it can hang.
 pub const MAX_COUNT: usize = 1_000_000;
+/// The longest `instructions`, in characters: a focus, not a second prompt.
+pub const MAX_INSTRUCTIONS_CHARS: usize = 2_000;
 /// The most attempts per request: each retry halves the input, so more are pointless.
 pub const MAX_ATTEMPTS: u32 = 16;
 
@@ -143,6 +150,16 @@ impl CompactionConfig {
                 expected,
                 found: found.to_string(),
             });
+        }
+        if let Some(instructions) = &self.instructions {
+            let chars = instructions.chars().count();
+            if chars > MAX_INSTRUCTIONS_CHARS || instructions.trim().is_empty() {
+                return Err(ConfigError::Invalid {
+                    field: "instructions",
+                    expected: "a text of 1 to 2000 characters, not blank",
+                    found: format!("{chars} characters"),
+                });
+            }
         }
         if !(0.0..=1.0).contains(&self.min_reduction) {
             return Err(ConfigError::Invalid {
