@@ -69,12 +69,6 @@ impl FactKind {
     }
 }
 
-impl std::fmt::Display for FactKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// One fact: its kind and its text, a slice of the text it was found in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Fact<'a> {

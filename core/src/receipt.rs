@@ -7,7 +7,7 @@
 //! input's facts go into one set, the output's text is read once, and a fact is looked up
 //! only in the lines that could hold it (see [`lost_facts`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use crate::facts::{FactKind, commands, line_facts};
 use crate::message::{Message, Role};
@@ -57,7 +57,7 @@ impl LostFacts {
             .kinds
             .iter()
             .filter(|k| k.lost > 0)
-            .map(|k| format!("{} {}", k.kind, k.lost))
+            .map(|k| format!("{} {}", k.kind.as_str(), k.lost))
             .collect();
         if kinds.is_empty() {
             format!("lost facts: {} of {}", self.lost, self.before)
@@ -74,20 +74,21 @@ impl LostFacts {
 
 /// The facts of `before` (system messages excluded) absent from the text of `after`.
 ///
-/// A fact is present when the output holds its text verbatim, starting where a word
-/// starts (`345` is not in `1345`). The output is indexed once by its words (maximal runs
-/// of letters, digits and `_`); a fact is looked up by its first word and checked at
-/// those places only. Searching the whole output for every fact was the first version:
-/// on a million-token session that is tens of thousands of scans of megabytes.
+/// A fact is present when the output holds its text verbatim, its first word as a whole
+/// word (`1474` is not in `11474`). The output is read once into sets of its facts and its
+/// words, and a fact is looked up there; only a fact whose first word is in the output but
+/// which is not one of its facts is searched for in the whole text. Searching the whole
+/// output for every fact was the first version: on a million-token session that is tens
+/// of thousands of scans of megabytes.
 pub fn lost_facts(before: &[Message], after: &[Message]) -> LostFacts {
-    // Distinct facts in first-seen order, so examples and counts are deterministic.
-    let mut seen: HashSet<(FactKind, String)> = HashSet::new();
+    // Distinct facts in first-seen order, so examples and counts are deterministic. The
+    // set's key is the kind's name and the text: a map of a new key type costs the wasm
+    // package kilobytes, a set of strings is already in it.
+    let mut seen: HashSet<String> = HashSet::new();
     let mut wanted: Vec<(FactKind, String)> = Vec::new();
     let mut add = |kind: FactKind, text: &str| {
-        let key = (kind, text.to_owned());
-        if !seen.contains(&key) {
-            seen.insert(key.clone());
-            wanted.push(key);
+        if seen.insert(format!("{}:{text}", kind.as_str())) {
+            wanted.push((kind, text.to_owned()));
         }
     };
     for message in before.iter().filter(|m| m.role != Role::System) {
@@ -107,15 +108,21 @@ pub fn lost_facts(before: &[Message], after: &[Message]) -> LostFacts {
         .map(|m| m.text() + "\n")
         .collect();
     let index = Index::new(&output);
-    let mut kinds: HashMap<FactKind, KindLoss> = HashMap::new();
     let mut receipt = LostFacts::default();
     for (kind, text) in wanted {
-        let entry = kinds.entry(kind).or_insert_with(|| KindLoss {
-            kind,
-            before: 0,
-            lost: 0,
-            examples: Vec::new(),
-        });
+        let at = match receipt.kinds.iter().position(|k| k.kind == kind) {
+            Some(at) => at,
+            None => {
+                receipt.kinds.push(KindLoss {
+                    kind,
+                    before: 0,
+                    lost: 0,
+                    examples: Vec::new(),
+                });
+                receipt.kinds.len() - 1
+            }
+        };
+        let entry = &mut receipt.kinds[at];
         entry.before += 1;
         receipt.before += 1;
         if index.contains(&text) {
@@ -127,59 +134,59 @@ pub fn lost_facts(before: &[Message], after: &[Message]) -> LostFacts {
             entry.examples.push(text);
         }
     }
-    receipt.kinds = FactKind::ALL
-        .iter()
-        .filter_map(|kind| kinds.remove(kind))
-        .collect();
+    receipt
+        .kinds
+        .sort_by_key(|k| FactKind::ALL.iter().position(|all| *all == k.kind));
     receipt
 }
 
-/// The output's words and where each starts.
+/// What the output holds: its facts, and its words (maximal runs of letters, digits and
+/// `_`). Sets of strings: a map of positions was the first version, and a new map type
+/// costs the wasm package kilobytes.
 struct Index<'a> {
     text: &'a str,
-    words: HashMap<&'a str, Vec<usize>>,
+    facts: HashSet<&'a str>,
+    words: HashSet<&'a str>,
 }
 
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
-/// The first word of `text` (a maximal run of word characters) and where it starts.
-fn first_word(text: &str) -> Option<(usize, &str)> {
+/// The first word of `text` (a maximal run of word characters).
+fn first_word(text: &str) -> Option<&str> {
     let start = text.find(is_word_char)?;
     let rest = &text[start..];
     let end = rest.find(|c: char| !is_word_char(c)).unwrap_or(rest.len());
-    Some((start, &rest[..end]))
+    Some(&rest[..end])
 }
 
 impl<'a> Index<'a> {
     fn new(text: &'a str) -> Self {
-        let mut words: HashMap<&'a str, Vec<usize>> = HashMap::new();
-        let mut start = None;
-        for (at, c) in text.char_indices().chain([(text.len(), ' ')]) {
-            match (start, is_word_char(c)) {
-                (None, true) => start = Some(at),
-                (Some(s), false) => {
-                    words.entry(&text[s..at]).or_default().push(s);
-                    start = None;
-                }
-                _ => {}
-            }
+        let mut facts = HashSet::new();
+        for line in text.lines() {
+            facts.insert(line.trim());
+            facts.extend(line_facts(line).into_iter().map(|f| f.text));
         }
-        Index { text, words }
+        let words = text
+            .split(|c: char| !is_word_char(c))
+            .filter(|w| !w.is_empty())
+            .collect();
+        Index { text, facts, words }
     }
 
+    /// Is `fact` in the output? Found as a fact or a line of it (one lookup, most present
+    /// facts); absent when its first word is not a word of the output (one lookup, most
+    /// lost facts: `1474` is not in `11474`); else searched for in the whole text (an error
+    /// line or a command inside a summary's bullet).
     fn contains(&self, fact: &str) -> bool {
-        let Some((offset, word)) = first_word(fact) else {
-            return self.text.contains(fact);
-        };
-        self.words.get(word).is_some_and(|starts| {
-            starts.iter().any(|&s| {
-                s.checked_sub(offset)
-                    .and_then(|from| self.text.get(from..))
-                    .is_some_and(|rest| rest.starts_with(fact))
-            })
-        })
+        if self.facts.contains(fact) {
+            return true;
+        }
+        match first_word(fact) {
+            Some(word) if !self.words.contains(word) => false,
+            _ => self.text.contains(fact),
+        }
     }
 }
 
