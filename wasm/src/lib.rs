@@ -63,6 +63,7 @@ const CONFIG_FIELDS: &[&str] = &[
     "minTailTurns",
     "maxSummaryTokens",
     "summaryModel",
+    "instructions",
     "summaryProvider",
     "enableIncremental",
     "maxFailures",
@@ -473,6 +474,7 @@ impl Compactor {
                 .integer("sessionCapacity")?
                 .unwrap_or(defaults.session_capacity),
             extractive_fallback: extractive_fallback(config.bool("extractiveFallback")?)?,
+            instructions: config.string("instructions")?,
         };
         let budget = config.budget.resolve()?;
         let accountant = TokenAccountant::new(counter(budget.encoding));
