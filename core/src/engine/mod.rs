@@ -50,7 +50,8 @@ mod session;
 mod walk;
 
 pub use config::{
-    CompactionConfig, ConfigError, MAX_ATTEMPTS, MAX_COUNT, MIN_SUMMARY_TOKENS, Trigger,
+    CompactionConfig, ConfigError, MAX_ATTEMPTS, MAX_COUNT, MAX_INSTRUCTIONS_CHARS,
+    MIN_SUMMARY_TOKENS, Trigger,
 };
 pub use error::{CompactError, Offender};
 pub use event::Event;
