@@ -413,7 +413,10 @@ fn request_timeout_ends_requests_a_summarizer_never_answers() {
     let out = stdout(&output);
     assert!(out.contains("target missed"), "{out}");
     // Every request that hung failed, and each failure kept its level's messages.
-    let totals = out.lines().last().unwrap_or_default();
+    let totals = out
+        .lines()
+        .find(|line| line.starts_with("requests "))
+        .unwrap_or_default();
     let count = |word: &str| {
         totals
             .split(&format!("{word} "))
