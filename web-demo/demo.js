@@ -7,7 +7,7 @@ import init, { Compactor, extractiveSummarize, detectFormat } from "../wasm/pkg/
 const $ = (id) => document.getElementById(id);
 const ui = Object.fromEntries(
   ["status", "file", "drop", "loaded", "conversation", "max-context", "output-reserve", "trigger", "target", "recent-turns", "format", "lenient",
-    "base-url", "model", "api-key", "assess", "compact", "cancel", "error", "gauge", "gauge-label", "assessment", "strip", "strip-caption",
+    "base-url", "model", "api-key", "instructions", "assess", "compact", "cancel", "error", "gauge", "gauge-label", "assessment", "strip", "strip-caption",
     "legend", "segment-detail", "ladder", "timeline", "result", "download", "original", "messages"].map((id) => [id, $(id)]),
 );
 
@@ -73,7 +73,15 @@ function newCompactor() {
     triggerRatio: ui.trigger.valueAsNumber,
     targetRatio: ui.target.valueAsNumber,
     keepRecentTurns: ui["recent-turns"].valueAsNumber,
+    ...(ui.instructions.value.trim() ? { instructions: ui.instructions.value } : {}),
   });
+}
+
+/** The loss receipt as one line: `lost facts: 12 of 340 (path 3, number 7)`, examples on hover. */
+function lostFactsLine({ before, lost, kinds }) {
+  const byKind = kinds.filter((k) => k.lost > 0).map((k) => `${k.kind} ${k.lost}`).join(", ");
+  const examples = kinds.filter((k) => k.examples.length).map((k) => `${k.kind}: ${k.examples.join(" · ")}`).join("\n");
+  return el("p", { id: "lost-facts", title: examples }, `lost facts: ${lost} of ${before}${byKind ? ` (${byKind})` : ""}`);
 }
 
 /** A message's text, for lists: its content, and its tool calls. */
@@ -404,6 +412,7 @@ function showResult({ messages, report, status }, original, plan) {
   ui.result.replaceChildren(
     el("p", { id: "before-after" }, `${fmt(report.tokensBefore)} → ${fmt(report.tokensAfter)} tokens, ${report.messagesBefore} → ${report.messagesAfter} messages: ${statusText}`),
     el("p", {}, `requests ${report.requests} · cache hits ${report.cacheHits} · failures ${report.failures} · summarizer input ${fmt(report.summaryInputTokens)} tokens`),
+    ...(status.kind === "compacted" ? [lostFactsLine(report.lostFacts)] : []),
   );
   // The report is the run's own account: it settles each walked level's numbers.
   for (const l of report.levels) Object.assign(ladder.get(l.level), { state: ladder.get(l.level).state === "skipped" ? "skipped" : "left", before: l.tokensBefore, after: l.tokensAfter, requests: l.requests, cacheHits: l.cacheHits, failures: l.failures });

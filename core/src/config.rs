@@ -74,6 +74,10 @@ pub struct CompactionConfig {
     /// What tokens cost, relative to uncached input: the session's default policy
     /// weighs them ([`crate::policy`]).
     pub prices: crate::policy::Prices,
+    /// The caller's focus, added to every summary prompt (`"keep the database schema
+    /// decisions"`), fenced apart from the transcript; part of the summary cache key.
+    /// At most [`MAX_INSTRUCTIONS_CHARS`] characters, not blank (default `None`).
+    pub instructions: Option<String>,
 }
 
 impl Default for CompactionConfig {
@@ -102,6 +106,7 @@ impl Default for CompactionConfig {
             session_capacity: 1024,
             extractive_fallback: false,
             prices: crate::policy::Prices::default(),
+            instructions: None,
         }
     }
 }
@@ -109,6 +114,8 @@ impl Default for CompactionConfig {
 /// The largest count a caller may give for turns, messages and concurrency: far past any
 /// real conversation, small enough that no loop over it can hang.
 pub const MAX_COUNT: usize = 1_000_000;
+/// The longest `instructions`, in characters: a focus, not a second prompt.
+pub const MAX_INSTRUCTIONS_CHARS: usize = 2_000;
 /// The most attempts per request: each retry halves the input, so more are pointless.
 pub const MAX_ATTEMPTS: u32 = 16;
 
@@ -149,6 +156,16 @@ impl CompactionConfig {
                 expected,
                 found: found.to_string(),
             });
+        }
+        if let Some(instructions) = &self.instructions {
+            let chars = instructions.chars().count();
+            if chars > MAX_INSTRUCTIONS_CHARS || instructions.trim().is_empty() {
+                return Err(ConfigError::Invalid {
+                    field: "instructions",
+                    expected: "a text of 1 to 2000 characters, not blank",
+                    found: format!("{chars} characters"),
+                });
+            }
         }
         if !(0.0..=1.0).contains(&self.min_reduction) {
             return Err(ConfigError::Invalid {

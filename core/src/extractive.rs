@@ -9,12 +9,17 @@
 //! costs without adding. No model, no network: the default for demos, tests and the
 //! command line, and an opt-in fallback when the model summarizer's circuit is open.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use crate::facts::{FactKind, command_head, command_of, exit_status, fact_head, line_facts};
+use crate::facts::{
+    FactKind, command_head, command_of, exit_status, fact_head, is_error_line, line_facts,
+    text_command,
+};
 use crate::prompt::{HEADINGS, PromptMessage, artifact_refs, transcript_body};
 use crate::summary::{SummaryFailure, SummaryRequest};
 use crate::tokens::{Estimator, TokenCounter};
+use read::{is_fragment, key_line, raw_messages, read_entries, shorten};
 
 /// The extractive summarizer. Stateless; counts with the [`Estimator`] so its output size
 /// errs small against every tokenizer.
@@ -25,6 +30,8 @@ pub struct Extractive;
 const MAX_LINE_CHARS: usize = 240;
 /// Longest command kept, in characters (its first line).
 const MAX_COMMAND_CHARS: usize = 120;
+/// Longest key line of a command's output kept beside it, in characters.
+const MAX_KEY_CHARS: usize = 100;
 /// Tokens set aside for the headings and list labels of the answer.
 const LAYOUT_TOKENS: u64 = 24;
 
@@ -35,6 +42,17 @@ enum Heading {
     Decisions,
     Errors,
     Next,
+}
+
+impl Heading {
+    /// In the order of [`HEADINGS`].
+    const ALL: [Heading; 5] = [
+        Heading::Task,
+        Heading::Facts,
+        Heading::Decisions,
+        Heading::Errors,
+        Heading::Next,
+    ];
 }
 
 /// Where a kept item is written: a bullet line of its own, or an entry of a list line.
@@ -58,10 +76,14 @@ struct Item {
     cost: u64,
 }
 
-/// One line of the transcript and who wrote it.
+/// One line of the transcript, markup removed, and where it came from.
 struct Entry<'a> {
     role: &'a str,
-    text: &'a str,
+    text: Cow<'a, str>,
+    /// The heading an earlier summary filed it under, when it is one of its bullets.
+    heading: Option<Heading>,
+    /// It belongs to the task: the transcript's first user message, before any answer.
+    task: bool,
 }
 
 /// How often and how late a fact is named.
@@ -101,9 +123,14 @@ impl Extractive {
         });
         let entries = read_entries(existing, body);
         let mut items = fact_items(&entries);
-        items.extend(line_items(&entries));
+        let (commands, ran) = command_items(body);
+        items.extend(commands);
+        items.extend(line_items(&entries, &ran));
         if items.is_empty()
-            && let Some(first) = entries.iter().find(|e| !e.text.trim().is_empty())
+            && let Some(first) = entries
+                .iter()
+                .find(|e| !is_fragment(&e.text))
+                .or_else(|| entries.iter().find(|e| !e.text.trim().is_empty()))
         {
             let text = shorten(first.text.trim());
             items.push(Item {
@@ -138,58 +165,20 @@ impl Extractive {
     }
 }
 
-/// The transcript's lines with their roles; an existing summary's bullets first.
-fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<Entry<'a>> {
-    let mut entries = Vec::new();
-    if let Some(summary) = existing {
-        for line in summary.lines() {
-            if let Some(text) = line.trim_start().strip_prefix("- ") {
-                entries.push(Entry {
-                    role: "summary",
-                    text,
-                });
-            }
-        }
-    }
-    let mut role = "user";
-    for raw in body.lines() {
-        let mut line = raw.trim();
-        if let Some(rest) = line.strip_prefix('[')
-            && let Some((tag, text)) = rest.split_once("] ")
-            && let Some(known) = ["system", "user", "assistant", "tool"]
-                .into_iter()
-                .find(|r| *r == tag)
-        {
-            role = known;
-            line = text.trim();
-        }
-        for sentence in sentences(line) {
-            entries.push(Entry {
-                role,
-                text: sentence,
-            });
-        }
-    }
-    entries
-}
-
 /// Scales a value by how often (up to ten times) and how late a fact is named, per token.
 fn rank(weight: u64, count: u64, last: usize, total: usize, cost: u64) -> u64 {
     let recency = (last as u64 * 1_000) / total.max(1) as u64;
     weight * (100 + 30 * count.min(10)) * (1_000 + recency) / cost.max(1)
 }
 
-/// The paths and numbers named in the transcript, and the commands run with their exit
-/// status, each once, ranked.
+/// The paths and numbers named in the transcript, each once, ranked.
 fn fact_items(entries: &[Entry<'_>]) -> Vec<Item> {
     let mut seen: HashMap<&str, Seen> = HashMap::new();
     // First-seen order: items from the map come out in it, so ties rank the same way on
     // every run (a map's own order is not stable).
     let mut order: Vec<&str> = Vec::new();
-    let mut commands: Vec<(usize, String, Option<i64>)> = Vec::new();
-    let mut awaiting_status = false;
     for (position, entry) in entries.iter().enumerate() {
-        for fact in line_facts(entry.text) {
+        for fact in line_facts(&entry.text) {
             if !seen.contains_key(fact.text) {
                 order.push(fact.text);
             }
@@ -202,58 +191,73 @@ fn fact_items(entries: &[Entry<'_>]) -> Vec<Item> {
             s.count += 1;
             s.last = position;
         }
-        if entry.role == "assistant"
-            && let Some(command) = tool_call_command(entry.text)
-        {
-            commands.push((position, command, None));
-            awaiting_status = true;
-        } else if entry.role == "tool"
-            && awaiting_status
-            && let Some(status) = exit_status(entry.text)
-        {
-            if let Some(last) = commands.last_mut() {
-                last.2 = Some(status);
-            }
-            awaiting_status = false;
-        }
     }
     let total = entries.len();
-    let mut items: Vec<Item> = order
+    order
         .into_iter()
         .filter_map(|text| seen.remove(text).map(|s| (text, s)))
-        .filter(|(_, s)| s.kind != FactKind::Error)
-        .map(|(text, s)| {
+        .filter_map(|(text, s)| {
             let (slot, weight) = match s.kind {
                 FactKind::Path => (Slot::Files, 3),
-                _ => (Slot::Numbers, 1),
+                FactKind::Number => (Slot::Numbers, 1),
+                _ => return None,
             };
             let cost = Estimator.count(text) + 1;
-            Item {
+            Some(Item {
                 slot,
                 text: text.to_owned(),
                 priority: rank(weight, s.count, s.last, total, cost),
                 last: s.last,
                 position: s.first,
                 cost,
-            }
+            })
         })
-        .collect();
-    for (position, command, status) in commands {
-        let text = match status {
-            Some(status) => format!("ran `{command}` → exit {status}"),
-            None => format!("ran `{command}`"),
-        };
-        let cost = Estimator.count(&text) + 3;
-        items.push(Item {
-            slot: Slot::Line(Heading::Facts),
-            priority: rank(3, 1, position, total, cost),
-            text,
-            last: position,
-            position,
-            cost,
-        });
+        .collect()
+}
+
+/// The commands run, each with its exit status and the key line of its output (its first
+/// error line, else its last line of words), ranked by how late they ran.
+/// Also returns the commands' first lines: the lines that wrote them are not kept again.
+fn command_items(body: &str) -> (Vec<Item>, HashSet<String>) {
+    let messages = raw_messages(body);
+    let total = messages.len();
+    let mut items = Vec::new();
+    let mut ran = HashSet::new();
+    for (at, (role, text)) in messages.iter().enumerate() {
+        if *role != "assistant" {
+            continue;
+        }
+        let mut runs: Vec<String> = text.lines().filter_map(tool_call_command).collect();
+        if runs.is_empty() {
+            runs.extend(text_command(text).map(|c| command_head(c, MAX_COMMAND_CHARS)));
+        }
+        let outputs: Vec<&str> = messages[at + 1..]
+            .iter()
+            .take_while(|(role, _)| *role != "assistant")
+            .map(|(_, text)| text.as_str())
+            .collect();
+        for (n, command) in runs.into_iter().enumerate() {
+            ran.insert(command.trim_end_matches(['…', ' ']).to_owned());
+            let output = outputs.get(n).copied().unwrap_or("");
+            let mut text = format!("ran `{command}`");
+            if let Some(status) = exit_status(output) {
+                text.push_str(&format!(" → exit {status}"));
+            }
+            if let Some(key) = key_line(output) {
+                text.push_str(&format!(": {key}"));
+            }
+            let cost = Estimator.count(&text) + 3;
+            items.push(Item {
+                slot: Slot::Line(Heading::Facts),
+                priority: rank(3, 1, at, total, cost),
+                text,
+                last: at,
+                position: at,
+                cost,
+            });
+        }
     }
-    items
+    (items, ran)
 }
 
 /// The command of a tool call as the transcript renders it: `name({json arguments})`.
@@ -273,24 +277,51 @@ fn tool_call_command(text: &str) -> Option<String> {
 
 /// Lines worth keeping whole: errors (by the head that names them), user constraints,
 /// decisions, next steps, and lines dense in facts. Each once.
-fn line_items(entries: &[Entry<'_>]) -> Vec<Item> {
+fn line_items(entries: &[Entry<'_>], ran: &HashSet<String>) -> Vec<Item> {
     let mut seen = HashSet::new();
     let mut items = Vec::new();
     let total = entries.len();
+    let mut first_task_line = true;
     for (position, entry) in entries.iter().enumerate() {
         let text = entry.text.trim().trim_start_matches("- ").trim();
-        if text.is_empty() || is_list_line(text) || !seen.insert(text) {
+        let summary = entry.role == "summary";
+        if text.is_empty()
+            || is_list_line(text)
+            || (!summary && is_fragment(text))
+            || text.starts_with("```")
+            || ran.contains(text)
+            || (entry.role == "assistant" && tool_call_command(text).is_some())
+        {
             continue;
         }
-        let (heading, score) = classify(entry.role, text);
-        if score == 0 && entry.role != "summary" {
+        let (classified, mut score) = classify(entry.role, text);
+        // The task section holds the task, and what an earlier summary filed there: never
+        // a later message that sounds like a constraint (an agent's aside).
+        let heading = match entry.heading {
+            Some(heading) => heading,
+            None if entry.task => {
+                // Its first line of words says what the task is.
+                if first_task_line {
+                    score += 3;
+                    first_task_line = false;
+                }
+                Heading::Task
+            }
+            None if classified == Heading::Task => Heading::Facts,
+            None => classified,
+        };
+        if score == 0 && !summary {
             continue;
         }
-        let text = if heading == Heading::Errors {
+        let text = if heading == Heading::Errors || is_error_line(text) {
             fact_head(text).to_owned()
         } else {
             shorten(text)
         };
+        // Each line once, errors included: the same error printed again adds nothing.
+        if !seen.insert(text.clone()) {
+            continue;
+        }
         // What the tool printed is evidence; what the user and the agent said carries
         // the task and the reasons.
         let weight = match entry.role {
@@ -301,7 +332,7 @@ fn line_items(entries: &[Entry<'_>]) -> Vec<Item> {
         let cost = Estimator.count(&text) + 3;
         items.push(Item {
             slot: Slot::Line(heading),
-            priority: rank(weight * u64::from(score), 1, position, total, cost),
+            priority: rank(weight * u64::from(score.max(1)), 1, position, total, cost),
             text,
             last: position,
             position,
@@ -324,11 +355,21 @@ fn is_list_line(text: &str) -> bool {
 fn choose(items: &[Item], order: &[usize], budget: u64) -> Vec<bool> {
     let mut chosen = vec![false; items.len()];
     let mut written: HashSet<&str> = HashSet::new();
+    let mut lines: Vec<&str> = Vec::new();
     let mut used = 0u64;
     for &i in order {
         let item = &items[i];
         let listed = matches!(item.slot, Slot::Files | Slot::Numbers);
         if listed && written.contains(item.text.as_str()) {
+            continue;
+        }
+        // A line already said inside a kept one (an error a command's key line shows, a
+        // command's own line) is not said twice.
+        if !listed
+            && lines
+                .iter()
+                .any(|kept: &&str| kept.contains(item.text.as_str()))
+        {
             continue;
         }
         if used + item.cost > budget {
@@ -337,6 +378,18 @@ fn choose(items: &[Item], order: &[usize], budget: u64) -> Vec<bool> {
         used += item.cost;
         chosen[i] = true;
         if !listed {
+            // A kept line said inside this one (an error its key line repeats) goes.
+            for (j, other) in items.iter().enumerate() {
+                if chosen[j]
+                    && j != i
+                    && !matches!(other.slot, Slot::Files | Slot::Numbers)
+                    && item.text.contains(other.text.as_str())
+                {
+                    chosen[j] = false;
+                    used -= other.cost;
+                }
+            }
+            lines.push(&item.text);
             written.extend(line_facts(&item.text).into_iter().map(|f| f.text));
         }
     }
@@ -363,20 +416,15 @@ fn render(items: &[Item], chosen: &[bool], refs_line: Option<&str>) -> String {
         }
         (!entries.is_empty()).then(|| {
             let names: Vec<&str> = entries.iter().map(|i| i.text.as_str()).collect();
-            format!("{label}: {}", names.join(", "))
+            // Numbers apart by a space alone: a comma is a token more per number for exact
+            // tokenizers, which the estimate does not see, and lists of line numbers came
+            // back over the size asked for.
+            let separator = if slot == Slot::Numbers { " " } else { ", " };
+            format!("{label}: {}", names.join(separator))
         })
     };
     let mut out = String::new();
-    for (h, heading) in [
-        Heading::Task,
-        Heading::Facts,
-        Heading::Decisions,
-        Heading::Errors,
-        Heading::Next,
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (h, heading) in Heading::ALL.into_iter().enumerate() {
         let mut section: Vec<String> = Vec::new();
         if heading == Heading::Facts {
             section.extend(list(Slot::Files, "Files"));
@@ -398,25 +446,6 @@ fn render(items: &[Item], chosen: &[bool], refs_line: Option<&str>) -> String {
         }
     }
     out.trim_end().to_owned()
-}
-
-fn sentences(line: &str) -> impl Iterator<Item = &str> {
-    // Long prose lines split into sentences; code and output lines stay whole.
-    let split = line.len() > MAX_LINE_CHARS && line.contains(". ");
-    let parts: Vec<&str> = if split {
-        line.split_inclusive(". ").collect()
-    } else {
-        vec![line]
-    };
-    parts.into_iter()
-}
-
-fn shorten(text: &str) -> String {
-    if text.chars().count() <= MAX_LINE_CHARS {
-        return text.to_owned();
-    }
-    let cut: String = text.chars().take(MAX_LINE_CHARS - 1).collect();
-    format!("{cut}…")
 }
 
 fn has_path(text: &str) -> bool {
@@ -497,79 +526,6 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
     (heading, score)
 }
 
+mod read;
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::message::Message;
-    use crate::prompt::{PromptKind, build};
-
-    fn summarize(messages: &[Message], max_tokens: u64) -> String {
-        Extractive.summarize_prompt(
-            &build(PromptKind::Segment { age: 0 }, messages, max_tokens),
-            max_tokens,
-        )
-    }
-
-    #[test]
-    fn facts_are_kept_and_small_talk_dropped() {
-        let messages = [
-            Message::user(
-                "u",
-                "Please fix the failing test. You must not change the public API.",
-            ),
-            Message::assistant("a", "Thanks, sure!"),
-            Message::assistant("b", "Running `pytest tests/test_fields.py` now."),
-            Message::user(
-                "o",
-                "FAILED tests/test_fields.py::test_timedelta - AssertionError: 345 != 344",
-            ),
-            Message::assistant(
-                "c",
-                "The root cause is rounding in src/marshmallow/fields.py line 1474; I will use round().",
-            ),
-        ];
-        let summary = summarize(&messages, 400);
-        assert!(summary.contains("## Task and constraints"), "{summary}");
-        assert!(
-            summary.contains("must not change the public API"),
-            "{summary}"
-        );
-        assert!(summary.contains("AssertionError: 345 != 344"), "{summary}");
-        assert!(
-            summary.contains("src/marshmallow/fields.py line 1474"),
-            "{summary}"
-        );
-        assert!(!summary.contains("Thanks, sure"), "{summary}");
-    }
-
-    #[test]
-    fn the_size_limit_holds_and_artifact_refs_always_survive() {
-        let long: Vec<Message> = (0..200)
-            .map(|i| {
-                Message::assistant(
-                    format!("a{i}").as_str(),
-                    format!("edited src/module_{i}.rs line {i}"),
-                )
-            })
-            .chain([Message::user(
-                "u",
-                "keep «artifact:file~report-7» for later",
-            )])
-            .collect();
-        let summary = summarize(&long, 150);
-        assert!(
-            Estimator.count(&summary) <= 150,
-            "{}",
-            Estimator.count(&summary)
-        );
-        assert!(summary.contains("«artifact:file~report-7»"));
-    }
-
-    #[test]
-    fn it_is_deterministic_and_empty_only_for_empty_input() {
-        let messages = [Message::user("u", "just chatting")];
-        assert_eq!(summarize(&messages, 100), summarize(&messages, 100));
-        assert!(!summarize(&messages, 100).is_empty());
-        assert_eq!(Extractive.summarize_prompt(&[], 100), "");
-    }
-}
+mod tests;

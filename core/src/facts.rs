@@ -1,14 +1,27 @@
 //! Facts: what a later turn needs from earlier text, found in one place.
 //!
 //! A fact is a file path, a number of three or more digits, a line naming an error or an
-//! exception, or a command an agent ran (with its exit status when the output shows one).
-//! The extractive summarizer ranks and keeps them, LIGHT's placeholder for a cleared tool
-//! result keeps the most telling ones, and the test suite's fidelity report measures how
-//! many of a conversation's facts survive compaction: all three read facts through this
-//! module, so they agree on what a fact is.
+//! exception, a URL, an artifact reference, a qualified identifier, or a command an agent
+//! ran (with its exit status when the output shows one). The extractive summarizer ranks
+//! and keeps them, LIGHT's placeholder for a cleared tool result keeps the most telling
+//! ones, the loss receipt counts the ones a run dropped, and the test suite's fidelity
+//! report measures how many of a conversation's paths, numbers and error lines survive
+//! compaction: all of them read facts through this module, so they agree on what a fact is.
+//!
+//! Markup is not a fact: a closing tag (`</output>`) is not the path `/output`, and a method
+//! call (`content.split`) is not a file — a name without a slash is a file only with a
+//! known extension (or a well-known name such as `Makefile`).
+
+use crate::message::{Message, Part, Role};
 
 /// What kind of fact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "camelCase")
+)]
+#[non_exhaustive]
 pub enum FactKind {
     /// A line naming an error or an exception (its head, at most [`MAX_FACT_CHARS`]).
     Error,
@@ -16,6 +29,44 @@ pub enum FactKind {
     Path,
     /// A number of three or more digits (`1474`, `13230`).
     Number,
+    /// A command an agent ran: the first line of a tool call's command, or of a shell
+    /// block a text-action agent wrote (see [`commands`]). Never found by [`line_facts`].
+    Command,
+    /// A URL (`https://docs.rs/serde`).
+    Url,
+    /// An artifact reference (`«artifact:file~report-7»`).
+    Artifact,
+    /// A qualified name: two or more identifiers joined by `.` or `::` (`fields.Nested`,
+    /// `TimeDelta.serialize`, `std::io::Error`), each part at least two characters long (so
+    /// `e.g` is not one) and not a path, a URL or a domain name (`example.com`).
+    Identifier,
+}
+
+impl FactKind {
+    /// Every kind, in the order reports list them.
+    pub const ALL: [FactKind; 7] = [
+        FactKind::Path,
+        FactKind::Number,
+        FactKind::Error,
+        FactKind::Command,
+        FactKind::Url,
+        FactKind::Artifact,
+        FactKind::Identifier,
+    ];
+
+    /// The kind's name as serialized: `path`, `number`, `error`, `command`, `url`,
+    /// `artifact`, `identifier`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FactKind::Error => "error",
+            FactKind::Path => "path",
+            FactKind::Number => "number",
+            FactKind::Command => "command",
+            FactKind::Url => "url",
+            FactKind::Artifact => "artifact",
+            FactKind::Identifier => "identifier",
+        }
+    }
 }
 
 /// One fact: its kind and its text, a slice of the text it was found in.
@@ -33,6 +84,23 @@ pub const MAX_FACT_CHARS: usize = 160;
 
 /// Characters that end a word when looking for paths.
 const WORD_BREAKS: &str = "\"'`()[]{}<>,;=|";
+
+/// Extensions that make a name without a slash a file. A list, not a pattern: `x.split`,
+/// `self.name` and `fields.Nested` have the shape of a file name too. `log` is here and
+/// `console.log` is refused by name.
+const FILE_EXTENSIONS: &[&str] = &[
+    "c", "cc", "cfg", "cjs", "conf", "cpp", "cs", "css", "csv", "diff", "env", "gif", "go",
+    "gradle", "h", "hpp", "htm", "html", "ini", "ipynb", "java", "jpeg", "jpg", "js", "json",
+    "jsonl", "jsx", "kt", "lock", "log", "lua", "md", "mjs", "patch", "pdf", "php", "pl", "png",
+    "proto", "py", "pyc", "pyi", "pyx", "rb", "rs", "rst", "scss", "sh", "sql", "svg", "swift",
+    "tar", "toml", "ts", "tsx", "txt", "vue", "wasm", "xml", "yaml", "yml", "zip", "zsh",
+];
+
+/// Files known by a name without an extension.
+const FILE_NAMES: &[&str] = &["Makefile", "Dockerfile", "Gemfile", "Rakefile", "Procfile"];
+
+/// Last parts that make a dotted name a domain, not an identifier.
+const DOMAINS: &[&str] = &["com", "org", "net", "edu", "gov"];
 
 /// Does `line` name an error or an exception?
 pub fn is_error_line(line: &str) -> bool {
@@ -59,6 +127,9 @@ fn is_path(word: &str) -> bool {
     if word.len() < 3 || word.len() > 200 || word.contains("://") || word.contains("...") {
         return false;
     }
+    if FILE_NAMES.contains(&word) {
+        return true;
+    }
     if !word
         .chars()
         .all(|c| c.is_alphanumeric() || "/._-~+@".contains(c))
@@ -71,18 +142,40 @@ fn is_path(word: &str) -> bool {
     let rooted = ["/", "./", "../", "~/"].iter().any(|p| word.starts_with(p));
     let slash = word.contains('/') && ((rooted && parts >= 1) || parts >= 3);
     let file = word.rsplit_once('.').is_some_and(|(stem, ext)| {
+        let name = stem.rsplit('/').next().unwrap_or(stem);
+        let known = stem.contains('/') || (FILE_EXTENSIONS.contains(&ext) && stem != "console");
         // "e.g" and "i.e" are not files: a bare name needs a stem of two characters.
-        (stem.len() >= 2 || stem.contains('/'))
+        known
+            && (stem.len() >= 2 || stem.contains('/'))
             && !stem.ends_with('.')
             && (1..=5).contains(&ext.len())
             && ext.chars().all(|c| c.is_ascii_alphanumeric())
             && ext.chars().any(|c| c.is_ascii_lowercase())
-            && stem
-                .rsplit('/')
-                .next()
-                .is_some_and(|s| s.chars().any(char::is_alphanumeric))
+            && name.chars().any(char::is_alphanumeric)
     });
     has_letter && (slash || file)
+}
+
+/// Is `word` a qualified name (see [`FactKind::Identifier`])?
+fn is_identifier(word: &str) -> bool {
+    let separator = if word.contains("::") { "::" } else { "." };
+    if separator == "::" && word.contains('.') {
+        return false;
+    }
+    let mut parts = 0;
+    let mut last = "";
+    for part in word.split(separator) {
+        let mut chars = part.chars();
+        let starts = chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+        if !starts || part.len() < 2 || !chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return false;
+        }
+        parts += 1;
+        last = part;
+    }
+    parts >= 2 && !DOMAINS.contains(&last)
 }
 
 /// Cuts the punctuation a sentence puts around a path (`src/lib.rs:` → `src/lib.rs`).
@@ -91,8 +184,57 @@ fn trim_word(word: &str) -> &str {
         .trim_end_matches(['.', ':', '!', '?'].as_slice())
 }
 
-/// The facts of one line, in order of appearance: the line itself when it names an error,
-/// then its paths and numbers. A fact may repeat.
+/// The words of `line` with the character before each: split at whitespace and
+/// [`WORD_BREAKS`].
+fn words(line: &str) -> impl Iterator<Item = (Option<char>, &str)> {
+    let mut before = None;
+    let mut start = 0;
+    let mut out = Vec::new();
+    for (at, c) in line.char_indices() {
+        if c.is_whitespace() || WORD_BREAKS.contains(c) {
+            if at > start {
+                out.push((before, &line[start..at]));
+            }
+            before = Some(c);
+            start = at + c.len_utf8();
+        }
+    }
+    if start < line.len() {
+        out.push((before, &line[start..]));
+    }
+    out.into_iter()
+}
+
+/// The URL a word starts with, without the punctuation a sentence puts after it.
+fn url(word: &str) -> Option<&str> {
+    let scheme = ["https://", "http://"]
+        .into_iter()
+        .find(|s| word.starts_with(s))?;
+    let url = word.trim_end_matches(['.', ',', ':', ';', '!', '?', '»'].as_slice());
+    (url.len() > scheme.len() + 2).then_some(url)
+}
+
+/// The artifact references of `text` («artifact:type~id»), in order, repeats included.
+pub fn artifact_spans(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        loop {
+            let start = rest.find("«artifact:")?;
+            let candidate = &rest[start..];
+            let end = candidate.find('»')? + '»'.len_utf8();
+            let reference = &candidate[..end];
+            rest = &candidate[end..];
+            if !reference['«'.len_utf8()..].contains('«') {
+                return Some(reference);
+            }
+        }
+    })
+}
+
+/// The facts of one line: the line itself when it names an error, then its paths and its
+/// numbers, then its artifact references, then its URLs and qualified identifiers in order
+/// of appearance.
+/// A fact may repeat. Commands are found from messages, not lines: see [`commands`].
 pub fn line_facts(line: &str) -> Vec<Fact<'_>> {
     let mut out = Vec::new();
     if is_error_line(line) {
@@ -104,16 +246,39 @@ pub fn line_facts(line: &str) -> Vec<Fact<'_>> {
             });
         }
     }
-    for word in line.split(|c: char| c.is_whitespace() || WORD_BREAKS.contains(c)) {
+    let mut others = Vec::new();
+    for (before, word) in words(line) {
+        // `</output>` splits into `<` and `/output`: a closing tag, not a path.
+        if before == Some('<') && word.starts_with('/') {
+            continue;
+        }
+        if let Some(url) = url(word) {
+            others.push(Fact {
+                kind: FactKind::Url,
+                text: url,
+            });
+            continue;
+        }
         let word = trim_word(word);
-        if is_path(word) {
-            out.push(Fact {
-                kind: FactKind::Path,
+        let kind = if is_path(word) {
+            FactKind::Path
+        } else if is_identifier(word) {
+            others.push(Fact {
+                kind: FactKind::Identifier,
                 text: word,
             });
-        }
+            continue;
+        } else {
+            continue;
+        };
+        out.push(Fact { kind, text: word });
     }
     numbers(line, &mut out);
+    out.extend(artifact_spans(line).map(|text| Fact {
+        kind: FactKind::Artifact,
+        text,
+    }));
+    out.extend(others);
     out
 }
 
@@ -161,6 +326,92 @@ pub fn command_of(arguments: &str) -> Option<String> {
     ["command", "cmd", "script", "code", "path", "query"]
         .iter()
         .find_map(|key| json_string_field(arguments, key))
+}
+
+/// A command an agent ran and the exit status its output showed, if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandRun {
+    /// The command's first line, at most [`MAX_FACT_CHARS`] characters: the
+    /// [`FactKind::Command`] fact.
+    pub command: String,
+    /// The exit status the output showed (see [`exit_status`]).
+    pub status: Option<i64>,
+}
+
+/// The command a text-action agent wrote at the end of its message: the last fenced block
+/// (```` ``` ````, any language) or `<command>…</command>`, whole.
+pub fn text_command(text: &str) -> Option<&str> {
+    let fenced = text.rfind("```").and_then(|close| {
+        let open = text[..close].rfind("```")?;
+        let body = &text[open + 3..close];
+        // The language word, if any, ends at the first newline.
+        let (first, rest) = body.split_once('\n')?;
+        let body = if first.trim().chars().all(|c| c.is_ascii_alphanumeric()) {
+            rest
+        } else {
+            body
+        };
+        Some(body.trim())
+    });
+    let tagged = || {
+        let (_, rest) = text.rsplit_once("<command>")?;
+        Some(rest.split_once("</command>")?.0.trim())
+    };
+    fenced
+        .or_else(tagged)
+        .filter(|c| !c.is_empty() && c.len() <= 20_000)
+}
+
+/// The commands agents ran in `messages`, in order: tool calls (their `command` argument,
+/// see [`command_of`]) with the status their result shows, and the command block a
+/// text-action agent ends its message with, with the status the next message shows.
+pub fn commands(messages: &[Message]) -> Vec<CommandRun> {
+    let mut out: Vec<CommandRun> = Vec::new();
+    let mut calls: Vec<(&str, usize)> = Vec::new();
+    let mut awaiting_text: Option<usize> = None;
+    let head = |command: &str| fact_head(command.trim().lines().next().unwrap_or("")).to_owned();
+    for message in messages {
+        if message.role == Role::System {
+            continue;
+        }
+        for part in &message.parts {
+            match part {
+                Part::ToolCall(call) if message.role == Role::Assistant => {
+                    if let Some(command) = command_of(&call.arguments) {
+                        calls.push((&call.id, out.len()));
+                        out.push(CommandRun {
+                            command: head(&command),
+                            status: None,
+                        });
+                    }
+                }
+                Part::ToolResult(result) => {
+                    let at = calls.iter().find(|(id, _)| *id == result.call_id);
+                    if let Some(&(_, at)) = at {
+                        let text = crate::message::text_of(&result.content);
+                        out[at].status = exit_status(&text);
+                    }
+                }
+                Part::Text { text } if message.role == Role::Assistant => {
+                    if let Some(command) = text_command(text) {
+                        awaiting_text = Some(out.len());
+                        out.push(CommandRun {
+                            command: head(command),
+                            status: None,
+                        });
+                    }
+                }
+                Part::Text { text } => {
+                    if let Some(at) = awaiting_text.take() {
+                        out[at].status = exit_status(text);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out.retain(|c| !c.command.is_empty());
+    out
 }
 
 /// The string value of the first `"key": "…"` in a JSON object's text, unescaped.
@@ -241,70 +492,4 @@ pub fn command_head(command: &str, max_chars: usize) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn texts(line: &str, kind: FactKind) -> Vec<&str> {
-        line_facts(line)
-            .into_iter()
-            .filter(|f| f.kind == kind)
-            .map(|f| f.text)
-            .collect()
-    }
-
-    #[test]
-    fn paths_are_found_without_sentence_punctuation() {
-        let line =
-            "Edited src/marshmallow/fields.py: see ./tests/test_a.py, setup.cfg and (docs/x.md).";
-        assert_eq!(
-            texts(line, FactKind::Path),
-            [
-                "src/marshmallow/fields.py",
-                "./tests/test_a.py",
-                "setup.cfg",
-                "docs/x.md"
-            ]
-        );
-        assert!(
-            texts(
-                "see https://example.com/a.html or 3.14 or e.g. this",
-                FactKind::Path
-            )
-            .is_empty()
-        );
-        assert!(texts("and/or", FactKind::Path).is_empty());
-    }
-
-    #[test]
-    fn numbers_stand_alone_with_three_digits_or_more() {
-        let line = "line 1474: 345 != 344 in abc123 at 0x1f2e and 12 or _999";
-        assert_eq!(texts(line, FactKind::Number), ["1474", "345", "344"]);
-    }
-
-    #[test]
-    fn error_lines_count_by_their_head() {
-        assert_eq!(
-            texts("  TypeError: bad operand  ", FactKind::Error),
-            ["TypeError: bad operand"]
-        );
-        let long = format!("Exception: {}", "x".repeat(500));
-        assert_eq!(
-            texts(&long, FactKind::Error)[0].chars().count(),
-            MAX_FACT_CHARS
-        );
-        assert!(texts("all good", FactKind::Error).is_empty());
-    }
-
-    #[test]
-    fn commands_and_exit_statuses_are_read() {
-        assert_eq!(
-            command_of(r#"{"command": "grep -n \"def add\" a.py\nls"}"#).as_deref(),
-            Some("grep -n \"def add\" a.py\nls")
-        );
-        assert_eq!(command_of("{}"), None);
-        assert_eq!(exit_status("<returncode>1</returncode>\n<output>"), Some(1));
-        assert_eq!(exit_status("Process finished. Exit code: 2"), Some(2));
-        assert_eq!(exit_status("fine"), None);
-        assert_eq!(command_head("cat <<EOF\nx\nEOF", 80), "cat <<EOF …");
-    }
-}
+mod tests;

@@ -16,7 +16,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::facts::{Fact, FactKind, facts};
+use crate::facts::{Fact, FactKind, commands, facts};
 use crate::message::Message;
 use crate::tokens::TokenAccountant;
 
@@ -32,16 +32,33 @@ pub const LEDGER_SHARE: f64 = 0.5;
 pub const LEDGER_HEADER: &str = "Facts from the condensed messages (verbatim):";
 
 /// The order of the block's sections.
-const KINDS: [FactKind; 3] = [FactKind::Error, FactKind::Path, FactKind::Number];
+const KINDS: [FactKind; 7] = [
+    FactKind::Error,
+    FactKind::Command,
+    FactKind::Path,
+    FactKind::Url,
+    FactKind::Artifact,
+    FactKind::Identifier,
+    FactKind::Number,
+];
 
 /// A section's label.
 fn label(kind: FactKind) -> &'static str {
     match kind {
         // Not "errors": the label line would read as an error line itself.
         FactKind::Error => "failures",
+        FactKind::Command => "commands run",
         FactKind::Path => "paths",
-        FactKind::Number => "numbers",
+        FactKind::Url => "urls",
+        FactKind::Artifact => "artifacts",
+        FactKind::Identifier => "names",
+        _ => "numbers",
     }
+}
+
+/// Does a fact of `kind` take a line of its own (it holds spaces)?
+fn is_line(kind: FactKind) -> bool {
+    matches!(kind, FactKind::Error | FactKind::Command)
 }
 
 /// A fact a summary must carry, with what ranks it.
@@ -77,8 +94,9 @@ pub fn candidates<'a>(
     folded: impl IntoIterator<Item = &'a Message>,
     kept: &HashSet<String>,
 ) -> Vec<Candidate> {
+    let folded: Vec<Message> = folded.into_iter().cloned().collect();
     let mut found: HashMap<String, Candidate> = HashMap::new();
-    for (position, message) in folded.into_iter().enumerate() {
+    for (position, message) in folded.iter().enumerate() {
         for Fact { kind, text } in facts(&message.text()) {
             if kept.contains(text) {
                 continue;
@@ -101,6 +119,29 @@ pub fn candidates<'a>(
                 }
             }
         }
+    }
+    // Commands with the exit status their output showed: `pytest -x → exit 1`.
+    let runs = commands(&folded);
+    let count = runs.len().max(1);
+    for (n, run) in runs.into_iter().enumerate() {
+        // Where in the folded messages the command stood, about: runs are in order.
+        let position = n * folded.len() / count;
+        let text = match run.status {
+            Some(status) => format!("{} → exit {status}", run.command),
+            None => run.command,
+        };
+        if kept.contains(&text) || found.contains_key(&text) {
+            continue;
+        }
+        found.insert(
+            text.clone(),
+            Candidate {
+                kind: FactKind::Command,
+                text,
+                last: position,
+                count: 1,
+            },
+        );
     }
     let mut ranked: Vec<Candidate> = found.into_values().collect();
     ranked.sort_by(|a, b| {
@@ -163,7 +204,7 @@ pub fn block(
         out.push('\n');
         out.push_str(label(kind));
         out.push(':');
-        if kind == FactKind::Error {
+        if is_line(kind) {
             // Whole lines: one per line, bare, so each reads back as the same fact.
             for text in texts {
                 out.push('\n');

@@ -122,6 +122,7 @@ pub mod policy;
 pub mod prompt;
 pub mod prune;
 pub mod rebase;
+pub mod receipt;
 pub mod replay;
 pub mod segment;
 pub mod select;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use compactor::engine::{CompactError, Compactor, EngineState, Event, Outcome, Trigger};
+use compactor::engine::{CompactError, Compactor, EngineState, Event, Outcome, Status, Trigger};
 
 use crate::clock::SystemClock;
 use crate::failure::Failure;
@@ -186,5 +186,9 @@ fn render(name: &str, outcome: &Outcome, events: &[Event]) -> String {
         fallbacks,
         thousands(r.summary_input_tokens)
     ));
+    if matches!(outcome.status, Status::Compacted { .. }) {
+        out.push_str(&r.lost_facts.summary_line());
+        out.push('\n');
+    }
     out
 }

@@ -341,6 +341,10 @@ pub struct SummarizerArgs {
     /// Never answer every Nth request, to watch `--request-timeout` end it.
     #[arg(long)]
     pub hang_every: Option<u64>,
+    /// What every summary should focus on ("keep the schema decisions"), added to each
+    /// summary prompt apart from the transcript (at most 2,000 characters).
+    #[arg(long, value_name = "TEXT")]
+    pub instructions: Option<String>,
 }
 
 impl SummarizerArgs {
@@ -382,6 +386,7 @@ impl SummarizerArgs {
         CompactionConfig {
             summary_model: self.summary_model.clone(),
             request_timeout_ms: self.request_timeout.max(1).saturating_mul(1000),
+            instructions: self.instructions.clone(),
             ..config
         }
     }

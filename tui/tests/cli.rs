@@ -187,6 +187,22 @@ fn compact_writes_the_conversation_back_in_its_format_and_a_report() {
         serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("JSON");
     assert!(report["report"]["tokensAfter"].as_u64() < report["report"]["tokensBefore"].as_u64());
     assert!(report["events"].as_array().is_some_and(|e| !e.is_empty()));
+    // The loss receipt: in the JSON report, and as one printed line that agrees with it.
+    let lost = &report["report"]["lostFacts"];
+    let (before, lost_count) = (lost["before"].as_u64(), lost["lost"].as_u64());
+    assert!(before.is_some_and(|b| b > 0), "{lost}");
+    assert!(
+        lost["kinds"].as_array().is_some_and(|k| !k.is_empty()
+            && k.iter()
+                .all(|k| k["kind"].is_string() && k["examples"].is_array())),
+        "{lost}"
+    );
+    let line = format!(
+        "lost facts: {} of {}",
+        lost_count.unwrap_or(0),
+        before.unwrap_or(0)
+    );
+    assert!(text.contains(&line), "{line} in\n{text}");
     // The result, fed back, is left alone.
     let again = compactor(&[
         "compact",
@@ -265,6 +281,8 @@ fn compact_asks_an_openai_compatible_endpoint_for_the_summaries_concurrently() {
         &server.url,
         "--summary-model",
         "summary-model",
+        "--instructions",
+        "Keep the rule names.",
         "--progress",
         "-o",
         out.to_str().expect("utf-8"),
@@ -294,6 +312,12 @@ fn compact_asks_an_openai_compatible_endpoint_for_the_summaries_concurrently() {
             body["messages"][1]["content"]
                 .as_str()
                 .is_some_and(|c| c.contains("<transcript>"))
+        );
+        // --instructions: the focus in every prompt's instruction, fenced.
+        assert!(
+            body["messages"][0]["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("<focus>\nKeep the rule names.\n</focus>"))
         );
     }
     // A level's requests are in flight together, not one after another.
@@ -391,7 +415,10 @@ fn request_timeout_ends_requests_a_summarizer_never_answers() {
     let out = stdout(&output);
     assert!(out.contains("target missed"), "{out}");
     // Every request that hung failed, and each failure kept its level's messages.
-    let totals = out.lines().last().unwrap_or_default();
+    let totals = out
+        .lines()
+        .find(|line| line.starts_with("requests "))
+        .unwrap_or_default();
     let count = |word: &str| {
         totals
             .split(&format!("{word} "))
@@ -634,4 +661,17 @@ fn plan_shows_pinned_segments() {
         .as_array()
         .map_or(0, Vec::len);
     assert_eq!(count(&["--pin-all"]), total);
+}
+
+#[test]
+fn compact_refuses_instructions_too_long() {
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/sample.json");
+    let long = "x".repeat(2_001);
+    let output = compactor(&["compact", sample, "--instructions", &long]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("instructions: expected a text of 1 to 2000 characters"),
+        "{}",
+        stderr(&output)
+    );
 }

@@ -92,6 +92,9 @@ config_fields! {
     "summaryModel": "string",
         "Handed to the summarizer in every request as `model` (default: `model`)."
         => set string summary_model;
+    "instructions": "string",
+        "What every summary should focus on, added to each summary prompt apart from the transcript (1 to 2,000 characters, not blank); part of the summary cache key."
+        => set string instructions;
     "summaryProvider": "string",
         "Handed to the summarizer in every request as `provider`."
         => set string summary_provider;

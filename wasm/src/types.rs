@@ -393,6 +393,21 @@ export interface Report {
   key: string | null;
   /** The built-in extractive summarizer answered some or all requests, not yours (an open circuit, or a failed MAXIMUM). */
   extractiveFallback: boolean;
+  /** The loss receipt: the input's facts (system messages excluded) absent from the result; all zero when the messages are the input. */
+  lostFacts: LostFacts;
+}
+
+/** A kind of fact: a file path, a number of 3+ digits, an error line, a command run, a URL, an «artifact» reference, a qualified identifier. */
+export type FactKind = "path" | "number" | "error" | "command" | "url" | "artifact" | "identifier";
+
+/** What a run dropped, in facts. */
+export interface LostFacts {
+  /** Distinct facts of the input. */
+  before: number;
+  /** Of those, the ones absent from the result. */
+  lost: number;
+  /** Per kind the input has. */
+  kinds: { kind: FactKind; before: number; lost: number; /** The first lost ones (at most 5). */ examples: string[] }[];
 }
 
 /** `compact` resolves to this. */

@@ -120,6 +120,9 @@ test("Compact with the extractive summarizer: fewer tokens, every event in order
   assert.equal(before, 7075);
   assert.ok(after < before && after <= 1875, `after ${after}`);
   assert.match(await page.locator("#before-after").textContent(), /24 → \d+ messages: compacted, target met/);
+  // The loss receipt beside the result, its examples on hover.
+  assert.match(await page.locator("#lost-facts").textContent(), /^lost facts: \d+ of \d+ \(path \d+/);
+  assert.match(await page.locator("#lost-facts").getAttribute("title"), /^path: /);
 
   const events = await timeline(page);
   assert.equal(events[0], "assessed");
@@ -156,6 +159,7 @@ test("Compact with an OpenAI-compatible endpoint sends the summary prompt and us
   await page.fill("#base-url", endpoint.base);
   await page.fill("#model", "demo-model");
   await page.fill("#api-key", "sk-demo");
+  await page.fill("#instructions", "Keep the test names.");
   await compact(page);
   assert.equal(await page.locator("#error").isHidden(), true, await page.locator("#error").textContent());
 
@@ -166,6 +170,9 @@ test("Compact with an OpenAI-compatible endpoint sends the summary prompt and us
   assert.ok(Number.isInteger(body.max_tokens) && body.max_tokens > 0);
   assert.deepEqual(body.messages.map((m) => m.role), ["system", "user"]);
   assert.match(body.messages[0].content, /You compress the history of an AI agent's conversation/);
+  // The focus field: fenced into the instruction, never into the transcript.
+  assert.match(body.messages[0].content, /<focus>\nKeep the test names\.\n<\/focus>$/);
+  assert.doesNotMatch(body.messages[1].content, /Keep the test names/);
   assert.match(body.messages[1].content, /^<transcript>\n\[assistant\] /);
 
   const summaries = await page.locator("#messages li.summary pre").allTextContents();

@@ -116,7 +116,13 @@ impl Job {
                         .is_none_or(|meta| meta.level < Level::Aggressive)
             })
             .collect();
-        let cache_key = cache_key(session, level, &inputs, fold.existing.as_deref());
+        let cache_key = cache_key(
+            session,
+            level,
+            &inputs,
+            fold.existing.as_deref(),
+            config.instructions.as_deref(),
+        );
         let groups = chunk_inputs(&inputs, config.summarizer_input_tokens, accountant);
         let candidates = candidates(
             fold.replace
@@ -354,15 +360,25 @@ fn chunk_inputs(
     chunks
 }
 
-/// The summary cache's key: session, level, prompt version, the existing summary and the
-/// content of every input message.
-fn cache_key(session: &str, level: Level, messages: &[&Message], existing: Option<&str>) -> String {
+/// The summary cache's key: session, level, prompt version, the existing summary, the
+/// caller's focus (another focus asks for another summary) and the content of every input
+/// message.
+fn cache_key(
+    session: &str,
+    level: Level,
+    messages: &[&Message],
+    existing: Option<&str>,
+    instructions: Option<&str>,
+) -> String {
     let mut hasher = Hasher::new();
     hasher
         .str(session)
         .str(level.as_str())
         .u64(u64::from(PROMPT_VERSION));
     hasher.str(existing.unwrap_or(""));
+    if let Some(focus) = instructions {
+        hasher.str("focus").str(focus);
+    }
     for message in messages {
         hasher.message(message);
     }

@@ -50,7 +50,8 @@ mod session;
 mod walk;
 
 pub use crate::config::{
-    CompactionConfig, ConfigError, MAX_ATTEMPTS, MAX_COUNT, MIN_SUMMARY_TOKENS, Trigger,
+    CompactionConfig, ConfigError, MAX_ATTEMPTS, MAX_COUNT, MAX_INSTRUCTIONS_CHARS,
+    MIN_SUMMARY_TOKENS, Trigger,
 };
 pub use crate::summary::{RequestId, SummaryFailure, SummaryRequest};
 pub use error::{CompactError, Offender};

@@ -2,6 +2,7 @@
 
 use crate::level::Level;
 use crate::message::Message;
+use crate::receipt::LostFacts;
 
 /// The outcome's kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,6 +106,11 @@ pub struct Report {
     pub key: Option<String>,
     /// The circuit was open and the offline extractive summarizer stood in.
     pub extractive_fallback: bool,
+    /// The loss receipt: the input's facts absent from the result (see
+    /// [`crate::receipt::lost_facts`]). Filled when the run compacted; empty (all zero)
+    /// when the messages returned are the input, which loses nothing.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub lost_facts: LostFacts,
 }
 
 /// A finished run.

@@ -13,7 +13,7 @@ use crate::hash::message_hash;
 use crate::level::Level;
 use crate::message::{Message, MessageId};
 use crate::overflow::Target;
-use crate::prompt::{PromptKind, build};
+use crate::prompt::{PromptKind, build_with};
 use crate::validate::validate;
 
 /// The share of its allowance a summary is expected at before any answer was seen (later
@@ -368,7 +368,12 @@ impl Run {
         let job = level.jobs.get(j).filter(|job| job.is_open())?;
         let chunk = job.part(part)?;
         let kind = job.prompt_kind(part);
-        let prompt = build(kind, &chunk.messages, chunk.max_output_tokens);
+        let prompt = build_with(
+            kind,
+            &chunk.messages,
+            chunk.max_output_tokens,
+            config.instructions.as_deref(),
+        );
         // The transcript's messages are counted through the memo (they were counted when
         // the level was planned); only the instruction and the existing summary are new
         // text. Re-tokenizing whole prompts cost a third of a level's time on long inputs.
@@ -573,6 +578,9 @@ impl Run {
         };
         self.report.tokens_after = tokens;
         self.report.messages_after = self.current.len();
+        if compacted {
+            self.report.lost_facts = crate::receipt::lost_facts(&self.original, &self.current);
+        }
         if record && !self.past_open_circuit {
             let mut shared = self.compactor.shared();
             if let Some(state) = shared.session(&self.session) {

@@ -22,7 +22,12 @@ test("extractiveSummarize answers the engine's requests: a compaction as the com
   });
   // The same run as `compactor compact samples/sample.json --max-context 3000 --output-reserve 500`.
   assert.deepEqual(status, { kind: "compacted", targetMet: true });
-  assert.deepEqual([report.tokensBefore, report.tokensAfter], [7075, 1827]);
+  assert.deepEqual([report.tokensBefore, report.tokensAfter], [7075, 1808]);
+  // The loss receipt, as the command line prints it: `lost facts: 113 of 179 (…)`.
+  assert.deepEqual([report.lostFacts.before, report.lostFacts.lost], [179, 113]);
+  const path = report.lostFacts.kinds.find((k) => k.kind === "path");
+  assert.equal(path.lost, 9);
+  assert.ok(path.examples.length === 5 && path.examples.every((e) => typeof e === "string"));
   assert.equal(requests.length, 1);
   const [{ request, text }] = requests;
   assert.match(text, /^## /m);
@@ -114,4 +119,23 @@ test("plan on a 228-message corpus trajectory: one state per segment, a summariz
   const after = c.plan(messages, { lenient: true });
   assert.ok(after.segmentStates.includes("summarized"));
   assert.equal(after.summaries.length, after.segmentStates.filter((s) => s === "summarized").length);
+});
+
+test("instructions: a focus fenced into every summary prompt, refused when blank or too long", async () => {
+  const c = new full.Compactor({ ...numbers, instructions: "Keep the test names." });
+  const prompts = [];
+  await c.compact(sample, {
+    summarize: (request) => {
+      prompts.push(request.prompt);
+      return full.extractiveSummarize(request);
+    },
+  });
+  assert.ok(prompts.length > 0);
+  for (const [instruction, transcript] of prompts) {
+    assert.match(instruction.content, /<focus>\nKeep the test names\.\n<\/focus>$/);
+    assert.doesNotMatch(transcript.content, /Keep the test names/);
+  }
+  for (const instructions of ["   ", "x".repeat(2001)]) {
+    assert.throws(() => new full.Compactor({ ...numbers, instructions }), /instructions/);
+  }
 });

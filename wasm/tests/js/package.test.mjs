@@ -247,13 +247,15 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // 2.2 times its JSON instead of 4.9 (conversations cross as UTF-8 bytes of their length,
 // parsed values kept instead of copied) and counting 40% faster (a filter before the token
 // tables, direct tables for three-byte characters, long pieces cut where no token lies)
-// about 3.5 kB more: 196,117 B. 200 kB holds the line against further growth while the
-// size is won back (a current Binaryen's wasm-opt saves
+// about 3.5 kB more: 196,117 B. The loss receipt in every report (`lostFacts`), the new
+// fact kinds (commands, URLs, artifacts, identifiers) and the extractive summary's command
+// and markup handling about 5 kB more: 201,256 B. 202 kB holds the line against further
+// growth while the size is won back (a current Binaryen's wasm-opt saves
 // at most 2.9 kB gzipped here: see wasm/build.sh). Where the bytes go, per function and per crate:
 // `scripts/wasm_sections.py functions` on the lite build passed through
 // `wasm-bindgen --keep-debug` (its code is about 82% of the module gzipped, spread thin: the
 // engine's own functions, then iterator and collection code instantiated for its types).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 200 kB", (t) => {
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 202 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -262,5 +264,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 200
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 200_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 202_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });

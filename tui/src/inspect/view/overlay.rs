@@ -6,10 +6,11 @@ use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
+use compactor::engine::Status;
 use compactor::message::Message;
 
 use super::detail::detail;
-use crate::inspect::model::{App, DetailTarget, Numbers, Overlay};
+use crate::inspect::model::{App, DetailTarget, Numbers, Overlay, Phase};
 use crate::words::thousands;
 
 /// The app's overlay, if one is open, drawn over the whole screen.
@@ -145,8 +146,15 @@ fn message_row(i: usize, m: &Message, tokens: u64) -> String {
 }
 
 fn render_compare(app: &App, scroll: u16, area: Rect, buf: &mut Buffer) {
+    // The loss receipt beside the result: which facts the model no longer sees.
+    let lost = match &app.phase {
+        Phase::Done(outcome) if matches!(outcome.status, Status::Compacted { .. }) => {
+            format!(" · {}", outcome.report.lost_facts.summary_line())
+        }
+        _ => String::new(),
+    };
     let block = Block::bordered().title(format!(
-        " before {} tokens · after {} tokens · Esc closes ",
+        " before {} · after {} tokens{lost} · Esc closes ",
         thousands(app.original_tokens()),
         thousands(app.tokens)
     ));

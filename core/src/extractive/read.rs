@@ -1,0 +1,201 @@
+//! Reading a transcript: its lines by role with markup removed, an earlier summary's
+//! bullets under their headings, its messages whole, and a command output's key line.
+
+use std::borrow::Cow;
+
+use super::{Entry, Heading, MAX_KEY_CHARS, MAX_LINE_CHARS};
+use crate::facts::is_error_line;
+use crate::prompt::HEADINGS;
+
+/// The transcript's lines with their roles, markup removed; an existing summary's bullets
+/// first, under their headings. A summary inside the transcript (an earlier level's) is
+/// read the same way: its headings are never lines of their own.
+pub(super) fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<Entry<'a>> {
+    let mut entries = Vec::new();
+    let mut heading = None;
+    if let Some(summary) = existing {
+        read_summary_line(&mut entries, &mut heading, "summary", summary.lines());
+    }
+    let mut role = "user";
+    let mut message = 0;
+    let mut task_open = true;
+    heading = None;
+    for raw in body.lines() {
+        let mut line = raw.trim();
+        if let Some(rest) = line.strip_prefix('[')
+            && let Some((tag, text)) = rest.split_once("] ")
+            && let Some(known) = ["system", "user", "assistant", "tool"]
+                .into_iter()
+                .find(|r| *r == tag)
+        {
+            // The task is the first user message, when nothing came before it (not an
+            // update of an existing summary) and it is not a tool's output.
+            task_open = message == 0 && existing.is_none() && known == "user" && !is_output(text);
+            role = known;
+            message += 1;
+            heading = None;
+            line = text.trim();
+        }
+        if line.starts_with('#') || line.starts_with("- ") && heading.is_some() {
+            read_summary_line(&mut entries, &mut heading, role, [line].into_iter());
+            continue;
+        }
+        let parts: Vec<Cow<'a, str>> = match strip_markup(line) {
+            Cow::Borrowed(b) => sentences(b).map(Cow::Borrowed).collect(),
+            Cow::Owned(o) => sentences(&o).map(|s| Cow::Owned(s.to_owned())).collect(),
+        };
+        for text in parts {
+            entries.push(Entry {
+                role,
+                text,
+                heading: None,
+                task: task_open,
+            });
+        }
+    }
+    entries
+}
+
+/// Reads summary lines: a `## ` heading of the prompt's sets where the bullets after it
+/// go; other `#` lines are markdown headings, not facts worth a line.
+pub(super) fn read_summary_line<'a>(
+    entries: &mut Vec<Entry<'a>>,
+    heading: &mut Option<Heading>,
+    role: &'a str,
+    lines: impl Iterator<Item = &'a str>,
+) {
+    for line in lines {
+        let line = line.trim();
+        if let Some(title) = line.strip_prefix("## ") {
+            *heading = HEADINGS
+                .iter()
+                .position(|h| *h == title.trim())
+                .map(|h| Heading::ALL[h]);
+        } else if let Some(text) = line.strip_prefix("- ") {
+            entries.push(Entry {
+                role: "summary",
+                text: strip_markup(text),
+                heading: *heading,
+                task: false,
+            });
+        } else if !line.starts_with('#') && !line.is_empty() {
+            entries.push(Entry {
+                role,
+                text: strip_markup(line),
+                heading: None,
+                task: false,
+            });
+        }
+    }
+}
+
+/// Does a message starting with `text` show a tool's output (text-action agents get it
+/// in user messages)?
+pub(super) fn is_output(text: &str) -> bool {
+    [
+        "<returncode>",
+        "<output>",
+        "(Open file:",
+        "[File:",
+        "OBSERVATION",
+        "Observation:",
+    ]
+    .iter()
+    .any(|mark| text.trim_start().starts_with(mark))
+}
+
+/// `line` without its markup tags (`<output>`, `</returncode>`): what is left is the text.
+pub(super) fn strip_markup(line: &str) -> Cow<'_, str> {
+    if !line.contains('<') {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('<') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let tag_len = after
+            .find('>')
+            .filter(|&end| is_tag_name(after[..end].trim_start_matches('/').trim_end_matches('/')));
+        match tag_len {
+            Some(end) => rest = &after[end + 1..],
+            None => {
+                out.push('<');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out.trim().to_owned())
+}
+
+pub(super) fn is_tag_name(name: &str) -> bool {
+    (1..=32).contains(&name.len())
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// A line too short in words to be worth one of its own (`44-)`, `});`, `OK`).
+pub(super) fn is_fragment(text: &str) -> bool {
+    text.chars().filter(|c| c.is_alphabetic()).count() < 3
+}
+
+/// The transcript's messages: role and text.
+pub(super) fn raw_messages(body: &str) -> Vec<(&str, String)> {
+    let mut messages: Vec<(&str, String)> = Vec::new();
+    for line in body.lines() {
+        if let Some(rest) = line.strip_prefix('[')
+            && let Some((tag, text)) = rest.split_once("] ")
+            && let Some(known) = ["system", "user", "assistant", "tool"]
+                .into_iter()
+                .find(|r| *r == tag)
+        {
+            messages.push((known, text.to_owned()));
+        } else if let Some((_, text)) = messages.last_mut() {
+            text.push('\n');
+            text.push_str(line);
+        }
+    }
+    messages
+}
+
+/// The line of a command's output that says how it went: the first naming an error, else
+/// the last with words in it; markup removed, at most [`MAX_KEY_CHARS`].
+pub(super) fn key_line(output: &str) -> Option<String> {
+    let lines: Vec<Cow<'_, str>> = output
+        .lines()
+        .map(|l| strip_markup(l.trim()))
+        .filter(|l| !is_fragment(l))
+        .collect();
+    let line = lines
+        .iter()
+        .find(|l| is_error_line(l))
+        .or_else(|| lines.last())?;
+    let cut: String = line.chars().take(MAX_KEY_CHARS).collect();
+    Some(if cut.len() < line.len() {
+        format!("{}…", cut.trim_end())
+    } else {
+        cut
+    })
+}
+
+pub(super) fn sentences(line: &str) -> impl Iterator<Item = &str> {
+    // Long prose lines split into sentences; code and output lines stay whole.
+    let split = line.len() > MAX_LINE_CHARS && line.contains(". ");
+    let parts: Vec<&str> = if split {
+        line.split_inclusive(". ").collect()
+    } else {
+        vec![line]
+    };
+    parts.into_iter()
+}
+
+pub(super) fn shorten(text: &str) -> String {
+    if text.chars().count() <= MAX_LINE_CHARS {
+        return text.to_owned();
+    }
+    let cut: String = text.chars().take(MAX_LINE_CHARS - 1).collect();
+    format!("{cut}…")
+}

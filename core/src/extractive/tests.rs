@@ -1,0 +1,129 @@
+use super::*;
+use crate::message::Message;
+use crate::prompt::{PromptKind, build};
+
+fn summarize(messages: &[Message], max_tokens: u64) -> String {
+    Extractive.summarize_prompt(
+        &build(PromptKind::Segment { age: 0 }, messages, max_tokens),
+        max_tokens,
+    )
+}
+
+#[test]
+fn facts_are_kept_and_small_talk_dropped() {
+    let messages = [
+        Message::user(
+            "u",
+            "Please fix the failing test. You must not change the public API.",
+        ),
+        Message::assistant("a", "Thanks, sure!"),
+        Message::assistant("b", "Running `pytest tests/test_fields.py` now."),
+        Message::user(
+            "o",
+            "FAILED tests/test_fields.py::test_timedelta - AssertionError: 345 != 344",
+        ),
+        Message::assistant(
+            "c",
+            "The root cause is rounding in src/marshmallow/fields.py line 1474; I will use round().",
+        ),
+    ];
+    let summary = summarize(&messages, 400);
+    assert!(summary.contains("## Task and constraints"), "{summary}");
+    assert!(
+        summary.contains("must not change the public API"),
+        "{summary}"
+    );
+    assert!(summary.contains("AssertionError: 345 != 344"), "{summary}");
+    assert!(
+        summary.contains("src/marshmallow/fields.py line 1474"),
+        "{summary}"
+    );
+    assert!(!summary.contains("Thanks, sure"), "{summary}");
+}
+
+#[test]
+fn the_size_limit_holds_and_artifact_refs_always_survive() {
+    let long: Vec<Message> = (0..200)
+        .map(|i| {
+            Message::assistant(
+                format!("a{i}").as_str(),
+                format!("edited src/module_{i}.rs line {i}"),
+            )
+        })
+        .chain([Message::user(
+            "u",
+            "keep «artifact:file~report-7» for later",
+        )])
+        .collect();
+    let summary = summarize(&long, 150);
+    assert!(
+        Estimator.count(&summary) <= 150,
+        "{}",
+        Estimator.count(&summary)
+    );
+    assert!(summary.contains("«artifact:file~report-7»"));
+}
+
+#[test]
+fn it_is_deterministic_and_empty_only_for_empty_input() {
+    let messages = [Message::user("u", "just chatting")];
+    assert_eq!(summarize(&messages, 100), summarize(&messages, 100));
+    assert!(!summarize(&messages, 100).is_empty());
+    assert_eq!(Extractive.summarize_prompt(&[], 100), "");
+}
+
+#[test]
+fn markup_asides_and_repeated_headings_stay_out() {
+    let messages = [
+        Message::user("u", "Fix the parser: it must handle `@` in names."),
+        Message::assistant(
+            "a",
+            "Let me also check if we need to handle the `@` character.\n```bash\ngrep -n split src/lang.py\n```",
+        ),
+        Message::user(
+            "o",
+            "<returncode>0</returncode>\n<output>\n44-)\nparts = lang_code.split('-') in src/lang.py\n</output>",
+        ),
+        Message::assistant(
+            "s",
+            "## Errors\n- ValueError: bad tag in src/lang.py\n## Next steps\n- run the tests",
+        ),
+        Message::assistant("b", "```bash\npytest -q tests/test_lang.py\n```"),
+        Message::user(
+            "o2",
+            "<returncode>1</returncode>\n<output>\nValueError: bad tag in src/lang.py\n1 failed\n</output>",
+        ),
+    ];
+    let summary = summarize(&messages, 400);
+    for fragment in [
+        "</output>",
+        "<returncode>",
+        "44-)",
+        "- ## ",
+        "/output",
+        "lang_code.split,",
+    ] {
+        assert!(!summary.contains(fragment), "{fragment} in\n{summary}");
+    }
+    let task = summary
+        .split("## ")
+        .find(|s| s.starts_with("Task and constraints"))
+        .unwrap_or("");
+    assert!(task.contains("must handle"), "{summary}");
+    assert!(!task.contains("Let me also check"), "{summary}");
+    assert!(
+        summary.contains("ran `pytest -q tests/test_lang.py` → exit 1: ValueError: bad tag"),
+        "{summary}"
+    );
+    assert_eq!(
+        summary.matches("ValueError: bad tag").count(),
+        1,
+        "{summary}"
+    );
+    for heading in crate::prompt::HEADINGS {
+        assert!(
+            summary.matches(&format!("## {heading}\n")).count() <= 1,
+            "{summary}"
+        );
+    }
+}

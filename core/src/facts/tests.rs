@@ -1,0 +1,140 @@
+use super::*;
+
+fn texts(line: &str, kind: FactKind) -> Vec<&str> {
+    line_facts(line)
+        .into_iter()
+        .filter(|f| f.kind == kind)
+        .map(|f| f.text)
+        .collect()
+}
+
+#[test]
+fn paths_are_found_without_sentence_punctuation() {
+    let line =
+        "Edited src/marshmallow/fields.py: see ./tests/test_a.py, setup.cfg and (docs/x.md).";
+    assert_eq!(
+        texts(line, FactKind::Path),
+        [
+            "src/marshmallow/fields.py",
+            "./tests/test_a.py",
+            "setup.cfg",
+            "docs/x.md"
+        ]
+    );
+    assert!(
+        texts(
+            "see https://example.com/a.html or 3.14 or e.g. this",
+            FactKind::Path
+        )
+        .is_empty()
+    );
+    assert!(texts("and/or", FactKind::Path).is_empty());
+}
+
+#[test]
+fn numbers_stand_alone_with_three_digits_or_more() {
+    let line = "line 1474: 345 != 344 in abc123 at 0x1f2e and 12 or _999";
+    assert_eq!(texts(line, FactKind::Number), ["1474", "345", "344"]);
+}
+
+#[test]
+fn error_lines_count_by_their_head() {
+    assert_eq!(
+        texts("  TypeError: bad operand  ", FactKind::Error),
+        ["TypeError: bad operand"]
+    );
+    let long = format!("Exception: {}", "x".repeat(500));
+    assert_eq!(
+        texts(&long, FactKind::Error)[0].chars().count(),
+        MAX_FACT_CHARS
+    );
+    assert!(texts("all good", FactKind::Error).is_empty());
+}
+
+#[test]
+fn commands_and_exit_statuses_are_read() {
+    assert_eq!(
+        command_of(r#"{"command": "grep -n \"def add\" a.py\nls"}"#).as_deref(),
+        Some("grep -n \"def add\" a.py\nls")
+    );
+    assert_eq!(command_of("{}"), None);
+    assert_eq!(exit_status("<returncode>1</returncode>\n<output>"), Some(1));
+    assert_eq!(exit_status("Process finished. Exit code: 2"), Some(2));
+    assert_eq!(exit_status("fine"), None);
+    assert_eq!(command_head("cat <<EOF\nx\nEOF", 80), "cat <<EOF …");
+}
+
+#[test]
+fn markup_is_not_a_fact() {
+    let line = "<returncode>0</returncode><output>/usr/lib/x ok</output> </div>";
+    assert_eq!(texts(line, FactKind::Path), ["/usr/lib/x"]);
+    let calls = "parts = lang_code.split('-'); lines = content.split() in fields.py";
+    assert_eq!(texts(calls, FactKind::Path), ["fields.py"]);
+    assert_eq!(
+        texts(calls, FactKind::Identifier),
+        ["lang_code.split", "content.split"]
+    );
+    assert_eq!(
+        texts("console.log(x) then make -f Makefile", FactKind::Path),
+        ["Makefile"]
+    );
+}
+
+#[test]
+fn urls_artifacts_and_identifiers_are_facts_of_their_own() {
+    let line = "See https://docs.rs/serde. Keep «artifact:file~a1» for fields.Nested, \
+                TimeDelta.serialize and std::io::Error, not e.g. example.com or 3.14";
+    assert_eq!(texts(line, FactKind::Url), ["https://docs.rs/serde"]);
+    assert_eq!(texts(line, FactKind::Artifact), ["«artifact:file~a1»"]);
+    assert_eq!(
+        texts(line, FactKind::Identifier),
+        ["fields.Nested", "TimeDelta.serialize", "std::io::Error"]
+    );
+    assert!(texts(line, FactKind::Path).is_empty());
+    assert_eq!(FactKind::Identifier.as_str(), "identifier");
+    assert_eq!(FactKind::ALL.len(), 7);
+}
+
+#[test]
+fn commands_come_from_tool_calls_and_text_actions_with_their_status() {
+    use crate::message::ToolCall;
+    let call = ToolCall {
+        id: "c1".into(),
+        name: "bash".into(),
+        arguments: r#"{"command": "pytest -q tests\nls"}"#.into(),
+    };
+    let messages = [
+        Message::system("s", "```\nnot run\n```"),
+        Message::assistant_calls("a", Some("testing"), [call]),
+        Message::tool_result(
+            "t",
+            "c1",
+            "<returncode>1</returncode>\n<output>1 failed</output>",
+        ),
+        Message::assistant("b", "Let me look.\n```bash\ncat setup.cfg\n```"),
+        Message::user("o", "<returncode>0</returncode>"),
+        Message::assistant("c", "Done.\n<command>\nsubmit\n</command>"),
+    ];
+    let found = commands(&messages);
+    let runs: Vec<(&str, Option<i64>)> = found
+        .iter()
+        .map(|c| (c.command.as_str(), c.status))
+        .collect();
+    assert_eq!(
+        runs,
+        [
+            ("pytest -q tests", Some(1)),
+            ("cat setup.cfg", Some(0)),
+            ("submit", None)
+        ]
+    );
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn kinds_serialize_by_name() {
+    assert_eq!(
+        serde_json::to_string(&FactKind::Artifact).ok().as_deref(),
+        Some("\"artifact\"")
+    );
+}
