@@ -28,6 +28,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("pin", 3),
     ("facts", 3),
     ("ledger", 3),
+    ("receipt", 3),
     ("prompt", 3),
     ("segment", 3),
     ("select", 3),
