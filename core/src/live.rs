@@ -169,6 +169,9 @@ impl Session {
     pub fn append(&mut self, messages: impl IntoIterator<Item = Message>) {
         let start = self.messages.len();
         self.messages.extend(messages);
+        // Summaries an earlier run wrote are known by their marker, as `begin` and every
+        // plan know them: the handle's plan shows them summarized, not raw.
+        crate::prune::recognize(&mut self.messages[start..]);
         if !self.compactable {
             for message in &mut self.messages[start..] {
                 message.compactable = false;
