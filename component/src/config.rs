@@ -43,6 +43,10 @@ pub struct Config {
     pub cache_capacity: Option<u32>,
     pub session_capacity: Option<u32>,
     pub extractive_fallback: Option<bool>,
+    pub instructions: Option<String>,
+    pub cached_price: Option<f64>,
+    pub cache_write_price: Option<f64>,
+    pub output_price: Option<f64>,
 }
 
 /// A count that must fit the platform's `usize` (always true on wasm32 for a `u32`).
@@ -109,6 +113,14 @@ impl Config {
             extractive_fallback: self
                 .extractive_fallback
                 .unwrap_or(defaults.extractive_fallback),
+            instructions: self.instructions.clone(),
+            prices: compactor::policy::Prices {
+                cached: self.cached_price.unwrap_or(defaults.prices.cached),
+                cache_write: self
+                    .cache_write_price
+                    .unwrap_or(defaults.prices.cache_write),
+                output: self.output_price.unwrap_or(defaults.prices.output),
+            },
         })
     }
 }

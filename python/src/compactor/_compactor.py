@@ -55,6 +55,10 @@ _CONFIG_FIELDS = (
     "cache_capacity",
     "session_capacity",
     "extractive_fallback",
+    "instructions",
+    "cached_price",
+    "cache_write_price",
+    "output_price",
 )
 
 _TRIGGERS = ("proactive", "reactive", "manual")
@@ -140,6 +144,10 @@ class Compactor:
         cache_capacity: Optional[int] = None,
         session_capacity: Optional[int] = None,
         extractive_fallback: Optional[bool] = None,
+        instructions: Optional[str] = None,
+        cached_price: Optional[float] = None,
+        cache_write_price: Optional[float] = None,
+        output_price: Optional[float] = None,
         memory_limit: Optional[int] = None,
     ) -> None:
         config = {k: v for k, v in locals().items() if k in _CONFIG_FIELDS and k != "model"}
