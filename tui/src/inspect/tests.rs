@@ -746,6 +746,11 @@ fn v_replays_the_input_and_charts_each_call() {
     press(&mut app, 'v');
     assert_eq!(app.replay, Some(replay), "the replay is kept");
     key(&mut app, KeyCode::Esc);
+    press(&mut app, 'u');
+    assert!(
+        app.replay.is_none(),
+        "undo drops a replay made under other numbers"
+    );
 
     press(&mut app, '?');
     assert!(screen(&app, 110, 32).contains("replay: prompt tokens per call"));

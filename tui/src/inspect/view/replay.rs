@@ -66,7 +66,7 @@ fn summary(replay: &Replay) -> Vec<Line<'static>> {
             t.calls, t.relative_cost, t.facts_seen, t.compactions, t.over_window
         )),
         Line::from(format!(
-            "mean prompt {} · peak {} · cache share {:.0}% · ● compaction",
+            "mean prompt {} · peak {} · cache share {:.0}% · • compaction, trigger yellow, absolute red",
             thousands(t.mean_prompt.round() as u64),
             thousands(t.peak_prompt),
             t.cache_share * 100.0
