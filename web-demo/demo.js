@@ -550,8 +550,7 @@ function withList(conversation, list) {
  * assessed and compacted when a signal fires. Returns one entry per call: its prompt
  * tokens, whether a compaction came before it, and its cost beside keeping everything
  * (cached prefix at `PRICES.cached`, the rest written at `PRICES.cacheWrite`, summarizer
- * input at 1 and output at `PRICES.output`). The pricing follows `compactor replay`'s in
- * outline; the command line's figures are the reference.
+ * input at 1 and output at `PRICES.output`), priced as `compactor replay` prices a call.
  */
 async function replayCalls(conversation, options, summarize, signal) {
   const all = messagesOf(conversation);
