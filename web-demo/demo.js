@@ -8,7 +8,7 @@ const $ = (id) => document.getElementById(id);
 const ui = Object.fromEntries(
   ["status", "file", "drop", "loaded", "conversation", "max-context", "output-reserve", "trigger", "target", "recent-turns", "format", "lenient",
     "base-url", "model", "api-key", "instructions", "assess", "compact", "cancel", "error", "gauge", "gauge-label", "assessment", "strip", "strip-caption",
-    "legend", "segment-detail", "ladder", "timeline", "result", "download", "original", "messages"].map((id) => [id, $(id)]),
+    "legend", "segment-detail", "ladder", "timeline", "result", "download", "original", "messages", "replay", "replay-chart", "replay-label"].map((id) => [id, $(id)]),
 );
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -457,7 +457,7 @@ function highlight(first, last) {
 
 function setRunning(controller) {
   running = controller;
-  ui.assess.disabled = ui.compact.disabled = controller !== null;
+  ui.assess.disabled = ui.compact.disabled = ui.replay.disabled = controller !== null;
   ui.cancel.disabled = controller === null;
 }
 
@@ -538,6 +538,155 @@ ui.compact.addEventListener("click", async () => {
   }
 });
 
+// ---- replay --------------------------------------------------------------------------
+
+/** Prices per prompt token relative to an uncached one, as `compactor replay` defaults them. */
+const PRICES = { cached: 0.1, cacheWrite: 1, output: 4 };
+
+/** A model call: an assistant message (Gemini's `model`), made with the history before it. */
+const isCall = (m) => m?.role === "assistant" || m?.role === "model";
+
+/** The conversation with its message list replaced by `list` (a bare array stays an array). */
+function withList(conversation, list) {
+  if (Array.isArray(conversation)) return list;
+  const key = ["messages", "input", "contents"].find((k) => Array.isArray(conversation?.[k])) ?? "messages";
+  return { ...conversation, [key]: list };
+}
+
+/**
+ * Replays `conversation` as its agent lived it through a session handle: each assistant
+ * message is a call made with the history before it; before each call the session is
+ * assessed and compacted when a signal fires. Returns one entry per call: its prompt
+ * tokens, whether a compaction came before it, and its cost beside keeping everything
+ * (cached prefix at `PRICES.cached`, the rest written at `PRICES.cacheWrite`, summarizer
+ * input at 1 and output at `PRICES.output`), priced as `compactor replay` prices a call.
+ */
+async function replayCalls(conversation, options, summarize, signal) {
+  const all = messagesOf(conversation);
+  const compactor = newCompactor();
+  const session = compactor.session("replay", withList(conversation, all.slice(0, 1)), options);
+  const calls = [];
+  let previous = 0; // the previous call's prompt tokens, all cached unless a compaction rewrote them
+  let previousKept = 0; // keeping everything: the previous call's prompt
+  try {
+    for (let i = 1; i < all.length; i++) {
+      if (isCall(all[i])) {
+        let compacted = false;
+        let summaryCost = 0;
+        let cached = previous;
+        if (Object.values(session.assess().signals).some(Boolean)) {
+          let output = 0;
+          const counting = async (request, context) => {
+            const answer = await summarize(request, context);
+            if (typeof answer === "string") output += compactor.countTokens(answer);
+            return answer;
+          };
+          // Proactively, then reactively while still over the absolute limit, as
+          // `compactor replay` follows a session.
+          let first = Infinity;
+          let input = 0;
+          for (const trigger of ["proactive", "reactive"]) {
+            if (trigger === "reactive" && !session.assess().signals.overAbsoluteLimit) break;
+            const { report, status } = await session.compact({ summarize: counting, signal, trigger });
+            input += report.summaryInputTokens;
+            if (status.kind === "compacted") {
+              compacted = true;
+              first = Math.min(first, session.changes.start);
+            }
+          }
+          if (compacted) {
+            // The prefix before the first message a compaction changed stays cached.
+            const tokens = session.plan().assessment.messages;
+            cached = Math.min(previous, tokens.slice(0, first).reduce((sum, m) => sum + m.tokens, 0));
+          }
+          summaryCost = input + PRICES.output * output;
+        }
+        const prompt = session.assess().totalTokens;
+        cached = Math.min(cached, prompt);
+        const kept = compactor.assess(withList(conversation, all.slice(0, i)), options).totalTokens;
+        calls.push({
+          message: i,
+          prompt,
+          compacted,
+          cost: PRICES.cached * cached + PRICES.cacheWrite * (prompt - cached) + summaryCost,
+          baselineCost: PRICES.cached * previousKept + PRICES.cacheWrite * (kept - previousKept),
+        });
+        previous = prompt;
+        previousKept = kept;
+      }
+      session.append(all[i]);
+    }
+    return { calls, budget: session.assess().budget };
+  } finally {
+    session.free();
+    compactor.free();
+  }
+}
+
+/** Draws prompt tokens per call as a line, compactions marked, the trigger and absolute lines, and the running cost. */
+function drawReplay({ calls, budget }) {
+  const [width, height, left, top, bottom] = [1000, 260, 56, 14, 30];
+  const peak = Math.max(budget.absoluteLimit, ...calls.map((c) => c.prompt), 1) * 1.05;
+  const x = (i) => left + ((width - left - 8) * i) / Math.max(calls.length - 1, 1);
+  const y = (tokens) => top + (height - top - bottom) * (1 - tokens / peak);
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", class: "replay", "data-calls": calls.length });
+  for (const [name, tokens, colour] of [["trigger", budget.triggerTokens, "#a05a00"], ["absolute", budget.absoluteLimit, "#b3261e"]]) {
+    chart.append(
+      svg("line", { class: "limit", "data-limit": name, x1: left, x2: width - 8, y1: y(tokens), y2: y(tokens), stroke: colour, "stroke-dasharray": "6 4" }),
+      svg("text", { x: width - 10, y: y(tokens) - 4, "text-anchor": "end", "font-size": 13, fill: colour }, `${name} ${fmt(tokens)}`),
+    );
+  }
+  chart.append(
+    svg("line", { x1: left, x2: left, y1: top, y2: height - bottom, stroke: "currentColor" }),
+    svg("text", { x: left - 6, y: top + 10, "text-anchor": "end", "font-size": 13, fill: "currentColor" }, fmt(peak)),
+    svg("text", { x: left - 6, y: height - bottom, "text-anchor": "end", "font-size": 13, fill: "currentColor" }, "0"),
+    svg("text", { x: left, y: height - 8, "font-size": 13, fill: "currentColor" }, "call 1"),
+    svg("text", { x: width - 8, y: height - 8, "text-anchor": "end", "font-size": 13, fill: "currentColor" }, `call ${calls.length}`),
+    svg("polyline", { class: "prompts", points: calls.map((c, i) => `${x(i)},${y(c.prompt)}`).join(" "), fill: "none", stroke: "#0072b2", "stroke-width": 2 }),
+  );
+  let cost = 0;
+  let baseline = 0;
+  const running = [];
+  calls.forEach((c, i) => {
+    cost += c.cost;
+    baseline += c.baselineCost;
+    running.push(baseline > 0 ? cost / baseline : 1);
+    chart.append(svg("circle", { class: "point", cx: x(i), cy: y(c.prompt), r: 2.5, fill: "#0072b2", "data-tokens": c.prompt }));
+    if (c.compacted) {
+      chart.append(svg("path", { class: "compaction", d: `M${x(i)},${y(c.prompt) - 14} l-6,-10 h12 z`, fill: "#009e73", "data-call": i + 1 },
+        svg("title", {}, `compaction before call ${i + 1}: ${fmt(c.prompt)} tokens`)));
+    }
+  });
+  // The running cost on its own scale (0 to the larger of 1 and its peak), along the bottom band.
+  const costTop = Math.max(1, ...running);
+  const yc = (r) => height - bottom - ((height - top - bottom) * 0.35 * r) / costTop;
+  chart.append(
+    svg("line", { x1: left, x2: width - 8, y1: yc(1), y2: yc(1), stroke: "#cc79a7", "stroke-opacity": 0.4 }),
+    svg("text", { x: left + 4, y: yc(1) - 4, "font-size": 12, fill: "#cc79a7" }, "running cost: 1× = keeping everything"),
+    svg("text", { x: width - 10, y: yc(running.at(-1) ?? 1) - 4, "text-anchor": "end", "font-size": 12, fill: "#cc79a7" }, `${(running.at(-1) ?? 1).toFixed(2)}×`),
+  );
+  chart.append(svg("polyline", { class: "running-cost", points: running.map((r, i) => `${x(i)},${yc(r)}`).join(" "), fill: "none", stroke: "#cc79a7", "stroke-width": 2, "stroke-dasharray": "2 3" }));
+  ui["replay-chart"].replaceChildren(chart);
+  const compactions = calls.filter((c) => c.compacted).length;
+  const final = running.at(-1) ?? 1;
+  ui["replay-label"].textContent = `${calls.length} calls · ${compactions} compactions · running cost ${final.toFixed(2)}× keeping everything (pink, dotted) · ${calls.filter((c) => c.prompt > budget.absoluteLimit).length} over the window`;
+}
+
+ui.replay.addEventListener("click", async () => {
+  clearError();
+  const controller = new AbortController();
+  setRunning(controller);
+  ui.status.textContent = "Replaying…";
+  try {
+    drawReplay(await replayCalls(readConversation(), readOptions(), chosenSummarizer(), controller.signal));
+    ui.status.textContent = "Replayed.";
+  } catch (e) {
+    showError(e);
+  } finally {
+    setRunning(null);
+  }
+});
+
 ui.cancel.addEventListener("click", () => running?.abort(new Error("cancelled from the page")));
 
 ui.download.addEventListener("click", () => {
@@ -593,7 +742,7 @@ try {
   drawLegend();
   resetLadder();
   planInput();
-  ui.assess.disabled = ui.compact.disabled = false;
+  ui.assess.disabled = ui.compact.disabled = ui.replay.disabled = false;
   ui.status.textContent = "Ready: the sample is loaded.";
 } catch (e) {
   showError(e);

@@ -188,7 +188,7 @@ fn replay_one(
 }
 
 /// A clock for a summarizer that answers at once: its deadlines never come.
-struct Stopped;
+pub(crate) struct Stopped;
 
 impl compactor::driver::Clock for Stopped {
     fn now_ms(&self) -> u64 {

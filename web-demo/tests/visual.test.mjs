@@ -113,6 +113,15 @@ async function screenshots(page, name) {
   await page.screenshot({ path: new URL(`${name}-phone.png`, output).pathname });
   // Nothing wider than the phone's screen.
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), "the page scrolls sideways on a phone");
+  // Every table stays readable: cells are not squeezed to a few letters a line (the table
+  // scrolls sideways in its wrapper instead).
+  const cells = await page.locator("table td").evaluateAll((tds) =>
+    tds.map((td) => ({ text: td.textContent, width: td.getBoundingClientRect().width, height: td.getBoundingClientRect().height, line: parseFloat(getComputedStyle(td).lineHeight) || 20 })),
+  );
+  assert.ok(cells.length > 0, "no table drawn");
+  for (const cell of cells) {
+    assert.ok(cell.height <= 3 * cell.line + 8, `a cell is squeezed on a phone: ${JSON.stringify(cell)}`);
+  }
 }
 
 test("the sample: gauge, strip, ladder and before/after follow the run", async (t) => {
@@ -206,5 +215,50 @@ test(`a ${CORPUS_FILE.replace(".json", "")} trajectory dropped on the page, new 
   assert.equal(await page.locator("#messages li.summary").count(), want.planAfter.summaries.length);
 
   await screenshots(page, "corpus");
+  assert.deepEqual(problems, []);
+});
+
+test("a corpus trajectory replayed call by call: one point per call, compactions marked, the running cost", async (t) => {
+  const { page, problems } = await openDemo(t, { width: 1280, height: 1000 });
+  const conversation = corpusFile(CORPUS_FILE);
+  const calls = conversation.filter((m, i) => i > 0 && m.role === "assistant").length;
+  assert.ok(calls > 20, `${calls} calls`);
+  for (const [id, value] of [["max-context", 12000], ["output-reserve", 2000]]) await page.fill(`#${id}`, String(value));
+  await page.check("#lenient");
+  const transfer = await page.evaluateHandle(([name, text]) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], name, { type: "application/json" }));
+    return data;
+  }, [CORPUS_FILE, JSON.stringify(conversation)]);
+  await page.dispatchEvent("#drop", "drop", { dataTransfer: transfer });
+  await page.locator("#loaded").filter({ hasText: CORPUS_FILE }).waitFor();
+  // Keeping everything outgrows the window: the replay must compact.
+  const compactor = new Compactor({ maxContextTokens: 12000, outputReserve: 2000 });
+  try {
+    assert.ok(compactor.assess(conversation, { lenient: true }).totalTokens > 12000, "the trajectory fits the window: pick another");
+  } finally {
+    compactor.free();
+  }
+
+  await page.click("#replay");
+  await page.locator("#replay-label").filter({ hasText: "calls" }).waitFor({ timeout: 120_000 });
+  assert.equal(await page.locator("#error").isHidden(), true, await page.locator("#error").textContent());
+  const chart = page.locator("#replay-chart svg");
+  assert.equal(await chart.getAttribute("data-calls"), String(calls));
+  assert.equal(await page.locator("#replay-chart .point").count(), calls, "one point per call");
+  assert.equal((await page.locator("#replay-chart .prompts").getAttribute("points")).split(" ").length, calls);
+  const marks = await page.locator("#replay-chart .compaction").count();
+  assert.ok(marks >= 1, "no compaction marked");
+  assert.equal((await page.locator("#replay-chart .running-cost").getAttribute("points")).split(" ").length, calls);
+  const label = await page.locator("#replay-label").textContent();
+  const [, shownCalls, compactions, cost] = label.match(/^(\d+) calls · (\d+) compactions · running cost ([\d.]+)× keeping everything/);
+  assert.deepEqual([Number(shownCalls), Number(compactions)], [calls, marks]);
+  assert.ok(Number(cost) > 0, `compacting costs ${cost}× keeping everything`);
+  // No prompt past the absolute limit: the session compacts before a call would be refused.
+  const absolute = Number(await page.locator('#replay-chart [data-limit="absolute"]').getAttribute("y1"));
+  for (const y of await page.locator("#replay-chart .point").evaluateAll((ps) => ps.map((p) => Number(p.getAttribute("cy"))))) {
+    assert.ok(y >= absolute - 0.01, "a call over the absolute limit");
+  }
+  await page.locator("#replay-chart").screenshot({ path: new URL("replay.png", output).pathname });
   assert.deepEqual(problems, []);
 });

@@ -233,6 +233,9 @@ pub enum Overlay {
         /// First line shown.
         scroll: u16,
     },
+    /// The input replayed call by call: prompt tokens per call, compactions, running
+    /// cost ([`App::replay`]).
+    Replay,
     /// The numbers, edited in place.
     Edit {
         /// The values being edited, as text.
@@ -368,6 +371,9 @@ pub struct App {
     /// their own; see [`shown_plan`].
     pub(crate) live: Option<Session>,
     pub(crate) effects: Vec<Effect>,
+    /// The input replayed under the numbers in force, computed when first shown and
+    /// dropped when the numbers change.
+    pub replay: Option<compactor::replay::Replay>,
 }
 
 impl App {
@@ -410,6 +416,7 @@ impl App {
             stepper: Stepper::default(),
             live: None,
             effects: Vec::new(),
+            replay: None,
         };
         app.refresh();
         Ok(app)

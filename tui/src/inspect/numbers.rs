@@ -134,6 +134,7 @@ impl App {
         self.numbers = Numbers::of(&config, compactor.budget());
         self.compactor = compactor;
         self.live = None; // the shown session belongs to the old compactor
+        self.replay = None; // replayed under the old numbers
         self.config = config;
         self.reset_run_state();
         self.phase = Phase::Ready;

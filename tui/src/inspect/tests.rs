@@ -693,3 +693,79 @@ fn p_pins_the_selected_segment_and_the_run_keeps_it_verbatim() {
         RowState::Planned(SegmentState::Pinned)
     );
 }
+
+#[test]
+fn v_replays_the_input_and_charts_each_call() {
+    // The sample's 7,075 tokens outgrow this window partway through the run.
+    let mut config = config();
+    config.budget.max_context_tokens = Some(3_000);
+    config.budget.output_reserve = Some(500);
+    let mut app = app_with(config);
+    assert!(
+        app.replay.is_none(),
+        "nothing is replayed before it is asked for"
+    );
+    press(&mut app, 'v');
+    assert_eq!(app.overlay, Some(Overlay::Replay));
+    let replay = app.replay.clone().expect("v replays the input");
+    let calls = compactor::replay::calls(app.original()).len();
+    assert!(calls > 3, "the sample makes several calls");
+    let (prompts, marks) = super::view::replay::prompt_points(&replay.calls);
+    assert_eq!(prompts.len(), calls, "one point per call");
+    assert!(
+        !marks.is_empty(),
+        "the sample outgrows a 3,000-token window"
+    );
+    assert_eq!(
+        super::view::replay::running_cost(&replay.calls).len(),
+        calls
+    );
+
+    let shown = screen(&app, 110, 40);
+    let t = replay.totals();
+    assert!(shown.contains(" replay · v or Esc closes "), "{shown}");
+    assert!(
+        shown.contains(&format!(
+            "{calls} calls · cost {:.2}× keeping everything",
+            t.relative_cost
+        )),
+        "{shown}"
+    );
+    assert!(shown.contains("prompt tokens per call"), "{shown}");
+    assert!(shown.contains("running cost"), "{shown}");
+    assert!(shown.contains('•'), "compactions are marked: {shown}");
+    assert!(
+        shown
+            .chars()
+            .any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)),
+        "the prompt line is drawn: {shown}"
+    );
+
+    press(&mut app, 'v');
+    assert_eq!(app.overlay, None, "v toggles the view");
+    press(&mut app, 'v');
+    assert_eq!(app.replay, Some(replay), "the replay is kept");
+    key(&mut app, KeyCode::Esc);
+    press(&mut app, 'u');
+    assert!(
+        app.replay.is_none(),
+        "undo drops a replay made under other numbers"
+    );
+
+    press(&mut app, '?');
+    assert!(screen(&app, 110, 32).contains("replay: prompt tokens per call"));
+}
+
+#[test]
+fn the_replay_view_survives_tiny_areas() {
+    let mut app = app();
+    press(&mut app, 'v');
+    for (w, h) in [(0, 0), (1, 1), (2, 2), (5, 3), (21, 9), (30, 10), (200, 12)] {
+        let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+        super::view::replay::ReplayView(&app).render(buf.area, &mut buf);
+        screen(&app, w, h);
+    }
+    let mut buf = Buffer::empty(Rect::new(0, 0, 30, 6));
+    super::view::replay::ReplayView(&app).render(buf.area, &mut buf);
+    assert!(text(&buf).contains("calls · cost"), "{}", text(&buf));
+}

@@ -6,14 +6,19 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use compactor::engine::{CompactError, Event, RequestId, Status, SummaryFailure, SummaryRequest};
+use compactor::engine::{
+    CompactError, Compactor, Event, RequestId, Status, SummaryFailure, SummaryRequest,
+};
+use compactor::extractive::Extractive;
 use compactor::ladder::Level;
+use compactor::replay::{Policy, Rule, replay};
 
 use super::model::{
     App, AppEvent, DetailTarget, Effect, EventLog, LadderTable, LevelOutcome, LevelRow, LogLine,
     Mode, Numbers, Overlay, Pane, Phase, RequestRow, RequestState, RequestTable,
 };
 use super::stepper::Output;
+use crate::replay::Stopped;
 use crate::words::thousands;
 use crate::words::{event_line, status_words};
 
@@ -87,6 +92,7 @@ impl App {
             KeyCode::Char('p') => self.toggle_pin(),
             KeyCode::Char('e') => self.export(),
             KeyCode::Char('b') => self.overlay = Some(Overlay::Compare { scroll: 0 }),
+            KeyCode::Char('v') => self.open_replay(),
             KeyCode::Char('n') => {
                 self.overlay = Some(Overlay::Edit {
                     fields: (0..Numbers::LABELS.len())
@@ -110,6 +116,7 @@ impl App {
             KeyCode::Char('?') if self.overlay == Some(Overlay::Help) => self.overlay = None,
             KeyCode::Char('?') => self.overlay = Some(Overlay::Help),
             KeyCode::Enter if self.overlay == Some(Overlay::Help) => self.overlay = None,
+            KeyCode::Char('v') if self.overlay == Some(Overlay::Replay) => self.overlay = None,
             KeyCode::Up | KeyCode::Char('k') => self.scroll(-1),
             KeyCode::Down | KeyCode::Char('j') => self.scroll(1),
             KeyCode::PageUp => self.scroll(-20),
@@ -117,6 +124,39 @@ impl App {
             KeyCode::Home | KeyCode::Char('g') => self.scroll(i32::MIN / 2),
             _ => {}
         }
+    }
+
+    /// Opens the replay view, replaying the input first if it has not been under these
+    /// numbers.
+    ///
+    /// The replay runs here, on the key, with the extractive summarizer whatever the run
+    /// uses: it answers at once and needs no thread, and a corpus trajectory of a few
+    /// hundred calls replays in well under a second in a release build. Handing it to the
+    /// runtime thread was considered and left for when a slow summarizer is wanted here.
+    fn open_replay(&mut self) {
+        if self.replay.is_none() {
+            // A compactor of its own: a clone would share the run's summary cache.
+            let compactor = match Compactor::new(self.config.clone()) {
+                Ok(compactor) => compactor,
+                Err(e) => {
+                    self.status = format!("replay refused: {e}");
+                    return;
+                }
+            };
+            let policy = Policy {
+                compactor,
+                rule: Rule::Session,
+            };
+            self.replay = Some(futures_executor::block_on(replay(
+                self.original(),
+                &policy,
+                &self.config.prices,
+                &Extractive,
+                &Stopped,
+                &mut |_, _| {},
+            )));
+        }
+        self.overlay = Some(Overlay::Replay);
     }
 
     fn scroll(&mut self, lines: i32) {
@@ -349,6 +389,7 @@ impl App {
                 self.numbers = Numbers::of(&config, compactor.budget());
                 self.compactor = compactor;
                 self.live = None; // the shown session belongs to the old compactor
+                self.replay = None; // replayed under the old numbers
                 self.config = config;
             }
             Err(e) => self.status = format!("undo failed: {e}"),
@@ -385,6 +426,7 @@ impl App {
         for (message, &pinned) in messages.iter_mut().zip(loaded) {
             message.compactable = !pin && !pinned;
         }
+        self.replay = None; // replayed with the old pins
         self.reset_run_state();
         self.phase = Phase::Ready;
         self.refresh();

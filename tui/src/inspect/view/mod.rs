@@ -8,6 +8,7 @@ pub mod detail;
 pub mod header;
 pub mod overlay;
 pub mod panes;
+pub mod replay;
 pub mod status;
 
 use ratatui::buffer::Buffer;

@@ -1,4 +1,5 @@
-//! The windows over the panes: help, detail, before/after and the numbers editor.
+//! The windows over the panes: help, detail, before/after, the replay and the numbers
+//! editor.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -10,6 +11,7 @@ use compactor::engine::Status;
 use compactor::message::Message;
 
 use super::detail::detail;
+use super::replay::ReplayView;
 use crate::inspect::model::{App, DetailTarget, Numbers, Overlay, Phase};
 use crate::words::thousands;
 
@@ -28,6 +30,7 @@ impl Widget for OverlayView<'_> {
             Overlay::Help => render_help(rect, buf),
             Overlay::Detail { target, scroll } => render_detail(app, *target, *scroll, rect, buf),
             Overlay::Compare { scroll } => render_compare(app, *scroll, rect, buf),
+            Overlay::Replay => ReplayView(app).render(rect, buf),
             Overlay::Edit { fields, field } => {
                 let rect = centered(area, 70, 60);
                 Clear.render(rect, buf);
@@ -69,7 +72,7 @@ fn centered(area: Rect, percent_x: u16, percent_y: u16) -> Rect {
 }
 
 /// The keys, for the help overlay and the README.
-pub const KEYS: [(&str, &str); 17] = [
+pub const KEYS: [(&str, &str); 18] = [
     ("Space", "step: begin a run, or enter the next ladder level"),
     ("r", "run to the end"),
     ("c", "cancel the run (nothing is applied)"),
@@ -87,6 +90,10 @@ pub const KEYS: [(&str, &str); 17] = [
         "export the result next to the input as <name>.compacted.json",
     ),
     ("b", "before/after: the whole conversation side by side"),
+    (
+        "v",
+        "replay: prompt tokens per call, compactions and running cost of the input",
+    ),
     (
         "Enter",
         "detail of the selected segment, level, request or event",
