@@ -106,7 +106,7 @@ fn bad_input_is_a_failure_with_a_path_never_a_panic() {
         Code::InvalidInput
     );
     let named = ReadOptions {
-        format: Some("gemini".to_owned()),
+        format: Some("bogus".to_owned()),
         lenient: false,
     };
     assert_eq!(

@@ -16,8 +16,9 @@ use crate::overflow::Target;
 use crate::prompt::{PromptKind, build_with};
 use crate::validate::validate;
 
-/// The share of its allowance a summary is expected at before any answer was seen (later
-/// runs of the same compactor start from what earlier ones observed).
+/// The share of its allowance a summary is expected at before any answer was seen. Each
+/// run starts from it: a result depends on its input alone (what earlier runs saw would
+/// make the same input compact differently, and a retry differ from its first try).
 const PRIOR_SUMMARY_RATIO: f64 = 0.5;
 /// The weight of each new answer in the moving average.
 const RATIO_WEIGHT: f64 = 0.3;
@@ -129,10 +130,7 @@ impl Run {
             now_ms,
             offline: false,
             past_open_circuit: false,
-            summary_ratio: compactor
-                .shared()
-                .summary_ratio
-                .unwrap_or(PRIOR_SUMMARY_RATIO),
+            summary_ratio: PRIOR_SUMMARY_RATIO,
             summarizer_failed: false,
             best_fit: None,
             reactive: false,
@@ -441,10 +439,6 @@ impl Run {
     pub(super) fn observe_summary(&mut self, tokens: u64, allowed: u64) {
         let ratio = (tokens as f64 / allowed.max(1) as f64).min(1.5);
         self.summary_ratio += RATIO_WEIGHT * (ratio - self.summary_ratio);
-        // The offline stand-in's answers say nothing of the caller's summarizer.
-        if !self.offline {
-            self.compactor.shared().summary_ratio = Some(self.summary_ratio);
-        }
     }
 
     pub(super) fn tokens(&self) -> u64 {

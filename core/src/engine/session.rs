@@ -50,9 +50,6 @@ impl SessionState {
 pub(crate) struct Shared {
     pub(crate) cache: Lru<String, String>,
     pub(crate) sessions: Lru<String, SessionState>,
-    /// What the summarizer's summaries came back at, as a share of what they were
-    /// allowed (their ledgers included), over the runs so far: the next run plans with it.
-    pub(crate) summary_ratio: Option<f64>,
 }
 
 impl Shared {
@@ -60,7 +57,6 @@ impl Shared {
         Self {
             cache: Lru::new(cache_capacity),
             sessions: Lru::new(session_capacity),
-            summary_ratio: None,
         }
     }
 
