@@ -16,9 +16,8 @@ use crate::overflow::Target;
 use crate::prompt::{PromptKind, build_with};
 use crate::validate::validate;
 
-/// The share of its allowance a summary is expected at before any answer was seen. Each
-/// run starts from it: a result depends on its input alone (what earlier runs saw would
-/// make the same input compact differently, and a retry differ from its first try).
+/// The share of its allowance a summary is expected at before any answer was seen; each
+/// run starts from it, so that a result depends on its input alone.
 const PRIOR_SUMMARY_RATIO: f64 = 0.5;
 /// The weight of each new answer in the moving average.
 const RATIO_WEIGHT: f64 = 0.3;
@@ -434,8 +433,7 @@ impl Run {
         Some(request)
     }
 
-    /// Folds a summary's size (its ledger included) into the running estimate of what
-    /// summaries come back at, as a share of the tokens they were allowed.
+    /// Folds a summary's size (ledger included) into the estimate of what summaries come back at.
     pub(super) fn observe_summary(&mut self, tokens: u64, allowed: u64) {
         let ratio = (tokens as f64 / allowed.max(1) as f64).min(1.5);
         self.summary_ratio += RATIO_WEIGHT * (ratio - self.summary_ratio);
