@@ -1,5 +1,5 @@
-//! The numbers editor's model: the window, reserve, ratios and tail the run can be re-done
-//! with, edited in place as text.
+//! The numbers editor's model: the window, reserve, ratios, tail and focus the run can be
+//! re-done with, edited in place as text.
 
 use compactor::budget::Budget;
 use compactor::engine::CompactionConfig;
@@ -8,7 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::model::{App, Overlay, Phase};
 
 /// The numbers that can be edited in place and the run re-done with.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Numbers {
     /// The model's window.
     pub max_context: u64,
@@ -20,17 +20,23 @@ pub struct Numbers {
     pub target: f64,
     /// Recent turns kept raw.
     pub keep_recent_turns: usize,
+    /// What every summary should focus on (the config's `instructions`); empty for none.
+    pub focus: String,
 }
 
 impl Numbers {
     /// Field labels, in edit order.
-    pub const LABELS: [&'static str; 5] = [
+    pub const LABELS: [&'static str; 6] = [
         "window",
         "output reserve",
         "trigger",
         "target",
         "keep recent turns",
+        "focus",
     ];
+
+    /// The field that takes any text (the others take numbers).
+    pub const FOCUS: usize = 5;
 
     /// The numbers in force for `config`.
     pub fn of(config: &CompactionConfig, budget: &Budget) -> Self {
@@ -40,6 +46,7 @@ impl Numbers {
             trigger: budget.trigger_ratio,
             target: budget.target_ratio,
             keep_recent_turns: config.keep_recent_turns,
+            focus: config.instructions.clone().unwrap_or_default(),
         }
     }
 
@@ -50,7 +57,8 @@ impl Numbers {
             1 => self.output_reserve.to_string(),
             2 => format!("{}", self.trigger),
             3 => format!("{}", self.target),
-            _ => self.keep_recent_turns.to_string(),
+            4 => self.keep_recent_turns.to_string(),
+            _ => self.focus.clone(),
         }
     }
 
@@ -64,7 +72,8 @@ impl Numbers {
             1 => self.output_reserve = text.trim().parse().map_err(bad)?,
             2 => self.trigger = text.trim().parse().map_err(bad_ratio)?,
             3 => self.target = text.trim().parse().map_err(bad_ratio)?,
-            _ => self.keep_recent_turns = text.trim().parse().map_err(bad)?,
+            4 => self.keep_recent_turns = text.trim().parse().map_err(bad)?,
+            _ => self.focus = text.trim().to_owned(),
         }
         Ok(())
     }
@@ -77,6 +86,7 @@ impl Numbers {
         config.budget.trigger_ratio = Some(self.trigger);
         config.budget.target_ratio = Some(self.target);
         config.keep_recent_turns = self.keep_recent_turns;
+        config.instructions = (!self.focus.is_empty()).then(|| self.focus.clone());
         config
     }
 }
@@ -99,7 +109,7 @@ impl App {
                         text.pop();
                     }
                 }
-                KeyCode::Char(c) if c.is_ascii_digit() || c == '.' => {
+                KeyCode::Char(c) if c.is_ascii_digit() || c == '.' || *field == Numbers::FOCUS => {
                     if let Some(text) = fields.get_mut(*field) {
                         text.push(c);
                     }
@@ -116,7 +126,7 @@ impl App {
     /// Re-does the setup with the numbers typed in `fields`; a bad one is said in the
     /// status line and nothing changes.
     fn apply_numbers(&mut self, fields: &[String]) {
-        let mut numbers = self.numbers;
+        let mut numbers = self.numbers.clone();
         for (i, text) in fields.iter().enumerate() {
             if let Err(e) = numbers.set_field(i, text) {
                 self.status = e;

@@ -323,7 +323,7 @@ fn failures_fall_back_and_open_the_breaker_after_three_failed_runs() {
 #[test]
 fn numbers_are_edited_in_place_and_undone() {
     let mut app = app();
-    let original = app.numbers;
+    let original = app.numbers.clone();
     press(&mut app, 'n');
     assert!(matches!(app.overlay, Some(Overlay::Edit { .. })));
     insta::assert_snapshot!("edit", screen(&app, 110, 32));
@@ -345,6 +345,19 @@ fn numbers_are_edited_in_place_and_undone() {
     assert_eq!(app.numbers.max_context, 12_000);
     assert_eq!(app.numbers.keep_recent_turns, 2);
     assert_eq!(app.budget().max_context_tokens, 12_000);
+    // The focus takes any text and reaches the config the runs use.
+    press(&mut app, 'n');
+    key(&mut app, KeyCode::Up); // from the window up to the last field, the focus
+    for c in "keep the failing test names".chars() {
+        press(&mut app, c);
+    }
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.overlay, None, "{}", app.status);
+    assert_eq!(
+        app.config.instructions.as_deref(),
+        Some("keep the failing test names")
+    );
+    press(&mut app, 'u');
     press(&mut app, 'u');
     assert_eq!(app.numbers, original);
     // A bad number is refused and the overlay stays.

@@ -83,7 +83,7 @@ pub const KEYS: [(&str, &str); 18] = [
     ),
     (
         "n",
-        "edit the numbers (window, reserve, trigger, target, recent turns)",
+        "edit the numbers (window, reserve, trigger, target, recent turns) and the focus",
     ),
     (
         "e",
@@ -226,7 +226,7 @@ fn render_edit(fields: &[String], field: usize, area: Rect, buf: &mut Buffer) {
         .collect();
     lines.push(Line::from(""));
     lines.push(
-        Line::from("↑↓ field · digits edit · Enter applies and resets the run · Esc cancels")
+        Line::from("↑↓ field · type to edit · Enter applies and resets the run · Esc cancels")
             .fg(Color::DarkGray),
     );
     Paragraph::new(lines)
