@@ -249,13 +249,16 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // tables, direct tables for three-byte characters, long pieces cut where no token lies)
 // about 3.5 kB more: 196,117 B. The loss receipt in every report (`lostFacts`), the new
 // fact kinds (commands, URLs, artifacts, identifiers) and the extractive summary's command
-// and markup handling about 5 kB more: 201,256 B. 202 kB holds the line against further
-// growth while the size is won back (a current Binaryen's wasm-opt saves
+// and markup handling about 5 kB more: 201,256 B. Two more message formats (OpenAI
+// Responses items and Gemini contents: adapters, detection and checkers), the fact ledger
+// and the session's cost-aware policy about 30 kB more: 231,566 B. 235 kB holds the line
+// against further growth while the size is won back (leaving the item formats out of the
+// lite build behind a feature is the first candidate) (a current Binaryen's wasm-opt saves
 // at most 2.9 kB gzipped here: see wasm/build.sh). Where the bytes go, per function and per crate:
 // `scripts/wasm_sections.py functions` on the lite build passed through
 // `wasm-bindgen --keep-debug` (its code is about 82% of the module gzipped, spread thin: the
 // engine's own functions, then iterator and collection code instantiated for its types).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 202 kB", (t) => {
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 235 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -264,5 +267,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 202
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 202_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 235_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });

@@ -25,7 +25,9 @@ function firstLines(request) {
   return summary || "- (nothing)";
 }
 
-const numbers = { maxContextTokens: 4_000, outputReserve: 0, maxMessages: null };
+// An explicit target: a session with none follows its cost-aware policy (it weighs the
+// growth it has seen, which the stateless calls cannot), and would aim elsewhere.
+const numbers = { maxContextTokens: 4_000, outputReserve: 0, maxMessages: null, targetRatio: 0.75 };
 
 /** `messages` as the package writes back messages it did not rewrite. Not always the
  * caller's own bytes: serde_json's float parsing can move a float's last digit
