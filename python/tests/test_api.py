@@ -90,7 +90,7 @@ def test_bad_arguments_raise() -> None:
     with pytest.raises(CompactorError):
         engine.compact(long_conversation(), summarize=summary, trigger="sometimes")
     with pytest.raises(CompactorError) as error:
-        engine.assess([{"role": "user", "content": "x"}], format="gemini")
+        engine.assess([{"role": "user", "content": "x"}], format="bogus")
     assert error.value.path == "format"
 
 

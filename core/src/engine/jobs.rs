@@ -199,6 +199,7 @@ impl Job {
         text: &str,
         accountant: &TokenAccountant,
     ) -> Result<Accepted, SummaryFailure> {
+        let (room, single) = (self.max_output_tokens, self.chunks.len() == 1);
         let Some(chunk) = self.part_mut(part) else {
             return Err(SummaryFailure::failed("no such part"));
         };
@@ -207,7 +208,15 @@ impl Job {
             return Err(SummaryFailure::Empty);
         }
         let tokens = accountant.text_tokens(text);
-        let limit = chunk.max_output_tokens + chunk.max_output_tokens / 2 + 16;
+        // The final answer may take the whole room the plan left the summary (it was asked
+        // for less, to leave the ledger its place): only past that is it too long.
+        let last = part == PartRef::Reduce || single;
+        let allowed = if last {
+            chunk.max_output_tokens.max(room)
+        } else {
+            chunk.max_output_tokens
+        };
+        let limit = allowed + allowed / 2 + 16;
         if tokens > limit {
             return Err(SummaryFailure::TooLong { tokens, limit });
         }
