@@ -365,7 +365,7 @@ pub fn text_command(text: &str) -> Option<&str> {
 /// The commands agents ran in `messages`, in order: tool calls (their `command` argument,
 /// see [`command_of`]) with the status their result shows, and the command block a
 /// text-action agent ends its message with, with the status the next message shows.
-pub fn commands(messages: &[Message]) -> Vec<CommandRun> {
+pub fn commands<'a>(messages: impl IntoIterator<Item = &'a Message>) -> Vec<CommandRun> {
     let mut out: Vec<CommandRun> = Vec::new();
     let mut calls: Vec<(&str, usize)> = Vec::new();
     let mut awaiting_text: Option<usize> = None;

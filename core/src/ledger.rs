@@ -94,7 +94,7 @@ pub fn candidates<'a>(
     folded: impl IntoIterator<Item = &'a Message>,
     kept: &HashSet<String>,
 ) -> Vec<Candidate> {
-    let folded: Vec<Message> = folded.into_iter().cloned().collect();
+    let folded: Vec<&Message> = folded.into_iter().collect();
     let mut found: HashMap<String, Candidate> = HashMap::new();
     for (position, message) in folded.iter().enumerate() {
         for Fact { kind, text } in facts(&message.text()) {
@@ -121,7 +121,7 @@ pub fn candidates<'a>(
         }
     }
     // Commands with the exit status their output showed: `pytest -x → exit 1`.
-    let runs = commands(&folded);
+    let runs = commands(folded.iter().copied());
     let count = runs.len().max(1);
     for (n, run) in runs.into_iter().enumerate() {
         // Where in the folded messages the command stood, about: runs are in order.
