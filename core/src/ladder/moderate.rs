@@ -53,8 +53,18 @@ pub fn plan_moderate(ctx: &LevelContext<'_>) -> Vec<Fold> {
         if s.messages.clone().any(keep) {
             plan.flush();
         }
-        plan.group
-            .extend(ctx.replaceable(s.messages.clone(), &keep));
+        for i in ctx.replaceable(s.messages.clone(), &keep) {
+            // A verbatim message inside the segment (a kept user message, an earlier
+            // summary) closes the group too: a summary covers one contiguous range.
+            if plan
+                .group
+                .last()
+                .is_some_and(|&last| (last + 1..i).any(keep))
+            {
+                plan.flush();
+            }
+            plan.group.push(i);
+        }
         plan.age = s.age;
         if plan.group_tokens() >= MIN_REQUEST_TOKENS || plan.would_meet() {
             plan.flush();
