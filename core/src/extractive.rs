@@ -229,7 +229,7 @@ fn command_items(body: &str) -> (Vec<Item>, HashSet<String>) {
         }
         let mut runs: Vec<String> = text.lines().filter_map(tool_call_command).collect();
         if runs.is_empty() {
-            runs.extend(text_command(text).map(|c| command_head(c, MAX_COMMAND_CHARS)));
+            runs.extend(text_command(text).map(|c| command_head(&c, MAX_COMMAND_CHARS)));
         }
         let outputs: Vec<&str> = messages[at + 1..]
             .iter()

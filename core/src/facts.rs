@@ -12,6 +12,8 @@
 //! call (`content.split`) is not a file — a name without a slash is a file only with a
 //! known extension (or a well-known name such as `Makefile`).
 
+use std::borrow::Cow;
+
 use crate::message::{Message, Part, Role};
 
 /// What kind of fact.
@@ -339,9 +341,13 @@ pub struct CommandRun {
 }
 
 /// The command a text-action agent wrote at the end of its message: the last fenced block
-/// (```` ``` ````, any language) or `<command>…</command>`, whole.
-pub fn text_command(text: &str) -> Option<&str> {
-    let fenced = text.rfind("```").and_then(|close| {
+/// (```` ``` ````, any language) or `<command>…</command>`, whole; or the last
+/// `<function=NAME>` call with `<parameter=…>` values (SWE-agent's and OpenHands' text
+/// function calls), as its one value when it has one (`bash`'s command), else as the name
+/// and its one-line values (`str_replace_editor view /testbed/setup.py`).
+pub fn text_command(text: &str) -> Option<Cow<'_, str>> {
+    let fenced = || {
+        let close = text.rfind("```")?;
         let open = text[..close].rfind("```")?;
         let body = &text[open + 3..close];
         // The language word, if any, ends at the first newline.
@@ -351,15 +357,39 @@ pub fn text_command(text: &str) -> Option<&str> {
         } else {
             body
         };
-        Some(body.trim())
-    });
+        Some(Cow::Borrowed(body.trim()))
+    };
     let tagged = || {
         let (_, rest) = text.rsplit_once("<command>")?;
-        Some(rest.split_once("</command>")?.0.trim())
+        Some(Cow::Borrowed(rest.split_once("</command>")?.0.trim()))
     };
-    fenced
+    function_call(text)
+        .or_else(fenced)
         .or_else(tagged)
         .filter(|c| !c.is_empty() && c.len() <= 20_000)
+}
+
+/// The last `<function=NAME>…</function>` of `text`, as [`text_command`] gives it.
+fn function_call(text: &str) -> Option<Cow<'_, str>> {
+    let (_, rest) = text.rsplit_once("<function=")?;
+    let (name, body) = rest.split_once('>')?;
+    let body = body.split_once("</function>")?.0;
+    let values: Vec<&str> = body
+        .split("<parameter=")
+        .skip(1)
+        .filter_map(|p| Some(p.split_once('>')?.1.split_once("</parameter>")?.0.trim()))
+        .collect();
+    match values.as_slice() {
+        [one] => Some(Cow::Borrowed(one)),
+        _ => {
+            let mut line = name.trim().to_owned();
+            for value in values.iter().filter(|v| !v.is_empty() && !v.contains('\n')) {
+                line.push(' ');
+                line.push_str(value);
+            }
+            Some(Cow::Owned(line))
+        }
+    }
 }
 
 /// The commands agents ran in `messages`, in order: tool calls (their `command` argument,
@@ -396,7 +426,7 @@ pub fn commands<'a>(messages: impl IntoIterator<Item = &'a Message>) -> Vec<Comm
                     if let Some(command) = text_command(text) {
                         awaiting_text = Some(out.len());
                         out.push(CommandRun {
-                            command: head(command),
+                            command: head(&command),
                             status: None,
                         });
                     }
