@@ -70,6 +70,7 @@ impl Config {
             None => Some(compactor::budget::DEFAULT_MAX_MESSAGES),
         };
         Ok(CompactionConfig {
+            summarize_outputs: false,
             budget: BudgetConfig {
                 model: self.model.clone(),
                 max_context_tokens: self.max_context_tokens,

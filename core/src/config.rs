@@ -74,6 +74,14 @@ pub struct CompactionConfig {
     /// What tokens cost, relative to uncached input: the session's default policy
     /// weighs them ([`crate::policy`]).
     pub prices: crate::policy::Prices,
+    /// Hand tool outputs (tool results, a text-action agent's observations) to the
+    /// summarizer whole. By default (`false`) a summary request reads each as the
+    /// fact-keeping placeholder LIGHT gives a cleared result — command, exit status, error
+    /// lines, paths — and the summary's fact ledger carries the facts of the output itself:
+    /// on coding-agent runs that keeps as many facts for a third less summarizer input.
+    /// Set it when the outputs are the information (web pages, documents) the summary must
+    /// retell.
+    pub summarize_outputs: bool,
     /// The caller's focus, added to every summary prompt (`"keep the database schema
     /// decisions"`), fenced apart from the transcript; part of the summary cache key.
     /// At most [`MAX_INSTRUCTIONS_CHARS`] characters, not blank (default `None`).
@@ -106,6 +114,7 @@ impl Default for CompactionConfig {
             session_capacity: 1024,
             extractive_fallback: false,
             prices: crate::policy::Prices::default(),
+            summarize_outputs: false,
             instructions: None,
         }
     }

@@ -115,6 +115,7 @@ pub mod ledger;
 pub mod level;
 pub mod live;
 pub mod message;
+pub mod observation;
 pub mod overflow;
 pub mod pin;
 pub mod plan;

@@ -27,6 +27,7 @@ const FLOORS: &[(&str, u8)] = &[
     // application are made of.
     ("pin", 3),
     ("facts", 3),
+    ("observation", 3),
     ("ledger", 3),
     ("receipt", 3),
     ("prompt", 3),

@@ -62,6 +62,178 @@ fn light_clears_old_tool_results_when_that_is_enough() {
     assert_sound(&messages, &outcome);
 }
 
+/// A text-action agent's run (mini-swe-agent's fenced blocks, SWE-agent's `<function=…>`
+/// calls): each command ends an assistant message, its output is the next user message.
+fn text_action_run() -> Vec<Message> {
+    let mut messages = vec![
+        Message::system(
+            "sys",
+            "You are a coding agent. End each answer with one command.",
+        ),
+        Message::user("task", "Fix the failing test in src/lib.rs."),
+    ];
+    for i in 0..12 {
+        let command = if i % 2 == 0 {
+            format!("Looking at module {i}.\n\n```bash\npytest tests/test_{i}.py\n```")
+        } else {
+            format!(
+                "Viewing it.\n\n<function=str_replace_editor>\n<parameter=command>view</parameter>\n\
+                 <parameter=path>/testbed/src/module_{i}.py</parameter>\n</function>"
+            )
+        };
+        messages.push(Message::assistant(format!("a{i}").as_str(), &command));
+        let output = (0..40)
+            .map(|w| format!("row {w} of output from src/module_{i}/part_{w}.py"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        messages.push(Message::user(format!("o{i}").as_str(), &output));
+    }
+    messages
+}
+
+#[test]
+fn summaries_read_outputs_as_placeholders_and_keep_their_facts() {
+    // The summarizer reads each output as its fact-keeping placeholder (the command and
+    // the paths it had room for), not whole; whatever it answers, the summary's ledger
+    // carries the outputs' facts, read from the outputs themselves.
+    let messages = text_action_run();
+    let answer = Script::Text("The agent ran the tests module by module.".into());
+    for summarize_outputs in [false, true] {
+        let compactor = summarizing_compactor(&messages, 0.3, |c| {
+            c.summarize_outputs = summarize_outputs;
+        });
+        let scripted = Scripted::always(answer.clone());
+        let (result, _) = run_with(&compactor, messages.clone(), Trigger::Proactive, &scripted);
+        let outcome = result.expect("compacts");
+        assert_sound(&messages, &outcome);
+        let seen = scripted.seen.lock().expect("seen");
+        let read: String = seen
+            .iter()
+            .flat_map(|r| &r.prompt)
+            .map(|p| p.content.as_str())
+            .collect();
+        assert!(read.contains("src/module_0/part_0.py"), "{read}");
+        if summarize_outputs {
+            assert!(read.contains("row 7 of output from src/module_0"), "{read}");
+        } else {
+            assert!(
+                !read.contains("row 7 of output"),
+                "outputs read whole: {read}"
+            );
+            assert!(read.contains("cleared by compactor"), "{read}");
+            assert!(read.contains("$ pytest tests/test_0.py"), "{read}");
+            assert!(
+                read.contains("$ str_replace_editor view /testbed/src/module_1.py"),
+                "{read}"
+            );
+        }
+        let summaries: String = outcome
+            .messages
+            .iter()
+            .filter(|m| m.is_compaction())
+            .map(Message::text)
+            .collect();
+        if !summarize_outputs {
+            // Paths the placeholders had no room for, kept by the ledger.
+            let beyond = (0..40)
+                .map(|w| format!("src/module_8/part_{w}.py"))
+                .filter(|p| summaries.contains(p.as_str()) && !read.contains(p.as_str()))
+                .count();
+            assert!(
+                beyond > 5,
+                "{beyond} paths beyond the placeholder: {summaries}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_observation_is_not_a_user_message_kept_verbatim() {
+    // The user's own words between the task and the newest turn stay verbatim within
+    // their budget; a command's output sent as a user message does not take that room.
+    let mut messages = text_action_run();
+    messages.insert(
+        14,
+        Message::assistant("q", "Should I also update the changelog?"),
+    );
+    messages.insert(15, Message::user("answer", "Yes, one line for it."));
+    let compactor = summarizing_compactor(&messages, 0.3, |_| {});
+    let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
+    let outcome = result.expect("compacts");
+    assert_sound(&messages, &outcome);
+    let kept = |id: &str| outcome.messages.iter().any(|m| m.id.as_str() == id);
+    assert!(kept("answer"), "the user's words stay");
+    assert!(
+        !kept("o5") && !kept("o6"),
+        "outputs before the tail are folded"
+    );
+}
+
+#[test]
+fn a_summary_never_spans_a_message_kept_between_what_it_covers() {
+    // A turn whose user message is not kept verbatim holds an earlier summary before its
+    // answer: MODERATE summarizes the two around it separately, or the new summary would
+    // stand before the older one, and folding both later would put events out of order
+    // (the run was refused by validation).
+    use compactor::ladder::Level;
+    use compactor::message::MessageId;
+    use compactor::prune::summary_message;
+    let earlier = |n: &str| {
+        summary_message(
+            &format!("Earlier: looked at src/{n}.py, found 42 tests."),
+            vec![
+                MessageId::new(format!("{n}-1")),
+                MessageId::new(format!("{n}-2")),
+            ],
+            Level::Aggressive,
+            "k",
+            2,
+        )
+    };
+    let words = |n: usize, what: &str| {
+        (0..n)
+            .map(|w| format!("{what} {w} in src/file_{w}.py"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let mut messages = vec![
+        Message::system("sys", "You are a coding agent."),
+        Message::user("task", "Fix the failing test in src/lib.rs."),
+        earlier("old"),
+        Message::assistant("a1", words(60, "first look")),
+        Message::user("u2", words(80, "pasted log line")),
+        earlier("older"),
+        Message::assistant("a2", words(60, "second look")),
+    ];
+    for i in 3..9 {
+        messages.push(Message::user(format!("u{i}").as_str(), words(40, "more")));
+        messages.push(Message::assistant(
+            format!("a{i}").as_str(),
+            words(40, "reply"),
+        ));
+    }
+    for share in [0.7, 0.5, 0.3] {
+        let compactor = compactor_for(tokens_of(&messages), share, |c| {
+            c.max_preserved_user_tokens = 10;
+        });
+        let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
+        let outcome = result.unwrap_or_else(|e| panic!("at {share}: {e}"));
+        assert_sound(&messages, &outcome);
+        // Every kept message and every message a new summary covers, at its original place.
+        let place = |id: &MessageId| messages.iter().position(|m| &m.id == id);
+        let order: Vec<usize> = outcome
+            .messages
+            .iter()
+            .flat_map(|m| match (place(&m.id), &m.compaction) {
+                (Some(i), _) => vec![i],
+                (None, Some(meta)) => meta.covers.iter().filter_map(place).collect(),
+                (None, None) => panic!("at {share}: {} came from nowhere", m.id),
+            })
+            .collect();
+        assert!(order.is_sorted(), "at {share}: out of order {order:?}");
+    }
+}
+
 #[test]
 fn light_clips_the_last_result_it_needs_to_just_enough() {
     // An old result far larger than the target needs cleared: clearing it whole would land
@@ -135,7 +307,8 @@ fn the_message_signal_alone_folds_only_the_turns_it_must() {
 #[test]
 fn moderate_summarizes_old_segments_in_parallel_and_keeps_user_messages() {
     let messages = agent_session(20, 40);
-    let compactor = summarizing_compactor(&messages, 0.5, |_| {});
+    // The tool outputs read whole: the sizes asked for follow the segments' sizes.
+    let compactor = summarizing_compactor(&messages, 0.5, |c| c.summarize_outputs = true);
     let scripted = Scripted::always(Script::Extract);
     let mut run = begin(&compactor, messages.clone());
     // LIGHT clears nothing (threshold unreachable); MODERATE hands out all its requests at once.
@@ -403,7 +576,11 @@ fn moderate_requests_are_all_in_flight_at_once() {
 #[test]
 fn inputs_larger_than_the_summarizers_window_are_map_reduced() {
     let messages = agent_session(30, 30);
-    let compactor = summarizing_compactor(&messages, 0.1, |c| c.summarizer_input_tokens = 2_000);
+    // The tool outputs read whole, so that the input outgrows the summarizer's window.
+    let compactor = summarizing_compactor(&messages, 0.1, |c| {
+        c.summarizer_input_tokens = 2_000;
+        c.summarize_outputs = true;
+    });
     let scripted = Scripted::always(Script::Extract);
     let (result, events) = run_with(&compactor, messages.clone(), Trigger::Proactive, &scripted);
     let outcome = result.expect("compacts");

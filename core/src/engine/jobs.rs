@@ -9,6 +9,7 @@ use crate::hash::Hasher;
 use crate::ladder::{Fold, Level};
 use crate::ledger::{Candidate, LEDGER_SHARE, candidates};
 use crate::message::{Message, MessageId};
+use crate::observation::masked_outputs;
 use crate::prompt::{PROMPT_VERSION, PromptKind, artifact_refs};
 use crate::prune::shrink;
 use crate::tokens::TokenAccountant;
@@ -105,17 +106,19 @@ impl Job {
             .collect();
         // With incremental summaries the existing running summary is the prompt's base,
         // not part of the transcript.
-        let inputs: Vec<&Message> = fold
+        let picked: Vec<usize> = fold
             .replace
             .iter()
-            .map(|&i| &messages[i])
-            .filter(|m| {
+            .copied()
+            .filter(|&i| {
                 fold.existing.is_none()
-                    || m.compaction
+                    || messages[i]
+                        .compaction
                         .as_ref()
                         .is_none_or(|meta| meta.level < Level::Aggressive)
             })
             .collect();
+        let inputs: Vec<&Message> = picked.iter().map(|&i| &messages[i]).collect();
         let cache_key = cache_key(
             session,
             level,
@@ -123,6 +126,24 @@ impl Job {
             fold.existing.as_deref(),
             config.instructions.as_deref(),
         );
+        // Tool outputs read as their placeholders: the ledger takes their facts whole.
+        let masked: Vec<Option<Message>> = if config.summarize_outputs {
+            Vec::new()
+        } else {
+            picked
+                .iter()
+                .map(|&i| {
+                    let observation = known.observed.get(i).is_some_and(|&o| o);
+                    let previous = i.checked_sub(1).map(|p| &messages[p]);
+                    masked_outputs(&messages[i], previous, observation, accountant)
+                })
+                .collect()
+        };
+        let inputs: Vec<&Message> = inputs
+            .iter()
+            .enumerate()
+            .map(|(n, &m)| masked.get(n).and_then(Option::as_ref).unwrap_or(m))
+            .collect();
         let groups = chunk_inputs(&inputs, config.summarizer_input_tokens, accountant);
         let candidates = candidates(
             fold.replace
@@ -300,6 +321,8 @@ impl Job {
 pub(crate) struct Known<'a> {
     pub(crate) kept: HashSet<String>,
     pub(crate) originals: HashMap<&'a MessageId, &'a Message>,
+    /// Which of the conversation's messages are observations ([`crate::observation`]).
+    pub(crate) observed: Vec<bool>,
 }
 
 impl<'a> Known<'a> {

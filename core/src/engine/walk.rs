@@ -11,6 +11,7 @@ use crate::ladder::{
 };
 use crate::ledger::{fact_set, with_ledger};
 use crate::message::Message;
+use crate::observation::observations;
 use crate::prompt::PROMPT_VERSION;
 use crate::prune::{apply_clearings, apply_summaries, shrink, summary_message};
 use crate::segment::segment;
@@ -126,6 +127,7 @@ impl Run {
                     .map(|(m, _)| m),
             ),
             originals: self.original.iter().map(|m| (&m.id, m)).collect(),
+            observed: observations(&self.current),
         };
         let jobs = folds
             .into_iter()

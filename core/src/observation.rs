@@ -1,0 +1,146 @@
+//! Observations: the environment's answer to a text-action agent.
+//!
+//! Agents that act through text (mini-swe-agent's fenced `bash` block, SWE-agent's and
+//! OpenHands' `<function=…>` calls, `<command>` tags) get each command's output back as
+//! a *user* message. Such a message is a tool result in all but form: it is not one of the
+//! user's own words kept verbatim in between the task and the newest turn; and, like a
+//! tool result, a summary request reads it as the fact-keeping placeholder LIGHT gives a
+//! cleared tool result ([`masked_outputs`]) — the summary's fact ledger takes its facts
+//! from the output itself, so the summarizer need not read every output whole (the
+//! dearest input of a long run), unless `summarize_outputs` says otherwise. A user message is an observation when
+//! the message before it is an assistant message without tool calls that wrote an action: a
+//! `<function=…>` call, a `<command>` tag, or a fenced block of shell ([`SHELLS`]) — a
+//! chat answer ending with a Python block is not an action, and the user's reply to it
+//! stays the user's.
+
+use crate::facts::text_command;
+use crate::message::{Message, Part, Role, text_of};
+use crate::prune::{cleared_placeholder, is_cleared};
+use crate::tokens::TokenAccountant;
+
+/// Is `message`, following `previous`, the output of a command `previous` wrote?
+pub fn is_observation(previous: Option<&Message>, message: &Message) -> bool {
+    message.role == Role::User
+        && !message.is_compaction()
+        && message.tool_results().next().is_none()
+        && previous.is_some_and(|p| {
+            p.role == Role::Assistant
+                && p.tool_calls().next().is_none()
+                && p.parts
+                    .iter()
+                    .any(|part| matches!(part, Part::Text { text } if is_action(text)))
+        })
+}
+
+/// The languages a fenced block of shell is written in (none at all included).
+pub const SHELLS: [&str; 6] = ["", "bash", "sh", "shell", "console", "zsh"];
+
+/// Does `text` end with an action an environment answers?
+fn is_action(text: &str) -> bool {
+    if text_command(text).is_none() {
+        return false;
+    }
+    let fence = || {
+        let close = text.rfind("```")?;
+        let open = text[..close].rfind("```")?;
+        let language = text[open + 3..close].split_once('\n')?.0.trim();
+        Some(SHELLS.contains(&language))
+    };
+    text.contains("<function=") || text.contains("<command>") || fence() == Some(true)
+}
+
+/// For each message of `messages`, whether it is an observation.
+pub fn observations(messages: &[Message]) -> Vec<bool> {
+    let mut previous = None;
+    messages
+        .iter()
+        .map(|message| {
+            let found = is_observation(previous, message);
+            previous = Some(message);
+            found
+        })
+        .collect()
+}
+
+/// The command an observation answered: the text command of the message before it.
+pub fn command_before(previous: &Message) -> Option<String> {
+    previous.parts.iter().rev().find_map(|part| match part {
+        Part::Text { text } => text_command(text).map(|c| c.into_owned()),
+        _ => None,
+    })
+}
+
+/// `message` as a summary request reads it when the fact ledger carries what its outputs
+/// said: each tool result, or its text when it is an observation (the output of the
+/// command `previous` wrote), cleared to the fact-keeping placeholder LIGHT would give it,
+/// where that is under half its size. `None` when nothing would change.
+pub fn masked_outputs(
+    message: &Message,
+    previous: Option<&Message>,
+    observation: bool,
+    accountant: &TokenAccountant,
+) -> Option<Message> {
+    let mask = |tool: &str, command: Option<&str>, body: &str| {
+        let tokens = accountant.text_tokens(body);
+        let placeholder = cleared_placeholder(tool, tokens, command, body);
+        (!is_cleared(body) && accountant.text_tokens(&placeholder) * 2 < tokens)
+            .then_some(placeholder)
+    };
+    let mut out = message.clone();
+    let mut changed = false;
+    if observation && let [Part::Text { text }] = out.parts.as_mut_slice() {
+        let command = previous.and_then(command_before);
+        if let Some(placeholder) = mask("command", command.as_deref(), text) {
+            *text = placeholder;
+            changed = true;
+        }
+    }
+    for part in &mut out.parts {
+        if let Part::ToolResult(result) = part
+            && !result.content.iter().any(|c| matches!(c, Part::Media(_)))
+        {
+            let tool = result.tool_name.as_deref().unwrap_or("tool");
+            if let Some(placeholder) = mask(tool, None, &text_of(&result.content)) {
+                result.content = vec![Part::text(placeholder)];
+                changed = true;
+            }
+        }
+    }
+    changed.then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_user_message_after_a_text_command_is_its_output() {
+        let messages = [
+            Message::system("s", "rules"),
+            Message::user("task", "fix the bug"),
+            Message::assistant("a1", "Look first.\n\n```bash\nls src\n```"),
+            Message::user("o1", "lib.rs main.rs"),
+            Message::assistant("a2", "I think it is fixed now."),
+            Message::user("u2", "Thanks, and the tests?"),
+            Message::assistant(
+                "a3",
+                "<function=str_replace_editor>\n<parameter=command>view</parameter>\n\
+                 <parameter=path>/testbed/setup.py</parameter>\n</function>",
+            ),
+            Message::user("o3", "OBSERVATION: ..."),
+            Message::assistant("a4", "Try this:\n\n```python\nprint(1)\n```"),
+            Message::user("u4", "That printed 2."),
+        ];
+        assert_eq!(
+            observations(&messages),
+            [
+                false, false, false, true, false, false, false, true, false, false
+            ]
+        );
+        assert_eq!(command_before(&messages[2]).as_deref(), Some("ls src"));
+        assert_eq!(
+            command_before(&messages[6]).as_deref(),
+            Some("str_replace_editor view /testbed/setup.py")
+        );
+    }
+}
