@@ -416,7 +416,8 @@ pub fn commands<'a>(messages: impl IntoIterator<Item = &'a Message>) -> Vec<Comm
                     }
                 }
                 Part::ToolResult(result) => {
-                    let at = calls.iter().find(|(id, _)| *id == result.call_id);
+                    // The newest call with the id: ids may be reused once answered.
+                    let at = calls.iter().rfind(|(id, _)| *id == result.call_id);
                     if let Some(&(_, at)) = at {
                         let text = crate::message::text_of(&result.content);
                         out[at].status = exit_status(&text);

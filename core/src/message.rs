@@ -329,6 +329,16 @@ impl Message {
         })
     }
 
+    /// Is this message nothing but reasoning (an OpenAI Responses `reasoning` item)? Such a
+    /// message belongs to the response it leads.
+    pub fn is_reasoning_only(&self) -> bool {
+        !self.parts.is_empty()
+            && self
+                .parts
+                .iter()
+                .all(|part| matches!(part, Part::Reasoning(_)))
+    }
+
     /// Does this message request tools?
     pub fn has_tool_calls(&self) -> bool {
         self.tool_calls().next().is_some()

@@ -211,7 +211,7 @@ impl Segmenter {
     }
 
     fn push_inner(&mut self, index: usize, message: &Message) -> Result<(), SegmentError> {
-        if self.open_unit.is_none() && crate::format::check::is_reasoning_only(message) {
+        if self.open_unit.is_none() && message.is_reasoning_only() {
             self.held.get_or_insert(index);
             return Ok(());
         }

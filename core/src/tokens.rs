@@ -93,9 +93,19 @@ impl Encoding {
 
 /// Counts one message: its text exactly (per `counter`), plus the documented framing.
 /// Media and opaque parts count their adapter's estimate.
+///
+/// A message of nothing but reasoning (an OpenAI Responses `reasoning` item) has no
+/// framing of its own: it belongs to the response it leads, as a thinking block belongs to
+/// its Anthropic message, and the API drops it from earlier turns. Framed, it would make
+/// every step of a Responses conversation three tokens dearer than the same step in Chat.
 pub fn count_message(counter: &dyn TokenCounter, message: &Message) -> u64 {
     let name = message.name.as_deref().map_or(0, |n| counter.count(n) + 1);
-    MESSAGE_OVERHEAD
+    let framing = if message.is_reasoning_only() {
+        0
+    } else {
+        MESSAGE_OVERHEAD
+    };
+    framing
         + name
         + message
             .parts
@@ -153,5 +163,22 @@ mod tests {
             count_message(&counter, &tool),
             MESSAGE_OVERHEAD + TOOL_RESULT_OVERHEAD + 2
         );
+    }
+
+    #[test]
+    fn a_reasoning_item_counts_its_text_without_framing() {
+        let counter = Words::default();
+        let reasoning = |text: &str| {
+            Message::new(
+                "r",
+                crate::message::Role::Assistant,
+                vec![Part::Reasoning(crate::message::Reasoning {
+                    text: text.into(),
+                    redacted: text.is_empty(),
+                })],
+            )
+        };
+        assert_eq!(count_message(&counter, &reasoning("")), 0);
+        assert_eq!(count_message(&counter, &reasoning("two words")), 2);
     }
 }

@@ -130,6 +130,31 @@ fn commands_come_from_tool_calls_and_text_actions_with_their_status() {
     );
 }
 
+#[test]
+fn a_reused_call_id_gives_its_status_to_the_newest_call() {
+    use crate::message::ToolCall;
+    // Gemini's id-less calls are named `bash#0` afresh in every turn.
+    let call = |command: &str| ToolCall {
+        id: "bash#0".into(),
+        name: "bash".into(),
+        arguments: format!(r#"{{"command":"{command}"}}"#),
+    };
+    let messages = [
+        Message::assistant_calls("a1", None, [call("make")]),
+        Message::tool_result("t1", "bash#0", "<returncode>0</returncode>"),
+        Message::assistant_calls("a2", None, [call("pytest")]),
+        Message::tool_result("t2", "bash#0", "<returncode>1</returncode>"),
+    ];
+    let runs: Vec<(String, Option<i64>)> = commands(&messages)
+        .into_iter()
+        .map(|c| (c.command, c.status))
+        .collect();
+    assert_eq!(
+        runs,
+        [("make".to_owned(), Some(0)), ("pytest".to_owned(), Some(1))]
+    );
+}
+
 #[cfg(feature = "serde")]
 #[test]
 fn kinds_serialize_by_name() {

@@ -37,8 +37,6 @@ use crate::message::{Message, Part, Role};
 
 mod items;
 
-pub(crate) use items::is_reasoning_only;
-
 /// A rule a provider enforces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(

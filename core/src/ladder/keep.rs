@@ -1,9 +1,10 @@
 //! What always stays verbatim: pinned messages, the task (the first user message), the
-//! newest user message and the newest turn (the last assistant message and what follows
-//! it, unanswered tool calls included); below MAXIMUM also the user messages in between,
-//! newest first, up to `max_preserved_user_tokens` (and a quarter of the target, and what
-//! the target leaves beside the rest and a summary; when the message signal fired, half
-//! the messages the target leaves), and at MODERATE earlier summaries.
+//! newest user message and the newest turn (the last assistant response, however many
+//! messages in a row it takes, and what follows it, unanswered tool calls included); below
+//! MAXIMUM also the user messages in between, newest first, up to
+//! `max_preserved_user_tokens` (and a quarter of the target, and what the target leaves
+//! beside the rest and a summary; when the message signal fired, half the messages the
+//! target leaves), and at MODERATE earlier summaries.
 //!
 //! One of the task, the newest user message and the newest turn's messages that alone
 //! exceeds its share (a quarter of the absolute limit) is clipped middle-out ([`clips`]),
@@ -42,9 +43,15 @@ fn always(ctx: &LevelContext<'_>) -> Vec<bool> {
     for i in task.into_iter().chain(newest_user) {
         keep[i] = true;
     }
-    // The newest turn: the last assistant message and everything after it.
+    // The newest turn: the last assistant response and everything after it. A response
+    // may be several assistant messages in a row (a Responses `reasoning`, `message` and
+    // `function_call` item each), as it is one Chat message: all of it stays.
     if let Some(last) = messages.iter().rposition(|m| m.role == Role::Assistant) {
-        keep[last..].iter_mut().for_each(|k| *k = true);
+        let first = messages[..last]
+            .iter()
+            .rposition(|m| m.role != Role::Assistant)
+            .map_or(0, |i| i + 1);
+        keep[first..].iter_mut().for_each(|k| *k = true);
     }
     keep
 }

@@ -94,14 +94,13 @@ fn trim(
 /// Every tool result worth clearing (its placeholder is under half its size), oldest first,
 /// with its placeholder's tokens.
 fn candidates(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<(Clearing, u64)> {
-    let calls: HashMap<&str, &ToolCall> = ctx
-        .messages
-        .iter()
-        .flat_map(|m| m.tool_calls())
-        .map(|c| (c.id.as_str(), c))
-        .collect();
+    // A result answers the newest call with its id before it: ids may be reused once
+    // answered (Gemini's id-less calls are named `f#k` afresh in every turn), so a map of
+    // the whole conversation would name the last call's command for every result.
+    let mut calls: HashMap<&str, &ToolCall> = HashMap::new();
     let mut found = Vec::new();
     for (i, message) in ctx.messages.iter().enumerate() {
+        calls.extend(message.tool_calls().map(|c| (c.id.as_str(), c)));
         if !message.compactable {
             continue;
         }

@@ -6,16 +6,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{Rule, Violation, check_anthropic_results, check_results_in_next, violation};
-use crate::message::{Message, Part, Role};
-
-/// Is `message` a reasoning item: nothing but reasoning?
-pub(crate) fn is_reasoning_only(message: &Message) -> bool {
-    !message.parts.is_empty()
-        && message
-            .parts
-            .iter()
-            .all(|part| matches!(part, Part::Reasoning(_)))
-}
+use crate::message::{Message, Role};
 
 /// A summary the engine wrote never speaks as the system (or developer).
 fn check_summaries(messages: &[&Message], out: &mut Vec<Violation>) {
@@ -70,7 +61,7 @@ pub(super) fn check_responses(messages: &[&Message], out: &mut Vec<Violation>) {
             answered.remove(call.id.as_str());
             open.insert(call.id.as_str(), index);
         }
-        if is_reasoning_only(message) {
+        if message.is_reasoning_only() {
             let next = messages.get(index + 1);
             let followed = next.is_some_and(|next| {
                 next.role == Role::Assistant && next.tool_results().next().is_none()
@@ -87,7 +78,7 @@ pub(super) fn check_responses(messages: &[&Message], out: &mut Vec<Violation>) {
     // Calls with nothing but calls and reasoning after them are the step in progress.
     let pending_from = messages
         .iter()
-        .rposition(|m| m.role != Role::Assistant || !(m.has_tool_calls() || is_reasoning_only(m)))
+        .rposition(|m| m.role != Role::Assistant || !(m.has_tool_calls() || m.is_reasoning_only()))
         .map_or(0, |i| i + 1);
     let mut left: Vec<(&str, usize)> = open
         .into_iter()

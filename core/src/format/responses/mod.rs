@@ -25,7 +25,8 @@
 //! Counting: media as in [`super::openai`] (an image 765 tokens, 85 at `low` detail; a file
 //! by its inline data or 1,500 by id). Reasoning is estimated by its visible summary; its
 //! `encrypted_content` counts nothing, because nobody outside OpenAI can count it and the
-//! API drops the reasoning of earlier turns from the context. The usage the API reports
+//! API drops the reasoning of earlier turns from the context; nor is the item framed as a
+//! message of its own ([`crate::tokens::count_message`]). The usage the API reports
 //! for a response includes it: a caller who wants it counted passes that figure on.
 
 mod render;
