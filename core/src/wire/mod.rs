@@ -32,3 +32,6 @@ mod view;
 pub use failure::{Code, Failure, Host, without_position};
 pub use input::encoding_named;
 pub use view::{Changes, PlanView, SessionAssessment, SummaryAt};
+
+#[cfg(test)]
+mod tests;
