@@ -21,7 +21,7 @@ mod session;
 mod bindings;
 
 pub use config::{Config, ReadOptions, format_named, read_conversation};
-pub use error::{Code, Failure};
+pub use error::{Code, Failure, Wit};
 pub use host::Host;
 pub use run::{Driven, Finished, Next, Request};
 pub use session::Session;

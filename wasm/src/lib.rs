@@ -44,7 +44,7 @@ use fields::{Fields, type_of};
 use live::SessionHandle;
 use wasm_bindgen::prelude::*;
 
-pub use error::{Code, Failure};
+pub use error::{Code, Failure, Js};
 
 /// Panics are bugs; when one happens anyway, its message reaches the console.
 #[wasm_bindgen(start)]
