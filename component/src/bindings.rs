@@ -36,7 +36,9 @@ impl From<Failure> for Error {
                 Code::Conflict => ErrorCode::Conflict,
                 Code::Aborted => ErrorCode::Aborted,
                 Code::SummaryFailed => ErrorCode::SummaryFailed,
-                Code::Internal => ErrorCode::Internal,
+                // INTERNAL, and PERSIST_FAILED, which no call of the world raises (no
+                // session store crosses it), and codes the core adds later.
+                _ => ErrorCode::Internal,
             },
             details: failure.details_json(),
             message: failure.message,

@@ -4,7 +4,7 @@ use compactor::budget::BudgetConfig;
 use compactor::engine::CompactionConfig;
 use compactor::format::{self, Conversation, Format, ParseOptions};
 use compactor::select::DEFAULT_KEEP_RECENT_TURNS;
-use compactor::tokens::Encoding;
+use compactor::wire;
 
 use crate::error::Failure;
 
@@ -62,7 +62,7 @@ impl Config {
         let encoding = self
             .encoding
             .as_deref()
-            .map(|name| encoding_named(name, "config.encoding"))
+            .map(|name| wire::encoding_named(name, "config.encoding"))
             .transpose()?;
         let max_messages = match self.max_messages {
             Some(0) => None,
@@ -124,18 +124,6 @@ impl Config {
             },
         })
     }
-}
-
-/// The encoding `name` at `path`.
-pub fn encoding_named(name: &str, path: &str) -> Result<Encoding, Failure> {
-    Encoding::parse(name).ok_or_else(|| {
-        Failure::invalid(
-            path,
-            format!(
-                "unknown encoding {name:?} (expected \"o200k_base\", \"cl100k_base\" or \"estimate\")"
-            ),
-        )
-    })
 }
 
 /// The format `name` (`openai`, `anthropic`, `ai-sdk`; the npm spelling `aiSdk` too).

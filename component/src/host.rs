@@ -6,25 +6,21 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use compactor::engine::{self, Trigger};
-use compactor::message::{Message, MessageId};
 use compactor::select::TailPolicy;
 use compactor::tokens::TokenAccountant;
+use compactor::wire::{PlanView, encoding_named, without_position};
 use serde::Serialize;
 
-use crate::config::{Config, ReadOptions, encoding_named, read_conversation};
-use crate::error::{Failure, serde_message};
+use crate::config::{Config, ReadOptions, read_conversation};
+use crate::error::{Code, Failure};
 use crate::run::Driven;
 use crate::session::Session;
 
 /// Serializes an output of the core. Its types are plain data: this cannot fail, and an
 /// `INTERNAL` error says so if it ever does.
 pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, Failure> {
-    serde_json::to_string(value).map_err(|e| {
-        Failure::new(
-            crate::error::Code::Internal,
-            format!("result not representable: {e}"),
-        )
-    })
+    serde_json::to_string(value)
+        .map_err(|e| Failure::new(Code::Internal, format!("result not representable: {e}")))
 }
 
 /// A compactor: the numbers, the token memo, the summary cache, the circuit breakers.
@@ -80,7 +76,7 @@ impl Host {
             self.engine.budget(),
             &self.tail,
         )?;
-        plan_json(&plan, &messages)
+        to_json(&PlanView::of(&plan, &messages))
     }
 
     /// Counts `text` with this compactor's tokenizer, or with `encoding`.
@@ -132,7 +128,7 @@ impl Host {
     /// Merges an exported state; nothing is imported from a damaged one.
     pub fn import_state(&self, state: &str) -> Result<(), Failure> {
         let value: serde_json::Value = serde_json::from_str(state)
-            .map_err(|e| Failure::invalid("state", serde_message(&e)))?;
+            .map_err(|e| Failure::invalid("state", without_position(&e)))?;
         let state = engine::EngineState::from_json(&value)
             .map_err(|e| Failure::invalid(format!("state.{}", e.path), e.message))?;
         self.engine
@@ -143,48 +139,3 @@ impl Host {
 
 /// A shared, mutable session, as the `session` resource and its runs hold it.
 pub(crate) type Shared<T> = Rc<RefCell<T>>;
-
-/// `plan`'s output: the core's plan, with what each segment holds and where the summaries
-/// stand (the npm package's `Plan`).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PlanView<'a> {
-    #[serde(flatten)]
-    plan: &'a compactor::plan::Plan,
-    segment_states: Vec<compactor::plan::SegmentState>,
-    summaries: Vec<SummaryAt<'a>>,
-}
-
-/// A summary message of a planned conversation.
-#[derive(Serialize)]
-struct SummaryAt<'a> {
-    /// Its index.
-    message: usize,
-    level: compactor::ladder::Level,
-    /// The first and last message it stands for.
-    covers: &'a [MessageId],
-}
-
-/// The plan of `messages` as JSON.
-pub(crate) fn plan_json(
-    plan: &compactor::plan::Plan,
-    messages: &[Message],
-) -> Result<String, Failure> {
-    let summaries = messages
-        .iter()
-        .enumerate()
-        .filter_map(|(message, m)| {
-            let meta = m.compaction.as_ref()?;
-            Some(SummaryAt {
-                message,
-                level: meta.level,
-                covers: &meta.covers,
-            })
-        })
-        .collect();
-    to_json(&PlanView {
-        plan,
-        segment_states: plan.segment_states(messages),
-        summaries,
-    })
-}

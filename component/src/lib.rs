@@ -21,7 +21,7 @@ mod session;
 mod bindings;
 
 pub use config::{Config, ReadOptions, format_named, read_conversation};
-pub use error::{Code, Failure};
+pub use error::{Code, Failure, Wit};
 pub use host::Host;
 pub use run::{Driven, Finished, Next, Request};
 pub use session::Session;
@@ -29,7 +29,7 @@ pub use session::Session;
 /// Counts `text` with `encoding` (default `o200k_base`).
 pub fn count_tokens(text: &str, encoding: Option<&str>) -> Result<u64, Failure> {
     let encoding = match encoding {
-        Some(name) => config::encoding_named(name, "encoding")?,
+        Some(name) => compactor::wire::encoding_named(name, "encoding")?,
         None => compactor::tokens::Encoding::O200kBase,
     };
     Ok(encoding.counter().count(text))
@@ -38,7 +38,7 @@ pub fn count_tokens(text: &str, encoding: Option<&str>) -> Result<u64, Failure> 
 /// Counts each of `texts` with `encoding` (default `o200k_base`).
 pub fn count_tokens_each(texts: &[String], encoding: Option<&str>) -> Result<Vec<u64>, Failure> {
     let encoding = match encoding {
-        Some(name) => config::encoding_named(name, "encoding")?,
+        Some(name) => compactor::wire::encoding_named(name, "encoding")?,
         None => compactor::tokens::Encoding::O200kBase,
     };
     let counter = encoding.counter();

@@ -5,16 +5,13 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use compactor::budget::Budget;
 use compactor::engine::{self, Outcome, Status, Trigger};
 use compactor::format::{Conversation, ParseOptions};
 use compactor::live::{Session as LiveSession, Splice};
-use compactor::overflow::{Assessment, Signals, Target};
-use compactor::pin::given_start;
-use serde::Serialize;
+use compactor::wire::{Changes, PlanView, SessionAssessment, without_position};
 
-use crate::error::{Code, Failure, serde_message};
-use crate::host::{Shared, plan_json, to_json};
+use crate::error::{Code, Failure};
+use crate::host::{Shared, to_json};
 use crate::run::{Driven, Owner};
 
 /// What a session and its runs share.
@@ -47,41 +44,11 @@ impl SessionState {
     /// A splice as `{start, deleteCount, insert}`, indices counted in the caller's
     /// messages array (an Anthropic body's `system` is not one of them).
     fn changes_json(&self, splice: &Splice) -> Result<String, Failure> {
-        let outside = given_start(self.conversation.format, self.live.messages());
-        let insert = match self.conversation.to_json(&splice.insert).to_value() {
-            serde_json::Value::Object(mut body) => body
-                .remove("messages")
-                .unwrap_or(serde_json::Value::Array(Vec::new())),
-            other => other,
-        };
-        to_json(&serde_json::json!({
-            "start": splice.start.saturating_sub(outside),
-            "deleteCount": splice.delete_count,
-            "insert": insert,
-        }))
-    }
-}
-
-/// A session's assessment without its per-message counts (the npm `SessionAssessment`).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Summary<'a> {
-    total_tokens: u64,
-    message_count: usize,
-    budget: &'a Budget,
-    signals: Signals,
-    target: Target,
-}
-
-impl<'a> From<&'a Assessment> for Summary<'a> {
-    fn from(a: &'a Assessment) -> Self {
-        Summary {
-            total_tokens: a.total_tokens,
-            message_count: a.message_count,
-            budget: &a.budget,
-            signals: a.signals,
-            target: a.target,
-        }
+        to_json(&Changes::of(
+            &self.conversation,
+            self.live.messages(),
+            splice,
+        ))
     }
 }
 
@@ -112,7 +79,7 @@ impl Session {
     /// Appends messages: a JSON array in the session's format.
     pub fn append(&self, messages: &str) -> Result<(), Failure> {
         let json: serde_json::Value = serde_json::from_str(messages)
-            .map_err(|e| Failure::invalid("messages", serde_message(&e)))?;
+            .map_err(|e| Failure::invalid("messages", without_position(&e)))?;
         let mut state = self.state.borrow_mut();
         let lenient = state.lenient;
         let new = state
@@ -125,14 +92,14 @@ impl Session {
     /// The assessment of the whole conversation, as JSON.
     pub fn assess(&self) -> Result<String, Failure> {
         let mut state = self.state.borrow_mut();
-        to_json(&Summary::from(state.live.assess()))
+        to_json(&SessionAssessment::from(state.live.assess()))
     }
 
     /// The plan, as JSON.
     pub fn plan(&self) -> Result<String, Failure> {
         let mut state = self.state.borrow_mut();
         let plan = state.live.plan()?;
-        plan_json(&plan, state.live.messages())
+        to_json(&PlanView::of(&plan, state.live.messages()))
     }
 
     /// Begins compacting the session; when the run is done, the session holds its result.

@@ -77,6 +77,7 @@
 //! | planning | [`ladder`] |
 //! | the run | [`engine`] |
 //! | drivers | [`driver`], [`rebase`], [`writeback`], [`live`] |
+//! | host boundary | [`wire`](mod@wire) |
 //!
 //! The accounting stages can be used alone:
 //! ```
@@ -130,4 +131,6 @@ pub mod select;
 pub mod summary;
 pub mod tokens;
 pub mod validate;
+#[cfg(feature = "serde")]
+pub mod wire;
 pub mod writeback;

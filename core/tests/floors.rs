@@ -48,6 +48,8 @@ const FLOORS: &[(&str, u8)] = &[
     ("writeback", 6),
     ("live", 6),
     ("replay", 6),
+    // What crosses a host boundary: errors and views over everything below.
+    ("wire", 7),
 ];
 
 /// The floors of the npm package's wrapper (`wasm/src`): the crate root holds the exported

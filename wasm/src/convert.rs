@@ -4,6 +4,7 @@
 use compactor::engine;
 use compactor::format::{self, Conversation, Format, ParseOptions};
 use compactor::tokens::Encoding;
+use compactor::wire;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -59,14 +60,7 @@ pub(crate) fn encoding_named(value: &JsValue, path: &str) -> Result<Encoding, Fa
             format!("expected an encoding name, found {}", fields::shown(value)),
         ));
     };
-    Encoding::parse(&name).ok_or_else(|| {
-        Failure::invalid(
-            path,
-            format!(
-                "unknown encoding {name:?} (expected \"o200k_base\", \"cl100k_base\" or \"estimate\")"
-            ),
-        )
-    })
+    Ok(wire::encoding_named(&name, path)?)
 }
 
 /// `value` read as JSON (what `JSON.stringify` makes of it), or an error at `path`;
@@ -97,7 +91,7 @@ pub(crate) fn read_json(value: &JsValue, path: &str) -> Result<Option<serde_json
     let text = String::from_utf8(bytes).map_err(|_| Failure::invalid(path, "not UTF-8"))?;
     serde_json::from_str(&text)
         .map(Some)
-        .map_err(|e| Failure::invalid(path, without_position(&e)))
+        .map_err(|e| Failure::invalid(path, wire::without_position(&e)))
 }
 
 #[wasm_bindgen]
@@ -109,16 +103,6 @@ extern "C" {
     /// The string's UTF-8 bytes, in a JS `Uint8Array` of their length.
     #[wasm_bindgen(method)]
     fn encode(this: &TextEncoder, text: &js_sys::JsString) -> js_sys::Uint8Array;
-}
-
-/// A serde_json error without its `at line 1 column 23` suffix: the position is in JSON
-/// text the caller never saw.
-fn without_position(error: &serde_json::Error) -> String {
-    let text = error.to_string();
-    match text.rfind(" at line ") {
-        Some(cut) if error.line() > 0 => text[..cut].to_owned(),
-        _ => text,
-    }
 }
 
 /// Parses the caller's messages in the format the options name.
@@ -211,50 +195,4 @@ pub(crate) fn parse_js(text: Result<String, serde_json::Error>) -> Result<JsValu
     let text =
         text.map_err(|e| Failure::invalid("config", format!("result not representable: {e}")))?;
     js_sys::JSON::parse(&text).map_err(|_| Failure::invalid("config", "result not representable"))
-}
-
-/// `plan()`'s output: the core's plan, with what each segment holds and where the
-/// summaries stand (`Plan` in the typings).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct PlanView<'a> {
-    #[serde(flatten)]
-    plan: &'a compactor::plan::Plan,
-    segment_states: Vec<compactor::plan::SegmentState>,
-    summaries: Vec<SummaryAt<'a>>,
-}
-
-/// A summary message of a planned conversation.
-#[derive(Serialize)]
-struct SummaryAt<'a> {
-    /// Its index.
-    message: usize,
-    level: compactor::ladder::Level,
-    /// The first and last message it stands for (their ids in the original conversation).
-    covers: &'a [compactor::message::MessageId],
-}
-
-impl<'a> PlanView<'a> {
-    pub(crate) fn of(
-        plan: &'a compactor::plan::Plan,
-        messages: &'a [compactor::message::Message],
-    ) -> Self {
-        let summaries = messages
-            .iter()
-            .enumerate()
-            .filter_map(|(message, m)| {
-                let meta = m.compaction.as_ref()?;
-                Some(SummaryAt {
-                    message,
-                    level: meta.level,
-                    covers: &meta.covers,
-                })
-            })
-            .collect();
-        PlanView {
-            plan,
-            segment_states: plan.segment_states(messages),
-            summaries,
-        }
-    }
 }

@@ -23,7 +23,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{JsFuture, future_to_promise};
 
 use crate::convert::{apply_pins, json_to_js, read_conversation, read_format, to_js};
-use crate::error::{ErrorCode, Failure, js_message};
+use crate::error::{Code, Failure, js_message};
 use crate::fields::{Fields, describe};
 
 #[wasm_bindgen]
@@ -175,7 +175,7 @@ impl From<Stop> for JsValue {
         match stop {
             Stop::Failure(failure) => failure.into(),
             Stop::Aborted(reason) => with_cause(
-                Failure::new(ErrorCode::Aborted, "aborted: nothing was applied").into(),
+                Failure::new(Code::Aborted, "aborted: nothing was applied").into(),
                 &reason,
             ),
             Stop::Thrown(thrown) => thrown,
@@ -349,9 +349,7 @@ async fn drive(run: &mut Run, options: &Options) -> Result<Outcome, Stop> {
             // A step this driver does not know: stop rather than guess.
             _ => {
                 run.cancel();
-                return Err(
-                    Failure::new(ErrorCode::Internal, "unknown step from the engine").into(),
-                );
+                return Err(Failure::new(Code::Internal, "unknown step from the engine").into());
             }
         };
         // `summarize` (or `onEvent`) may have aborted synchronously.

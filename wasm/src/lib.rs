@@ -17,7 +17,7 @@
 //! # Errors
 //!
 //! Every failure is a JS `Error` named `CompactorError` with a stable `code` (see
-//! [`ErrorCode`]) and, for bad input, a `path`. Nothing input can reach panics: a panic
+//! [`Code`]) and, for bad input, a `path`. Nothing input can reach panics: a panic
 //! would poison the module for every later call.
 
 mod config;
@@ -35,15 +35,16 @@ use compactor::engine;
 use compactor::format::Format;
 use compactor::select::TailPolicy;
 use compactor::tokens::{Encoding, TokenAccountant};
+use compactor::wire::PlanView;
 use convert::{
-    PIN_OPTIONS, PlanView, READ_OPTIONS, apply_pins, encoding_named, read_conversation,
-    read_format, read_json, read_messages, read_state, session_id_of, to_js,
+    PIN_OPTIONS, READ_OPTIONS, apply_pins, encoding_named, read_conversation, read_format,
+    read_json, read_messages, read_state, session_id_of, to_js,
 };
 use fields::{Fields, type_of};
 use live::SessionHandle;
 use wasm_bindgen::prelude::*;
 
-pub use error::{ErrorCode, Failure};
+pub use error::{Code, Failure, Js};
 
 /// Panics are bugs; when one happens anyway, its message reaches the console.
 #[wasm_bindgen(start)]
@@ -375,7 +376,7 @@ fn count_arguments(
 /// exhaustive at run time.
 #[wasm_bindgen(js_name = errorCodes, unchecked_return_type = "ErrorCode[]")]
 pub fn error_codes() -> Vec<JsValue> {
-    ErrorCode::ALL
+    Code::ALL
         .iter()
         .map(|code| JsValue::from_str(code.as_str()))
         .collect()

@@ -8,22 +8,18 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use compactor::budget::Budget;
 use compactor::engine::Status;
 use compactor::format::{Conversation, ParseOptions};
 use compactor::live::{Session as LiveSession, Splice};
-use compactor::overflow::{Assessment, Signals, Target};
 use compactor::pin::Pins;
+use compactor::wire::{Changes, PlanView, SessionAssessment};
 use js_sys::{Array, Object, Promise, Reflect};
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::convert::{
-    PIN_OPTIONS, PlanView, json_to_js, read_conversation, read_format, read_json, to_js,
-};
+use crate::convert::{PIN_OPTIONS, json_to_js, read_conversation, read_format, read_json, to_js};
 use crate::driver::{Options, run_messages};
-use crate::error::ErrorCode;
+use crate::error::Code;
 use crate::error::Failure;
 use crate::fields::Fields;
 
@@ -39,54 +35,14 @@ struct State {
 }
 
 impl State {
-    /// Messages the format writes outside the messages array (Anthropic's leading system
-    /// messages go to `system`): `changes` and `pin` count array positions.
-    fn outside(&self) -> usize {
-        self.conversation.given_start(self.live.messages())
-    }
-
-    /// Pins messages of the session (indices in its messages array); `INVALID_INPUT` at
-    /// `path` when one is past its end.
+    /// Pins messages of the session (indices in its messages array, which does not hold
+    /// the messages its format writes elsewhere, such as Anthropic's `system`);
+    /// `INVALID_INPUT` at `path` when one is past its end.
     fn pin(&mut self, pins: &Pins, path: &str) -> Result<(), Failure> {
-        let given = self.outside();
+        let given = self.conversation.given_start(self.live.messages());
         self.live
             .pin(pins, given)
             .map_err(|e| Failure::invalid(path, e.to_string()))
-    }
-
-    /// The messages array of `json`: the array, or the body's list (`messages`, `input`,
-    /// `contents`: `format`'s).
-    fn items(json: serde_json::Value, format: compactor::format::Format) -> serde_json::Value {
-        match json {
-            serde_json::Value::Object(mut body) => body
-                .remove(format.list_key())
-                .unwrap_or(serde_json::Value::Array(Vec::new())),
-            other => other,
-        }
-    }
-}
-
-/// The assessment without its per-message list: what a per-turn check reads, in time that
-/// does not grow with the conversation.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Summary<'a> {
-    total_tokens: u64,
-    message_count: usize,
-    budget: &'a Budget,
-    signals: Signals,
-    target: Target,
-}
-
-impl<'a> From<&'a Assessment> for Summary<'a> {
-    fn from(a: &'a Assessment) -> Self {
-        Summary {
-            total_tokens: a.total_tokens,
-            message_count: a.message_count,
-            budget: &a.budget,
-            signals: a.signals,
-            target: a.target,
-        }
     }
 }
 
@@ -156,7 +112,7 @@ impl SessionHandle {
     #[wasm_bindgen(unchecked_return_type = "SessionAssessment")]
     pub fn assess(&self) -> Result<JsValue, JsValue> {
         let mut state = self.state.borrow_mut();
-        Ok(to_js(&Summary::from(state.live.assess()))?)
+        Ok(to_js(&SessionAssessment::from(state.live.assess()))?)
     }
 
     /// The plan of the session's messages, as `compactor.plan` gives it.
@@ -196,7 +152,7 @@ impl SessionHandle {
             let mut state = self.state.borrow_mut();
             if state.compacting {
                 return Err(Failure::new(
-                    ErrorCode::Conflict,
+                    Code::Conflict,
                     "a compaction of this session is already under way",
                 ));
             }
@@ -232,7 +188,7 @@ impl SessionHandle {
             let object = Object::new();
             let _ = Reflect::set(&object, &"status".into(), &to_js(&outcome.status)?);
             let _ = Reflect::set(&object, &"report".into(), &to_js(&outcome.report)?);
-            let _ = Reflect::set(&object, &"changes".into(), &changes(&s, &splice));
+            let _ = Reflect::set(&object, &"changes".into(), &changes(&s, &splice)?);
             Ok(object.into())
         })
     }
@@ -252,7 +208,7 @@ impl SessionHandle {
     pub fn changes(&self) -> JsValue {
         let state = self.state.borrow();
         match state.live.changes() {
-            Some(splice) => changes(&state, splice),
+            Some(splice) => changes(&state, splice).unwrap_or(JsValue::UNDEFINED),
             None => JsValue::UNDEFINED,
         }
     }
@@ -288,20 +244,10 @@ impl SessionHandle {
 }
 
 /// `{ start, deleteCount, insert }` in array positions of the session's format.
-fn changes(state: &State, splice: &Splice) -> JsValue {
-    let outside = state.outside();
-    let insert = State::items(
-        state.conversation.to_json(&splice.insert).to_value(),
-        state.conversation.format,
-    );
-    let object = Object::new();
-    let start = splice.start.saturating_sub(outside) as f64;
-    let _ = Reflect::set(&object, &"start".into(), &start.into());
-    let _ = Reflect::set(
-        &object,
-        &"deleteCount".into(),
-        &(splice.delete_count as f64).into(),
-    );
-    let _ = Reflect::set(&object, &"insert".into(), &json_to_js(&insert));
-    object.into()
+fn changes(state: &State, splice: &Splice) -> Result<JsValue, Failure> {
+    to_js(&Changes::of(
+        &state.conversation,
+        state.live.messages(),
+        splice,
+    ))
 }

@@ -12,7 +12,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 use crate::convert::{apply_pins, read_conversation, session_id_of};
 use crate::driver::{Options, Stop, result, run_messages, settle, with_cause};
-use crate::error::{ErrorCode, Failure, js_message};
+use crate::error::{Code, Failure, js_message};
 use crate::fields::describe;
 
 /// A store's method, bound to the store.
@@ -41,7 +41,7 @@ fn method(store: &JsValue, name: &str) -> Result<Function, Failure> {
 /// A store's `load` or `save` threw or rejected: its error is the cause.
 fn persist_failed(method: &str, thrown: JsValue) -> Stop {
     let failure = Failure::new(
-        ErrorCode::PersistFailed,
+        Code::PersistFailed,
         format!(
             "session store failed: store.{method}: {}",
             js_message(&thrown)
@@ -216,7 +216,7 @@ impl Store {
 /// `CONFLICT`, with both versions as the store gave them.
 fn conflict(expected: &JsValue, found: &JsValue) -> JsValue {
     let error: JsValue = Failure::new(
-        ErrorCode::Conflict,
+        Code::Conflict,
         format!(
             "session changed meanwhile: expected version {}, found {}",
             display(expected),
