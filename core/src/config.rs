@@ -75,10 +75,11 @@ pub struct CompactionConfig {
     /// weighs them ([`crate::policy`]).
     pub prices: crate::policy::Prices,
     /// Hand tool outputs (tool results, a text-action agent's observations) to the
-    /// summarizer whole. By default (`false`) a summary request reads each as the
-    /// fact-keeping placeholder LIGHT gives a cleared result — command, exit status, error
-    /// lines, paths — and the summary's fact ledger carries the facts of the output itself:
-    /// on coding-agent runs that keeps as many facts for a third less summarizer input.
+    /// running summary's summarizer whole. By default (`false`) an AGGRESSIVE or MAXIMUM
+    /// request reads each as the fact-keeping placeholder LIGHT gives a cleared result —
+    /// command, exit status, error lines, paths — and the summary's fact ledger carries the
+    /// facts of the output itself: on coding-agent runs that keeps about as many facts for
+    /// half the summarizer input. MODERATE's summaries read their segments whole.
     /// Set it when the outputs are the information (web pages, documents) the summary must
     /// retell.
     pub summarize_outputs: bool,

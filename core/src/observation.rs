@@ -2,12 +2,11 @@
 //!
 //! Agents that act through text (mini-swe-agent's fenced `bash` block, SWE-agent's and
 //! OpenHands' `<function=…>` calls, `<command>` tags) get each command's output back as
-//! a *user* message. Such a message is a tool result in all but form: it is not one of the
-//! user's own words kept verbatim in between the task and the newest turn; and, like a
-//! tool result, a summary request reads it as the fact-keeping placeholder LIGHT gives a
-//! cleared tool result ([`masked_outputs`]) — the summary's fact ledger takes its facts
-//! from the output itself, so the summarizer need not read every output whole (the
-//! dearest input of a long run), unless `summarize_outputs` says otherwise. A user message is an observation when
+//! a *user* message. Such a message is a tool result in all but form: like a tool result,
+//! a running summary's request reads it as the fact-keeping placeholder LIGHT gives a cleared result
+//! ([`masked_outputs`]) — the summary's fact ledger takes its facts from the output itself,
+//! so the summarizer need not read every output whole (the dearest input of a long run),
+//! unless `summarize_outputs` says otherwise. A user message is an observation when
 //! the message before it is an assistant message without tool calls that wrote an action: a
 //! `<function=…>` call, a `<command>` tag, or a fenced block of shell ([`SHELLS`]) — a
 //! chat answer ending with a Python block is not an action, and the user's reply to it

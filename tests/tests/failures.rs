@@ -134,7 +134,8 @@ fn a_summarizer_that_never_answers_cannot_hold_the_run() {
 #[test]
 fn over_long_inputs_are_retried_smaller() {
     let messages = agent_session(20, 40);
-    let compactor = summarizing_compactor(&messages, 0.25, |_| {});
+    // The tool outputs read whole: an input with something to retry smaller.
+    let compactor = summarizing_compactor(&messages, 0.25, |c| c.summarize_outputs = true);
     let scripted = Scripted::new(vec![Script::TooLong, Script::TooLong], Script::Extract);
     let (result, _) = run_with(&compactor, messages, Trigger::Proactive, &scripted);
     result.expect("compacts after retries");
@@ -224,7 +225,11 @@ proptest! {
 #[test]
 fn answers_to_a_summary_that_already_failed_are_stale_not_fatal() {
     let messages = agent_session(30, 30);
-    let compactor = summarizing_compactor(&messages, 0.1, |c| c.summarizer_input_tokens = 2_000);
+    // The tool outputs read whole, so that the input outgrows the summarizer's window.
+    let compactor = summarizing_compactor(&messages, 0.1, |c| {
+        c.summarizer_input_tokens = 2_000;
+        c.summarize_outputs = true;
+    });
     let mut run = begin(&compactor, messages);
     // Walk to the first level that splits its input into several parts.
     let requests = loop {

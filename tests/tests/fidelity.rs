@@ -30,7 +30,6 @@ use compactor::facts::{FactKind, facts};
 use compactor::format::Format;
 use compactor::ladder::Level;
 use compactor::message::{Message, Role};
-use compactor::observation::observations;
 use compactor::validate::{validate, validate_format};
 use compactor_tests::corpus;
 use compactor_tests::harness::{Script, Scripted, SimClock, drive_bounded};
@@ -71,9 +70,8 @@ struct Row {
 /// Indices of what always stays verbatim: the task, the newest user message and the
 /// newest turn (the last assistant message and what follows it).
 fn always_verbatim(messages: &[Message]) -> Vec<usize> {
-    let plain = plain_users(messages);
-    let mut kept: Vec<usize> = plain.iter().position(|&p| p).into_iter().collect();
-    kept.extend(plain.iter().rposition(|&p| p));
+    let mut kept: Vec<usize> = messages.iter().position(plain_user).into_iter().collect();
+    kept.extend(messages.iter().rposition(plain_user));
     if let Some(last) = messages.iter().rposition(|m| m.role == Role::Assistant) {
         kept.extend(last..messages.len());
     }
@@ -131,20 +129,8 @@ fn conversation_facts(messages: &[Message]) -> HashSet<String> {
         .collect()
 }
 
-/// For each message, whether it is the user's own words: not a summary, a tool result or
-/// a text-action agent's observation (the environment's answer, see
-/// [`compactor::observation`]).
-fn plain_users(messages: &[Message]) -> Vec<bool> {
-    messages
-        .iter()
-        .zip(observations(messages))
-        .map(|(m, observation)| {
-            m.role == Role::User
-                && !observation
-                && !m.is_compaction()
-                && m.tool_results().next().is_none()
-        })
-        .collect()
+fn plain_user(m: &Message) -> bool {
+    m.role == Role::User && !m.is_compaction() && m.tool_results().next().is_none()
 }
 
 fn row(original: &[Message], output: &[Message], target: u64, valid: bool) -> Row {
@@ -162,7 +148,6 @@ fn row(original: &[Message], output: &[Message], target: u64, valid: bool) -> Ro
     let kept = wanted.iter().filter(|f| text.contains(f.as_str())).count();
     let originals: HashSet<&Message> = original.iter().collect();
     let verbatim = |m: Option<&Message>| m.is_some_and(|m| output.contains(m));
-    let plain = plain_users(original);
     Row {
         tokens: tokens_of(output),
         target,
@@ -171,8 +156,8 @@ fn row(original: &[Message], output: &[Message], target: u64, valid: bool) -> Ro
         } else {
             kept as f64 / wanted.len() as f64
         },
-        task: verbatim(plain.iter().position(|&p| p).map(|i| &original[i])),
-        newest_user: verbatim(plain.iter().rposition(|&p| p).map(|i| &original[i])),
+        task: verbatim(original.iter().find(|m| plain_user(m))),
+        newest_user: verbatim(original.iter().rev().find(|m| plain_user(m))),
         valid,
         raw: output
             .iter()
@@ -196,15 +181,12 @@ fn detail(original: &[Message], outcome: &Outcome, events: &[compactor::engine::
         .filter(|m| m.role == Role::System)
         .map(size)
         .sum();
-    let plain = plain_users(original);
-    let task = plain
+    let task = original.iter().find(|m| plain_user(m)).map_or(0, size);
+    let newest = original
         .iter()
-        .position(|&p| p)
-        .map_or(0, |i| size(&original[i]));
-    let newest = plain
-        .iter()
-        .rposition(|&p| p)
-        .map_or(0, |i| size(&original[i]));
+        .rev()
+        .find(|m| plain_user(m))
+        .map_or(0, size);
     let last = original
         .iter()
         .rposition(|m| m.role == Role::Assistant)

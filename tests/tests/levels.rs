@@ -148,28 +148,6 @@ fn summaries_read_outputs_as_placeholders_and_keep_their_facts() {
 }
 
 #[test]
-fn an_observation_is_not_a_user_message_kept_verbatim() {
-    // The user's own words between the task and the newest turn stay verbatim within
-    // their budget; a command's output sent as a user message does not take that room.
-    let mut messages = text_action_run();
-    messages.insert(
-        14,
-        Message::assistant("q", "Should I also update the changelog?"),
-    );
-    messages.insert(15, Message::user("answer", "Yes, one line for it."));
-    let compactor = summarizing_compactor(&messages, 0.3, |_| {});
-    let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
-    let outcome = result.expect("compacts");
-    assert_sound(&messages, &outcome);
-    let kept = |id: &str| outcome.messages.iter().any(|m| m.id.as_str() == id);
-    assert!(kept("answer"), "the user's words stay");
-    assert!(
-        !kept("o5") && !kept("o6"),
-        "outputs before the tail are folded"
-    );
-}
-
-#[test]
 fn a_summary_never_spans_a_message_kept_between_what_it_covers() {
     // A turn whose user message is not kept verbatim holds an earlier summary before its
     // answer: MODERATE summarizes the two around it separately, or the new summary would
@@ -307,8 +285,7 @@ fn the_message_signal_alone_folds_only_the_turns_it_must() {
 #[test]
 fn moderate_summarizes_old_segments_in_parallel_and_keeps_user_messages() {
     let messages = agent_session(20, 40);
-    // The tool outputs read whole: the sizes asked for follow the segments' sizes.
-    let compactor = summarizing_compactor(&messages, 0.5, |c| c.summarize_outputs = true);
+    let compactor = summarizing_compactor(&messages, 0.5, |_| {});
     let scripted = Scripted::always(Script::Extract);
     let mut run = begin(&compactor, messages.clone());
     // LIGHT clears nothing (threshold unreachable); MODERATE hands out all its requests at once.

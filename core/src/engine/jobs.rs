@@ -126,8 +126,10 @@ impl Job {
             fold.existing.as_deref(),
             config.instructions.as_deref(),
         );
-        // Tool outputs read as their placeholders: the ledger takes their facts whole.
-        let masked: Vec<Option<Message>> = if config.summarize_outputs {
+        // A running summary reads tool outputs as their placeholders: its ledger takes their
+        // facts whole. MODERATE's summaries are sized from their segments, read whole.
+        let masked: Vec<Option<Message>> = if config.summarize_outputs || level < Level::Aggressive
+        {
             Vec::new()
         } else {
             picked

@@ -13,23 +13,12 @@
 use crate::config::MIN_SUMMARY_TOKENS;
 use crate::ladder::{Level, LevelContext, MIN_CLIPPED_TOKENS};
 use crate::message::{Message, Role};
-use crate::observation::observations;
 
-/// A user's own words: not a summary, not a tool result, not an observation.
-fn plain_user(message: &Message, observation: bool) -> bool {
+/// A user's own words: not a summary, not a tool result.
+fn plain_user(message: &Message) -> bool {
     message.role == Role::User
-        && !observation
         && !message.is_compaction()
         && message.tool_results().next().is_none()
-}
-
-/// For each message, whether it is a user's own words.
-fn plain_users(messages: &[Message]) -> Vec<bool> {
-    messages
-        .iter()
-        .zip(observations(messages))
-        .map(|(message, observation)| plain_user(message, observation))
-        .collect()
 }
 
 /// What stays verbatim at every level: pinned messages, the task, the newest user message
@@ -37,9 +26,8 @@ fn plain_users(messages: &[Message]) -> Vec<bool> {
 fn always(ctx: &LevelContext<'_>) -> Vec<bool> {
     let messages = ctx.messages;
     let mut keep: Vec<bool> = messages.iter().map(|m| !m.compactable).collect();
-    let plain = plain_users(messages);
-    let task = plain.iter().position(|&p| p);
-    let newest_user = plain.iter().rposition(|&p| p);
+    let task = messages.iter().position(plain_user);
+    let newest_user = messages.iter().rposition(plain_user);
     for i in task.into_iter().chain(newest_user) {
         keep[i] = true;
     }
@@ -88,13 +76,12 @@ pub fn verbatim(ctx: &LevelContext<'_>, level: Level) -> Vec<bool> {
             let always = keep.iter().filter(|&&k| k).count();
             max.saturating_sub(always + 1) / 2
         });
-        let plain = plain_users(messages);
         let mut kept_tokens = 0;
-        for i in (0..messages.len()).rev() {
+        for (i, message) in messages.iter().enumerate().rev() {
             if count == 0 {
                 break;
             }
-            if plain[i] && !keep[i] && kept_tokens + ctx.counts[i] <= budget {
+            if plain_user(message) && !keep[i] && kept_tokens + ctx.counts[i] <= budget {
                 kept_tokens += ctx.counts[i];
                 keep[i] = true;
                 count -= 1;
