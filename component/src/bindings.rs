@@ -94,6 +94,7 @@ impl From<WitConfig> for Config {
             cache_capacity: c.cache_capacity,
             session_capacity: c.session_capacity,
             extractive_fallback: c.extractive_fallback,
+            summarize_outputs: c.summarize_outputs,
             instructions: c.instructions,
             cached_price: c.cached_price,
             cache_write_price: c.cache_write_price,

@@ -43,6 +43,7 @@ pub struct Config {
     pub cache_capacity: Option<u32>,
     pub session_capacity: Option<u32>,
     pub extractive_fallback: Option<bool>,
+    pub summarize_outputs: Option<bool>,
     pub instructions: Option<String>,
     pub cached_price: Option<f64>,
     pub cache_write_price: Option<f64>,
@@ -70,7 +71,7 @@ impl Config {
             None => Some(compactor::budget::DEFAULT_MAX_MESSAGES),
         };
         Ok(CompactionConfig {
-            summarize_outputs: false,
+            summarize_outputs: self.summarize_outputs.unwrap_or(defaults.summarize_outputs),
             budget: BudgetConfig {
                 model: self.model.clone(),
                 max_context_tokens: self.max_context_tokens,

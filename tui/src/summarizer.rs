@@ -345,6 +345,11 @@ pub struct SummarizerArgs {
     /// summary prompt apart from the transcript (at most 2,000 characters).
     #[arg(long, value_name = "TEXT")]
     pub instructions: Option<String>,
+    /// Hand tool outputs to the running summary's summarizer whole, instead of as their
+    /// fact-keeping placeholders (the summary's fact ledger keeps their facts either way):
+    /// for agents whose outputs are the information (web pages, documents).
+    #[arg(long)]
+    pub summarize_outputs: bool,
 }
 
 impl SummarizerArgs {
@@ -387,6 +392,7 @@ impl SummarizerArgs {
             summary_model: self.summary_model.clone(),
             request_timeout_ms: self.request_timeout.max(1).saturating_mul(1000),
             instructions: self.instructions.clone(),
+            summarize_outputs: self.summarize_outputs,
             ..config
         }
     }

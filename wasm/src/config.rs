@@ -98,6 +98,9 @@ config_fields! {
     "summaryProvider": "string",
         "Handed to the summarizer in every request as `provider`."
         => set string summary_provider;
+    "summarizeOutputs": "boolean",
+        "Hand tool outputs to the running summary's summarizer whole; by default (false) it reads each as its fact-keeping placeholder and the summary's fact ledger keeps the output's facts. Set it when the outputs are the information (web pages, documents)."
+        => or bool summarize_outputs;
     "enableIncremental": "boolean",
         "Keep earlier summaries and summarize only what came since (default true)."
         => or bool enable_incremental;
