@@ -15,7 +15,8 @@
 //!         + w·g                     each call's new tokens, written
 //!         + [(w − c)·(t − P)        the rewrite: from the first changed message on,
 //!            + (T − t) + o·s] / n   the prompt is billed again; the summarizer reads
-//!                                   what is folded and writes s tokens
+//!                                   what is folded (at most: a running summary reads
+//!                                   tool outputs as placeholders) and writes s tokens
 //!         = c·(T + t)/2 + (w + 1)·g + g·[(w − c)·(t − P) + o·s] / (T − t)
 //! ```
 //!
