@@ -156,6 +156,19 @@ def test_compact_calls_the_summarizer_and_keeps_tool_pairs() -> None:
     assert ids == results
 
 
+def test_summarize_outputs_hands_the_running_summary_whole_outputs() -> None:
+    def read(**config: Any) -> int:
+        # LIGHT off and a window only a running summary fits: the outputs reach it uncleared.
+        engine = Compactor(
+            model="gpt-4o", max_context_tokens=3_000, output_reserve=0, clear_at_least=10**9, **config
+        )
+        result = engine.compact(long_conversation(), summarize=summary)
+        assert result.compacted
+        return int(result.report["summaryInputTokens"])
+
+    assert read(summarize_outputs=True) > read()
+
+
 def test_a_failing_summarizer_fails_the_run_and_changes_nothing() -> None:
     def broken(request: Dict[str, Any]) -> str:
         raise RuntimeError("model unavailable")
