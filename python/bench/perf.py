@@ -11,10 +11,10 @@ The cold assessment is measured beside the npm package (wasm/pkg, built by wasm/
 on the same conversation, in the same run: wasm/bench/perf.mjs --cold runs in Node as a
 child process, and the rounds alternate between the two (which goes first alternates too),
 so that a load on the machine falls on both alike. Each side times what its own benchmark
-calls cold: a new compactor, made untimed, then ``assess(messages)`` from the host's list or
-array; each has read the vocabulary once before (Python's first instance does it in the
-untimed warm-up, and every later instance again inside its own first call: see
-``_runtime``).
+calls cold, ``assess(messages)`` from the host's list or array on a new compactor, and
+apart from it the making of that compactor: a Python ``Compactor`` is a wasmtime instance
+of its own, which reads the vocabulary when it is made; the npm package reads it once per
+process (here in the warm-up).
 """
 
 from __future__ import annotations
