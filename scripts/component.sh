@@ -3,10 +3,11 @@
 # the Python package (python/src/compactor/compactor.wasm).
 #
 # Built for wasm32-unknown-unknown and linked into a component by wasm-component-ld (the
-# linker rustup ships for wasm32-wasip2), not for wasm32-wasip2 itself: std on wasip2
-# imports WASI for its hash seeds (wasi:random, through serde_json's ordered maps) and for
-# stdio, and the component must import nothing. Built this way it imports nothing at all;
-# python/tests/test_component.py checks that, on the file this script writes.
+# linker rustup ships for wasm32-wasip2), not for wasm32-wasip2 itself: there std imports
+# wasi:random for HashMap seeds and wasi:cli/wasi:io for the panic message on stderr, 14
+# interfaces in all (component/README.md lists them), and the component must import
+# nothing. Built this way it imports nothing at all; python/tests/test_component.py checks
+# that, on the file this script writes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

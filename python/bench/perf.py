@@ -1,9 +1,20 @@
 """Python figures for docs/PERFORMANCE.md: the per-turn check of a 1M-token session
-(append one message + assess), a cold assessment of it, and counting on the corpus.
+(append one message + assess), a cold assessment of it beside the npm package's, and
+counting on the corpus.
 
     COMPACTOR_CORPUS=... python python/bench/perf.py [--json OUT]
+    python python/bench/perf.py --cold [ROUNDS]    (the cold assessments only)
 
 With ``--json OUT`` the figures are also written to OUT, for scripts/perf-report.mjs.
+
+The cold assessment is measured beside the npm package (wasm/pkg, built by wasm/build.sh)
+on the same conversation, in the same run: wasm/bench/perf.mjs --cold runs in Node as a
+child process, and the rounds alternate between the two (which goes first alternates too),
+so that a load on the machine falls on both alike. Each side times what its own benchmark
+calls cold, ``assess(messages)`` from the host's list or array on a new compactor, and
+apart from it the making of that compactor: a Python ``Compactor`` is a wasmtime instance
+of its own, which reads the vocabulary when it is made; the npm package reads it once per
+process (here in the warm-up).
 """
 
 from __future__ import annotations
@@ -11,7 +22,9 @@ from __future__ import annotations
 import json
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Dict, List
@@ -44,17 +57,88 @@ def session_of(tokens: int, texts: List[str]) -> List[Dict[str, Any]]:
     return messages
 
 
+# The compactor both sides make, in the npm package's config and in Python's (the message-count
+# signal off: null in npm, 0 in Python).
+CONFIG = {"model": "gpt-4o", "maxContextTokens": 2_000_000, "maxMessages": None}
+PY_CONFIG = {"model": "gpt-4o", "max_context_tokens": 2_000_000, "max_messages": 0}
+
+
+def cold_beside_npm(messages: List[Dict[str, Any]], rounds: int) -> Dict[str, Any]:
+    """Cold assessments of `messages` in Python and in Node (the npm package), interleaved
+    round by round: the medians, and Python's over Node's."""
+    with tempfile.TemporaryDirectory() as tmp:
+        conversation = Path(tmp) / "conversation.json"
+        conversation.write_text(json.dumps(messages, ensure_ascii=False))
+        node = subprocess.Popen(
+            ["node", str(REPO / "wasm/bench/perf.mjs"), str(conversation), "--cold", json.dumps(CONFIG)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert node.stdin is not None and node.stdout is not None
+        compactor.Compactor(**PY_CONFIG).assess(messages)  # the component compiled, the vocabulary read
+
+        def npm() -> Dict[str, Any]:
+            assert node.stdin is not None and node.stdout is not None
+            node.stdin.write("\n")
+            node.stdin.flush()
+            answer: Dict[str, Any] = json.loads(node.stdout.readline())
+            return answer
+
+        def python() -> Dict[str, Any]:
+            started = time.perf_counter()
+            engine = compactor.Compactor(**PY_CONFIG)
+            made = time.perf_counter()
+            tokens = engine.assess(messages)["totalTokens"]
+            done = time.perf_counter()
+            return {"newMs": (made - started) * 1000, "ms": (done - made) * 1000, "tokens": tokens}
+
+        runs: Dict[str, List[Dict[str, Any]]] = {"python": [], "npm": []}
+        for round in range(rounds):
+            for side in ("python", "npm") if round % 2 == 0 else ("npm", "python"):
+                runs[side].append(python() if side == "python" else npm())
+            py, js = runs["python"][-1], runs["npm"][-1]
+            assert py["tokens"] == js["tokens"], f"Python counted {py['tokens']}, Node {js['tokens']}"
+            print(f"  round {round + 1}: Python {py['ms']:.0f} ms (+{py['newMs']:.0f} to make it), npm {js['ms']:.0f} ms (+{js['newMs']:.1f})")
+        node.stdin.close()
+        node.wait()
+
+    def median(side: str, key: str) -> float:
+        return statistics.median(run[key] for run in runs[side])
+
+    def median_total(side: str) -> float:
+        return statistics.median(run["newMs"] + run["ms"] for run in runs[side])
+
+    figures = dict(
+        coldRounds=rounds,
+        coldMs=median("python", "ms"),
+        coldNpmMs=median("npm", "ms"),
+        coldRatio=median("python", "ms") / median("npm", "ms"),
+        coldWithNewMs=median_total("python"),
+        coldWithNewNpmMs=median_total("npm"),
+        coldWithNewRatio=median_total("python") / median_total("npm"),
+        node=subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip(),
+    )
+    print(
+        f"cold assess, {runs['python'][0]['tokens']:,} tokens, {len(messages):,} messages, medians of {rounds} interleaved rounds:\n"
+        f"  assess(messages) on a new compactor: Python {figures['coldMs']:.0f} ms, npm {figures['coldNpmMs']:.0f} ms: {figures['coldRatio']:.2f}x\n"
+        f"  making the compactor too: Python {figures['coldWithNewMs']:.0f} ms, npm {figures['coldWithNewNpmMs']:.0f} ms: {figures['coldWithNewRatio']:.2f}x"
+    )
+    return figures
+
+
 def main() -> None:
     figures: Dict[str, Any] = {"python": sys.version.split()[0]}
     texts = corpus_texts()
     messages = session_of(1_000_000, texts)
-    engine = compactor.Compactor(model="gpt-4o", max_context_tokens=2_000_000, max_messages=0)
-
-    started = time.perf_counter()
+    if "--cold" in sys.argv:
+        rest = sys.argv[sys.argv.index("--cold") + 1 :]
+        cold_beside_npm(messages, int(rest[0]) if rest and rest[0].isdigit() else 7)
+        return
+    figures.update(cold_beside_npm(messages, 7))
+    engine = compactor.Compactor(**PY_CONFIG)
     assessed = engine.assess(messages)
-    cold = time.perf_counter() - started
-    figures.update(tokens=assessed["totalTokens"], messages=len(messages), coldMs=cold * 1000)
-    print(f"cold assess, {assessed['totalTokens']:,} tokens, {len(messages):,} messages: {cold * 1000:.0f} ms")
+    figures.update(tokens=assessed["totalTokens"], messages=len(messages))
 
     session = engine.session("bench", messages)
     session.assess()

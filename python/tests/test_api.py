@@ -11,6 +11,7 @@ import pytest
 
 import compactor
 from compactor import Compactor, CompactorError, InputTooLong
+from compactor._compactor import dump_messages
 from conftest import corpus_files
 
 
@@ -133,6 +134,35 @@ def test_formats_are_detected_and_kept() -> None:
     result = small().compact(body, summarize=summary)
     assert result.messages == body
     assert not result.compacted
+
+
+@pytest.mark.parametrize("cjk", [False, True])
+def test_a_list_reads_as_its_utf8_text_reads(cjk: bool) -> None:
+    # A list crosses as ASCII JSON (non-ASCII as escapes), or as UTF-8 when escapes would
+    # be over a quarter of it (`cjk`): either way the engine sees what the UTF-8 text says.
+    messages = long_conversation(30)
+    for i, message in enumerate(messages):
+        if isinstance(message.get("content"), str):
+            plain = " é ü 🙂 中文 \\u00e9 (text, not an escape)"
+            extra = "解析失败，重试中。" * 30 if cjk else plain
+            message["content"] += extra + "🙂" * (i % 3)
+    text = json.dumps(messages, ensure_ascii=False)
+    assert (dump_messages(messages) == text) == cjk
+    assert small().assess(messages) == small().assess(text)
+
+    def run(conversation: Any) -> Any:
+        requests: List[Dict[str, Any]] = []
+
+        def summarize(request: Dict[str, Any]) -> str:
+            # The deadline is the time of the call plus the timeout: it differs run to run.
+            requests.append({k: v for k, v in request.items() if k != "deadlineMs"})
+            return "Summary: é 🙂 中文."
+
+        result = small().compact(conversation, summarize=summarize)
+        assert result.compacted
+        return result.messages, requests, result.report
+
+    assert run(messages) == run(text)
 
 
 # Drivers -------------------------------------------------------------------------------

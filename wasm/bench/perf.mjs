@@ -5,9 +5,11 @@
 //
 // Usage: node wasm/bench/perf.mjs DIR [--quick]        (writes DIR/wasm.json)
 //        node wasm/bench/perf.mjs DIR --memory SIZE    (one session in a fresh process)
+//        node wasm/bench/perf.mjs FILE --cold CONFIG   (cold assessments of FILE on demand)
 import { performance } from "node:perf_hooks";
 import { readFileSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
+import { createInterface } from "node:readline";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { Compactor, countTokens, initSync } from "../pkg/node.js";
@@ -39,6 +41,24 @@ if (process.argv.includes("--memory")) {
   session.append({ role: "user", content: "one more" });
   session.assess();
   console.log(JSON.stringify({ jsonBytes: Buffer.byteLength(text), wasmBefore: before, wasmPeak: wasm.memory.buffer.byteLength }));
+  process.exit(0);
+}
+
+// Cold assessments of the conversation in FILE (a JSON array) with CONFIG (JSON), one for
+// each line read on stdin, each answered by a line {"newMs", "ms", "tokens"}:
+// python/bench/perf.py drives it, interleaving these with its own on the same conversation.
+// `ms` is sessionFigures' coldStateless, `assess(messages)` on a new Compactor; making that
+// Compactor is `newMs`.
+if (process.argv.includes("--cold")) {
+  const coldConfig = JSON.parse(process.argv[process.argv.indexOf("--cold") + 1]);
+  const messages = JSON.parse(readFileSync(dir, "utf8"));
+  new Compactor(coldConfig).assess(messages); // the module instantiated, the vocabulary read
+  for await (const _ of createInterface({ input: process.stdin })) {
+    const [made, c] = time(() => new Compactor(coldConfig));
+    const [seconds, tokens] = time(() => c.assess(messages).totalTokens);
+    c.free();
+    console.log(JSON.stringify({ newMs: made * 1e3, ms: seconds * 1e3, tokens }));
+  }
   process.exit(0);
 }
 
