@@ -224,9 +224,10 @@ pub(crate) fn read_conversation(
             let original = if field == key {
                 Original::new(Value::Null, None)
             } else {
-                // The last of a repeated key, as the `Value` kept it.
+                // The last of a repeated key, as the `Value` kept it. `remove`, not
+                // `swap_remove`: the texts left must stay in order for the next key's last.
                 let text = texts.iter().rposition(|(k, _)| k == field);
-                Original::new(value.clone(), text.map(|at| texts.swap_remove(at).1))
+                Original::new(value.clone(), text.map(|at| texts.remove(at).1))
             };
             fields.push((field.clone(), original));
         }
@@ -270,5 +271,23 @@ mod tests {
                 .path,
             "$"
         );
+    }
+
+    #[cfg(feature = "verbatim")]
+    #[test]
+    fn a_repeated_body_key_writes_back_the_last_one() {
+        // The last of a repeated key is the one a JSON reader keeps, and the one the
+        // request meant: it writes back as its own text, whatever fields come before it.
+        let text = r#"{"model": "m", "max_tokens": 10, "system": "s", "tools": "first",
+            "tools": [ {"name": "f"} ], "messages": [{"role": "user", "content": "hi"}]}"#;
+        let conversation =
+            parse_str(text, Format::Anthropic, ParseOptions::default()).expect("parses");
+        let written = serde_json::to_string(&conversation.to_json(&conversation.messages))
+            .expect("serializes");
+        assert!(
+            written.contains(r#""tools":[ {"name": "f"} ]"#),
+            "{written}"
+        );
+        assert!(!written.contains("first"), "{written}");
     }
 }
