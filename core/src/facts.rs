@@ -347,9 +347,7 @@ pub struct CommandRun {
 /// and its one-line values (`str_replace_editor view /testbed/setup.py`).
 pub fn text_command(text: &str) -> Option<Cow<'_, str>> {
     let fenced = || {
-        let close = text.rfind("```")?;
-        let open = text[..close].rfind("```")?;
-        let body = &text[open + 3..close];
+        let body = last_fence(text)?;
         // The language word, if any, ends at the first newline.
         let (first, rest) = body.split_once('\n')?;
         let body = if first.trim().chars().all(|c| c.is_ascii_alphanumeric()) {
@@ -367,6 +365,13 @@ pub fn text_command(text: &str) -> Option<Cow<'_, str>> {
         .or_else(fenced)
         .or_else(tagged)
         .filter(|c| !c.is_empty() && c.len() <= 20_000)
+}
+
+/// The text between the last two fences (```` ``` ````) of `text`, language line included.
+pub fn last_fence(text: &str) -> Option<&str> {
+    let close = text.rfind("```")?;
+    let open = text[..close].rfind("```")?;
+    Some(&text[open + 3..close])
 }
 
 /// The last `<function=NAME>…</function>` of `text`, as [`text_command`] gives it.

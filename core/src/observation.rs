@@ -12,7 +12,7 @@
 //! chat answer ending with a Python block is not an action, and the user's reply to it
 //! stays the user's.
 
-use crate::facts::text_command;
+use crate::facts::{last_fence, text_command};
 use crate::message::{Message, Part, Role, text_of};
 use crate::prune::{cleared_placeholder, is_cleared};
 use crate::tokens::TokenAccountant;
@@ -40,9 +40,7 @@ fn is_action(text: &str) -> bool {
         return false;
     }
     let fence = || {
-        let close = text.rfind("```")?;
-        let open = text[..close].rfind("```")?;
-        let language = text[open + 3..close].split_once('\n')?.0.trim();
+        let language = last_fence(text)?.split_once('\n')?.0.trim();
         Some(SHELLS.contains(&language))
     };
     text.contains("<function=") || text.contains("<command>") || fence() == Some(true)
