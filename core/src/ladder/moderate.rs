@@ -4,7 +4,9 @@
 //! `max_preserved_user_tokens`: hybrid retention); earlier summaries left as they are.
 
 use crate::config::MIN_SUMMARY_TOKENS;
-use crate::ladder::{Fold, Level, LevelContext, Prediction, predict, verbatim};
+use crate::ladder::{
+    Fold, Level, LevelContext, Prediction, SUMMARY_FRAMING_TOKENS, predict, verbatim,
+};
 use crate::segment::SegmentKind;
 
 /// MODERATE groups consecutive old segments until a request covers this many tokens.
@@ -101,8 +103,13 @@ impl Plan<'_, '_> {
 
     /// The projection if the group were summarized now.
     fn with_group(&self) -> Prediction {
+        self.with_allowance(self.allowance())
+    }
+
+    /// The projection if the group were summarized now within `allowance`.
+    fn with_allowance(&self, allowance: u64) -> Prediction {
         Prediction {
-            tokens: (self.predicted.tokens + self.ctx.expected_summary(self.allowance()))
+            tokens: (self.predicted.tokens + self.ctx.expected_summary(allowance))
                 .saturating_sub(self.group_tokens()),
             messages: (self.predicted.messages + 1).saturating_sub(self.group.len()),
         }
@@ -113,11 +120,29 @@ impl Plan<'_, '_> {
         self.group_tokens() >= MIN_SEGMENT_TOKENS && self.with_group().meets(self.ctx)
     }
 
+    /// The allowance of a group whose summary meets the target: the room the rest leaves
+    /// under the target (as a running summary is sized), within three quarters of the group, so that
+    /// the last group of a mild run cuts just enough instead of a whole group's worth.
+    fn room_allowance(&self) -> u64 {
+        let rest = self.predicted.tokens.saturating_sub(self.group_tokens());
+        let room = self
+            .ctx
+            .target
+            .tokens
+            .saturating_sub(rest + SUMMARY_FRAMING_TOKENS);
+        (room * 9 / 10)
+            .min(self.group_tokens() * 3 / 4)
+            .min(self.ctx.config.max_summary_tokens)
+    }
+
     /// Closes the group: a fold when it is worth a summary, else it stays raw.
     fn flush(&mut self) {
         if self.group_tokens() >= MIN_SEGMENT_TOKENS {
-            self.predicted = self.with_group();
-            let max_output_tokens = self.allowance();
+            let mut max_output_tokens = self.allowance();
+            if self.with_group().meets(self.ctx) {
+                max_output_tokens = max_output_tokens.max(self.room_allowance());
+            }
+            self.predicted = self.with_allowance(max_output_tokens);
             self.folds.push(Fold {
                 replace: std::mem::take(&mut self.group),
                 age: self.age,
