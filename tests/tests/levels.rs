@@ -8,7 +8,7 @@ use compactor::budget::BudgetConfig;
 use compactor::driver::drive;
 use compactor::engine::{CompactError, CompactionConfig, Compactor, Event, Status, Trigger};
 use compactor::ladder::Level;
-use compactor::message::Message;
+use compactor::message::{Message, Role};
 use compactor_tests::harness::{RealClock, Script, Scripted, SimClock, drive_bounded};
 use compactor_tests::setup::*;
 
@@ -144,6 +144,37 @@ fn summaries_read_outputs_as_placeholders_and_keep_their_facts() {
                 "{beyond} paths beyond the placeholder: {summaries}"
             );
         }
+    }
+}
+
+#[test]
+fn observations_are_folded_with_their_commands_not_kept_as_the_users_words() {
+    // A text-action agent's outputs come back as user messages, but they are not the
+    // user's words: short ones (an empty output, a return code) are not kept verbatim
+    // between the task and the raw tail, where each would split the summary in two and
+    // stand before the summary of its own command.
+    let mut messages = text_action_run();
+    for (i, message) in messages.iter_mut().enumerate() {
+        if message.role == Role::User && i % 4 == 1 && i > 1 {
+            *message = Message::user(message.id.as_str(), "<returncode>0</returncode>");
+        }
+    }
+    for share in [0.5, 0.3] {
+        let compactor = summarizing_compactor(&messages, share, |_| {});
+        let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
+        let outcome = result.unwrap_or_else(|e| panic!("at {share}: {e}"));
+        assert_sound(&messages, &outcome);
+        let summaries = outcome
+            .messages
+            .iter()
+            .filter(|m| m.is_compaction())
+            .count();
+        assert_eq!(summaries, 1, "at {share}: {:#?}", outcome.messages);
+        assert!(
+            outcome.messages[2].is_compaction(),
+            "at {share}: an output kept before the summary of its command: {:#?}",
+            outcome.messages
+        );
     }
 }
 
@@ -299,7 +330,9 @@ fn moderate_summarizes_old_segments_in_parallel_and_keeps_user_messages() {
             .all(|r| r.level == Level::Moderate && r.model.as_deref() == Some("gpt-4o"))
     );
     // Summaries are asked for a share of what they cover, terser with age: at most 40%,
-    // and 15% for segments eight turns old or more.
+    // and 15% for segments eight turns old or more; the newest, whose summary meets the
+    // target, may take the room the others leave under it (at most three quarters of
+    // what it covers), so that the run cuts just enough.
     let share = |r: &compactor::engine::SummaryRequest| {
         r.max_output_tokens as f64 / r.input_tokens.max(1) as f64
     };
@@ -307,7 +340,9 @@ fn moderate_summarizes_old_segments_in_parallel_and_keeps_user_messages() {
         .iter()
         .map(|r| (r.age, r.input_tokens, r.max_output_tokens))
         .collect();
-    for request in &requests {
+    let (newest, older) = requests.split_last().expect("requests");
+    assert!(share(newest) <= 0.75, "{sizes:?}");
+    for request in older {
         let most = if request.age >= 8 { 0.15 } else { 0.4 };
         assert!(
             share(request) <= most

@@ -1,10 +1,11 @@
 //! What always stays verbatim: pinned messages, the task (the first user message), the
 //! newest user message and the newest turn (the last assistant response, however many
 //! messages in a row it takes, and what follows it, unanswered tool calls included); below
-//! MAXIMUM also the user messages in between, newest first, up to
-//! `max_preserved_user_tokens` (and a quarter of the target, and what the target leaves
-//! beside the rest and a summary; when the message signal fired, half the messages the
-//! target leaves), and at MODERATE earlier summaries.
+//! MAXIMUM also the user's own messages in between (not a text-action agent's
+//! [observations](crate::observation), which are folded with their commands), newest
+//! first, up to `max_preserved_user_tokens` (and a quarter of the target, and what the
+//! target leaves beside the rest and a summary; when the message signal fired, half the
+//! messages the target leaves), and at MODERATE earlier summaries.
 //!
 //! One of the task, the newest user message and the newest turn's messages that alone
 //! exceeds its share (a quarter of the absolute limit) is clipped middle-out ([`clips`]),
@@ -13,6 +14,7 @@
 use crate::config::MIN_SUMMARY_TOKENS;
 use crate::ladder::{Level, LevelContext, MIN_CLIPPED_TOKENS};
 use crate::message::{Message, Role};
+use crate::observation::observations;
 
 /// A user's own words: not a summary, not a tool result.
 fn plain_user(message: &Message) -> bool {
@@ -77,11 +79,16 @@ pub fn verbatim(ctx: &LevelContext<'_>, level: Level) -> Vec<bool> {
             max.saturating_sub(always + 1) / 2
         });
         let mut kept_tokens = 0;
+        let observed = observations(messages);
         for (i, message) in messages.iter().enumerate().rev() {
             if count == 0 {
                 break;
             }
-            if plain_user(message) && !keep[i] && kept_tokens + ctx.counts[i] <= budget {
+            if plain_user(message)
+                && !observed[i]
+                && !keep[i]
+                && kept_tokens + ctx.counts[i] <= budget
+            {
                 kept_tokens += ctx.counts[i];
                 keep[i] = true;
                 count -= 1;
