@@ -4,8 +4,8 @@
 //! numbers, error lines, commands, … as [`crate::facts`] reads them) that are not still
 //! present raw elsewhere in the conversation are its *candidates*. Once the summarizer's
 //! answer is in, each candidate the answer does not contain verbatim is written into a
-//! ledger block appended to the summary, most recent and most referenced first, within the
-//! tokens the plan left the summary: the summarizer is asked for that room less a reserve
+//! ledger block appended to the summary, as many as fit (the shortest per mention first,
+//! the newest among equals: [`candidates`]), within the tokens the plan left the summary: the summarizer is asked for that room less a reserve
 //! for the ledger (at most [`LEDGER_SHARE`] of it), and the ledger takes what the answer
 //! left — the reserve, or more when the answer came back short. An answer that dropped every path gets them back; an answer that
 //! kept them costs nothing more.
@@ -88,8 +88,10 @@ pub fn fact_set<'a>(messages: impl IntoIterator<Item = &'a Message>) -> HashSet<
 }
 
 /// The candidates of a fold: the facts of `folded` (oldest first) absent from `kept`
-/// (the facts of what stays raw beside it), ranked: newest first, then most referenced,
-/// then by kind and text (deterministic).
+/// (the facts of what stays raw beside it), ranked so that a ledger holds as many as its
+/// room allows: the shortest per mention first (ten line numbers cost what one error line
+/// costs; a fact the folded messages repeat is worth its length more than once), then the
+/// newest, then by kind and text (deterministic).
 pub fn candidates<'a>(
     folded: impl IntoIterator<Item = &'a Message>,
     kept: &HashSet<String>,
@@ -144,10 +146,13 @@ pub fn candidates<'a>(
         );
     }
     let mut ranked: Vec<Candidate> = found.into_values().collect();
+    // Length per mention, compared without division: `a.len / a.count < b.len / b.count`.
+    let per_mention =
+        |c: &Candidate, other: &Candidate| c.text.len() as u64 * u64::from(other.count);
     ranked.sort_by(|a, b| {
-        b.last
-            .cmp(&a.last)
-            .then(b.count.cmp(&a.count))
+        per_mention(a, b)
+            .cmp(&per_mention(b, a))
+            .then(b.last.cmp(&a.last))
             .then(a.kind.cmp(&b.kind))
             .then(a.text.cmp(&b.text))
     });
@@ -258,12 +263,24 @@ mod tests {
     }
 
     #[test]
-    fn candidates_skip_what_stays_raw_and_rank_newest_first() {
+    fn candidates_skip_what_stays_raw_and_rank_the_shortest_per_mention_first() {
         let kept: HashSet<String> = ["docs/guide.md".to_owned()].into_iter().collect();
         let ranked = candidates(&folded(), &kept);
         let texts: Vec<&str> = ranked.iter().map(|c| c.text.as_str()).collect();
         assert!(!texts.contains(&"docs/guide.md"), "{texts:?}");
-        assert_eq!(texts[..2], ["tests/test_models.py", "2048"]);
+        // A number mentioned twice, then one mentioned once; a path mentioned twice before
+        // a longer one mentioned once; the error line, longest, last.
+        assert_eq!(texts[..2], ["1474", "2048"]);
+        let at = |text: &str| texts.iter().position(|t| *t == text).expect(text);
+        assert!(
+            at("src/app/models.py") < at("tests/test_models.py"),
+            "{texts:?}"
+        );
+        assert_eq!(
+            ranked.last().map(|c| c.kind),
+            Some(FactKind::Error),
+            "{texts:?}"
+        );
         let path = ranked
             .iter()
             .find(|c| c.text == "src/app/models.py")
@@ -312,10 +329,11 @@ mod tests {
             let tokens = block.as_deref().map_or(0, |b| accountant.text_tokens(b));
             assert!(tokens <= budget, "{tokens} > {budget}");
         }
-        // The newest facts are the ones kept.
+        // The shortest facts are the ones kept, the newest of those.
         let small = block("", &ranked, 40, &accountant).expect("a block");
-        assert!(small.contains("src/mod199/file199.rs"), "{small}");
+        assert!(small.contains("src/mod9/file9.rs"), "{small}");
         assert!(!small.contains("src/mod0/file0.rs"), "{small}");
+        assert!(!small.contains("src/mod199/file199.rs"), "{small}");
     }
 
     #[test]
