@@ -83,7 +83,7 @@ fn text_action_run() -> Vec<Message> {
         };
         messages.push(Message::assistant(format!("a{i}").as_str(), &command));
         let output = (0..40)
-            .map(|w| format!("row {w} of output from src/module_{i}/part_{w}.py"))
+            .map(|w| format!("row {w} of output from src/module_{i}/part_{w:02}.py"))
             .collect::<Vec<_>>()
             .join("\n");
         messages.push(Message::user(format!("o{i}").as_str(), &output));
@@ -112,7 +112,7 @@ fn summaries_read_outputs_as_placeholders_and_keep_their_facts() {
             .flat_map(|r| &r.prompt)
             .map(|p| p.content.as_str())
             .collect();
-        assert!(read.contains("src/module_0/part_0.py"), "{read}");
+        assert!(read.contains("src/module_0/part_00.py"), "{read}");
         if summarize_outputs {
             assert!(read.contains("row 7 of output from src/module_0"), "{read}");
         } else {
@@ -135,8 +135,8 @@ fn summaries_read_outputs_as_placeholders_and_keep_their_facts() {
             .collect();
         if !summarize_outputs {
             // Paths the placeholders had no room for, kept by the ledger.
-            let beyond = (0..40)
-                .map(|w| format!("src/module_8/part_{w}.py"))
+            let beyond = (0..12)
+                .flat_map(|m| (0..40).map(move |w| format!("src/module_{m}/part_{w:02}.py")))
                 .filter(|p| summaries.contains(p.as_str()) && !read.contains(p.as_str()))
                 .count();
             assert!(
