@@ -12,7 +12,9 @@
 //!
 //! The block is plain text laid out so that [`crate::facts`] reads the same facts back
 //! (one error line per line, words apart): when a later level folds this summary again,
-//! its ledger's facts are candidates again, and survive that fold too.
+//! its ledger's facts are candidates again, and survive that fold too. So the summarizer
+//! that updates a running summary is handed its [`prose`] alone: it neither reads the
+//! ledger nor is asked to write its facts out again, at the output price.
 
 use std::collections::{HashMap, HashSet};
 
@@ -157,6 +159,13 @@ pub fn candidates<'a>(
             .then(a.text.cmp(&b.text))
     });
     ranked
+}
+
+/// A summary's text without its ledger block: what its summarizer wrote.
+pub fn prose(summary: &str) -> &str {
+    summary
+        .split_once(LEDGER_HEADER)
+        .map_or(summary, |(prose, _)| prose.trim_end())
 }
 
 /// The tokens a summary's ledger may use: what the answer left of `room`. The request

@@ -328,3 +328,67 @@ fn the_cache_and_the_sessions_stay_within_their_capacities() {
         "the least recently used go first"
     );
 }
+
+/// A running summary is updated from what its summarizer wrote: its ledger block is the
+/// engine's to carry (its facts are the fold's candidates again), not text the summarizer
+/// is paid to read and asked to copy out again at the output price.
+#[test]
+fn a_running_summary_is_updated_from_its_prose_and_keeps_its_ledger() {
+    use compactor::ledger::LEDGER_HEADER;
+    let full = agent_session(40, 40);
+    let half = full.len() / 2;
+    let compactor = summarizing_compactor(&full[..half], 0.25, |_| {});
+    let scripted = Scripted::always(Script::Text("The agent kept working.".into()));
+    let (first, _) = run_with(
+        &compactor,
+        full[..half].to_vec(),
+        Trigger::Proactive,
+        &scripted,
+    );
+    let first = first.expect("compacts");
+    let summary = first
+        .messages
+        .iter()
+        .find(|m| m.is_compaction())
+        .map(Message::text)
+        .expect("a summary");
+    let ledger = summary
+        .split_once(LEDGER_HEADER)
+        .expect("a ledger")
+        .1
+        .to_owned();
+    let mut next = first.messages.clone();
+    next.extend(full[half..].iter().cloned());
+    let (second, _) = run_with(&compactor, next, Trigger::Proactive, &scripted);
+    let second = second.expect("compacts");
+    let seen = scripted.seen.lock().expect("seen");
+    let updates: Vec<String> = seen
+        .iter()
+        .map(|r| {
+            r.prompt
+                .iter()
+                .map(|p| p.content.as_str())
+                .collect::<String>()
+        })
+        .filter(|p| p.contains("The agent kept working."))
+        .collect();
+    assert!(!updates.is_empty(), "no request updated the first summary");
+    for prompt in &updates {
+        assert!(!prompt.contains(LEDGER_HEADER), "{prompt}");
+    }
+    // The first ledger's facts are still the summary's to keep.
+    let after: String = second
+        .messages
+        .iter()
+        .filter(|m| m.is_compaction())
+        .map(Message::text)
+        .collect();
+    let kept = ledger
+        .split_whitespace()
+        .filter(|w| w.contains('/') && after.contains(*w))
+        .count();
+    assert!(
+        kept > 0,
+        "none of the first ledger's paths:\n{ledger}\n---\n{after}"
+    );
+}

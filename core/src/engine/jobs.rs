@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use crate::engine::{CompactionConfig, MIN_SUMMARY_TOKENS, SummaryFailure};
 use crate::hash::Hasher;
 use crate::ladder::{Fold, Level};
-use crate::ledger::{Candidate, LEDGER_SHARE, candidates};
+use crate::ledger::{Candidate, LEDGER_SHARE, candidates, prose};
 use crate::message::{Message, MessageId};
 use crate::observation::masked_outputs;
 use crate::prompt::{PROMPT_VERSION, PromptKind, artifact_refs};
@@ -167,7 +167,9 @@ impl Job {
             replace: fold.replace,
             covers,
             age: fold.age,
-            existing: fold.existing,
+            // The summarizer updates the prose; the ledger's facts are candidates again
+            // (they are in the folded summary's text), and the engine writes them back.
+            existing: fold.existing.map(|e| prose(&e).to_owned()),
             max_output_tokens: fold.max_output_tokens,
             cache_key,
             chunks: groups
