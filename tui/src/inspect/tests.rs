@@ -225,7 +225,7 @@ fn requests_are_bounded_by_max_concurrency() {
     let text = std::fs::read_to_string(&path).expect("corpus file");
     let conversation = parse_text(&text, "ctf-rock.json", FormatArg::Openai, true).expect("parses");
     let mut config = CompactionConfig::default();
-    config.budget.max_context_tokens = Some(8_000);
+    config.budget.max_context_tokens = Some(6_000);
     config.budget.output_reserve = Some(1_000);
     config.max_concurrency = 1;
     let mut app = App::new(
