@@ -101,8 +101,8 @@ pub struct Session {
     changes: Option<Splice>,
     /// False once the session opted out: every message, appended ones too, is pinned.
     compactable: bool,
-    /// Appends since the session was made (calls), and the tokens they added: the
-    /// growth per call the default policy weighs.
+    /// Appends since the session was made (calls), and the tokens they added (each as
+    /// [`policy::call_growth`] counts it): the growth per call the default policy weighs.
     growth: (u64, u64),
 }
 
@@ -196,7 +196,8 @@ impl Session {
         self.assessment.total_tokens += added;
         self.assessment.message_count = self.messages.len();
         if added > 0 {
-            self.growth = (self.growth.0 + 1, self.growth.1 + added);
+            let counted = policy::call_growth(added, self.assessment.budget.target_tokens);
+            self.growth = (self.growth.0 + 1, self.growth.1 + counted);
         }
         self.judge();
         // Counts made under another calibration than the assessment's: count again.
@@ -559,6 +560,28 @@ mod tests {
         }
         // Cutting to 0.75 would take six or more.
         assert!((1..=2).contains(&compactions), "{compactions}");
+    }
+
+    #[test]
+    fn one_oversized_output_does_not_set_the_depth_for_the_rest_of_the_session() {
+        let compactor = Compactor::for_window(20_000);
+        let messages = agent(20);
+        let mut steady = Session::new(&compactor, "s", messages[..2].to_vec());
+        let mut spiked = Session::new(&compactor, "t", messages[..2].to_vec());
+        let dump = Message::user("dump", "let x = 1; ".repeat(6_000));
+        spiked.append([dump]);
+        for pair in messages[2..].chunks(2) {
+            steady.append(pair.iter().cloned());
+            spiked.append(pair.iter().cloned());
+        }
+        let target = compactor.budget().target_tokens;
+        let (calm, after) = (steady.assess().target.tokens, spiked.assess().target.tokens);
+        // The dump counts for a fifth of the target, spread over the calls: four calls'
+        // worth of tail grows by less than that, where counted whole it would reach the
+        // configured target.
+        assert!(calm < target / 2, "{calm} of {target}");
+        assert!(after > calm, "{after} vs {calm}");
+        assert!(after <= calm + target / 5, "{after} vs {calm} of {target}");
     }
 
     #[test]
