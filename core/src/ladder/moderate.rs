@@ -40,6 +40,7 @@ pub fn plan_moderate(ctx: &LevelContext<'_>) -> Vec<Fold> {
         ctx,
         folds: Vec::new(),
         predicted: predict(ctx, &[]),
+        overrun: 0,
         group: Vec::new(),
         age: 0,
     };
@@ -84,6 +85,10 @@ struct Plan<'c, 'a> {
     ctx: &'c LevelContext<'a>,
     folds: Vec<Fold>,
     predicted: Prediction,
+    /// How much larger the folds so far come back if every summary fills its allowance
+    /// (a ledger with candidates to spare does): what the room-sized last summary must
+    /// leave free, or the run misses the target and asks a second round.
+    overrun: u64,
     group: Vec<usize>,
     age: usize,
 }
@@ -121,10 +126,11 @@ impl Plan<'_, '_> {
     }
 
     /// The allowance of a group whose summary meets the target: the room the rest leaves
-    /// under the target (as a running summary is sized), within three quarters of the group, so that
-    /// the last group of a mild run cuts just enough instead of a whole group's worth.
+    /// under the target (as a running summary is sized) should every summary fill its
+    /// allowance, within three quarters of the group, so that the last group of a mild run
+    /// cuts just enough instead of a whole group's worth.
     fn room_allowance(&self) -> u64 {
-        let rest = self.predicted.tokens.saturating_sub(self.group_tokens());
+        let rest = self.predicted.tokens.saturating_sub(self.group_tokens()) + self.overrun;
         let room = self
             .ctx
             .target
@@ -143,6 +149,8 @@ impl Plan<'_, '_> {
                 max_output_tokens = max_output_tokens.max(self.room_allowance());
             }
             self.predicted = self.with_allowance(max_output_tokens);
+            let full = max_output_tokens + SUMMARY_FRAMING_TOKENS;
+            self.overrun += full.saturating_sub(self.ctx.expected_summary(max_output_tokens));
             self.folds.push(Fold {
                 replace: std::mem::take(&mut self.group),
                 age: self.age,
