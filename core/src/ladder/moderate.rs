@@ -40,7 +40,6 @@ pub fn plan_moderate(ctx: &LevelContext<'_>) -> Vec<Fold> {
         ctx,
         folds: Vec::new(),
         predicted: predict(ctx, &[]),
-        overrun: 0,
         group: Vec::new(),
         age: 0,
     };
@@ -85,10 +84,6 @@ struct Plan<'c, 'a> {
     ctx: &'c LevelContext<'a>,
     folds: Vec<Fold>,
     predicted: Prediction,
-    /// How much larger the folds so far come back if every summary fills its allowance
-    /// (a ledger with candidates to spare does): what the room-sized last summary must
-    /// leave free, or the run misses the target and asks a second round.
-    overrun: u64,
     group: Vec<usize>,
     age: usize,
 }
@@ -125,18 +120,19 @@ impl Plan<'_, '_> {
         self.group_tokens() >= MIN_SEGMENT_TOKENS && self.with_group().meets(self.ctx)
     }
 
-    /// The allowance of a group whose summary meets the target: the room the rest leaves
-    /// under the target (as a running summary is sized) should every summary fill its
-    /// allowance, within three quarters of the group, so that the last group of a mild run
-    /// cuts just enough instead of a whole group's worth.
+    /// The allowance of a group whose summary meets the target: three quarters of the room
+    /// the rest leaves under the target (the quarter for the earlier summaries, which may
+    /// come back fuller than expected: a ledger with candidates to spare fills its
+    /// allowance), within three quarters of the group, so that the last group of a mild run
+    /// cuts just enough instead of a whole group's worth, in one round.
     fn room_allowance(&self) -> u64 {
-        let rest = self.predicted.tokens.saturating_sub(self.group_tokens()) + self.overrun;
+        let rest = self.predicted.tokens.saturating_sub(self.group_tokens());
         let room = self
             .ctx
             .target
             .tokens
             .saturating_sub(rest + SUMMARY_FRAMING_TOKENS);
-        (room * 9 / 10)
+        (room * 3 / 4)
             .min(self.group_tokens() * 3 / 4)
             .min(self.ctx.config.max_summary_tokens)
     }
@@ -149,8 +145,6 @@ impl Plan<'_, '_> {
                 max_output_tokens = max_output_tokens.max(self.room_allowance());
             }
             self.predicted = self.with_allowance(max_output_tokens);
-            let full = max_output_tokens + SUMMARY_FRAMING_TOKENS;
-            self.overrun += full.saturating_sub(self.ctx.expected_summary(max_output_tokens));
             self.folds.push(Fold {
                 replace: std::mem::take(&mut self.group),
                 age: self.age,
