@@ -120,11 +120,12 @@ impl Plan<'_, '_> {
         self.group_tokens() >= MIN_SEGMENT_TOKENS && self.with_group().meets(self.ctx)
     }
 
-    /// The allowance of a group whose summary meets the target: three quarters of the room
-    /// the rest leaves under the target (the quarter for the earlier summaries, which may
-    /// come back fuller than expected: a ledger with candidates to spare fills its
-    /// allowance), within three quarters of the group, so that the last group of a mild run
-    /// cuts just enough instead of a whole group's worth, in one round.
+    /// The allowance of a group whose summary meets the target: nine tenths of the room
+    /// the rest leaves under the target (as a running summary is sized), three quarters
+    /// when earlier summaries are planned beside it (the other quarter for them: they may
+    /// come back fuller than expected, as a ledger with candidates to spare fills its
+    /// allowance); within three quarters of the group. The last group of a mild run cuts
+    /// just enough instead of a whole group's worth, in one round.
     fn room_allowance(&self) -> u64 {
         let rest = self.predicted.tokens.saturating_sub(self.group_tokens());
         let room = self
@@ -132,7 +133,12 @@ impl Plan<'_, '_> {
             .target
             .tokens
             .saturating_sub(rest + SUMMARY_FRAMING_TOKENS);
-        (room * 3 / 4)
+        let share = if self.folds.is_empty() {
+            room * 9 / 10
+        } else {
+            room * 3 / 4
+        };
+        share
             .min(self.group_tokens() * 3 / 4)
             .min(self.ctx.config.max_summary_tokens)
     }
