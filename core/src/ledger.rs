@@ -5,10 +5,11 @@
 //! present raw elsewhere in the conversation are its *candidates*. Once the summarizer's
 //! answer is in, each candidate the answer does not contain verbatim is written into a
 //! ledger block appended to the summary, as many as fit (the shortest per mention first,
-//! the newest among equals: [`candidates`]), within the tokens the plan left the summary: the summarizer is asked for that room less a reserve
-//! for the ledger (at most [`LEDGER_SHARE`] of it), and the ledger takes what the answer
-//! left — the reserve, or more when the answer came back short. An answer that dropped every path gets them back; an answer that
-//! kept them costs nothing more.
+//! the newest among equals: [`candidates`]), within the tokens the plan left the summary:
+//! the summarizer is asked for that room less a reserve for the ledger (at most
+//! [`LEDGER_SHARE`] of it), and the ledger takes what the answer left — the reserve, or
+//! more when the answer came back short. An answer that dropped every path gets them back;
+//! an answer that kept them costs nothing more.
 //!
 //! The block is plain text laid out so that [`crate::facts`] reads the same facts back
 //! (one error line per line, words apart): when a later level folds this summary again,

@@ -30,7 +30,8 @@ enum Planned {
 /// What a level's planner proposed.
 enum Plan {
     Clear(Vec<Clearing>),
-    Fold(Vec<Fold>),
+    /// The folds, and which messages are observations (as the planner saw them).
+    Fold(Vec<Fold>, Vec<bool>),
     /// Even at their expected size the summaries leave this many tokens, over the target.
     Hopeless(u64),
 }
@@ -102,10 +103,10 @@ impl Run {
             if level != Level::Maximum && !folds.is_empty() && !predicted.meets(ctx) {
                 return Plan::Hopeless(predicted.tokens);
             }
-            Plan::Fold(folds)
+            Plan::Fold(folds, ctx.observed.to_vec())
         });
-        let folds = match planned {
-            Ok(Plan::Fold(folds)) => folds,
+        let (folds, observed) = match planned {
+            Ok(Plan::Fold(folds, observed)) => (folds, observed),
             Ok(Plan::Hopeless(predicted)) => return Planned::Skipped { predicted },
             Ok(Plan::Clear(clearings)) => {
                 apply_clearings(&mut self.current, &clearings);
@@ -127,7 +128,7 @@ impl Run {
                     .map(|(m, _)| m),
             ),
             originals: self.original.iter().map(|m| (&m.id, m)).collect(),
-            observed: observations(&self.current),
+            observed,
         };
         let jobs = folds
             .into_iter()
@@ -151,6 +152,7 @@ impl Run {
         let accountant = &self.compactor.accountant;
         let counts = accountant.count_messages(&self.current);
         let segmentation = segment(&self.current).map_err(CompactError::InvalidConversation)?;
+        let observed = observations(&self.current);
         Ok(f(&LevelContext {
             messages: &self.current,
             counts: &counts,
@@ -160,6 +162,7 @@ impl Run {
             budget: &self.compactor.budget,
             target: self.target,
             summary_ratio: self.summary_ratio,
+            observed: &observed,
         }))
     }
 

@@ -14,7 +14,6 @@
 use crate::config::MIN_SUMMARY_TOKENS;
 use crate::ladder::{Level, LevelContext, MIN_CLIPPED_TOKENS};
 use crate::message::{Message, Role};
-use crate::observation::observations;
 
 /// A user's own words: not a summary, not a tool result.
 fn plain_user(message: &Message) -> bool {
@@ -79,13 +78,12 @@ pub fn verbatim(ctx: &LevelContext<'_>, level: Level) -> Vec<bool> {
             max.saturating_sub(always + 1) / 2
         });
         let mut kept_tokens = 0;
-        let observed = observations(messages);
         for (i, message) in messages.iter().enumerate().rev() {
             if count == 0 {
                 break;
             }
             if plain_user(message)
-                && !observed[i]
+                && !ctx.observed[i]
                 && !keep[i]
                 && kept_tokens + ctx.counts[i] <= budget
             {

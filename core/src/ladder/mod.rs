@@ -45,6 +45,8 @@ pub struct LevelContext<'a> {
     /// What summaries come back at, as a share of the tokens they are allowed: the
     /// engine's running estimate from the answers it has seen.
     pub summary_ratio: f64,
+    /// Which messages are a text-action agent's observations ([`crate::observation`]).
+    pub observed: &'a [bool],
 }
 
 /// A range of messages one summary will replace.
