@@ -19,23 +19,33 @@ use crate::tokens::TokenAccountant;
 
 /// Is `message`, following `previous`, the output of a command `previous` wrote?
 pub fn is_observation(previous: Option<&Message>, message: &Message) -> bool {
+    previous.is_some_and(is_action) && may_answer_action(message)
+}
+
+/// Is `message` an assistant message that wrote an action an environment answers, and no
+/// tool call?
+pub fn is_action(message: &Message) -> bool {
+    message.role == Role::Assistant
+        && message.tool_calls().next().is_none()
+        && message
+            .parts
+            .iter()
+            .any(|part| matches!(part, Part::Text { text } if ends_with_action(text)))
+}
+
+/// Could `message` be the output of the action before it: a user message that is neither
+/// a summary nor a tool result?
+pub fn may_answer_action(message: &Message) -> bool {
     message.role == Role::User
         && !message.is_compaction()
         && message.tool_results().next().is_none()
-        && previous.is_some_and(|p| {
-            p.role == Role::Assistant
-                && p.tool_calls().next().is_none()
-                && p.parts
-                    .iter()
-                    .any(|part| matches!(part, Part::Text { text } if is_action(text)))
-        })
 }
 
 /// The languages a fenced block of shell is written in (none at all included).
 pub const SHELLS: [&str; 6] = ["", "bash", "sh", "shell", "console", "zsh"];
 
 /// Does `text` end with an action an environment answers?
-fn is_action(text: &str) -> bool {
+fn ends_with_action(text: &str) -> bool {
     if text_command(text).is_none() {
         return false;
     }

@@ -2,7 +2,9 @@
 //!
 //! A **unit** is what can never be split: a single message, or a tool exchange — an
 //! assistant message requesting tools together with every message carrying their results
-//! (parallel calls included), and whatever stands between them. A trailing batch whose
+//! (parallel calls included), and whatever stands between them; or a text agent's action
+//! (an assistant message that wrote a command, [`is_action`]) together with the user message
+//! that carries its output (an observation: [`crate::observation`]). A trailing batch whose
 //! results have not all arrived is a unit of its own ([`UnitKind::PendingCalls`]). A
 //! message of nothing but reasoning (an OpenAI Responses `reasoning` item) opens the unit
 //! of the message after it: the API refuses the one without the other.
@@ -18,6 +20,7 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use crate::message::{Message, Role};
+use crate::observation::{is_action, may_answer_action};
 
 /// What a unit holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,7 +32,7 @@ use crate::message::{Message, Role};
 pub enum UnitKind {
     /// One message without tool calls (with the reasoning that led to it, if any).
     Single,
-    /// Tool calls and all their results.
+    /// Tool calls and all their results; or a text action and its output.
     ToolExchange,
     /// Tool calls some of whose results have not arrived: the agent is mid-step.
     PendingCalls,
@@ -178,6 +181,9 @@ pub struct Segmenter {
     error: Option<SegmentError>,
     /// The first of the reasoning messages waiting for the message they lead to.
     held: Option<usize>,
+    /// A text action's unit (from its first message), waiting for the message after it:
+    /// its output joins the unit, anything else closes it alone.
+    action: Option<usize>,
 }
 
 impl Segmenter {
@@ -211,6 +217,21 @@ impl Segmenter {
     }
 
     fn push_inner(&mut self, index: usize, message: &Message) -> Result<(), SegmentError> {
+        if let Some(start) = self.action.take() {
+            if may_answer_action(message) {
+                let unit = Unit {
+                    messages: start..index + 1,
+                    kind: UnitKind::ToolExchange,
+                };
+                self.close_unit(unit, Role::Assistant);
+                return Ok(());
+            }
+            let unit = Unit {
+                messages: start..index,
+                kind: UnitKind::Single,
+            };
+            self.close_unit(unit, Role::Assistant);
+        }
         if self.open_unit.is_none() && message.is_reasoning_only() {
             self.held.get_or_insert(index);
             return Ok(());
@@ -262,6 +283,7 @@ impl Segmenter {
                 role,
             ),
             Some(still_open) => self.open_unit = Some(still_open),
+            None if is_action(message) => self.action = Some(start),
             None => self.close_unit(
                 Unit {
                     messages: start..index + 1,
@@ -310,6 +332,15 @@ impl Segmenter {
             if !units.is_empty() {
                 spans.push((0..units.len(), SegmentKind::Preamble));
             }
+            start = units.len();
+        }
+        if let Some(first) = self.action {
+            // An action whose output has not arrived: the response it is.
+            units.push(Unit {
+                messages: first..self.len,
+                kind: UnitKind::Single,
+            });
+            spans.push((start..units.len(), SegmentKind::Exchange));
             start = units.len();
         }
         if let Some(first) = self.held {
@@ -435,25 +466,43 @@ mod tests {
     }
 
     #[test]
-    fn text_agents_pair_observations_with_responses() {
+    fn text_agents_keep_each_action_with_its_output() {
+        let action = |id: &str, command: &str| {
+            Message::assistant(id, format!("Next.\n\n```bash\n{command}\n```").as_str())
+        };
         let messages = [
             Message::system("s", "rules"),
             Message::user("u1", "task"),
-            Message::assistant("a1", "ls"),
-            Message::user("u2", "file.txt"),
-            Message::assistant("a2", "cat file.txt"),
-            Message::user("u3", "contents"),
+            action("a1", "ls"),
+            Message::user("o1", "file.txt"),
+            action("a2", "cat file.txt"),
+            Message::user("o2", "contents"),
+            Message::assistant("a3", "Done: the file says contents."),
+            Message::user("u2", "thanks"),
+            action("a4", "rm file.txt"),
         ];
         let s = segment(&messages).expect("valid");
+        // A cut never falls between a command and its output: the output is the turn's
+        // result, as a tool result is.
         assert_eq!(
             kinds(&s),
             [
                 (0..1, SegmentKind::Preamble),
-                (1..3, SegmentKind::Exchange),
-                (3..5, SegmentKind::Exchange),
-                (5..6, SegmentKind::Open),
+                (1..4, SegmentKind::Exchange),
+                (4..6, SegmentKind::Exchange),
+                (6..7, SegmentKind::Exchange),
+                (7..9, SegmentKind::Exchange),
             ]
         );
+        assert!(!s.is_unit_start(3) && !s.is_unit_start(5));
+        assert_eq!(s.units[2].kind, UnitKind::ToolExchange);
+        // Fed one message at a time, the same.
+        let mut segmenter = Segmenter::default();
+        for message in &messages {
+            segmenter.push(message);
+            let _ = segmenter.segmentation();
+        }
+        assert_eq!(segmenter.segmentation(), Ok(s));
     }
 
     #[test]
