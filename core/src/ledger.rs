@@ -6,8 +6,8 @@
 //! answer is in, each candidate the answer does not contain verbatim is written into a
 //! ledger block appended to the summary, as many as fit (the shortest per mention first,
 //! the newest among equals: [`candidates`]), within the tokens the plan left the summary:
-//! the summarizer is asked for that room less a reserve for the ledger (at most
-//! [`LEDGER_SHARE`] of it), and the ledger takes what the answer left — the reserve, or
+//! the summarizer is asked for that room less a reserve for the ledger (at most the run's
+//! [`Sizing::ledger_share`](crate::policy::Sizing::ledger_share) of it), and the ledger takes what the answer left — the reserve, or
 //! more when the answer came back short. An answer that dropped every path gets them back;
 //! an answer that kept them costs nothing more.
 //!
@@ -22,14 +22,6 @@ use std::collections::{HashMap, HashSet};
 use crate::facts::{Fact, FactKind, commands, facts};
 use crate::message::Message;
 use crate::tokens::TokenAccountant;
-
-/// The share of a summary's room held back from the summarizer's request for the ledger
-/// (when the candidates need that much). Half: the ledger costs no summarizer output (the
-/// dearest token of a run) and carries facts densely, while the summarizer's half keeps
-/// what facts cannot say — the task's state, decisions, next steps. Measured by replay on
-/// 45 trajectories (24,000-token window): an eighth cost 1.02× keeping everything with 0.79
-/// of facts seen, a half 0.99× with 0.81.
-pub const LEDGER_SHARE: f64 = 0.5;
 
 /// The first line of a ledger block.
 pub const LEDGER_HEADER: &str = "Facts from the condensed messages (verbatim):";
@@ -170,7 +162,7 @@ pub fn prose(summary: &str) -> &str {
 }
 
 /// The tokens a summary's ledger may use: what the answer left of `room`. The request
-/// asked for the room less the ledger's reserve ([`LEDGER_SHARE`] at most), so an answer
+/// asked for the room less the ledger's reserve ([`Sizing::ledger_share`](crate::policy::Sizing::ledger_share) at most), so an answer
 /// that kept to its size leaves the reserve at least.
 pub fn budget(room: u64, answer_tokens: u64) -> u64 {
     room.saturating_sub(answer_tokens)

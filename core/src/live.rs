@@ -257,10 +257,11 @@ impl Session {
             tokens: self.assessment.total_tokens,
             target: budget.target_tokens,
             absolute: budget.absolute_limit,
-            // The room a deep cut leaves its summary (and the summary's fact ledger): a
-            // quarter of the target, as the ladder reserves, within the ceiling asked of
-            // the summarizer.
-            summary: config.max_summary_tokens.min(budget.target_tokens / 4),
+            // The room a deep cut leaves its summary (and the summary's fact ledger), within
+            // the ceiling asked of the summarizer.
+            summary: config
+                .max_summary_tokens
+                .min((budget.target_tokens as f64 * policy::SUMMARY_SHARE) as u64),
             keep_turns: config.keep_recent_turns,
         })
     }
@@ -268,7 +269,7 @@ impl Session {
     /// The handle runs go through: the policy's depth when it applies.
     fn runner(&self) -> Compactor {
         match self.observed() {
-            Some(seen) => self.compactor.retargeted(policy::depth(&seen)),
+            Some(seen) => self.compactor.for_policy(policy::depth(&seen)),
             None => self.compactor.clone(),
         }
     }
@@ -582,6 +583,99 @@ mod tests {
         assert!(calm < target / 2, "{calm} of {target}");
         assert!(after > calm, "{after} vs {calm}");
         assert!(after <= calm + target / 5, "{after} vs {calm} of {target}");
+    }
+
+    /// The share of the summaries' tokens in `messages` their summarizer wrote (the rest
+    /// is their fact ledgers).
+    fn prose_share(compactor: &Compactor, messages: &[Message]) -> f64 {
+        let accountant = compactor.accountant();
+        let (mut prose, mut whole) = (0, 0);
+        for summary in messages.iter().filter(|m| m.is_compaction()) {
+            let text = summary
+                .compaction
+                .as_ref()
+                .expect("a summary")
+                .summary_text
+                .clone();
+            prose += accountant.text_tokens(crate::ledger::prose(&text));
+            whole += accountant.text_tokens(&text);
+        }
+        assert!(whole > 0, "no summary");
+        prose as f64 / whole as f64
+    }
+
+    /// A tool agent's turns whose every message names files and line numbers: facts to
+    /// spare for any ledger.
+    fn fact_rich(turns: usize, lines: usize) -> Vec<Message> {
+        let mut messages = agent(0);
+        for i in 0..turns {
+            let call = ToolCall {
+                id: format!("c{i}"),
+                name: "bash".into(),
+                arguments: format!("{{\"cmd\":\"grep -rn todo src/part{i}\"}}"),
+            };
+            // Reasoning LIGHT cannot clear: the cut needs summaries.
+            let plan: String = (0..8)
+                .map(|j| format!("Next: src/part{i}/mod{j}.rs line {}. ", 500 + 11 * j + i))
+                .collect();
+            messages.push(Message::assistant_calls(
+                format!("a{i}").as_str(),
+                Some(plan.as_str()),
+                [call],
+            ));
+            let output: String = (0..lines)
+                .map(|j| {
+                    format!(
+                        "src/part{i}/mod{j}.rs:{}: // todo: handle case {j}\n",
+                        100 + 37 * j + i
+                    )
+                })
+                .collect();
+            messages.push(Message::tool_result(
+                format!("t{i}").as_str(),
+                format!("c{i}"),
+                &output,
+            ));
+        }
+        messages
+    }
+
+    #[test]
+    fn a_cut_under_the_policy_leaves_its_summary_mostly_to_the_ledger() {
+        let messages = fact_rich(80, 40);
+        let compactor = Compactor::for_window(24_000);
+        let mut session = Session::new(&compactor, "s", messages[..2].to_vec());
+        for pair in messages[2..].chunks(2) {
+            session.append(pair.iter().cloned());
+            if session.assess().needs_compaction() {
+                break;
+            }
+        }
+        assert!(session.assess().needs_compaction());
+        let depth = session.assess().target.tokens;
+        let cut =
+            futures_executor::block_on(session.compact(Trigger::Proactive, &Extractive, &Stopped))
+                .expect("compacts");
+        // The same conversation cut to the same depth with the target given: sized for the
+        // target's band, half the room asked of the summarizer.
+        let mut config = compactor.config().clone();
+        config.budget.target_ratio = Some(depth as f64 / compactor.budget().absolute_limit as f64);
+        let band = Compactor::new(config).expect("valid");
+        let before = &messages[..cut.report.messages_before];
+        let banded = futures_executor::block_on(band.compact(
+            "b",
+            before.to_vec(),
+            Trigger::Proactive,
+            &Extractive,
+            &Stopped,
+        ))
+        .expect("compacts");
+        let (thrift, for_band) = (
+            prose_share(&compactor, &cut.messages),
+            prose_share(&band, &banded.messages),
+        );
+        assert!(thrift < 0.3, "{thrift}");
+        assert!(for_band > thrift + 0.15, "{for_band} vs {thrift}");
     }
 
     #[test]

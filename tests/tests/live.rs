@@ -6,6 +6,7 @@ use compactor::budget::BudgetConfig;
 use compactor::engine::{CompactionConfig, Compactor, Trigger};
 use compactor::extractive::Extractive;
 use compactor::format::{Format, ParseOptions, parse_str};
+use compactor::level::Level;
 use compactor::live::Session;
 use compactor::message::Message;
 use compactor::plan::plan;
@@ -108,4 +109,58 @@ fn a_session_compacts_as_the_stateless_call_and_goes_on_from_its_result() {
         );
         assert_eq!(session.plan(), expected, "{name}");
     }
+}
+
+/// A compactor of `window` tokens with the target left to the session's default policy.
+fn under_policy(window: u64, reserve: u64) -> Compactor {
+    Compactor::new(CompactionConfig {
+        budget: BudgetConfig {
+            max_context_tokens: Some(window),
+            output_reserve: Some(reserve),
+            max_messages: None,
+            ..BudgetConfig::default()
+        },
+        ..CompactionConfig::default()
+    })
+    .expect("valid numbers")
+}
+
+#[test]
+fn a_cut_under_the_default_policy_never_pays_for_summaries_it_folds_again() {
+    let mut runs = 0;
+    for (name, messages) in trajectories() {
+        for (window, reserve) in [(24_000, 4_000), (8_000, 0)] {
+            let compactor = under_policy(window, reserve);
+            let mut session = Session::new(&compactor, &name, Vec::new());
+            for message in &messages {
+                session.append([message.clone()]);
+                if !session.assess().needs_compaction() {
+                    continue;
+                }
+                let clock = SimClock::default();
+                let Ok(outcome) =
+                    block_on(session.compact(Trigger::Proactive, &Extractive, &clock))
+                else {
+                    continue;
+                };
+                runs += 1;
+                let asked = |level: Level| {
+                    outcome
+                        .report
+                        .levels
+                        .iter()
+                        .any(|l| l.level == level && l.requests > 0)
+                };
+                // MODERATE's summaries over the target are folded again by AGGRESSIVE's
+                // running summary: paid for twice. The policy plans them at their whole
+                // allowance, and skips a MODERATE that would miss.
+                assert!(
+                    !(asked(Level::Moderate) && asked(Level::Aggressive)),
+                    "{name} at {window}: {:?}",
+                    outcome.report.levels
+                );
+            }
+        }
+    }
+    assert!(runs > 20, "{runs}");
 }

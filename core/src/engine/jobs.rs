@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use crate::engine::{CompactionConfig, MIN_SUMMARY_TOKENS, SummaryFailure};
 use crate::hash::Hasher;
 use crate::ladder::{Fold, Level};
-use crate::ledger::{Candidate, LEDGER_SHARE, candidates, prose};
+use crate::ledger::{Candidate, candidates, prose};
 use crate::message::{Message, MessageId};
 use crate::observation::masked_outputs;
 use crate::prompt::{PROMPT_VERSION, PromptKind, artifact_refs};
@@ -153,7 +153,7 @@ impl Job {
                 .flat_map(|&i| known.sources(&messages[i])),
             &known.kept,
         );
-        let ask = answer_tokens(fold.max_output_tokens, &candidates);
+        let ask = answer_tokens(fold.max_output_tokens, &candidates, known.ledger_share);
         let chunk_output_tokens = if groups.len() > 1 {
             (config.summarizer_input_tokens / (groups.len() as u64 + 1))
                 .min(ask)
@@ -321,12 +321,15 @@ impl Job {
 
 /// What a level's jobs know of where facts come from: the facts of what stays raw beside
 /// the level's folds, and the run's input by message id — a tool result LIGHT cleared
-/// earlier in the run still gives its facts to the summary that replaces its placeholder.
+/// earlier in the run still gives its facts to the summary that replaces its placeholder;
+/// and how much of each summary's room its ledger may hold.
 pub(crate) struct Known<'a> {
     pub(crate) kept: HashSet<String>,
     pub(crate) originals: HashMap<&'a MessageId, &'a Message>,
     /// Which of the conversation's messages are observations ([`crate::observation`]).
     pub(crate) observed: Vec<bool>,
+    /// The run's [`Sizing::ledger_share`](crate::policy::Sizing::ledger_share).
+    pub(crate) ledger_share: f64,
 }
 
 impl<'a> Known<'a> {
@@ -357,10 +360,10 @@ impl<'a> Known<'a> {
 }
 
 /// What the summarizer is asked for out of a summary's `room`: the room less what the
-/// ledger may need (the candidates' size, within [`LEDGER_SHARE`] of the room), so that an
+/// ledger may need (the candidates' size, within `ledger_share` of the room), so that an
 /// answer that fills what it was asked for leaves the ledger its place.
-fn answer_tokens(room: u64, candidates: &[Candidate]) -> u64 {
-    let share = (room as f64 * LEDGER_SHARE) as u64;
+fn answer_tokens(room: u64, candidates: &[Candidate], ledger_share: f64) -> u64 {
+    let share = (room as f64 * ledger_share) as u64;
     // About four characters a token, and a separator each.
     let needed: u64 = candidates.iter().map(|c| c.text.len() as u64 / 4 + 2).sum();
     room.saturating_sub(needed.min(share))

@@ -35,6 +35,7 @@ use crate::hash::{Hasher, message_hash};
 use crate::message::{Message, MessageId};
 use crate::overflow::assess;
 use crate::pin::Pins;
+use crate::policy::Sizing;
 use crate::prune::recognize;
 use crate::segment::segment;
 use crate::tokens::TokenAccountant;
@@ -71,6 +72,9 @@ use session::Shared;
 pub struct Compactor {
     config: CompactionConfig,
     budget: Budget,
+    /// How runs size their summaries: for the target's band, or for cost under a
+    /// session's policy.
+    sizing: Sizing,
     accountant: TokenAccountant,
     shared: Arc<Mutex<Shared>>,
 }
@@ -120,16 +124,19 @@ impl Compactor {
         Ok(Self {
             config,
             budget,
+            sizing: Sizing::BAND,
             accountant,
             shared: Arc::new(Mutex::new(shared)),
         })
     }
 
-    /// This handle with its runs aiming at `target_tokens` (sharing memo, cache and
-    /// sessions): how a session's policy sets the depth of a cut.
-    pub(crate) fn retargeted(&self, target_tokens: u64) -> Self {
+    /// This handle with its runs aiming at `target_tokens` and sizing their summaries for
+    /// cost (sharing memo, cache and sessions): a cut under a session's policy
+    /// ([`crate::policy`]).
+    pub(crate) fn for_policy(&self, target_tokens: u64) -> Self {
         let mut handle = self.clone();
         handle.budget.target_tokens = target_tokens;
+        handle.sizing = Sizing::THRIFT;
         handle
     }
 

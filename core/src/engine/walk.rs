@@ -93,7 +93,18 @@ impl Run {
                 Err(error) => return Planned::Failed(error),
             }
         }
+        let sizing = self.compactor.sizing;
         let planned = self.in_context(|ctx| {
+            let full;
+            let ctx = if level == Level::Moderate && sizing.full_summaries {
+                full = LevelContext {
+                    summary_ratio: 1.0,
+                    ..*ctx
+                };
+                &full
+            } else {
+                ctx
+            };
             let folds = match level {
                 Level::Light => return Plan::Clear(plan_light(ctx, &accountant)),
                 Level::Moderate => plan_moderate(ctx),
@@ -129,6 +140,7 @@ impl Run {
             ),
             originals: self.original.iter().map(|m| (&m.id, m)).collect(),
             observed,
+            ledger_share: sizing.ledger_share,
         };
         let jobs = folds
             .into_iter()
