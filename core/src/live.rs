@@ -419,6 +419,7 @@ fn splice(before: &[Message], after: &[Message]) -> Splice {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Step;
     use crate::extractive::Extractive;
     use crate::message::ToolCall;
     use crate::overflow::assess;
@@ -676,6 +677,48 @@ mod tests {
         );
         assert!(thrift < 0.3, "{thrift}");
         assert!(for_band > thrift + 0.15, "{for_band} vs {thrift}");
+    }
+
+    #[test]
+    fn a_cut_under_the_policy_reads_long_messages_clipped_to_the_answer() {
+        let mut messages = agent(0);
+        for i in 0..60 {
+            let notes: String = (0..120)
+                .map(|j| format!("Step {j} of pass {i} checks the parser again. "))
+                .collect();
+            messages.push(Message::assistant(format!("a{i}").as_str(), notes.as_str()));
+            messages.push(Message::user(format!("u{i}").as_str(), "Go on."));
+        }
+        let compactor = Compactor::for_window(24_000);
+        let mut session = Session::new(&compactor, "s", messages[..2].to_vec());
+        for pair in messages[2..].chunks(2) {
+            session.append(pair.iter().cloned());
+            if session.assess().needs_compaction() {
+                break;
+            }
+        }
+        let mut run = session.begin(Trigger::Proactive, 0).expect("begins");
+        let Step::Summarize(requests) = run.poll() else {
+            panic!("no request");
+        };
+        let counts = session.assess().message_tokens();
+        let tokens: std::collections::HashMap<&str, u64> = session
+            .messages()
+            .iter()
+            .zip(counts)
+            .map(|(m, t)| (m.id.as_str(), t))
+            .collect();
+        for request in &requests {
+            let covered: u64 = request.covers.iter().map(|id| tokens[id.as_str()]).sum();
+            // Each long message is read at the answer's size: a fraction of what it covers.
+            let read = request.input_tokens;
+            assert!(read * 3 < covered, "read {read} of {covered}");
+            assert!(
+                request.max_output_tokens < 1_000,
+                "{}",
+                request.max_output_tokens
+            );
+        }
     }
 
     #[test]

@@ -10,6 +10,7 @@ use crate::ladder::{Fold, Level};
 use crate::ledger::{Candidate, candidates, prose};
 use crate::message::{Message, MessageId};
 use crate::observation::masked_outputs;
+use crate::policy::Sizing;
 use crate::prompt::{PROMPT_VERSION, PromptKind, artifact_refs};
 use crate::prune::shrink;
 use crate::tokens::TokenAccountant;
@@ -146,14 +147,36 @@ impl Job {
             .enumerate()
             .map(|(n, &m)| masked.get(n).and_then(Option::as_ref).unwrap_or(m))
             .collect();
-        let groups = chunk_inputs(&inputs, config.summarizer_input_tokens, accountant);
         let candidates = candidates(
             fold.replace
                 .iter()
                 .flat_map(|&i| known.sources(&messages[i])),
             &known.kept,
         );
-        let ask = answer_tokens(fold.max_output_tokens, &candidates, known.ledger_share);
+        let ask = answer_tokens(
+            fold.max_output_tokens,
+            &candidates,
+            known.sizing.ledger_share,
+        );
+        // The answer's prose cannot say more of a message than its own size, and the
+        // ledger takes the facts from the messages whole: a longer one is read clipped.
+        let clipped: Vec<Message>;
+        let inputs = if known.sizing.clip_inputs {
+            clipped = inputs
+                .iter()
+                .map(|&message| {
+                    let mut message = message.clone();
+                    if !message.is_compaction() && accountant.message_tokens(&message) > ask {
+                        shrink(&mut message, accountant, ask);
+                    }
+                    message
+                })
+                .collect();
+            clipped.iter().collect()
+        } else {
+            inputs
+        };
+        let groups = chunk_inputs(&inputs, config.summarizer_input_tokens, accountant);
         let chunk_output_tokens = if groups.len() > 1 {
             (config.summarizer_input_tokens / (groups.len() as u64 + 1))
                 .min(ask)
@@ -322,14 +345,14 @@ impl Job {
 /// What a level's jobs know of where facts come from: the facts of what stays raw beside
 /// the level's folds, and the run's input by message id — a tool result LIGHT cleared
 /// earlier in the run still gives its facts to the summary that replaces its placeholder;
-/// and how much of each summary's room its ledger may hold.
+/// and how the run sizes its summaries.
 pub(crate) struct Known<'a> {
     pub(crate) kept: HashSet<String>,
     pub(crate) originals: HashMap<&'a MessageId, &'a Message>,
     /// Which of the conversation's messages are observations ([`crate::observation`]).
     pub(crate) observed: Vec<bool>,
-    /// The run's [`Sizing::ledger_share`](crate::policy::Sizing::ledger_share).
-    pub(crate) ledger_share: f64,
+    /// How the run sizes its summaries.
+    pub(crate) sizing: Sizing,
 }
 
 impl<'a> Known<'a> {

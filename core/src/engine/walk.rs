@@ -140,7 +140,7 @@ impl Run {
             ),
             originals: self.original.iter().map(|m| (&m.id, m)).collect(),
             observed,
-            ledger_share: sizing.ledger_share,
+            sizing,
         };
         let jobs = folds
             .into_iter()
