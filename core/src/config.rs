@@ -79,9 +79,11 @@ pub struct CompactionConfig {
     /// request reads each as the fact-keeping placeholder LIGHT gives a cleared result —
     /// command, exit status, error lines, paths — and the summary's fact ledger carries the
     /// facts of the output itself: on coding-agent runs that keeps about as many facts for
-    /// half the summarizer input. MODERATE's summaries read their segments whole.
-    /// Set it when the outputs are the information (web pages, documents) the summary must
-    /// retell.
+    /// half the summarizer input. MODERATE's summaries read their segments whole. Under a
+    /// session's default policy a message longer than the answer asked for is read
+    /// clipped to that size ([`Sizing::clip_inputs`](crate::policy::Sizing::clip_inputs));
+    /// set, every message is read whole. Set it when the outputs are the information (web
+    /// pages, documents) the summary must retell.
     pub summarize_outputs: bool,
     /// The caller's focus, added to every summary prompt (`"keep the database schema
     /// decisions"`), fenced apart from the transcript; part of the summary cache key.

@@ -689,36 +689,39 @@ mod tests {
             messages.push(Message::assistant(format!("a{i}").as_str(), notes.as_str()));
             messages.push(Message::user(format!("u{i}").as_str(), "Go on."));
         }
-        let compactor = Compactor::for_window(24_000);
-        let mut session = Session::new(&compactor, "s", messages[..2].to_vec());
-        for pair in messages[2..].chunks(2) {
-            session.append(pair.iter().cloned());
-            if session.assess().needs_compaction() {
-                break;
+        // What the first request reads, and the tokens of the messages it covers.
+        let first_request = |summarize_outputs: bool| {
+            let mut config = Compactor::for_window(24_000).config().clone();
+            config.summarize_outputs = summarize_outputs;
+            let compactor = Compactor::new(config).expect("valid");
+            let mut session = Session::new(&compactor, "s", messages[..2].to_vec());
+            for pair in messages[2..].chunks(2) {
+                session.append(pair.iter().cloned());
+                if session.assess().needs_compaction() {
+                    break;
+                }
             }
-        }
-        let mut run = session.begin(Trigger::Proactive, 0).expect("begins");
-        let Step::Summarize(requests) = run.poll() else {
-            panic!("no request");
-        };
-        let counts = session.assess().message_tokens();
-        let tokens: std::collections::HashMap<&str, u64> = session
-            .messages()
-            .iter()
-            .zip(counts)
-            .map(|(m, t)| (m.id.as_str(), t))
-            .collect();
-        for request in &requests {
+            let mut run = session.begin(Trigger::Proactive, 0).expect("begins");
+            let Step::Summarize(requests) = run.poll() else {
+                panic!("no request");
+            };
+            let counts = session.assess().message_tokens();
+            let tokens: std::collections::HashMap<&str, u64> = session
+                .messages()
+                .iter()
+                .zip(counts)
+                .map(|(m, t)| (m.id.as_str(), t))
+                .collect();
+            let request = &requests[0];
             let covered: u64 = request.covers.iter().map(|id| tokens[id.as_str()]).sum();
-            // Each long message is read at the answer's size: a fraction of what it covers.
-            let read = request.input_tokens;
-            assert!(read * 3 < covered, "read {read} of {covered}");
-            assert!(
-                request.max_output_tokens < 1_000,
-                "{}",
-                request.max_output_tokens
-            );
-        }
+            (request.input_tokens, covered)
+        };
+        // Each long message is read at the answer's size: a fraction of what it covers.
+        let (read, covered) = first_request(false);
+        assert!(read * 3 < covered, "read {read} of {covered}");
+        // Asked to read outputs whole, the summarizer reads every message whole.
+        let (read, covered) = first_request(true);
+        assert!(read > covered, "read {read} of {covered}");
     }
 
     #[test]

@@ -161,7 +161,7 @@ impl Job {
         // The answer's prose cannot say more of a message than its own size, and the
         // ledger takes the facts from the messages whole: a longer one is read clipped.
         let clipped: Vec<Message>;
-        let inputs = if known.sizing.clip_inputs {
+        let inputs = if known.sizing.clip_inputs && !config.summarize_outputs {
             clipped = inputs
                 .iter()
                 .map(|&message| {
