@@ -127,26 +127,6 @@ impl Job {
             fold.existing.as_deref(),
             config.instructions.as_deref(),
         );
-        // A running summary reads tool outputs as their placeholders: its ledger takes their
-        // facts whole. MODERATE's summaries are sized from their segments, read whole.
-        let masked: Vec<Option<Message>> = if config.summarize_outputs || level < Level::Aggressive
-        {
-            Vec::new()
-        } else {
-            picked
-                .iter()
-                .map(|&i| {
-                    let observation = known.observed.get(i).is_some_and(|&o| o);
-                    let previous = i.checked_sub(1).map(|p| &messages[p]);
-                    masked_outputs(&messages[i], previous, observation, accountant)
-                })
-                .collect()
-        };
-        let inputs: Vec<&Message> = inputs
-            .iter()
-            .enumerate()
-            .map(|(n, &m)| masked.get(n).and_then(Option::as_ref).unwrap_or(m))
-            .collect();
         let candidates = candidates(
             fold.replace
                 .iter()
@@ -158,24 +138,15 @@ impl Job {
             &candidates,
             known.sizing.ledger_share,
         );
-        // The answer's prose cannot say more of a message than its own size, and the
-        // ledger takes the facts from the messages whole: a longer one is read clipped.
-        let clipped: Vec<Message>;
-        let inputs = if known.sizing.clip_inputs && !config.summarize_outputs {
-            clipped = inputs
-                .iter()
-                .map(|&message| {
-                    let mut message = message.clone();
-                    if !message.is_compaction() && accountant.message_tokens(&message) > ask {
-                        shrink(&mut message, accountant, ask);
-                    }
-                    message
-                })
-                .collect();
-            clipped.iter().collect()
-        } else {
-            inputs
-        };
+        let read: Vec<Option<Message>> = picked
+            .iter()
+            .map(|&i| as_read(messages, i, level, ask, known, config, accountant))
+            .collect();
+        let inputs: Vec<&Message> = inputs
+            .iter()
+            .zip(&read)
+            .map(|(&m, read)| read.as_ref().unwrap_or(m))
+            .collect();
         let groups = chunk_inputs(&inputs, config.summarizer_input_tokens, accountant);
         let chunk_output_tokens = if groups.len() > 1 {
             (config.summarizer_input_tokens / (groups.len() as u64 + 1))
@@ -380,6 +351,42 @@ impl<'a> Known<'a> {
         }
         out
     }
+}
+
+/// How the summarizer of a `level` summary asked for `ask` tokens reads `messages[i]`, when
+/// not as it is: a running summary reads tool outputs as their placeholders (its ledger
+/// takes their facts whole; MODERATE's summaries are sized from their segments, read
+/// whole); under the policy a message longer than the answer is read clipped to it (the
+/// answer's prose cannot say more of it, and the ledger takes its facts whole). Unless
+/// `summarize_outputs` asks for every message whole.
+fn as_read(
+    messages: &[Message],
+    i: usize,
+    level: Level,
+    ask: u64,
+    known: &Known<'_>,
+    config: &CompactionConfig,
+    accountant: &TokenAccountant,
+) -> Option<Message> {
+    if config.summarize_outputs {
+        return None;
+    }
+    let mut read = None;
+    if level >= Level::Aggressive {
+        let observation = known.observed.get(i).is_some_and(|&o| o);
+        let previous = i.checked_sub(1).map(|p| &messages[p]);
+        read = masked_outputs(&messages[i], previous, observation, accountant);
+    }
+    let message = read.as_ref().unwrap_or(&messages[i]);
+    if known.sizing.clip_inputs
+        && !message.is_compaction()
+        && accountant.message_tokens(message) > ask
+    {
+        let mut clipped = message.clone();
+        shrink(&mut clipped, accountant, ask);
+        read = Some(clipped);
+    }
+    read
 }
 
 /// What the summarizer is asked for out of a summary's `room`: the room less what the
