@@ -69,8 +69,9 @@ pub fn call_growth(added: u64, target: u64) -> u64 {
 
 /// The share of the configured target a cut under the policy leaves its summaries (their
 /// ledgers included). Measured by replay (24,000-token window, the 8 longest of 50
-/// trajectories outside the repository): a quarter, 0.630 of keeping everything's cost
-/// with 0.772 of the facts seen; a fifth, 0.608 with 0.734; a seventh, 0.603 with 0.711.
+/// trajectories outside the repository, before inputs were clipped): a quarter, 0.630 of
+/// keeping everything's cost with 0.772 of the facts seen; a fifth, 0.608 with 0.734; a
+/// seventh, 0.603 with 0.711.
 pub const SUMMARY_SHARE: f64 = 0.2;
 
 /// How a run sizes its summaries: what it asks of the summarizer, and what it expects
