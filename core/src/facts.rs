@@ -340,11 +340,13 @@ pub struct CommandRun {
     pub status: Option<i64>,
 }
 
-/// The command a text-action agent wrote at the end of its message: the last fenced block
-/// (```` ``` ````, any language) or `<command>…</command>`, whole; or the last
-/// `<function=NAME>` call with `<parameter=…>` values (SWE-agent's and OpenHands' text
-/// function calls), as its one value when it has one (`bash`'s command), else as the name
-/// and its one-line values (`str_replace_editor view /testbed/setup.py`).
+/// The command a text-action agent wrote at the end of its message: the last
+/// `<execute_bash>…</execute_bash>` (OpenHands' CodeAct tags: `<execute_ipython>` and any
+/// `<execute_…>` alike), fenced block (```` ``` ````, any language) or
+/// `<command>…</command>`, whole; or the last `<function=NAME>` call with `<parameter=…>`
+/// values (SWE-agent's and OpenHands' text function calls), as its one value when it has
+/// one (`bash`'s command), else as the name and its one-line values
+/// (`str_replace_editor view /testbed/setup.py`).
 pub fn text_command(text: &str) -> Option<Cow<'_, str>> {
     let fenced = || {
         let body = last_fence(text)?;
@@ -361,7 +363,13 @@ pub fn text_command(text: &str) -> Option<Cow<'_, str>> {
         let (_, rest) = text.rsplit_once("<command>")?;
         Some(Cow::Borrowed(rest.split_once("</command>")?.0.trim()))
     };
+    let executed = || {
+        let (_, rest) = text.rsplit_once("<execute_")?;
+        let (_, body) = rest.split_once('>')?;
+        Some(Cow::Borrowed(body.split_once("</execute_")?.0.trim()))
+    };
     function_call(text)
+        .or_else(executed)
         .or_else(fenced)
         .or_else(tagged)
         .filter(|c| !c.is_empty() && c.len() <= 20_000)

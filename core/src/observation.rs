@@ -1,14 +1,16 @@
 //! Observations: the environment's answer to a text-action agent.
 //!
 //! Agents that act through text (mini-swe-agent's fenced `bash` block, SWE-agent's and
-//! OpenHands' `<function=…>` calls, `<command>` tags) get each command's output back as
+//! OpenHands' `<function=…>` calls, OpenHands CodeAct's `<execute_bash>` and
+//! `<execute_ipython>` tags, `<command>` tags) get each command's output back as
 //! a *user* message. Such a message is a tool result in all but form: like a tool result,
 //! a running summary's request reads it as the fact-keeping placeholder LIGHT gives a cleared result
 //! ([`masked_outputs`]) — the summary's fact ledger takes its facts from the output itself,
 //! so the summarizer need not read every output whole (the dearest input of a long run),
 //! unless `summarize_outputs` says otherwise. A user message is an observation when
 //! the message before it is an assistant message without tool calls that wrote an action: a
-//! `<function=…>` call, a `<command>` tag, or a fenced block of shell ([`SHELLS`]) — a
+//! `<function=…>` call, an `<execute_…>` or `<command>` tag, or a fenced block of shell
+//! ([`SHELLS`]) — a
 //! chat answer ending with a Python block is not an action, and the user's reply to it
 //! stays the user's.
 
@@ -53,7 +55,10 @@ fn ends_with_action(text: &str) -> bool {
         let language = last_fence(text)?.split_once('\n')?.0.trim();
         Some(SHELLS.contains(&language))
     };
-    text.contains("<function=") || text.contains("<command>") || fence() == Some(true)
+    text.contains("<function=")
+        || text.contains("<execute_")
+        || text.contains("<command>")
+        || fence() == Some(true)
 }
 
 /// For each message of `messages`, whether it is an observation.
@@ -137,12 +142,26 @@ mod tests {
             Message::user("o3", "OBSERVATION: ..."),
             Message::assistant("a4", "Try this:\n\n```python\nprint(1)\n```"),
             Message::user("u4", "That printed 2."),
+            Message::assistant(
+                "a5",
+                "The test first:\n```python\nassert f()\n```\n\
+                 <execute_bash>\npytest -x tests/test_f.py\n</execute_bash>",
+            ),
+            Message::user(
+                "o5",
+                "OBSERVATION:\n1 failed\n[Command finished with exit code 1]",
+            ),
         ];
         assert_eq!(
             observations(&messages),
             [
-                false, false, false, true, false, false, false, true, false, false
+                false, false, false, true, false, false, false, true, false, false, false, true
             ]
+        );
+        // OpenHands CodeAct's tag is the command, not the fenced block before it.
+        assert_eq!(
+            command_before(&messages[10]).as_deref(),
+            Some("pytest -x tests/test_f.py")
         );
         assert_eq!(command_before(&messages[2]).as_deref(), Some("ls src"));
         assert_eq!(
