@@ -340,39 +340,73 @@ pub struct CommandRun {
     pub status: Option<i64>,
 }
 
-/// The command a text-action agent wrote at the end of its message: the last
-/// `<execute_bash>…</execute_bash>` (OpenHands' CodeAct tags: `<execute_ipython>` and any
-/// `<execute_…>` alike), fenced block (```` ``` ````, any language) or
-/// `<command>…</command>`, whole; or the last `<function=NAME>` call with `<parameter=…>`
-/// values (SWE-agent's and OpenHands' text function calls), as its one value when it has
-/// one (`bash`'s command), else as the name and its one-line values
+/// How a text-action agent wrote a command ([`text_action`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActionForm<'a> {
+    /// A `<function=NAME>` call with `<parameter=…>` values (SWE-agent's and OpenHands'
+    /// text function calls).
+    Function,
+    /// An `<execute_NAME>…</execute_NAME>` tag (OpenHands CodeAct's `<execute_bash>`,
+    /// `<execute_ipython>`).
+    Execute,
+    /// A fenced block (```` ``` ````), with the first line of its body: its language word,
+    /// empty when the command starts on the line after the fence.
+    Fence(&'a str),
+    /// A `<command>…</command>` tag.
+    Command,
+}
+
+/// The command a text-action agent wrote at the end of its message, and how: of the
+/// forms [`ActionForm`] names, the one that closes last in `text`. A fenced block or a tag
+/// gives its body whole (a fence without its language word); a `<function=NAME>` call its
+/// one value when it has one (`bash`'s command), else the name and its one-line values
 /// (`str_replace_editor view /testbed/setup.py`).
-pub fn text_command(text: &str) -> Option<Cow<'_, str>> {
+pub fn text_action(text: &str) -> Option<(ActionForm<'_>, Cow<'_, str>)> {
+    let function = || {
+        let end = text.rfind("</function>")?;
+        Some((end, ActionForm::Function, function_call(text)?))
+    };
+    let executed = || {
+        let close = text.rfind("</execute_")?;
+        let name = text[close + "</execute_".len()..].split_once('>')?.0;
+        let open_tag = format!("<execute_{name}>");
+        let open = text[..close].rfind(&open_tag)?;
+        let body = text[open + open_tag.len()..close].trim();
+        Some((close, ActionForm::Execute, Cow::Borrowed(body)))
+    };
     let fenced = || {
+        let close = text.rfind("```")?;
         let body = last_fence(text)?;
-        // The language word, if any, ends at the first newline.
         let (first, rest) = body.split_once('\n')?;
-        let body = if first.trim().chars().all(|c| c.is_ascii_alphanumeric()) {
+        // The language word, if any, ends at the first newline.
+        let command = if first.trim().chars().all(|c| c.is_ascii_alphanumeric()) {
             rest
         } else {
             body
         };
-        Some(Cow::Borrowed(body.trim()))
+        Some((
+            close,
+            ActionForm::Fence(first.trim()),
+            Cow::Borrowed(command.trim()),
+        ))
     };
     let tagged = || {
-        let (_, rest) = text.rsplit_once("<command>")?;
-        Some(Cow::Borrowed(rest.split_once("</command>")?.0.trim()))
+        let close = text.rfind("</command>")?;
+        let open = text[..close].rfind("<command>")?;
+        let body = text[open + "<command>".len()..close].trim();
+        Some((close, ActionForm::Command, Cow::Borrowed(body)))
     };
-    let executed = || {
-        let (_, rest) = text.rsplit_once("<execute_")?;
-        let (_, body) = rest.split_once('>')?;
-        Some(Cow::Borrowed(body.split_once("</execute_")?.0.trim()))
-    };
-    function_call(text)
-        .or_else(executed)
-        .or_else(fenced)
-        .or_else(tagged)
-        .filter(|c| !c.is_empty() && c.len() <= 20_000)
+    [function(), executed(), fenced(), tagged()]
+        .into_iter()
+        .flatten()
+        .max_by_key(|(end, _, _)| *end)
+        .map(|(_, form, command)| (form, command))
+        .filter(|(_, c)| !c.is_empty() && c.len() <= 20_000)
+}
+
+/// The command a text-action agent wrote at the end of its message ([`text_action`]).
+pub fn text_command(text: &str) -> Option<Cow<'_, str>> {
+    text_action(text).map(|(_, command)| command)
 }
 
 /// The text between the last two fences (```` ``` ````) of `text`, language line included.

@@ -14,7 +14,7 @@
 //! chat answer ending with a Python block is not an action, and the user's reply to it
 //! stays the user's.
 
-use crate::facts::{last_fence, text_command};
+use crate::facts::{ActionForm, text_action, text_command};
 use crate::message::{Message, Part, Role, text_of};
 use crate::prune::{cleared_placeholder, is_cleared};
 use crate::tokens::TokenAccountant;
@@ -46,19 +46,14 @@ pub fn may_answer_action(message: &Message) -> bool {
 /// The languages a fenced block of shell is written in (none at all included).
 pub const SHELLS: [&str; 6] = ["", "bash", "sh", "shell", "console", "zsh"];
 
-/// Does `text` end with an action an environment answers?
+/// Does `text` end with an action an environment answers: a function call or a tag, or a
+/// fenced block of shell?
 fn ends_with_action(text: &str) -> bool {
-    if text_command(text).is_none() {
-        return false;
+    match text_action(text) {
+        Some((ActionForm::Fence(language), _)) => SHELLS.contains(&language),
+        Some(_) => true,
+        None => false,
     }
-    let fence = || {
-        let language = last_fence(text)?.split_once('\n')?.0.trim();
-        Some(SHELLS.contains(&language))
-    };
-    text.contains("<function=")
-        || text.contains("<execute_")
-        || text.contains("<command>")
-        || fence() == Some(true)
 }
 
 /// For each message of `messages`, whether it is an observation.
@@ -151,11 +146,18 @@ mod tests {
                 "o5",
                 "OBSERVATION:\n1 failed\n[Command finished with exit code 1]",
             ),
+            // A tag named in prose, then example code: a chat answer, and the user's reply.
+            Message::assistant(
+                "a6",
+                "I used <execute_bash> tags before. Try:\n```python\nprint(1)\n```",
+            ),
+            Message::user("u6", "It printed 1."),
         ];
         assert_eq!(
             observations(&messages),
             [
-                false, false, false, true, false, false, false, true, false, false, false, true
+                false, false, false, true, false, false, false, true, false, false, false, true,
+                false, false
             ]
         );
         // OpenHands CodeAct's tag is the command, not the fenced block before it.

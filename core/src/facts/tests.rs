@@ -65,6 +65,37 @@ fn commands_and_exit_statuses_are_read() {
 }
 
 #[test]
+fn a_text_action_is_the_form_that_closes_last() {
+    let action = |text| text_action(text).map(|(form, c)| (form, c.into_owned()));
+    // A CodeAct tag whose code names another tag: the pair that closes last, whole.
+    assert_eq!(
+        action("<execute_ipython>\nprint('<execute_bash>')\n</execute_ipython>"),
+        Some((ActionForm::Execute, "print('<execute_bash>')".to_owned()))
+    );
+    // A tag, then a fenced block: the block is the command.
+    assert_eq!(
+        action("<execute_bash>ls</execute_bash> and then\n```bash\npytest\n```"),
+        Some((ActionForm::Fence("bash"), "pytest".to_owned()))
+    );
+    // A fenced example in the prose, then the tag.
+    assert_eq!(
+        action("For example:\n```python\nf()\n```\n<execute_bash>\nls -la\n</execute_bash>"),
+        Some((ActionForm::Execute, "ls -la".to_owned()))
+    );
+    // Code in a function call's parameter: the call.
+    assert_eq!(
+        action(
+            "<function=bash>\n<parameter=command>cat <<EOF\n```\nx\n```\nEOF</parameter>\n</function>"
+        ),
+        Some((
+            ActionForm::Function,
+            "cat <<EOF\n```\nx\n```\nEOF".to_owned()
+        ))
+    );
+    assert_eq!(action("A tag named <execute_bash> in prose."), None);
+}
+
+#[test]
 fn markup_is_not_a_fact() {
     let line = "<returncode>0</returncode><output>/usr/lib/x ok</output> </div>";
     assert_eq!(texts(line, FactKind::Path), ["/usr/lib/x"]);
