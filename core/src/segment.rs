@@ -158,8 +158,9 @@ enum CallState {
 
 /// Segmentation kept up to date as messages arrive: each [`Segmenter::push`] looks at the
 /// new message only, and [`Segmenter::segmentation`] materializes the units and segments
-/// (only the open unit and segment at the end are still undecided). [`segment`] is a
-/// segmenter fed a whole conversation.
+/// (only the open unit and segment at the end are still undecided; a text action whose
+/// output has not arrived shows as a response of its own, and joins its output's unit when
+/// it does). [`segment`] is a segmenter fed a whole conversation.
 #[derive(Debug, Clone, Default)]
 pub struct Segmenter {
     /// Every call id seen, and whether its result arrived.
@@ -496,13 +497,14 @@ mod tests {
         );
         assert!(!s.is_unit_start(3) && !s.is_unit_start(5));
         assert_eq!(s.units[2].kind, UnitKind::ToolExchange);
-        // Fed one message at a time, the same.
-        let mut segmenter = Segmenter::default();
-        for message in &messages {
-            segmenter.push(message);
-            let _ = segmenter.segmentation();
-        }
-        assert_eq!(segmenter.segmentation(), Ok(s));
+        // Before its output arrives, an action is a response of its own; then its unit
+        // takes the output in.
+        let before = segment(&messages[..3]).expect("valid");
+        assert_eq!(kinds(&before).last(), Some(&(1..3, SegmentKind::Exchange)));
+        assert_eq!(before.units.last().map(|u| u.messages.clone()), Some(2..3));
+        let after = segment(&messages[..4]).expect("valid");
+        assert_eq!(after.units.last().map(|u| u.messages.clone()), Some(2..4));
+        assert_eq!(after.turns(), 1);
     }
 
     #[test]
