@@ -46,7 +46,8 @@
 //! of its answer (the ledger takes the facts from the messages whole); and MODERATE plans
 //! its summaries at their whole allowance (a ledger with facts to spare fills it): a
 //! MODERATE that would come back over the target is skipped for AGGRESSIVE, instead of
-//! handing it summaries paid for twice. A run with an explicit target sizes for its band
+//! handing it summaries paid for twice. Every other run — an explicit target, a stateless
+//! call, a session that has not seen a call's growth yet — sizes for its target's band
 //! ([`Sizing::BAND`]).
 //!
 //! The policy applies to a session whose configuration leaves `target_ratio` unset,
@@ -91,7 +92,7 @@ pub struct Sizing {
 }
 
 impl Sizing {
-    /// A run with an explicit target: land in its band. Half the room for the ledger
+    /// A run that is not a cut under the policy: land in its target's band. Half the room for the ledger
     /// keeps an answer that quotes many of its facts from leaving the summary, and the
     /// run, short of the target; MODERATE is tried at the expected size of its summaries
     /// (it keeps user messages and earlier summaries as they are).

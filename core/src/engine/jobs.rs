@@ -126,6 +126,7 @@ impl Job {
             &inputs,
             fold.existing.as_deref(),
             config.instructions.as_deref(),
+            known.sizing,
         );
         let candidates = candidates(
             fold.replace
@@ -353,12 +354,18 @@ impl<'a> Known<'a> {
     }
 }
 
+/// Under the policy a message is read clipped to its answer's size, never below this: what
+/// a summarizer needs to tell what the message was.
+const MIN_READ_TOKENS: u64 = 2 * MIN_SUMMARY_TOKENS;
+
 /// How the summarizer of a `level` summary asked for `ask` tokens reads `messages[i]`, when
 /// not as it is: a running summary reads tool outputs as their placeholders (its ledger
 /// takes their facts whole; MODERATE's summaries are sized from their segments, read
-/// whole); under the policy a message longer than the answer is read clipped to it (the
-/// answer's prose cannot say more of it, and the ledger takes its facts whole). Unless
-/// `summarize_outputs` asks for every message whole.
+/// whole); under the policy a message whose text runs longer than the answer is read with
+/// its text clipped middle-out to about that size, at least [`MIN_READ_TOKENS`] (the
+/// answer's prose cannot say more of it, and the ledger takes its facts whole; tool-call
+/// arguments are read as they are). Unless `summarize_outputs` asks for every message
+/// whole.
 fn as_read(
     messages: &[Message],
     i: usize,
@@ -378,12 +385,13 @@ fn as_read(
         read = masked_outputs(&messages[i], previous, observation, accountant);
     }
     let message = read.as_ref().unwrap_or(&messages[i]);
+    let size = ask.max(MIN_READ_TOKENS);
     if known.sizing.clip_inputs
         && !message.is_compaction()
-        && accountant.message_tokens(message) > ask
+        && accountant.message_tokens(message) > size
     {
         let mut clipped = message.clone();
-        shrink(&mut clipped, accountant, ask);
+        shrink(&mut clipped, accountant, size);
         read = Some(clipped);
     }
     read
@@ -430,14 +438,15 @@ fn chunk_inputs(
 }
 
 /// The summary cache's key: session, level, prompt version, the existing summary, the
-/// caller's focus (another focus asks for another summary) and the content of every input
-/// message.
+/// caller's focus (another focus asks for another summary), the run's sizing and the
+/// content of every input message.
 fn cache_key(
     session: &str,
     level: Level,
     messages: &[&Message],
     existing: Option<&str>,
     instructions: Option<&str>,
+    sizing: Sizing,
 ) -> String {
     let mut hasher = Hasher::new();
     hasher
@@ -447,6 +456,15 @@ fn cache_key(
     hasher.str(existing.unwrap_or(""));
     if let Some(focus) = instructions {
         hasher.str("focus").str(focus);
+    }
+    // Another sizing asks for another answer, from inputs read another way (the band's
+    // keys stay those summaries were cached under before sizings existed).
+    if sizing != Sizing::BAND {
+        hasher
+            .str("sizing")
+            .u64(sizing.ledger_share.to_bits())
+            .u64(u64::from(sizing.full_summaries))
+            .u64(u64::from(sizing.clip_inputs));
     }
     for message in messages {
         hasher.message(message);
