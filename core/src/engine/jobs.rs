@@ -471,3 +471,18 @@ fn cache_key(
     }
     hasher.finish().to_hex()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_is_cached_apart_for_each_sizing() {
+        let messages = [Message::user("u", "fix src/lib.rs")];
+        let inputs: Vec<&Message> = messages.iter().collect();
+        let key = |sizing| cache_key("s", Level::Aggressive, &inputs, None, None, sizing);
+        // A cut under the policy asks for another answer from the same messages.
+        assert_ne!(key(Sizing::BAND), key(Sizing::THRIFT));
+        assert_eq!(key(Sizing::THRIFT), key(Sizing::THRIFT));
+    }
+}
