@@ -190,7 +190,14 @@ impl CompactionConfig {
             return Err(ConfigError::Invalid {
                 field: "prices",
                 expected: "finite numbers of at least 0",
-                found: format!("{:?}", self.prices),
+                // Each number through `Float`: `f64`'s own formatting would add ~7 kB
+                // gzipped to the wasm packages.
+                found: format!(
+                    "cached {}, cache write {}, output {}",
+                    crate::budget::Float(self.prices.cached),
+                    crate::budget::Float(self.prices.cache_write),
+                    crate::budget::Float(self.prices.output)
+                ),
             });
         }
         self.budget.resolve()?;

@@ -152,4 +152,14 @@ fn invalid_prices_are_refused() {
         ..Prices::default()
     };
     assert!(!nan.is_valid());
+    // The configuration names the numbers it refused.
+    let config = crate::engine::CompactionConfig {
+        prices: negative,
+        ..crate::engine::CompactionConfig::default()
+    };
+    let error = config.validate().expect_err("refused").to_string();
+    assert!(
+        error.contains("cached -0.1, cache write 1.0, output 4.0"),
+        "{error}"
+    );
 }
