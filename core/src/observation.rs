@@ -17,12 +17,8 @@
 use crate::facts::{ActionForm, text_action, text_command};
 use crate::message::{Message, Part, Role, text_of};
 use crate::prune::{cleared_placeholder, is_cleared};
+use crate::segment::{Segmentation, UnitKind};
 use crate::tokens::TokenAccountant;
-
-/// Is `message`, following `previous`, the output of a command `previous` wrote?
-pub fn is_observation(previous: Option<&Message>, message: &Message) -> bool {
-    previous.is_some_and(is_action) && may_answer_action(message)
-}
 
 /// Is `message` an assistant message that wrote an action an environment answers, and no
 /// tool call?
@@ -56,17 +52,21 @@ fn ends_with_action(text: &str) -> bool {
     }
 }
 
-/// For each message of `messages`, whether it is an observation.
-pub fn observations(messages: &[Message]) -> Vec<bool> {
-    let mut previous = None;
-    messages
-        .iter()
-        .map(|message| {
-            let found = is_observation(previous, message);
-            previous = Some(message);
-            found
-        })
-        .collect()
+/// For each message of `messages`, whether it is an observation: the output an action's
+/// unit took in when `messages` were segmented ([`crate::segment`] pairs each action with
+/// the user message after it), so no message is read for its action twice.
+pub fn observations(segmentation: &Segmentation, messages: &[Message]) -> Vec<bool> {
+    let mut observed = vec![false; messages.len()];
+    for unit in &segmentation.units {
+        let last = unit.messages.end.saturating_sub(1);
+        if unit.kind == UnitKind::ToolExchange
+            && last > unit.messages.start
+            && messages.get(last).is_some_and(may_answer_action)
+        {
+            observed[last] = true;
+        }
+    }
+    observed
 }
 
 /// The command an observation answered: the text command of the message before it.
@@ -153,8 +153,9 @@ mod tests {
             ),
             Message::user("u6", "It printed 1."),
         ];
+        let segmentation = crate::segment::segment(&messages).expect("valid");
         assert_eq!(
-            observations(&messages),
+            observations(&segmentation, &messages),
             [
                 false, false, false, true, false, false, false, true, false, false, false, true,
                 false, false

@@ -164,7 +164,7 @@ impl Run {
         let accountant = &self.compactor.accountant;
         let counts = accountant.count_messages(&self.current);
         let segmentation = segment(&self.current).map_err(CompactError::InvalidConversation)?;
-        let observed = observations(&self.current);
+        let observed = observations(&segmentation, &self.current);
         Ok(f(&LevelContext {
             messages: &self.current,
             counts: &counts,
