@@ -85,7 +85,7 @@ pub struct Fact<'a> {
 pub const MAX_FACT_CHARS: usize = 160;
 
 /// Characters that end a word when looking for paths.
-const WORD_BREAKS: &str = "\"'`()[]{}<>,;=|";
+pub const WORD_BREAKS: &str = "\"'`()[]{}<>,;=|";
 
 /// Extensions that make a name without a slash a file. A list, not a pattern: `x.split`,
 /// `self.name` and `fields.Nested` have the shape of a file name too. `log` is here and
@@ -104,11 +104,65 @@ const FILE_NAMES: &[&str] = &["Makefile", "Dockerfile", "Gemfile", "Rakefile", "
 /// Last parts that make a dotted name a domain, not an identifier.
 const DOMAINS: &[&str] = &["com", "org", "net", "edu", "gov"];
 
-/// Does `line` name an error or an exception?
+/// Does `line` report an error or an exception: name one (`TypeError: …`,
+/// `java.io.IOException: …`, a pytest `E   AssertionError`), or mark one (`error: …`,
+/// `error[E0308]: …`, `ERROR …`, `Error during …`)?
+///
+/// A line that only mentions the word is not one: code (`raise ValueError(`, `except
+/// ParseError as e:`, `import …Error`), a half statement ending in `(`, `,` or `{`, and
+/// narration (`Let me check the error`, `No syntax error.`) name no error that happened.
 pub fn is_error_line(line: &str) -> bool {
-    // ASCII case-insensitive search without allocating: this runs on every line of
-    // million-token sessions.
-    contains_ignore_case(line, "error") || contains_ignore_case(line, "exception")
+    // ASCII case-insensitive search without allocating first: this runs on every line of
+    // million-token sessions, and most lines have neither word.
+    if !contains_ignore_case(line, "error") && !contains_ignore_case(line, "exception") {
+        return false;
+    }
+    let text = line.trim();
+    if text.ends_with(['(', ',', '{', '[', '\\']) || is_code(text) {
+        return false;
+    }
+    let mut words = text.split_whitespace().peekable();
+    let mut first = true;
+    while let Some(word) = words.next() {
+        let bare = word.trim_start_matches(|c: char| !c.is_alphanumeric());
+        // `Error during parsing`, `ERROR tests/x.py`, `error: could not compile`.
+        if first
+            && (bare.starts_with("Error")
+                || bare.starts_with("ERROR")
+                || bare.starts_with("error:")
+                || bare.starts_with("error["))
+        {
+            return true;
+        }
+        first = false;
+        let name = bare.trim_end_matches([':', '"', '\'', ';']);
+        let named = name.ends_with("Error") || name.ends_with("Exception");
+        // A name followed by its message (`TypeError: …`) or ending the line (pytest's
+        // `E       AssertionError`); `error:` or `ERROR` anywhere (`src/a.rs:3:5: error: …`).
+        if named && (bare.ends_with(':') || words.peek().is_none()) && !name.contains('(') {
+            return true;
+        }
+        if bare.eq_ignore_ascii_case("error:") || bare == "ERROR" || bare.starts_with("error[") {
+            return true;
+        }
+    }
+    false
+}
+
+/// Does `text` (trimmed) start like a line of code rather than a report: a statement that
+/// raises, catches, imports or defines?
+fn is_code(text: &str) -> bool {
+    // A listing's line number (`615-`, `615:`, `  615\t`) is not the line's start.
+    let text = text
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start_matches([':', '-', '|', '\t'])
+        .trim_start();
+    const STARTS: [&str; 16] = [
+        "raise ", "except ", "except:", "catch ", "catch(", "} catch", "throw ", "throws ", "def ",
+        "class ", "import ", "from ", "return ", "assert ", "#", "//",
+    ];
+    STARTS.iter().any(|s| text.starts_with(s))
+        || (text.starts_with("if ") || text.starts_with("elif ")) && text.ends_with(':')
 }
 
 fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
@@ -493,7 +547,7 @@ pub fn commands<'a>(messages: impl IntoIterator<Item = &'a Message>) -> Vec<Comm
 }
 
 /// The string value of the first `"key": "…"` in a JSON object's text, unescaped.
-fn json_string_field(json: &str, key: &str) -> Option<String> {
+pub fn json_string_field(json: &str, key: &str) -> Option<String> {
     let quoted = format!("\"{key}\"");
     let at = json.find(&quoted)? + quoted.len();
     let rest = json[at..].trim_start().strip_prefix(':')?.trim_start();
@@ -567,6 +621,40 @@ pub fn command_head(command: &str, max_chars: usize) -> String {
         None if more => format!("{first} …"),
         None => first.to_owned(),
     }
+}
+
+/// `line` without its markup tags (`<output>`, `</returncode>`): what is left is the text.
+pub fn strip_markup(line: &str) -> Cow<'_, str> {
+    if !line.contains('<') {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('<') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let tag_len = after
+            .find('>')
+            .filter(|&end| is_tag_name(after[..end].trim_start_matches('/').trim_end_matches('/')));
+        match tag_len {
+            Some(end) => rest = &after[end + 1..],
+            None => {
+                out.push('<');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out.trim().to_owned())
+}
+
+/// Is `name` (between `<` and `>`, slashes cut) a markup tag's name?
+pub fn is_tag_name(name: &str) -> bool {
+    (1..=32).contains(&name.len())
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 #[cfg(test)]

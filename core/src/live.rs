@@ -598,7 +598,7 @@ mod tests {
                 .expect("a summary")
                 .summary_text
                 .clone();
-            prose += accountant.text_tokens(crate::ledger::prose(&text));
+            prose += accountant.text_tokens(crate::trail::prose(&text));
             whole += accountant.text_tokens(&text);
         }
         assert!(whole > 0, "no summary");

@@ -14,6 +14,7 @@ use crate::level::Clearing;
 use crate::level::Level;
 use crate::message::{CompactionMeta, Message, MessageId, Part, Role};
 use crate::tokens::{TokenAccountant, TokenCounter};
+use crate::trail::Trail;
 
 /// The start of every summary message's first line.
 pub const SUMMARY_MARKER: &str = "[compactor summary";
@@ -112,63 +113,46 @@ fn parse_marker(text: &str) -> Option<CompactionMeta> {
 
 /// Tokens (as the [`Estimator`](crate::tokens::Estimator) counts) a cleared tool
 /// result's placeholder may spend on what the result said, beyond its first line and its
-/// artifact references.
-pub const PLACEHOLDER_FACT_TOKENS: u64 = 120;
+/// artifact references: a fifth of the result, within these bounds.
+pub const PLACEHOLDER_FACT_TOKENS: std::ops::RangeInclusive<u64> = 48..=400;
 
 /// The placeholder standing for a cleared tool result: a first line naming the tool and
 /// the tokens cleared, then what a later turn needs from the result, within
 /// [`PLACEHOLDER_FACT_TOKENS`]: the command that produced it (from the call's arguments)
-/// and its exit status, the error lines and file paths it named, in that order of
-/// preference; and every artifact reference, whatever their size.
+/// and its exit status, then the result's own lines that hold its facts — its first error
+/// line first, each excerpt verbatim on a line of its own, chosen by the facts it keeps
+/// per token ([`Trail::of_output`]); and every artifact reference, whatever their size.
 pub fn cleared_placeholder(tool: &str, tokens: u64, command: Option<&str>, body: &str) -> String {
-    use crate::facts::{FactKind, command_head, exit_status, facts};
+    use crate::facts::{command_head, exit_status};
     use crate::tokens::Estimator;
     let mut out =
         format!("[output of {tool} cleared by compactor to save context: {tokens} tokens]");
-    let mut room = PLACEHOLDER_FACT_TOKENS;
-    let mut add = |out: &mut String, line: &str| {
-        let cost = Estimator.count(line) + 1;
+    let room = (tokens / 5).clamp(
+        *PLACEHOLDER_FACT_TOKENS.start(),
+        *PLACEHOLDER_FACT_TOKENS.end(),
+    );
+    let status = exit_status(body).map(|s| format!(" → exit {s}"));
+    let head = match command {
+        Some(command) => Some(format!(
+            "$ {}{}",
+            command_head(command, 80),
+            status.unwrap_or_default()
+        )),
+        None => status.map(|s| s.trim_start_matches(" → ").to_owned()),
+    };
+    let mut room = room;
+    if let Some(head) = head {
+        let cost = Estimator.count(&head) + 1;
         if cost <= room {
             room -= cost;
             out.push('\n');
-            out.push_str(line);
-            true
-        } else {
-            false
-        }
-    };
-    let status = exit_status(body).map(|s| format!(" → exit {s}"));
-    match command {
-        Some(command) => {
-            let line = format!(
-                "$ {}{}",
-                command_head(command, 80),
-                status.unwrap_or_default()
-            );
-            add(&mut out, &line);
-        }
-        None => {
-            if let Some(status) = status {
-                add(&mut out, status.trim_start_matches(" → "));
-            }
+            out.push_str(&head);
         }
     }
-    let found = facts(body);
-    let mut said = std::collections::HashSet::new();
-    for fact in found.iter().filter(|f| f.kind == FactKind::Error) {
-        if said.insert(fact.text) && !add(&mut out, fact.text) {
-            break;
-        }
-    }
-    let mut paths: Vec<&str> = Vec::new();
-    for fact in found.iter().filter(|f| f.kind == FactKind::Path) {
-        if said.insert(fact.text) {
-            paths.push(fact.text);
-        }
-    }
-    // As many paths as fit, on one line.
-    while !paths.is_empty() && !add(&mut out, &format!("paths: {}", paths.join(", "))) {
-        paths.pop();
+    let count = |text: &str| Estimator.count(text);
+    for excerpt in Trail::of_output(body).excerpts_within(room, &count) {
+        out.push('\n');
+        out.push_str(excerpt);
     }
     let refs = crate::prompt::artifact_refs(body);
     if !refs.is_empty() {
@@ -369,7 +353,7 @@ mod tests {
     }
 
     #[test]
-    fn placeholders_keep_the_command_status_errors_paths_and_every_artifact() {
+    fn placeholders_keep_the_command_status_errors_lines_with_facts_and_every_artifact() {
         let body = format!(
             "<returncode>1</returncode>\n{}\nFAILED tests/test_fields.py::test_x - AssertionError: 345 != 344\nsee «artifact:file~log-9»\n{}",
             "collected 12 items\n".repeat(200),
@@ -387,7 +371,12 @@ mod tests {
             placeholder.contains("AssertionError: 345 != 344"),
             "{placeholder}"
         );
-        assert!(placeholder.contains("paths: "), "{placeholder}");
+        // Lines that hold facts, verbatim, never a bare list of them.
+        assert!(
+            placeholder.contains("\nsrc/module_39.py ok"),
+            "{placeholder}"
+        );
+        assert!(!placeholder.contains("paths: "), "{placeholder}");
         assert!(
             placeholder.ends_with("«artifact:file~log-9»"),
             "{placeholder}"
@@ -396,7 +385,7 @@ mod tests {
         let rest = &placeholder[first_line.len()..];
         let without_refs = rest.replace("«artifact:file~log-9»", "");
         assert!(
-            Estimator.count(&without_refs) <= PLACEHOLDER_FACT_TOKENS + 2,
+            Estimator.count(&without_refs) <= 5000 / 5 + 2,
             "{placeholder}"
         );
     }

@@ -30,6 +30,7 @@ use compactor::facts::{FactKind, facts};
 use compactor::format::Format;
 use compactor::ladder::Level;
 use compactor::message::{Message, Role};
+use compactor::retention::{Contexts, is_counted};
 use compactor::validate::{validate, validate_format};
 use compactor_tests::corpus;
 use compactor_tests::harness::{Script, Scripted, SimClock, drive_bounded};
@@ -50,6 +51,9 @@ struct Row {
     tokens: u64,
     target: u64,
     retention: f64,
+    /// The share of those facts the output holds in context (`compactor::retention`): on
+    /// a line that shares words with a line of the input that held the fact.
+    context: f64,
     task: bool,
     newest_user: bool,
     valid: bool,
@@ -129,6 +133,24 @@ fn conversation_facts(messages: &[Message]) -> HashSet<String> {
         .collect()
 }
 
+/// The share of the facts of `original` (outside the system prompt) that `output` holds in
+/// context.
+fn in_context(original: &[Message], output: &[Message]) -> f64 {
+    let mut contexts = Contexts::new();
+    for m in original.iter().filter(|m| m.role != Role::System) {
+        contexts.add(&m.text(), is_counted);
+    }
+    if contexts.is_empty() {
+        return 1.0;
+    }
+    let text: String = output
+        .iter()
+        .filter(|m| m.role != Role::System)
+        .map(|m| m.text() + "\n")
+        .collect();
+    contexts.held_by(&text).len() as f64 / contexts.len() as f64
+}
+
 fn plain_user(m: &Message) -> bool {
     m.role == Role::User && !m.is_compaction() && m.tool_results().next().is_none()
 }
@@ -147,6 +169,7 @@ fn row(original: &[Message], output: &[Message], target: u64, valid: bool) -> Ro
         .collect();
     let kept = wanted.iter().filter(|f| text.contains(f.as_str())).count();
     let originals: HashSet<&Message> = original.iter().collect();
+    let context = in_context(original, output);
     let verbatim = |m: Option<&Message>| m.is_some_and(|m| output.contains(m));
     Row {
         tokens: tokens_of(output),
@@ -156,6 +179,7 @@ fn row(original: &[Message], output: &[Message], target: u64, valid: bool) -> Ro
         } else {
             kept as f64 / wanted.len() as f64
         },
+        context,
         task: verbatim(original.iter().find(|m| plain_user(m))),
         newest_user: verbatim(original.iter().rev().find(|m| plain_user(m))),
         valid,
@@ -348,9 +372,11 @@ fn summary(rows: &[Vec<(Row, Row)>], raw_by_file: &[(String, usize, usize)]) -> 
         let (near, scored) = band(rows);
         let retention: Vec<f64> = ours.iter().map(|r| r.retention).collect();
         let naive: Vec<f64> = rows.iter().map(|r| r.1.retention).collect();
+        let context: Vec<f64> = ours.iter().map(|r| r.context).collect();
+        let naive_context: Vec<f64> = rows.iter().map(|r| r.1.context).collect();
         let count = |f: fn(&Row) -> bool| ours.iter().filter(|r| f(r)).count();
         summary.push_str(&format!(
-            "at {share}: {} runs · valid {} · ratio median {:.2}, within 0.85..1.0 in {near} of the {scored} with room · fact retention mean {:.3} median {:.3} (naive trim mean {:.3} median {:.3}) · task kept {} · newest user kept {} · task, newest user and newest turn verbatim in {} of the {} where they fit, clipped in the others · summaries in order {}\n",
+            "at {share}: {} runs · valid {} · ratio median {:.2}, within 0.85..1.0 in {near} of the {scored} with room · fact retention mean {:.3} median {:.3} (naive trim mean {:.3} median {:.3}) · in context mean {:.3} (naive trim {:.3}) · task kept {} · newest user kept {} · task, newest user and newest turn verbatim in {} of the {} where they fit, clipped in the others · summaries in order {}\n",
             ours.len(),
             count(|r| r.valid),
             median(ratios.clone()),
@@ -358,6 +384,8 @@ fn summary(rows: &[Vec<(Row, Row)>], raw_by_file: &[(String, usize, usize)]) -> 
             median(retention.clone()),
             mean(&naive),
             median(naive.clone()),
+            mean(&context),
+            mean(&naive_context),
             count(|r| r.task),
             count(|r| r.newest_user),
             count(|r| r.fits && r.kept_or_clipped),
@@ -376,7 +404,7 @@ fn summary(rows: &[Vec<(Row, Row)>], raw_by_file: &[(String, usize, usize)]) -> 
 #[test]
 fn fidelity_report() {
     let mut table = String::from(
-        "file                                                         share   tokens/target  ratio  facts  naive  task  newest  valid  fits  raw (naive)  bare: ratio facts\n",
+        "file                                                         share   tokens/target  ratio  facts  naive  in ctx (naive)  task  newest  valid  fits  raw (naive)  bare: ratio facts\n",
     );
     // Per share: the compactor's rows and the naive trim's.
     let mut rows: Vec<Vec<(Row, Row)>> = vec![Vec::new(); SHARES.len()];
@@ -402,13 +430,15 @@ fn fidelity_report() {
                 .map(|(outcome, valid)| row(&messages, &outcome.messages, target, valid))
                 .unwrap_or_default();
             table.push_str(&format!(
-                "{:<60} {share:>5} {:>7}/{:<7} {:>5.2}  {:>5.2}  {:>5.2}  {:>4}  {:>6}  {:>5}  {:>4}  {:>3} ({})  {:>5.2} {:>5.2}\n",
+                "{:<60} {share:>5} {:>7}/{:<7} {:>5.2}  {:>5.2}  {:>5.2}  {:>5.2} ({:>5.2})  {:>4}  {:>6}  {:>5}  {:>4}  {:>3} ({})  {:>5.2} {:>5.2}\n",
                 name.chars().take(60).collect::<String>(),
                 ours.tokens,
                 target,
                 ours.tokens as f64 / target as f64,
                 ours.retention,
                 naive.retention,
+                ours.context,
+                naive.context,
                 yes(ours.task),
                 yes(ours.newest_user),
                 yes(ours.valid),
@@ -430,8 +460,9 @@ fn fidelity_report() {
     for (share, rows) in SHARES.iter().zip(&bare_rows) {
         let (near, scored) = band(rows);
         let retention = mean(&rows.iter().map(|r| r.0.retention).collect::<Vec<_>>());
+        let context = mean(&rows.iter().map(|r| r.0.context).collect::<Vec<_>>());
         summary.push_str(&format!(
-            "one-line summarizer at {share}: valid {} of {} · within 0.85..1.0 in {near} of the {scored} with room · fact retention mean {retention:.3}\n",
+            "one-line summarizer at {share}: valid {} of {} · within 0.85..1.0 in {near} of the {scored} with room · fact retention mean {retention:.3} · in context {context:.3}\n",
             rows.iter().filter(|r| r.0.valid).count(),
             rows.len(),
         ));

@@ -329,12 +329,12 @@ fn the_cache_and_the_sessions_stay_within_their_capacities() {
     );
 }
 
-/// A running summary is updated from what its summarizer wrote: its ledger block is the
-/// engine's to carry (its facts are the fold's candidates again), not text the summarizer
-/// is paid to read and asked to copy out again at the output price.
+/// A running summary is updated from what its summarizer wrote: its trail block is the
+/// engine's to carry (its excerpts are the fold's again), not text the summarizer is paid
+/// to read and asked to copy out again at the output price.
 #[test]
-fn a_running_summary_is_updated_from_its_prose_and_keeps_its_ledger() {
-    use compactor::ledger::LEDGER_HEADER;
+fn a_running_summary_is_updated_from_its_prose_and_keeps_its_trail() {
+    use compactor::trail::TRAIL_HEADER;
     let full = agent_session(40, 40);
     let half = full.len() / 2;
     let compactor = summarizing_compactor(&full[..half], 0.25, |_| {});
@@ -352,9 +352,9 @@ fn a_running_summary_is_updated_from_its_prose_and_keeps_its_ledger() {
         .find(|m| m.is_compaction())
         .map(Message::text)
         .expect("a summary");
-    let ledger = summary
-        .split_once(LEDGER_HEADER)
-        .expect("a ledger")
+    let trail = summary
+        .split_once(TRAIL_HEADER)
+        .expect("a trail")
         .1
         .to_owned();
     let mut next = first.messages.clone();
@@ -374,21 +374,21 @@ fn a_running_summary_is_updated_from_its_prose_and_keeps_its_ledger() {
         .collect();
     assert!(!updates.is_empty(), "no request updated the first summary");
     for prompt in &updates {
-        assert!(!prompt.contains(LEDGER_HEADER), "{prompt}");
+        assert!(!prompt.contains(TRAIL_HEADER), "{prompt}");
     }
-    // The first ledger's facts are still the summary's to keep.
+    // The first trail's facts are still the summary's to keep.
     let after: String = second
         .messages
         .iter()
         .filter(|m| m.is_compaction())
         .map(Message::text)
         .collect();
-    let kept = ledger
+    let kept = trail
         .split_whitespace()
         .filter(|w| w.contains('/') && after.contains(*w))
         .count();
     assert!(
         kept > 0,
-        "none of the first ledger's paths:\n{ledger}\n---\n{after}"
+        "none of the first trail's paths:\n{trail}\n---\n{after}"
     );
 }

@@ -7,13 +7,13 @@ use std::collections::{HashMap, HashSet};
 use crate::engine::{CompactionConfig, MIN_SUMMARY_TOKENS, SummaryFailure};
 use crate::hash::Hasher;
 use crate::ladder::{Fold, Level};
-use crate::ledger::{Candidate, candidates, prose};
 use crate::message::{Message, MessageId};
 use crate::observation::masked_outputs;
 use crate::policy::Sizing;
 use crate::prompt::{PROMPT_VERSION, PromptKind, artifact_refs};
 use crate::prune::shrink;
 use crate::tokens::TokenAccountant;
+use crate::trail::{Trail, prose};
 
 /// Which part of a job a request is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,22 +72,22 @@ pub(crate) struct Job {
     pub(crate) covers: Vec<MessageId>,
     pub(crate) age: usize,
     pub(crate) existing: Option<String>,
-    /// The room the plan leaves the summary, its ledger included.
+    /// The room the plan leaves the summary, its trail included.
     pub(crate) max_output_tokens: u64,
-    /// What the summarizer is asked for: the room less the ledger's reserve.
+    /// What the summarizer is asked for: the room less the trail's reserve.
     pub(crate) ask: u64,
     pub(crate) cache_key: String,
     pub(crate) chunks: Vec<Chunk>,
     pub(crate) reduce: Option<Chunk>,
     pub(crate) state: JobState,
-    /// The facts of the replaced messages that stay nowhere raw: the summary's ledger
-    /// carries those its answer dropped.
-    pub(crate) candidates: Vec<Candidate>,
+    /// The trail of the replaced messages: the summary carries, in context, the facts its
+    /// answer dropped.
+    pub(crate) trail: Trail,
 }
 
 impl Job {
     /// The job for `fold` of `messages`, its input chunked to the summarizer's window;
-    /// its ledger's candidates come from what `known` says the replaced messages said.
+    /// its trail comes from what `known` says the replaced messages said.
     pub(crate) fn new(
         level: Level,
         fold: Fold,
@@ -128,17 +128,13 @@ impl Job {
             config.instructions.as_deref(),
             known.sizing,
         );
-        let candidates = candidates(
+        let trail = Trail::new(
             fold.replace
                 .iter()
                 .flat_map(|&i| known.sources(&messages[i])),
             &known.kept,
         );
-        let ask = answer_tokens(
-            fold.max_output_tokens,
-            &candidates,
-            known.sizing.ledger_share,
-        );
+        let ask = answer_tokens(fold.max_output_tokens, &trail, known.sizing.ledger_share);
         let read: Vec<Option<Message>> = picked
             .iter()
             .map(|&i| as_read(messages, i, level, ask, known, config, accountant))
@@ -158,12 +154,12 @@ impl Job {
         };
         Job {
             level,
-            candidates,
+            trail,
             replace: fold.replace,
             covers,
             age: fold.age,
-            // The summarizer updates the prose; the ledger's facts are candidates again
-            // (they are in the folded summary's text), and the engine writes them back.
+            // The summarizer updates the prose; the trail's excerpts are read again from
+            // the folded summary's text, and the engine writes them back.
             existing: fold.existing.map(|e| prose(&e).to_owned()),
             max_output_tokens: fold.max_output_tokens,
             cache_key,
@@ -398,12 +394,11 @@ fn as_read(
 }
 
 /// What the summarizer is asked for out of a summary's `room`: the room less what the
-/// ledger may need (the candidates' size, within `ledger_share` of the room), so that an
-/// answer that fills what it was asked for leaves the ledger its place.
-fn answer_tokens(room: u64, candidates: &[Candidate], ledger_share: f64) -> u64 {
+/// trail may need (its size, within `ledger_share` of the room), so that an answer that
+/// fills what it was asked for leaves the trail its place.
+fn answer_tokens(room: u64, trail: &Trail, ledger_share: f64) -> u64 {
     let share = (room as f64 * ledger_share) as u64;
-    // About four characters a token, and a separator each.
-    let needed: u64 = candidates.iter().map(|c| c.text.len() as u64 / 4 + 2).sum();
+    let needed = trail.size_estimate();
     room.saturating_sub(needed.min(share))
         .max(MIN_SUMMARY_TOKENS)
 }

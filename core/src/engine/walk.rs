@@ -9,12 +9,12 @@ use crate::ladder::{
     Clearing, Fold, Level, LevelContext, MIN_CLIPPED_TOKENS, clips, plan_light, plan_moderate,
     plan_running, predict,
 };
-use crate::ledger::{fact_set, with_ledger};
 use crate::message::Message;
 use crate::observation::observations;
 use crate::prompt::PROMPT_VERSION;
 use crate::prune::{apply_clearings, apply_summaries, shrink, summary_message};
 use crate::segment::segment;
+use crate::trail::fact_set;
 
 /// The most rounds MODERATE plans: when the summaries came back larger than expected, it
 /// summarizes the next-oldest segments, with the estimate the answers corrected.
@@ -211,8 +211,7 @@ impl Run {
         for job in &level_run.jobs {
             match &job.state {
                 JobState::Done(text) => {
-                    let text =
-                        with_ledger(text, &job.candidates, job.max_output_tokens, &accountant);
+                    let text = job.trail.write(text, job.max_output_tokens, &accountant);
                     self.observe_summary(accountant.text_tokens(&text), job.max_output_tokens);
                     let message = summary_message(
                         &text,

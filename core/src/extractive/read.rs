@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use super::{Entry, Heading, MAX_KEY_CHARS, MAX_LINE_CHARS};
-use crate::facts::is_error_line;
+use crate::facts::{is_error_line, strip_markup};
 use crate::prompt::HEADINGS;
 
 /// The transcript's lines with their roles, markup removed; an existing summary's bullets
@@ -102,39 +102,6 @@ pub(super) fn is_output(text: &str) -> bool {
     ]
     .iter()
     .any(|mark| text.trim_start().starts_with(mark))
-}
-
-/// `line` without its markup tags (`<output>`, `</returncode>`): what is left is the text.
-pub(super) fn strip_markup(line: &str) -> Cow<'_, str> {
-    if !line.contains('<') {
-        return Cow::Borrowed(line);
-    }
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
-    while let Some(open) = rest.find('<') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let tag_len = after
-            .find('>')
-            .filter(|&end| is_tag_name(after[..end].trim_start_matches('/').trim_end_matches('/')));
-        match tag_len {
-            Some(end) => rest = &after[end + 1..],
-            None => {
-                out.push('<');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    Cow::Owned(out.trim().to_owned())
-}
-
-pub(super) fn is_tag_name(name: &str) -> bool {
-    (1..=32).contains(&name.len())
-        && name.starts_with(|c: char| c.is_ascii_alphabetic())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 /// A line too short in words to be worth one of its own (`44-)`, `});`, `OK`).

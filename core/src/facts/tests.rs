@@ -52,6 +52,37 @@ fn error_lines_count_by_their_head() {
 }
 
 #[test]
+fn an_error_line_reports_an_error_it_does_not_only_mention_one() {
+    for line in [
+        "TypeError: 'RuleSet' object is not iterable",
+        "java.lang.IllegalStateException: closed",
+        "E       AssertionError",
+        "FAILED tests/test_a.py::test_b - ValueError: bad",
+        "error[E0308]: mismatched types",
+        "src/main.rs:3:5: error: expected `;`",
+        "Error during parsing: Dropped elements in sequence matching!",
+        "Error: GreedyUntil.greedy_match() takes from 5 to 6 positional arguments",
+        "ERROR tests/test_x.py - ImportError while importing test module",
+    ] {
+        assert!(is_error_line(line), "{line}");
+    }
+    for line in [
+        "raise ValueError(",
+        "    except SQLParseError as err:",
+        "from sqlfluff.api.simple import lint, fix, parse, APIParsingError",
+        "615-    ) -> Tuple[BaseSegment, List[SQLBaseError]]:",
+        "During handling of the above exception, another exception occurred:",
+        "No syntax error. Let me restore the file and think about it:",
+        "Let me check how the error is raised:",
+        "Success: Parsed without error",
+        "failures:",
+        "WITH example AS (",
+    ] {
+        assert!(!is_error_line(line), "{line}");
+    }
+}
+
+#[test]
 fn commands_and_exit_statuses_are_read() {
     assert_eq!(
         command_of(r#"{"command": "grep -n \"def add\" a.py\nls"}"#).as_deref(),

@@ -1,0 +1,275 @@
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use super::*;
+use crate::message::{Message, ToolCall};
+use crate::retention::{Contexts, is_counted};
+use crate::tokens::Estimator;
+
+fn accountant() -> TokenAccountant {
+    TokenAccountant::new(Arc::new(Estimator))
+}
+
+/// A text-action agent's run: a read, an edit, tests that fail.
+fn text_run() -> Vec<Message> {
+    vec![
+        Message::assistant(
+            "a1",
+            "Let me look at the total.\n```bash\nsed -n '1460,1480p' src/app/models.py\n```",
+        ),
+        Message::user(
+            "o1",
+            "<returncode>0</returncode>\n<output>\n  1474\t        total = price * qty\n  1475\t        return total\n</output>",
+        ),
+        Message::assistant(
+            "a2",
+            "```bash\nsed -i 's/total = price/total = Decimal(price)/' src/app/models.py\n```",
+        ),
+        Message::user("o2", "<returncode>0</returncode>\n<output>\n</output>"),
+        Message::assistant("a3", "```bash\npytest tests/test_models.py -x\n```"),
+        Message::user(
+            "o3",
+            "<returncode>1</returncode>\n<output>\n  File \"/app/src/app/models.py\", line 1474, in total\nTypeError: unsupported operand type(s) for *: 'Decimal' and 'float'\nFAILED tests/test_models.py::test_total - TypeError\n1 failed in 0.42s\n</output>",
+        ),
+    ]
+}
+
+/// A tool-calling agent's run.
+fn tool_run() -> Vec<Message> {
+    let call = |id: &str, name: &str, args: &str| ToolCall {
+        id: id.into(),
+        name: name.into(),
+        arguments: args.into(),
+    };
+    vec![
+        Message::assistant_calls(
+            "a1",
+            None,
+            vec![call(
+                "c1",
+                "str_replace_editor",
+                r#"{"command": "view", "path": "/testbed/src/parser.py", "view_range": [200, 240]}"#,
+            )],
+        ),
+        Message::tool_result(
+            "t1",
+            "c1",
+            "   212\t    def parse(self, text):\n   213\t        return self.grammar.match(text)",
+        ),
+        Message::assistant_calls(
+            "a2",
+            None,
+            vec![call(
+                "c2",
+                "str_replace_editor",
+                r#"{"command": "str_replace", "path": "/testbed/src/parser.py", "old_str": "return self.grammar.match(text)", "new_str": "return self.grammar.match(text, strict=True)"}"#,
+            )],
+        ),
+        Message::tool_result(
+            "t2",
+            "c2",
+            "The file /testbed/src/parser.py has been edited.",
+        ),
+        Message::assistant_calls(
+            "a3",
+            None,
+            vec![call(
+                "c3",
+                "bash",
+                r#"{"command": "cd /testbed && python -m pytest tests -q"}"#,
+            )],
+        ),
+        Message::tool_result("t3", "c3", "12 passed, 1 skipped in 3.21s\nexit code: 0"),
+    ]
+}
+
+fn in_context_share(input: &[Message], block: &str) -> (usize, usize) {
+    let mut contexts = Contexts::new();
+    for m in input {
+        contexts.add(&m.text(), is_counted);
+    }
+    (contexts.held_by(block).len(), contexts.len())
+}
+
+#[test]
+fn a_file_is_one_entry_with_what_was_done_to_it_and_what_followed() {
+    let run = text_run();
+    let trail = Trail::new(&run, &HashSet::new());
+    let block = trail.block("", 400, &accountant()).expect("a block");
+    assert!(block.starts_with(TRAIL_HEADER), "{block}");
+    let file = block
+        .lines()
+        .find(|l| l.starts_with("- src/app/models.py"))
+        .unwrap_or_else(|| panic!("no entry for the file:\n{block}"));
+    assert!(file.contains("(read, edited)"), "{file}");
+    assert!(file.contains("1475 return total"), "{file}");
+    let command = block
+        .lines()
+        .find(|l| l.contains("pytest tests/test_models.py -x"))
+        .unwrap_or_else(|| panic!("no entry for the tests:\n{block}"));
+    assert!(command.contains("→ exit 1"), "{command}");
+    assert!(
+        command.contains("TypeError: unsupported operand type(s)"),
+        "{command}"
+    );
+    // Every fact of the run is kept, each in context.
+    let (held, all) = in_context_share(&run, &block);
+    assert_eq!(held, all, "{block}");
+    // Nothing bare: no line of the block lists facts without words between them.
+    assert!(
+        !block.contains("numbers:") && !block.contains("paths:"),
+        "{block}"
+    );
+}
+
+#[test]
+fn a_file_tool_is_read_as_the_file_it_acts_on() {
+    let run = tool_run();
+    let trail = Trail::new(&run, &HashSet::new());
+    let block = trail.block("", 400, &accountant()).expect("a block");
+    let file = block
+        .lines()
+        .find(|l| l.starts_with("- /testbed/src/parser.py"))
+        .unwrap_or_else(|| panic!("no entry for the file:\n{block}"));
+    assert!(file.contains("(read, edited)"), "{file}");
+    assert!(file.contains("lines 200-240"), "{file}");
+    assert!(
+        file.contains(
+            "\"return self.grammar.match(text)\" → \"return self.grammar.match(text, strict=True)\""
+        ),
+        "{file}"
+    );
+    assert!(
+        block.contains("`cd /testbed && python -m pytest tests -q` → exit 0"),
+        "{block}"
+    );
+    let (held, all) = in_context_share(&run, &block);
+    assert_eq!(held, all, "{block}");
+}
+
+#[test]
+fn what_the_answer_holds_in_context_is_not_written_again_and_a_bare_list_holds_nothing() {
+    let run = text_run();
+    let trail = Trail::new(&run, &HashSet::new());
+    let accountant = accountant();
+    let full = trail.block("", 400, &accountant).expect("a block");
+    let answer =
+        "- The tests fail: TypeError: unsupported operand type(s) for *: 'Decimal' and 'float'";
+    let rest = trail.block(answer, 400, &accountant).expect("a block");
+    assert!(
+        !rest.contains("TypeError: unsupported operand type(s) for *"),
+        "{rest}"
+    );
+    // A bag of the same facts holds none of them: the block is the same as for no answer.
+    let bag = "numbers: 1474 1460\nfailures: TypeError";
+    assert_eq!(
+        trail.block(bag, 400, &accountant).as_deref(),
+        Some(full.as_str())
+    );
+}
+
+#[test]
+fn the_block_stays_within_its_budget_and_keeps_the_most_per_token() {
+    let run = text_run();
+    let trail = Trail::new(&run, &HashSet::new());
+    let accountant = accountant();
+    for budget in [0, 10, 20, 40, 60, 80, 400] {
+        let tokens = trail
+            .block("", budget, &accountant)
+            .map_or(0, |b| accountant.text_tokens(&b));
+        assert!(tokens <= budget, "{tokens} > {budget}");
+    }
+    // A small budget keeps the failure first.
+    let small = trail.block("", 60, &accountant).expect("a block");
+    assert!(small.contains("TypeError"), "{small}");
+}
+
+#[test]
+fn a_folded_summary_gives_its_trail_back() {
+    let run = text_run();
+    let accountant = accountant();
+    let trail = Trail::new(&run, &HashSet::new());
+    let text = trail.write("- Fixing the total.", 400, &accountant);
+    let mut summary = Message::user("s", text.clone());
+    summary.compaction = Some(crate::message::CompactionMeta {
+        summary_text: text.clone(),
+        covers: Vec::new(),
+        level: crate::level::Level::Moderate,
+        key: "k".into(),
+        prompt_version: 1,
+    });
+    let again = Trail::new(std::slice::from_ref(&summary), &HashSet::new());
+    let block = again.block("", 400, &accountant).expect("a block");
+    let (held, all) = in_context_share(&run, &block);
+    assert_eq!(held, all, "{block}");
+    assert!(
+        block.contains("src/app/models.py (read, edited)"),
+        "{block}"
+    );
+    assert!(block.contains("→ exit 1"), "{block}");
+    assert_eq!(prose(&text), "- Fixing the total.");
+}
+
+#[test]
+fn what_stays_raw_is_not_repeated_and_its_files_come_first() {
+    let run = text_run();
+    let kept: HashSet<String> = ["tests/test_models.py".to_owned()].into_iter().collect();
+    let trail = Trail::new(&run, &kept);
+    let block = trail.block("", 400, &accountant()).expect("a block");
+    let first = block.lines().nth(1).unwrap_or("");
+    assert!(first.starts_with("- tests/test_models.py"), "{block}");
+}
+
+#[test]
+fn shell_commands_say_what_they_do_to_files() {
+    let actions = |c: &str| file_actions(c);
+    assert_eq!(
+        actions("cat src/a.py"),
+        [("src/a.py".to_owned(), Action::Read)]
+    );
+    assert_eq!(
+        actions("sed -i 's/a/b/' src/a.py"),
+        [("src/a.py".to_owned(), Action::Edited)]
+    );
+    assert_eq!(
+        actions("cat > fix.py << 'EOF'"),
+        [("fix.py".to_owned(), Action::Created)]
+    );
+    assert_eq!(
+        actions("python reproduce.py"),
+        [("reproduce.py".to_owned(), Action::Ran)]
+    );
+    assert_eq!(
+        actions("python -m pytest tests/test_a.py -x"),
+        [("tests/test_a.py".to_owned(), Action::Tested)]
+    );
+    assert_eq!(
+        actions("rm -f old.txt"),
+        [("old.txt".to_owned(), Action::Deleted)]
+    );
+    assert_eq!(
+        actions("grep -n foo src/a.py | head -5"),
+        [("src/a.py".to_owned(), Action::Searched)]
+    );
+}
+
+#[test]
+fn a_line_gives_its_facts_with_the_words_around_them() {
+    assert_eq!(
+        excerpts("  1474\t  total = price * qty"),
+        ["1474 total = price * qty"]
+    );
+    // A bare path, a fragment: nothing a reader could use alone.
+    assert!(excerpts("./src/app/models.py").is_empty());
+    assert!(excerpts("263- ):").is_empty());
+    // A long line: the words around each fact.
+    let long = format!(
+        "{} at src/a.py line 1474 {}",
+        "word ".repeat(40),
+        "more ".repeat(40)
+    );
+    let cut = excerpts(&long);
+    assert_eq!(cut.len(), 1, "{cut:?}");
+    assert!(cut[0].contains("at src/a.py line 1474"), "{cut:?}");
+    assert!(cut[0].len() < 100, "{cut:?}");
+}
