@@ -1,25 +1,29 @@
 //! `Extractive`: a deterministic, offline summarizer.
 //!
-//! It reads the transcript of a [`SummaryRequest`] and keeps
-//! its facts (see [`crate::facts`]): the files touched, most recent first; the commands run
-//! with their exit status; error lines; numbers; and the lines that carry decisions, user
-//! constraints and next steps — every artifact reference always — within the requested
-//! size, sorted under the prompt's fixed headings. What fits is chosen by value per token:
-//! a fact named often and lately is worth more, and a line whose facts are already kept
-//! costs without adding. No model, no network: the default for demos, tests and the
-//! command line, and an opt-in fallback when the model summarizer's circuit is open.
+//! It reads the transcript of a [`SummaryRequest`] and writes what a careful engineer
+//! would leave as notes, most important first: the task and what the user asked of it,
+//! the errors that happened (each once, newest first), the decisions and findings the
+//! agent stated, the next steps — each line verbatim from the transcript, under the
+//! prompt's fixed headings, within the requested size. The caller's focus
+//! (`instructions`) comes first: a line that names what the focus names ranks above the
+//! rest. What is not worth a line is left out even when there is room: narration ("Let
+//! me check …"), small talk, markup, bare lists. So an answer is often shorter than asked:
+//! the engine gives the room it leaves to the summary's trail ([`crate::trail`]), which
+//! keeps the commands run, the files touched and the facts, in context, far more densely
+//! than lines of prose. The user's rules and decisions are not repeated here either: the
+//! engine carries them verbatim ([`crate::standing`]) — and never a decision a later one
+//! replaced. No model, no network: the default for demos, tests and the command line,
+//! and an opt-in fallback when the model summarizer's circuit is open.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
-use crate::facts::{
-    FactKind, command_head, command_of, exit_status, fact_head, is_error_line, line_facts,
-    text_command,
-};
-use crate::prompt::{HEADINGS, PromptMessage, artifact_refs, transcript_body};
+use crate::facts::{FactKind, fact_head, is_error_line, line_facts};
+use crate::prompt::{HEADINGS, PromptMessage, artifact_refs, focus, transcript_body};
+use crate::standing::kind_of;
 use crate::summary::{SummaryFailure, SummaryRequest};
 use crate::tokens::{Estimator, TokenCounter};
-use read::{is_fragment, key_line, raw_messages, read_entries, shorten};
+use read::{is_fragment, read_entries, shorten};
 
 /// The extractive summarizer. Stateless; counts with the [`Estimator`] so its output size
 /// errs small against every tokenizer.
@@ -28,12 +32,12 @@ pub struct Extractive;
 
 /// Longest line kept, in characters; longer ones are cut with an ellipsis.
 const MAX_LINE_CHARS: usize = 240;
-/// Longest command kept, in characters (its first line).
-const MAX_COMMAND_CHARS: usize = 120;
-/// Longest key line of a command's output kept beside it, in characters.
-const MAX_KEY_CHARS: usize = 100;
-/// Tokens set aside for the headings and list labels of the answer.
+/// Tokens set aside for the headings of the answer.
 const LAYOUT_TOKENS: u64 = 24;
+/// The least a line must be worth to be written at all, room or not.
+const MIN_SCORE: u32 = 3;
+/// The most error lines written: the newest.
+const MAX_ERRORS: usize = 6;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Heading {
@@ -55,22 +59,12 @@ impl Heading {
     ];
 }
 
-/// Where a kept item is written: a bullet line of its own, or an entry of a list line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Slot {
-    Line(Heading),
-    Files,
-    Numbers,
-}
-
-/// One thing the summary may keep.
+/// One line the summary may keep.
 struct Item {
-    slot: Slot,
+    heading: Heading,
     text: String,
     /// Value per token, scaled to an integer so ranking is exact and deterministic.
     priority: u64,
-    /// For files: the last position it was named at (the list is most recent first).
-    last: usize,
     /// Its position in the transcript, for reading order and ties.
     position: usize,
     cost: u64,
@@ -84,15 +78,6 @@ struct Entry<'a> {
     heading: Option<Heading>,
     /// It belongs to the task: the transcript's first user message, before any answer.
     task: bool,
-}
-
-/// How often and how late a fact is named.
-#[derive(Clone, Copy)]
-struct Seen {
-    kind: FactKind,
-    count: u64,
-    first: usize,
-    last: usize,
 }
 
 impl Extractive {
@@ -109,8 +94,8 @@ impl Extractive {
     }
 
     /// Summarizes the transcript in `prompt` in at most `max_tokens` tokens (as the
-    /// [`Estimator`] counts). Returns an empty string when the transcript holds nothing at
-    /// all (the engine treats that as a failure, never as a summary).
+    /// [`Estimator`] counts). Returns an empty string when the transcript holds nothing
+    /// worth a line (the engine then keeps a marker and the trail).
     pub fn summarize_prompt(&self, prompt: &[PromptMessage], max_tokens: u64) -> String {
         let Some(body) = transcript_body(prompt) else {
             return String::new();
@@ -121,27 +106,13 @@ impl Extractive {
                 .and_then(|(_, rest)| rest.split_once("\n</summary>"))
                 .map(|(s, _)| s)
         });
+        let focus_words = prompt
+            .first()
+            .and_then(|system| focus(&system.content))
+            .map(focus_words)
+            .unwrap_or_default();
         let entries = read_entries(existing, body);
-        let mut items = fact_items(&entries);
-        let (commands, ran) = command_items(body);
-        items.extend(commands);
-        items.extend(line_items(&entries, &ran));
-        if items.is_empty()
-            && let Some(first) = entries
-                .iter()
-                .find(|e| !is_fragment(&e.text))
-                .or_else(|| entries.iter().find(|e| !e.text.trim().is_empty()))
-        {
-            let text = shorten(first.text.trim());
-            items.push(Item {
-                slot: Slot::Line(Heading::Facts),
-                cost: Estimator.count(&text) + 3,
-                text,
-                priority: 1,
-                last: 0,
-                position: 0,
-            });
-        }
+        let items = line_items(&entries, &focus_words);
         let refs = artifact_refs(body);
         let refs_line = (!refs.is_empty()).then(|| format!("Artifacts: {}", refs.join(" ")));
         let fixed = refs_line.as_deref().map_or(0, |l| Estimator.count(l) + 3) + LAYOUT_TOKENS;
@@ -149,9 +120,9 @@ impl Extractive {
         order.sort_by(|&a, &b| {
             (items[b].priority, items[a].position).cmp(&(items[a].priority, items[b].position))
         });
-        // The estimate of each item's cost is close but not exact (lists share their
-        // labels, counts round per piece): choose, render, and choose again with less room
-        // if the answer came out over the limit.
+        // The estimate of each item's cost is close but not exact (counts round per
+        // piece): choose, render, and choose again with less room if the answer came out
+        // over the limit.
         let mut budget = max_tokens.saturating_sub(fixed);
         loop {
             let chosen = choose(&items, &order, budget);
@@ -165,119 +136,55 @@ impl Extractive {
     }
 }
 
-/// Scales a value by how often (up to ten times) and how late a fact is named, per token.
-fn rank(weight: u64, count: u64, last: usize, total: usize, cost: u64) -> u64 {
-    let recency = (last as u64 * 1_000) / total.max(1) as u64;
-    weight * (100 + 30 * count.min(10)) * (1_000 + recency) / cost.max(1)
-}
-
-/// The paths and numbers named in the transcript, each once, ranked.
-fn fact_items(entries: &[Entry<'_>]) -> Vec<Item> {
-    let mut seen: HashMap<&str, Seen> = HashMap::new();
-    // First-seen order: items from the map come out in it, so ties rank the same way on
-    // every run (a map's own order is not stable).
-    let mut order: Vec<&str> = Vec::new();
-    for (position, entry) in entries.iter().enumerate() {
-        for fact in line_facts(&entry.text) {
-            if !seen.contains_key(fact.text) {
-                order.push(fact.text);
+/// The words of a focus worth looking for: four letters or more, not a word every
+/// instruction has.
+fn focus_words(focus: &str) -> Vec<String> {
+    const COMMON: &[&str] = &[
+        "keep",
+        "every",
+        "all",
+        "the",
+        "and",
+        "preserve",
+        "what",
+        "that",
+        "with",
+        "from",
+        "about",
+        "them",
+        "this",
+        "those",
+        "these",
+        "must",
+        "should",
+        "summary",
+        "summaries",
+    ];
+    focus
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() >= 4 && !COMMON.contains(w))
+        // A plural finds its singular: "decisions" finds "decision", "decided".
+        .map(|w| w.strip_suffix('s').unwrap_or(w).to_owned())
+        .map(|w| {
+            if w.len() > 6 {
+                w[..w.len() - 2].to_owned()
+            } else {
+                w
             }
-            let s = seen.entry(fact.text).or_insert(Seen {
-                kind: fact.kind,
-                count: 0,
-                first: position,
-                last: position,
-            });
-            s.count += 1;
-            s.last = position;
-        }
-    }
-    let total = entries.len();
-    order
-        .into_iter()
-        .filter_map(|text| seen.remove(text).map(|s| (text, s)))
-        .filter_map(|(text, s)| {
-            let (slot, weight) = match s.kind {
-                FactKind::Path => (Slot::Files, 3),
-                FactKind::Number => (Slot::Numbers, 1),
-                _ => return None,
-            };
-            let cost = Estimator.count(text) + 1;
-            Some(Item {
-                slot,
-                text: text.to_owned(),
-                priority: rank(weight, s.count, s.last, total, cost),
-                last: s.last,
-                position: s.first,
-                cost,
-            })
         })
         .collect()
 }
 
-/// The commands run, each with its exit status and the key line of its output (its first
-/// error line, else its last line of words), ranked by how late they ran.
-/// Also returns the commands' first lines: the lines that wrote them are not kept again.
-fn command_items(body: &str) -> (Vec<Item>, HashSet<String>) {
-    let messages = raw_messages(body);
-    let total = messages.len();
-    let mut items = Vec::new();
-    let mut ran = HashSet::new();
-    for (at, (role, text)) in messages.iter().enumerate() {
-        if *role != "assistant" {
-            continue;
-        }
-        let mut runs: Vec<String> = text.lines().filter_map(tool_call_command).collect();
-        if runs.is_empty() {
-            runs.extend(text_command(text).map(|c| command_head(&c, MAX_COMMAND_CHARS)));
-        }
-        let outputs: Vec<&str> = messages[at + 1..]
-            .iter()
-            .take_while(|(role, _)| *role != "assistant")
-            .map(|(_, text)| text.as_str())
-            .collect();
-        for (n, command) in runs.into_iter().enumerate() {
-            ran.insert(command.trim_end_matches(['…', ' ']).to_owned());
-            let output = outputs.get(n).copied().unwrap_or("");
-            let mut text = format!("ran `{command}`");
-            if let Some(status) = exit_status(output) {
-                text.push_str(&format!(" → exit {status}"));
-            }
-            if let Some(key) = key_line(output) {
-                text.push_str(&format!(": {key}"));
-            }
-            let cost = Estimator.count(&text) + 3;
-            items.push(Item {
-                slot: Slot::Line(Heading::Facts),
-                priority: rank(3, 1, at, total, cost),
-                text,
-                last: at,
-                position: at,
-                cost,
-            });
-        }
-    }
-    (items, ran)
+/// Scales a line's value by how late it was said, per token.
+fn rank(value: u64, position: usize, total: usize, cost: u64) -> u64 {
+    let recency = (position as u64 * 1_000) / total.max(1) as u64;
+    value * 100 * (1_000 + recency) / cost.max(1)
 }
 
-/// The command of a tool call as the transcript renders it: `name({json arguments})`.
-fn tool_call_command(text: &str) -> Option<String> {
-    let (name, rest) = text.split_once('(')?;
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_alphanumeric() || "_-.".contains(c))
-    {
-        return None;
-    }
-    let arguments = rest.strip_suffix(')')?;
-    let command = command_of(arguments)?;
-    Some(command_head(&command, MAX_COMMAND_CHARS))
-}
-
-/// Lines worth keeping whole: errors (by the head that names them), user constraints,
-/// decisions, next steps, and lines dense in facts. Each once.
-fn line_items(entries: &[Entry<'_>], ran: &HashSet<String>) -> Vec<Item> {
+/// Lines worth keeping whole: the task, errors (by the head that names them), the
+/// agent's decisions and findings, next steps, an earlier summary's bullets. Each once.
+fn line_items(entries: &[Entry<'_>], focus: &[String]) -> Vec<Item> {
     let mut seen = HashSet::new();
     let mut items = Vec::new();
     let total = entries.len();
@@ -287,16 +194,19 @@ fn line_items(entries: &[Entry<'_>], ran: &HashSet<String>) -> Vec<Item> {
         let summary = entry.role == "summary";
         if text.is_empty()
             || is_list_line(text)
-            || (!summary && is_fragment(text))
+            || is_fragment(text)
             || text.starts_with("```")
-            || ran.contains(text)
-            || (entry.role == "assistant" && tool_call_command(text).is_some())
+            || is_tool_call(text)
+            || (!summary && is_narration(text))
         {
             continue;
         }
+        // The user's rules and decisions are the engine's to carry, verbatim, and only
+        // while no later one replaced them.
+        if matches!(entry.role, "user" | "summary") && kind_of(text).is_some() && !entry.task {
+            continue;
+        }
         let (classified, mut score) = classify(entry.role, text);
-        // The task section holds the task, and what an earlier summary filed there: never
-        // a later message that sounds like a constraint (an agent's aside).
         let heading = match entry.heading {
             Some(heading) => heading,
             None if entry.task => {
@@ -310,7 +220,14 @@ fn line_items(entries: &[Entry<'_>], ran: &HashSet<String>) -> Vec<Item> {
             None if classified == Heading::Task => Heading::Facts,
             None => classified,
         };
-        if score == 0 && !summary {
+        if summary {
+            score = score.max(MIN_SCORE);
+        }
+        let lower = text.to_lowercase();
+        if !focus.is_empty() && focus.iter().any(|w| lower.contains(w.as_str())) {
+            score = score * 2 + 5;
+        }
+        if score < MIN_SCORE {
             continue;
         }
         let text = if heading == Heading::Errors || is_error_line(text) {
@@ -323,52 +240,121 @@ fn line_items(entries: &[Entry<'_>], ran: &HashSet<String>) -> Vec<Item> {
             continue;
         }
         // What the tool printed is evidence; what the user and the agent said carries
-        // the task and the reasons.
+        // the task and the reasons; an earlier summary's bullet was chosen once already.
         let weight = match entry.role {
             "tool" => 1,
-            "summary" => 4,
+            "summary" => 3,
             _ => 2,
         };
         let cost = Estimator.count(&text) + 3;
         items.push(Item {
-            slot: Slot::Line(heading),
-            priority: rank(weight * u64::from(score.max(1)), 1, position, total, cost),
+            heading,
+            priority: rank(weight * u64::from(score), position, total, cost),
             text,
-            last: position,
             position,
             cost,
         });
     }
+    // The newest errors only: an old one fixed since is history the trail keeps.
+    let mut errors: Vec<usize> = (0..items.len())
+        .filter(|&i| items[i].heading == Heading::Errors)
+        .collect();
+    errors.sort_by_key(|&i| std::cmp::Reverse(items[i].position));
+    let dropped: HashSet<usize> = errors.into_iter().skip(MAX_ERRORS).collect();
     items
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !dropped.contains(i))
+        .map(|(_, item)| item)
+        .collect()
 }
 
-/// Lines this summarizer writes as lists (an earlier summary's, being merged): their
-/// facts are read one by one, the line itself is not kept whole.
+/// Lines this summarizer wrote as lists in earlier versions (an earlier summary's, being
+/// merged): not lines worth keeping whole.
 fn is_list_line(text: &str) -> bool {
     ["Files: ", "Numbers: ", "Artifacts: "]
         .iter()
         .any(|label| text.starts_with(label))
 }
 
-/// The items kept within `budget`, best value per token first. A path or number already
-/// written in a kept line is not listed again.
+/// A tool call as the transcript renders it: `name({json arguments})`.
+fn is_tool_call(text: &str) -> bool {
+    text.split_once('(').is_some_and(|(name, rest)| {
+        !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || "_-.".contains(c))
+            && rest.trim_start().starts_with('{')
+    })
+}
+
+/// Does an agent open the line with what it is about to do ("Let me check …", "Now I'll
+/// look at …"), which tells nothing once it is done?
+fn is_narration(text: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "let me ",
+        "now let me ",
+        "now, let me ",
+        "first, let me ",
+        "next, let me ",
+        "i'll ",
+        "i will ",
+        "now i'll ",
+        "let's ",
+        "now let's ",
+        "now, let's ",
+        "first, let's ",
+        "next, let's ",
+        "i need to ",
+        "i'm going to ",
+        "now i need to ",
+        "great",
+        "perfect",
+        "excellent",
+        "good",
+        "ok",
+        "okay",
+        "alright",
+        "now ",
+        "first, ",
+        "next, ",
+        "then, ",
+    ];
+    let lower = text.trim().to_lowercase();
+    OPENERS.iter().any(|o| lower.starts_with(o)) && !has_finding(&lower)
+}
+
+/// Does a line state what was found or done ("the root cause is", "fixed", "passes")?
+fn has_finding(lower: &str) -> bool {
+    [
+        "root cause",
+        "the issue is",
+        "the problem is",
+        "the bug",
+        "because",
+        "fixed",
+        "now passes",
+        "all tests pass",
+        "passed",
+        "works",
+        "confirmed",
+        "the fix",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+}
+
+/// The items kept within `budget`, best value per token first. A line said inside a kept
+/// one is not said twice.
 fn choose(items: &[Item], order: &[usize], budget: u64) -> Vec<bool> {
     let mut chosen = vec![false; items.len()];
-    let mut written: HashSet<&str> = HashSet::new();
-    let mut lines: Vec<&str> = Vec::new();
     let mut used = 0u64;
     for &i in order {
         let item = &items[i];
-        let listed = matches!(item.slot, Slot::Files | Slot::Numbers);
-        if listed && written.contains(item.text.as_str()) {
-            continue;
-        }
-        // A line already said inside a kept one (an error a command's key line shows, a
-        // command's own line) is not said twice.
-        if !listed
-            && lines
-                .iter()
-                .any(|kept: &&str| kept.contains(item.text.as_str()))
+        if items
+            .iter()
+            .zip(&chosen)
+            .any(|(kept, &c)| c && kept.text.contains(item.text.as_str()))
         {
             continue;
         }
@@ -377,71 +363,40 @@ fn choose(items: &[Item], order: &[usize], budget: u64) -> Vec<bool> {
         }
         used += item.cost;
         chosen[i] = true;
-        if !listed {
-            // A kept line said inside this one (an error its key line repeats) goes.
-            for (j, other) in items.iter().enumerate() {
-                if chosen[j]
-                    && j != i
-                    && !matches!(other.slot, Slot::Files | Slot::Numbers)
-                    && item.text.contains(other.text.as_str())
-                {
-                    chosen[j] = false;
-                    used -= other.cost;
-                }
+        // A kept line said inside this one (an error its line repeats) goes.
+        for (j, other) in items.iter().enumerate() {
+            if chosen[j] && j != i && item.text.contains(other.text.as_str()) {
+                chosen[j] = false;
+                used -= other.cost;
             }
-            lines.push(&item.text);
-            written.extend(line_facts(&item.text).into_iter().map(|f| f.text));
         }
     }
     chosen
 }
 
-/// The answer: bullets under the prompt's headings, in reading order; files most
-/// recently named first.
+/// The answer: bullets under the prompt's headings, in reading order.
 fn render(items: &[Item], chosen: &[bool], refs_line: Option<&str>) -> String {
-    let kept = |slot: Slot| {
-        let mut kept: Vec<&Item> = items
-            .iter()
-            .zip(chosen)
-            .filter(|(item, keep)| **keep && item.slot == slot)
-            .map(|(item, _)| item)
-            .collect();
-        kept.sort_by_key(|item| item.position);
-        kept
-    };
-    let list = |slot: Slot, label: &str| {
-        let mut entries = kept(slot);
-        if slot == Slot::Files {
-            entries.sort_by(|a, b| b.last.cmp(&a.last).then(a.position.cmp(&b.position)));
-        }
-        (!entries.is_empty()).then(|| {
-            let names: Vec<&str> = entries.iter().map(|i| i.text.as_str()).collect();
-            // Numbers apart by a space alone: a comma is a token more per number for exact
-            // tokenizers, which the estimate does not see, and lists of line numbers came
-            // back over the size asked for.
-            let separator = if slot == Slot::Numbers { " " } else { ", " };
-            format!("{label}: {}", names.join(separator))
-        })
-    };
     let mut out = String::new();
     for (h, heading) in Heading::ALL.into_iter().enumerate() {
-        let mut section: Vec<String> = Vec::new();
+        let mut section: Vec<&Item> = items
+            .iter()
+            .zip(chosen)
+            .filter(|(item, keep)| **keep && item.heading == heading)
+            .map(|(item, _)| item)
+            .collect();
+        section.sort_by_key(|item| item.position);
+        let mut lines: Vec<&str> = section.iter().map(|i| i.text.as_str()).collect();
         if heading == Heading::Facts {
-            section.extend(list(Slot::Files, "Files"));
+            lines.extend(refs_line);
         }
-        section.extend(kept(Slot::Line(heading)).iter().map(|i| i.text.clone()));
-        if heading == Heading::Facts {
-            section.extend(list(Slot::Numbers, "Numbers"));
-            section.extend(refs_line.map(str::to_owned));
-        }
-        if section.is_empty() {
+        if lines.is_empty() {
             continue;
         }
         if !out.is_empty() {
             out.push('\n');
         }
         out.push_str(&format!("## {}\n", HEADINGS[h]));
-        for line in section {
+        for line in lines {
             out.push_str(&format!("- {line}\n"));
         }
     }
@@ -457,67 +412,72 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
     let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
     let mut score = 0;
     if has_path(text) {
-        score += 3;
-    }
-    if text.chars().any(|c| c.is_ascii_digit()) {
-        score += 1;
-    }
-    if text.contains('`') || text.starts_with("$ ") || text.contains("::") || text.contains("()") {
         score += 2;
     }
-    if text
-        .split_whitespace()
-        .any(|w| w.contains('_') && w.len() > 3)
-    {
+    if text.contains('`') || text.contains("::") || text.contains("()") {
         score += 1;
     }
-    let error = has(&[
-        "error",
-        "failed",
-        "failure",
-        "exception",
-        "traceback",
-        "panicked",
-        "not found",
-        "denied",
-        "cannot",
-        "invalid",
-    ]);
-    let decision = has(&[
-        "decid",
-        "i will",
-        "i'll",
-        "let's",
-        "we will",
-        "instead",
-        "chose",
-        "the fix",
-        "root cause",
-        "because",
-    ]);
-    let constraint = role == "user"
+    let error = is_error_line(text)
+        || (role != "tool"
+            && has(&[
+                "error",
+                "failed",
+                "failure",
+                "exception",
+                "traceback",
+                "panicked",
+            ]));
+    // The user's decisions and rules are the engine's ([`crate::standing`]); what else a
+    // user says mid-run is worth a line for its facts, not for its words.
+    let agent = role != "user";
+    let decision = agent
         && has(&[
-            "must", "don't", "do not", "never", "always", "please", "should", "need",
+            "decid",
+            "i will",
+            "i'll",
+            "we will",
+            "instead",
+            "chose",
+            "the fix",
+            "root cause",
+            "because",
+            "the issue is",
+            "the problem is",
+            "the bug",
         ]);
-    let next = has(&["next", "todo", "remaining", "then run", "still need"]);
+    let next = agent
+        && has(&[
+            "next step",
+            "todo",
+            "remaining",
+            "still need",
+            "then run",
+            "left to do",
+        ]);
+    let finding = agent && has_finding(&lower);
     let heading = if error {
-        score += 3;
+        score += if role == "tool" { 4 } else { 2 };
         Heading::Errors
-    } else if constraint {
-        score += 3;
-        Heading::Task
     } else if decision {
-        score += 2;
+        score += 3;
         Heading::Decisions
     } else if next {
-        score += 2;
+        score += 3;
         Heading::Next
+    } else if finding {
+        score += 3;
+        Heading::Facts
     } else {
         Heading::Facts
     };
+    // What a tool printed that names no error is the trail's: its facts are kept there,
+    // in context, and a line of it here says nothing the trail does not.
+    if role == "tool" && heading != Heading::Errors {
+        score = 0;
+    }
     let small_talk =
         text.len() < 40 && has(&["thanks", "thank you", "great", "sure", "ok", "hello", "hi "]);
-    if small_talk && score < 3 {
+    if small_talk && score < 4 {
         score = 0;
     }
     if lower.contains("«artifact:") {

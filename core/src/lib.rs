@@ -128,6 +128,7 @@ pub mod replay;
 pub mod retention;
 pub mod segment;
 pub mod select;
+pub mod standing;
 pub mod summary;
 pub mod tokens;
 pub mod trail;

@@ -641,8 +641,21 @@ mod tests {
         messages
     }
 
+    /// A summarizer that writes all it is asked for: what a model that fills its room
+    /// does.
+    struct Filling;
+
+    impl crate::driver::Summarize for Filling {
+        async fn summarize(
+            &self,
+            request: &crate::engine::SummaryRequest,
+        ) -> Result<String, crate::summary::SummaryFailure> {
+            Ok("- noted ".repeat((request.max_output_tokens / 3).max(1) as usize))
+        }
+    }
+
     #[test]
-    fn a_cut_under_the_policy_leaves_its_summary_mostly_to_the_ledger() {
+    fn a_cut_under_the_policy_leaves_its_summary_mostly_to_the_trail() {
         let messages = fact_rich(80, 40);
         let compactor = Compactor::for_window(24_000);
         let mut session = Session::new(&compactor, "s", messages[..2].to_vec());
@@ -655,7 +668,7 @@ mod tests {
         assert!(session.assess().needs_compaction());
         let depth = session.assess().target.tokens;
         let cut =
-            futures_executor::block_on(session.compact(Trigger::Proactive, &Extractive, &Stopped))
+            futures_executor::block_on(session.compact(Trigger::Proactive, &Filling, &Stopped))
                 .expect("compacts");
         // The same conversation cut to the same depth with the target given: sized for the
         // target's band, half the room asked of the summarizer.
@@ -667,7 +680,7 @@ mod tests {
             "b",
             before.to_vec(),
             Trigger::Proactive,
-            &Extractive,
+            &Filling,
             &Stopped,
         ))
         .expect("compacts");

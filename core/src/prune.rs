@@ -114,7 +114,7 @@ fn parse_marker(text: &str) -> Option<CompactionMeta> {
 /// Tokens (as the [`Estimator`](crate::tokens::Estimator) counts) a cleared tool
 /// result's placeholder may spend on what the result said, beyond its first line and its
 /// artifact references: a fifth of the result, within these bounds.
-pub const PLACEHOLDER_FACT_TOKENS: std::ops::RangeInclusive<u64> = 48..=400;
+pub const PLACEHOLDER_FACT_TOKENS: std::ops::RangeInclusive<u64> = 48..=800;
 
 /// The placeholder standing for a cleared tool result: a first line naming the tool and
 /// the tokens cleared, then what a later turn needs from the result, within
@@ -127,7 +127,7 @@ pub fn cleared_placeholder(tool: &str, tokens: u64, command: Option<&str>, body:
     use crate::tokens::Estimator;
     let mut out =
         format!("[output of {tool} cleared by compactor to save context: {tokens} tokens]");
-    let room = (tokens / 5).clamp(
+    let room = (tokens * 2 / 5).clamp(
         *PLACEHOLDER_FACT_TOKENS.start(),
         *PLACEHOLDER_FACT_TOKENS.end(),
     );

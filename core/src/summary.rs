@@ -68,7 +68,9 @@ pub enum SummaryFailure {
     /// No answer before the request's deadline.
     #[error("deadline exceeded")]
     Timeout,
-    /// The answer was empty (or only white space): never a replacement.
+    /// The answer was empty (or only white space). Not a failure of the run: the engine
+    /// takes it as an answer with nothing to add, and the summary is its standing
+    /// instructions and its trail (see [`Event::EmptyAnswer`](crate::engine::Event::EmptyAnswer)).
     #[error("empty summary")]
     Empty,
     /// The answer was far longer than asked for.

@@ -56,7 +56,7 @@ const WORDS_BEFORE: usize = 4;
 const WORDS_AFTER: usize = 6;
 /// Words kept after a listing's line number (`  898\t        raise AttributeError(`):
 /// the number in the clause that says what stands there.
-const LISTING_WORDS: usize = 4;
+const LISTING_WORDS: usize = 6;
 /// Longest command head, in characters.
 const MAX_COMMAND_CHARS: usize = 120;
 /// Longest excerpt of an edit's old and new text, in characters.
@@ -725,8 +725,10 @@ pub fn fact_set<'a>(messages: impl IntoIterator<Item = &'a Message>) -> HashSet<
     set
 }
 
-/// A summary's text without its trail block: what its summarizer wrote.
+/// A summary's text without its block of standing instructions and its trail block: what
+/// its summarizer wrote.
 pub fn prose(summary: &str) -> &str {
+    let summary = crate::standing::without_block(summary);
     summary
         .split_once(TRAIL_HEADER)
         .map_or(summary, |(prose, _)| prose.trim_end())

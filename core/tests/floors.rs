@@ -29,6 +29,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("facts", 3),
     ("observation", 3),
     ("trail", 3),
+    ("standing", 3),
     ("receipt", 3),
     ("retention", 3),
     ("prompt", 3),

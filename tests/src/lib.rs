@@ -2,6 +2,8 @@
 //! sessions, a converter from OpenAI conversations to the other formats, and a loopback
 //! HTTP endpoint.
 
+pub mod chats;
+
 pub mod convert;
 
 pub mod harness;

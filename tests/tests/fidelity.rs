@@ -151,6 +151,49 @@ fn in_context(original: &[Message], output: &[Message]) -> f64 {
     contexts.held_by(&text).len() as f64 / contexts.len() as f64
 }
 
+/// Where the facts of `original` that `output` does not hold in context came from
+/// (`FIDELITY_LOST=1`): per source (a role, or the tool whose output held it), lost of all,
+/// for the compactor and the naive trim.
+fn lost_by_source(original: &[Message], output: &[Message]) -> Vec<(String, usize, usize)> {
+    let mut contexts = Contexts::new();
+    let mut source: Vec<String> = Vec::new();
+    let mut tools: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for m in original.iter().filter(|m| m.role != Role::System) {
+        for call in m.tool_calls() {
+            tools.insert(&call.id, &call.name);
+        }
+        let from = match m.tool_results().next() {
+            Some(r) => format!(
+                "output of {}",
+                tools.get(r.call_id.as_str()).unwrap_or(&"?")
+            ),
+            None => format!("{:?}", m.role).to_lowercase(),
+        };
+        for id in contexts.add(&m.text(), is_counted) {
+            if source.len() <= id as usize {
+                source.resize(id as usize + 1, from.clone());
+            }
+        }
+    }
+    let text: String = output
+        .iter()
+        .filter(|m| m.role != Role::System)
+        .map(|m| m.text() + "\n")
+        .collect();
+    let held: HashSet<u32> = contexts.held_by(&text).into_iter().collect();
+    let mut by: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    for (id, from) in source.iter().enumerate() {
+        let entry = by.entry(from.clone()).or_default();
+        entry.1 += 1;
+        if !held.contains(&(id as u32)) {
+            entry.0 += 1;
+        }
+    }
+    by.into_iter()
+        .map(|(k, (lost, all))| (k, lost, all))
+        .collect()
+}
+
 fn plain_user(m: &Message) -> bool {
     m.role == Role::User && !m.is_compaction() && m.tool_results().next().is_none()
 }
@@ -426,6 +469,18 @@ fn fidelity_report() {
             let ours = row(&messages, &outcome.messages, target, valid);
             let trimmed = naive_trim(&messages, target);
             let naive = row(&messages, &trimmed, target, false);
+            if std::env::var_os("FIDELITY_LOST").is_some() {
+                let theirs = lost_by_source(&messages, &trimmed);
+                for ((from, lost, all), (_, trim_lost, _)) in
+                    lost_by_source(&messages, &outcome.messages)
+                        .into_iter()
+                        .zip(theirs)
+                {
+                    println!(
+                        "{name} {share}: {from}: lost {lost} of {all} (naive trim {trim_lost})"
+                    );
+                }
+            }
             let bare = compacted_with(&messages, total, share, Script::Text(ONE_LINE.into()))
                 .map(|(outcome, valid)| row(&messages, &outcome.messages, target, valid))
                 .unwrap_or_default();

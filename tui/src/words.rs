@@ -71,6 +71,7 @@ pub fn event_line(event: &Event) -> EventLine {
     match event {
         Event::RequestIssued { .. }
         | Event::RequestAnswered { .. }
+        | Event::EmptyAnswer { .. }
         | Event::RequestFailed { .. }
         | Event::ArtifactRefsRestored { .. } => request_line(event),
         Event::LevelEntered { .. }
@@ -175,6 +176,14 @@ fn request_line(event: &Event) -> EventLine {
             id,
             format!("request #{} answered: {tokens} tokens", id.0),
             false,
+        ),
+        Event::EmptyAnswer { id } => about(
+            id,
+            format!(
+                "request #{} answered with nothing: its trail stands for it",
+                id.0
+            ),
+            true,
         ),
         Event::RequestFailed { id, reason } => {
             about(id, format!("request #{} failed: {reason}", id.0), true)

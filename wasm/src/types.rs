@@ -477,6 +477,7 @@ export type CompactionEvent =
   | { type: "levelLeft"; level: Level; tokensBefore: number; tokensAfter: number }
   | { type: "requestIssued"; id: number; level: Level; covers: number; inputTokens: number; attempt: number }
   | { type: "requestAnswered"; id: number; tokens: number }
+  | { type: "emptyAnswer"; id: number }
   | { type: "requestFailed"; id: number; reason: string }
   | { type: "cacheHit"; level: Level; covers: number }
   | { type: "fallbackTaken"; level: Level; kept: number; reason: string }

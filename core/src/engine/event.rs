@@ -104,6 +104,12 @@ pub enum Event {
         /// Why.
         reason: String,
     },
+    /// The summarizer answered with nothing: a marker stands for its answer, and the
+    /// summary's trail keeps what the request folds. Not a failure: the run goes on.
+    EmptyAnswer {
+        /// The request.
+        id: RequestId,
+    },
     /// A summary dropped artifact references; they were appended to it.
     ArtifactRefsRestored {
         /// The request.

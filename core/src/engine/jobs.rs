@@ -12,6 +12,7 @@ use crate::observation::masked_outputs;
 use crate::policy::Sizing;
 use crate::prompt::{PROMPT_VERSION, PromptKind, artifact_refs};
 use crate::prune::shrink;
+use crate::standing::Instruction;
 use crate::tokens::TokenAccountant;
 use crate::trail::{Trail, prose};
 
@@ -83,6 +84,9 @@ pub(crate) struct Job {
     /// The trail of the replaced messages: the summary carries, in context, the facts its
     /// answer dropped.
     pub(crate) trail: Trail,
+    /// The user's standing instructions said in the replaced messages: the summary carries
+    /// them verbatim.
+    pub(crate) standing: Vec<Instruction>,
 }
 
 impl Job {
@@ -134,7 +138,16 @@ impl Job {
                 .flat_map(|&i| known.sources(&messages[i])),
             &known.kept,
         );
-        let ask = answer_tokens(fold.max_output_tokens, &trail, known.sizing.ledger_share);
+        let standing = known.standing_in(&fold.replace);
+        let standing_tokens: u64 = standing
+            .iter()
+            .map(|i| accountant.text_tokens(&i.text) + 2)
+            .sum();
+        let ask = answer_tokens(
+            fold.max_output_tokens.saturating_sub(standing_tokens),
+            &trail,
+            known.sizing.ledger_share,
+        );
         let read: Vec<Option<Message>> = picked
             .iter()
             .map(|&i| as_read(messages, i, level, ask, known, config, accountant))
@@ -155,6 +168,7 @@ impl Job {
         Job {
             level,
             trail,
+            standing,
             replace: fold.replace,
             covers,
             age: fold.age,
@@ -219,10 +233,9 @@ impl Job {
         let Some(chunk) = self.part_mut(part) else {
             return Err(SummaryFailure::failed("no such part"));
         };
+        // An empty answer is taken as it is: the summary is then its standing
+        // instructions and its trail, or a marker when it has neither.
         let text = text.trim();
-        if text.is_empty() {
-            return Err(SummaryFailure::Empty);
-        }
         let tokens = accountant.text_tokens(text);
         // The final answer may take the whole room the plan left the summary (it was asked
         // for less, to leave the ledger its place): only past that is it too long.
@@ -319,11 +332,24 @@ pub(crate) struct Known<'a> {
     pub(crate) originals: HashMap<&'a MessageId, &'a Message>,
     /// Which of the conversation's messages are observations ([`crate::observation`]).
     pub(crate) observed: Vec<bool>,
+    /// The user's standing instructions in the conversation, by message index
+    /// ([`crate::standing`]).
+    pub(crate) instructions: Vec<Instruction>,
     /// How the run sizes its summaries.
     pub(crate) sizing: Sizing,
 }
 
 impl<'a> Known<'a> {
+    /// The standing instructions said in the messages at `replace`: a summary of them
+    /// carries them.
+    fn standing_in(&self, replace: &[usize]) -> Vec<Instruction> {
+        self.instructions
+            .iter()
+            .filter(|i| !i.superseded && replace.contains(&i.message))
+            .cloned()
+            .collect()
+    }
+
     /// The messages whose facts `message` stands for, oldest first: the run's input of
     /// each message it covers (a summary made in this run covers several), and itself.
     fn sources<'m>(&'m self, message: &'m Message) -> Vec<&'m Message>

@@ -19,6 +19,7 @@ use crate::validate::validate;
 /// The share of its allowance a summary is expected at before any answer was seen; each
 /// run starts from it, so that a result depends on its input alone.
 const PRIOR_SUMMARY_RATIO: f64 = 0.5;
+
 /// The weight of each new answer in the moving average.
 const RATIO_WEIGHT: f64 = 0.3;
 
@@ -238,6 +239,15 @@ impl Run {
         } else {
             result
         };
+        // An empty answer is not a summary, and not a reason to lose the run: a marker
+        // stands for it, and the summary's trail keeps what the request folds.
+        let result = match result {
+            Err(SummaryFailure::Empty) => Ok(String::new()),
+            other => other,
+        };
+        if result.as_ref().is_ok_and(|text| text.trim().is_empty()) {
+            self.events.push(Event::EmptyAnswer { id });
+        }
         let accountant = self.compactor.accountant.clone();
         let max_attempts = self.compactor.config.max_attempts;
         let Some(level) = self.level.as_mut() else {

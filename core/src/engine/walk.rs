@@ -14,6 +14,8 @@ use crate::observation::observations;
 use crate::prompt::PROMPT_VERSION;
 use crate::prune::{apply_clearings, apply_summaries, shrink, summary_message};
 use crate::segment::segment;
+use crate::standing::instructions;
+use crate::tokens::TokenAccountant;
 use crate::trail::fact_set;
 
 /// The most rounds MODERATE plans: when the summaries came back larger than expected, it
@@ -139,6 +141,9 @@ impl Run {
                     .map(|(m, _)| m),
             ),
             originals: self.original.iter().map(|m| (&m.id, m)).collect(),
+            instructions: instructions(&self.current.iter().collect::<Vec<_>>(), |i| {
+                observed.get(i).is_some_and(|&o| o)
+            }),
             observed,
             sizing,
         };
@@ -211,7 +216,7 @@ impl Run {
         for job in &level_run.jobs {
             match &job.state {
                 JobState::Done(text) => {
-                    let text = job.trail.write(text, job.max_output_tokens, &accountant);
+                    let text = summary_text(job, text, &accountant);
                     self.observe_summary(accountant.text_tokens(&text), job.max_output_tokens);
                     let message = summary_message(
                         &text,
@@ -385,3 +390,32 @@ impl Run {
         }
     }
 }
+
+/// A job's summary: the standing instructions it folded, the answer, and the trail of
+/// what the answer missed, within the job's room. The instructions are kept whole, the
+/// user's words before all: an answer that does not fit beside them gives way (the trail
+/// then takes what the room has left). A summary with nothing at all to say (an empty
+/// answer, nothing standing, no fact to trail) says so.
+fn summary_text(job: &Job, answer: &str, accountant: &TokenAccountant) -> String {
+    let room = job.max_output_tokens;
+    let block = crate::standing::block(&job.standing, |_| true);
+    let answer = match &block {
+        Some(block)
+            if answer.trim().is_empty()
+                || accountant.text_tokens(block) + accountant.text_tokens(answer) > room =>
+        {
+            block.clone()
+        }
+        Some(block) => format!("{block}\n\n{answer}"),
+        None => answer.to_owned(),
+    };
+    let text = job.trail.write(&answer, room, accountant);
+    if text.trim().is_empty() {
+        NOTHING_KEPT.to_owned()
+    } else {
+        text
+    }
+}
+
+/// A summary whose messages held nothing worth keeping: no answer, no instruction, no fact.
+const NOTHING_KEPT: &str = "- (nothing in these messages was worth keeping)";

@@ -3,8 +3,8 @@
 
 use std::borrow::Cow;
 
-use super::{Entry, Heading, MAX_KEY_CHARS, MAX_LINE_CHARS};
-use crate::facts::{is_error_line, strip_markup};
+use super::{Entry, Heading, MAX_LINE_CHARS};
+use crate::facts::strip_markup;
 use crate::prompt::HEADINGS;
 
 /// The transcript's lines with their roles, markup removed; an existing summary's bullets
@@ -31,7 +31,12 @@ pub(super) fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<
             // The task is the first user message, when nothing came before it (not an
             // update of an existing summary) and it is not a tool's output.
             task_open = message == 0 && existing.is_none() && known == "user" && !is_output(text);
-            role = known;
+            // A text-action agent's observation comes in a user turn: it is a tool's.
+            role = if known == "user" && is_output(text) {
+                "tool"
+            } else {
+                known
+            };
             message += 1;
             heading = None;
             line = text.trim();
@@ -107,45 +112,6 @@ pub(super) fn is_output(text: &str) -> bool {
 /// A line too short in words to be worth one of its own (`44-)`, `});`, `OK`).
 pub(super) fn is_fragment(text: &str) -> bool {
     text.chars().filter(|c| c.is_alphabetic()).count() < 3
-}
-
-/// The transcript's messages: role and text.
-pub(super) fn raw_messages(body: &str) -> Vec<(&str, String)> {
-    let mut messages: Vec<(&str, String)> = Vec::new();
-    for line in body.lines() {
-        if let Some(rest) = line.strip_prefix('[')
-            && let Some((tag, text)) = rest.split_once("] ")
-            && let Some(known) = ["system", "user", "assistant", "tool"]
-                .into_iter()
-                .find(|r| *r == tag)
-        {
-            messages.push((known, text.to_owned()));
-        } else if let Some((_, text)) = messages.last_mut() {
-            text.push('\n');
-            text.push_str(line);
-        }
-    }
-    messages
-}
-
-/// The line of a command's output that says how it went: the first naming an error, else
-/// the last with words in it; markup removed, at most [`MAX_KEY_CHARS`].
-pub(super) fn key_line(output: &str) -> Option<String> {
-    let lines: Vec<Cow<'_, str>> = output
-        .lines()
-        .map(|l| strip_markup(l.trim()))
-        .filter(|l| !is_fragment(l))
-        .collect();
-    let line = lines
-        .iter()
-        .find(|l| is_error_line(l))
-        .or_else(|| lines.last())?;
-    let cut: String = line.chars().take(MAX_KEY_CHARS).collect();
-    Some(if cut.len() < line.len() {
-        format!("{}…", cut.trim_end())
-    } else {
-        cut
-    })
 }
 
 pub(super) fn sentences(line: &str) -> impl Iterator<Item = &str> {

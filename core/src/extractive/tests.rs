@@ -111,10 +111,9 @@ fn markup_asides_and_repeated_headings_stay_out() {
         .unwrap_or("");
     assert!(task.contains("must handle"), "{summary}");
     assert!(!task.contains("Let me also check"), "{summary}");
-    assert!(
-        summary.contains("ran `pytest -q tests/test_lang.py` → exit 1: ValueError: bad tag"),
-        "{summary}"
-    );
+    // Commands, outputs and narration are the trail's or nobody's; the error is here.
+    assert!(!summary.contains("pytest"), "{summary}");
+    assert!(!summary.contains("Let me"), "{summary}");
     assert_eq!(
         summary.matches("ValueError: bad tag").count(),
         1,

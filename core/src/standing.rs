@@ -1,0 +1,748 @@
+//! Standing instructions: the rules, constraints, preferences and decisions a user states
+//! mid-run, kept verbatim through every compaction.
+//!
+//! A summarizer (a model, or the extractive one) may fold "Absolutely never use floats for
+//! money" away as one line among filler; a published study saw constraint violations go
+//! from none to a third of cases after compaction, and back to none with the constraint
+//! pinned. So the engine reads the user's words itself: a sentence that states a rule
+//! ("never…", "always…", "…must…", "don't…", "stick to…", "from now on…", "no
+//! exceptions") or a decision ("let's go with…", "we'll use…", "I've decided…", "lock
+//! in…") is an [`Instruction`], and every summary that folds it carries it verbatim in a
+//! block of its own ([`STANDING_HEADER`]) ahead of the summarizer's prose.
+//!
+//! A later instruction that overrides an earlier one ("actually, let's go with C instead",
+//! "scratch that", "change of plan") supersedes it: the one it overrides is the earlier
+//! decision or rule that shares a word of substance with it, else the newest one before
+//! it. A superseded instruction is never written again — not as current, not quoted as
+//! what was replaced (a reader skimming for the old plan must not find it) — and the one
+//! that replaced it says so. When the superseded one is in a message that stays verbatim
+//! (the task), the block still says the newer one replaces an earlier instruction.
+//!
+//! The block is read back when a summary is folded again ([`read_block`]), so an
+//! instruction outlives any number of compactions. What stays raw is not repeated.
+
+use crate::message::{Message, Part, Role};
+
+/// The first line of the block of standing instructions.
+pub const STANDING_HEADER: &str =
+    "Standing instructions from the user (verbatim; they still apply):";
+
+/// The mark of a decision, at the start of its line.
+const DECIDED: &str = "Decided: ";
+/// The mark of a decision that replaces an earlier one.
+const DECIDED_AGAIN: &str = "Decided (replacing an earlier decision): ";
+/// The mark of a rule that replaces an earlier instruction.
+const RULE_AGAIN: &str = "(replacing an earlier instruction) ";
+
+/// The longest instruction kept, in characters: a longer sentence is not an instruction
+/// but a paste that happens to hold a "must".
+const MAX_CHARS: usize = 400;
+
+/// What an instruction is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A rule, constraint or preference that holds from now on.
+    Rule,
+    /// A choice made among options.
+    Decision,
+}
+
+/// One instruction the user gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instruction {
+    /// Rule or decision.
+    pub kind: Kind,
+    /// The user's words, verbatim (a sentence, or the whole short message).
+    pub text: String,
+    /// It overrides an earlier instruction.
+    pub overrides: bool,
+    /// A later instruction overrides it.
+    pub superseded: bool,
+    /// The index of the message it was said in (among those read).
+    pub message: usize,
+}
+
+/// Words that open a sentence without being its verb: `Please never…`, `Also, always…`.
+const OPENERS: &[&str] = &[
+    "please",
+    "also",
+    "and",
+    "oh",
+    "btw",
+    "ok",
+    "okay",
+    "so",
+    "now",
+    "important",
+    "note",
+    "rule",
+    "reminder",
+    "one",
+    "more",
+    "thing",
+    "just",
+    "but",
+    "hey",
+    "alright",
+    "right",
+];
+
+/// Words that make a sentence a rule that holds from now on.
+const RULE_MARKS: &[&str] = &[
+    "never",
+    "always",
+    "must",
+    "mustn't",
+    "don't",
+    "dont",
+    "do not",
+    "no exceptions",
+    "from now on",
+    "from here on",
+    "going forward",
+    "at all times",
+    "under no circumstances",
+    "stick to",
+    "stick with",
+    "make sure",
+    "be sure to",
+    "ensure",
+    "avoid",
+    "only ever",
+    "red line",
+    "non-negotiable",
+    "mandatory",
+    "forbidden",
+    "prohibited",
+    "not allowed",
+    "strictly",
+    "without exception",
+    "every time",
+    "each time",
+    "whenever",
+    "no matter what",
+    "refrain",
+    "should never",
+    "should always",
+    "has to be",
+    "have to be",
+    "needs to be",
+    "need to be",
+    "is required",
+    "are required",
+    "hard rule",
+    "rule of thumb",
+    "i prefer",
+    "i'd prefer",
+    "i would prefer",
+    "i want you to",
+    "i don't want",
+    "i do not want",
+    "keep it",
+    "remember to",
+    "remember that",
+    "is a must",
+    "every",
+    "everything",
+    "each",
+    "all",
+    "anything",
+    "nothing",
+    "only",
+    "no",
+];
+
+/// Words that make a sentence a decision among options.
+const DECISION_MARKS: &[&str] = &[
+    "let's go with",
+    "lets go with",
+    "let's use",
+    "lets use",
+    "let's pick",
+    "let's choose",
+    "let's stick with",
+    "let's do",
+    "let's switch",
+    "let's lock",
+    "let's settle",
+    "let's make it",
+    "let's take",
+    "let's keep",
+    "we'll go with",
+    "we will go with",
+    "we'll use",
+    "we will use",
+    "i'll go with",
+    "i will go with",
+    "i'll take",
+    "i will take",
+    "we'll take",
+    "i'll use",
+    "i will use",
+    "going with",
+    "go with",
+    "go for",
+    "i've decided",
+    "i have decided",
+    "we've decided",
+    "we have decided",
+    "decided to",
+    "decided on",
+    "my decision",
+    "the decision is",
+    "the plan is",
+    "lock in",
+    "locking in",
+    "settle on",
+    "settled on",
+    "opt for",
+    "choose",
+    "chose",
+    "pick ",
+    "switch to",
+    "we're using",
+    "we are using",
+    "i'm using",
+    "final choice",
+    "final answer",
+    "change of plan",
+    "scratch that",
+    "on second thought",
+    "changed my mind",
+    "instead of",
+    "rather than",
+    "new decision",
+    "new plan",
+    "swap",
+    "let's drop",
+    "go back to",
+    "it is",
+    "i want",
+    "we want",
+    "i'd rather",
+    "we'd rather",
+];
+
+/// Words that make an instruction override an earlier one, wherever they stand.
+const OVERRIDE_MARKS: &[&str] = &[
+    "instead",
+    "change of plan",
+    "changed my mind",
+    "change my mind",
+    "on second thought",
+    "scratch that",
+    "forget that",
+    "forget what",
+    "ignore the earlier",
+    "ignore what",
+    "rather than",
+    "no longer",
+    "not anymore",
+    "replace",
+    "switch to",
+    "let's switch",
+    "reverse that",
+    "undo that",
+    "not what i said",
+    "new decision",
+    "new plan",
+    "swap",
+    "drop the",
+    "let's drop",
+    "go back to",
+    "scratch",
+    "not the",
+    "i'd rather",
+    "we'd rather",
+];
+
+/// Words that make an instruction override an earlier one when it opens with them
+/// ("Actually, let's…"; "until it's actually paid" overrides nothing).
+const OVERRIDE_OPENERS: &[&str] = &["actually", "wait", "correction", "hmm"];
+
+/// Words that carry no subject of their own, for telling what an instruction is about.
+const STOP_WORDS: &[&str] = &[
+    "the", "a", "an", "and", "or", "but", "to", "of", "in", "on", "for", "with", "at", "by", "it",
+    "is", "be", "we", "i", "you", "let's", "lets", "let", "us", "go", "use", "will", "we'll",
+    "i'll", "that", "this", "instead", "actually", "of", "from", "now", "on", "please", "just",
+    "not", "no", "do", "don't", "never", "always", "must", "should", "all", "any", "our", "my",
+    "your", "as", "so", "then", "than", "rather", "plan", "change", "scratch", "wait", "ok",
+    "okay", "also", "what", "earlier", "decided", "decision", "going", "take", "pick", "choose",
+    "lock", "switch", "keep", "make", "sure", "want", "would", "prefer", "like", "more", "one",
+    "only", "every", "each", "time", "here",
+];
+
+/// Is `sentence` (any case) a rule, a decision, or neither?
+pub fn kind_of(sentence: &str) -> Option<Kind> {
+    let text = sentence.trim();
+    if text.len() < 8 || text.len() > MAX_CHARS || text.ends_with('?') {
+        return None;
+    }
+    let lower = text.to_lowercase();
+    let has = |marks: &[&str]| marks.iter().any(|m| contains_phrase(&lower, m));
+    if (has(DECISION_MARKS) || proposes(&lower)) && speaks_for_the_work(&lower) {
+        return Some(Kind::Decision);
+    }
+    // A rule may be one clause of the sentence: "I don't own a mixer, so don't suggest
+    // anything that needs one."
+    let rule = clauses(&lower).any(|clause| {
+        RULE_MARKS.iter().any(|m| contains_phrase(clause, m))
+            && (is_imperative(clause) || addresses_the_work(clause))
+    });
+    rule.then_some(Kind::Rule)
+}
+
+/// The clauses of a sentence: what commas, semicolons and a joining "so" or "but" part.
+fn clauses(lower: &str) -> impl Iterator<Item = &str> {
+    lower
+        .split([',', ';', ':'])
+        .flat_map(|part| part.split(" so ").flat_map(|p| p.split(" but ")))
+        .map(str::trim)
+        .filter(|clause| !clause.is_empty())
+}
+
+/// Does it propose what the work will do (`let's return errors as JSON`), not a look
+/// around (`let's see`)?
+fn proposes(lower: &str) -> bool {
+    let words = first_words(lower);
+    let at = words.iter().position(|w| {
+        matches!(
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''),
+            "let's" | "lets"
+        )
+    });
+    let Some(verb) = at.and_then(|at| words.get(at + 1)) else {
+        return false;
+    };
+    let verb = verb.trim_matches(|c: char| !c.is_alphanumeric());
+    !matches!(
+        verb,
+        "see"
+            | "check"
+            | "look"
+            | "talk"
+            | "chat"
+            | "think"
+            | "discuss"
+            | "try"
+            | "wait"
+            | "review"
+            | "recap"
+            | "start"
+            | "begin"
+            | "plan"
+            | "get"
+            | "figure"
+    )
+}
+
+/// Does `phrase` occur in `lower` at word boundaries?
+fn contains_phrase(lower: &str, phrase: &str) -> bool {
+    let mut from = 0;
+    while let Some(at) = lower[from..].find(phrase) {
+        let start = from + at;
+        let end = start + phrase.len();
+        let before = lower[..start].chars().next_back();
+        let after = lower[end..].chars().next();
+        let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+        if boundary(before) && (phrase.ends_with(' ') || boundary(after)) {
+            return true;
+        }
+        from = end;
+    }
+    false
+}
+
+/// The sentence's words after the openers that are not its verb.
+fn first_words(lower: &str) -> Vec<&str> {
+    lower
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ':' || c == '—' || c == '-')
+        .filter(|w| !w.is_empty())
+        .skip_while(|w| OPENERS.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())))
+        .collect()
+}
+
+/// Does it speak as an order: it starts with a verb or a rule word, not a subject?
+fn is_imperative(lower: &str) -> bool {
+    let words = first_words(lower);
+    let Some(first) = words.first() else {
+        return false;
+    };
+    let first = first.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
+    // A sentence whose subject is a person or a thing states how things are ("I always
+    // forget my keys"), not what to do.
+    const SUBJECTS: &[&str] = &[
+        "i", "i'm", "i've", "i'd", "my", "he", "she", "they", "it", "it's", "there", "that",
+        "this", "the", "a", "an", "what", "who", "when", "where", "why", "how", "if", "yes",
+        "thanks", "thank", "sounds", "great", "cool", "nice", "sure", "hmm", "well", "we", "our",
+        "you", "your", "is", "are", "was", "can", "could", "would", "will",
+    ];
+    !SUBJECTS.contains(&first)
+}
+
+/// Does it tell the assistant or the team how the work must go (`you must`, `we should
+/// never`, `I want you to`, `X must be`)?
+fn addresses_the_work(lower: &str) -> bool {
+    const SUBJECT_MODALS: &[&str] = &[
+        "you must",
+        "you should",
+        "you need to",
+        "you have to",
+        "you can't",
+        "you cannot",
+        "we must",
+        "we should",
+        "we need to",
+        "we have to",
+        "we can't",
+        "we cannot",
+        "we never",
+        "we always",
+        "i want you to",
+        "i need you to",
+        "i'd like you to",
+        "i would like you to",
+        "i prefer",
+        "i'd prefer",
+        "i would prefer",
+        "i don't want",
+        "i do not want",
+        "must be",
+        "must not",
+        "must never",
+        "must always",
+        "has to be",
+        "have to be",
+        "needs to be",
+        "is required",
+        "are required",
+        "no exceptions",
+        "from now on",
+        "from here on",
+        "going forward",
+        "red line",
+        "non-negotiable",
+        "under no circumstances",
+        "is a must",
+        "hard rule",
+        "is always",
+        "are always",
+        "is never",
+        "are never",
+        "is to be",
+        "are to be",
+    ];
+    SUBJECT_MODALS.iter().any(|m| contains_phrase(lower, m))
+}
+
+/// Does a decision speak for the work (`let's`, `we'll`, `I'll go with`, an order), not
+/// of someone's day ("I'll take the dog out", "my partner keeps watching videos instead
+/// of packing")?
+fn speaks_for_the_work(lower: &str) -> bool {
+    let words = first_words(lower);
+    let Some(first) = words.first() else {
+        return false;
+    };
+    let personal = ["dog", "kids", "lunch", "shower", "nap", "walk", "coffee"];
+    if personal.iter().any(|w| contains_phrase(lower, w)) {
+        return false;
+    }
+    let first = first.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
+    // Someone else, or a thing, as the subject: a report, not a choice.
+    const OTHERS: &[&str] = &[
+        "what",
+        "who",
+        "when",
+        "where",
+        "why",
+        "how",
+        "if",
+        "should",
+        "can",
+        "could",
+        "would",
+        "my",
+        "his",
+        "her",
+        "their",
+        "he",
+        "she",
+        "they",
+        "it",
+        "it's",
+        "there",
+        "this",
+        "that",
+        "the",
+        "a",
+        "an",
+        "is",
+        "are",
+        "was",
+        "were",
+        "yesterday",
+        "today",
+    ];
+    !OTHERS.contains(&first)
+}
+
+/// The sentences of `text`, each with the text it stands in (a short message is read as
+/// one instruction with its reason: "Never run migrations in a request. That is a red
+/// line."). Code blocks and quoted material are not the user's instructions.
+fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut in_fence = false;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence || trimmed.starts_with('>') || trimmed.is_empty() {
+            continue;
+        }
+        let mut start = 0;
+        let bytes = trimmed.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            let ends = matches!(b, b'.' | b'!' | b'?')
+                && bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace());
+            if ends {
+                let sentence = trimmed[start..=i].trim();
+                if !sentence.is_empty() {
+                    out.push(sentence);
+                }
+                start = i + 1;
+            }
+        }
+        let rest = trimmed[start..].trim();
+        if !rest.is_empty() {
+            out.push(rest);
+        }
+    }
+    out
+}
+
+/// Is `message` the user's own words (not a tool's output carried in a user turn, not a
+/// summary, not an agent's observation)?
+fn is_users_words(message: &Message) -> bool {
+    message.role == Role::User
+        && !message.is_compaction()
+        && !message
+            .parts
+            .iter()
+            .any(|p| matches!(p, Part::ToolResult(_)))
+}
+
+/// The instructions of `messages` (oldest first): the user's words, and the blocks of
+/// earlier summaries read back; each marked superseded where a later one overrides it.
+/// `is_output` tells a user message that carries a tool's output (a text-action agent's
+/// observation) from the user's words.
+pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) -> Vec<Instruction> {
+    let mut found: Vec<Instruction> = Vec::new();
+    for (index, message) in messages.iter().enumerate() {
+        if let Some(meta) = &message.compaction {
+            for mut instruction in read_block(&meta.summary_text) {
+                instruction.message = index;
+                found.push(instruction);
+            }
+            continue;
+        }
+        if !is_users_words(message) || is_output(index) {
+            continue;
+        }
+        let text = message.text();
+        let short = text.trim().len() <= MAX_CHARS / 2 && !text.contains('\n');
+        let mut kinds = Vec::new();
+        for sentence in sentences(&text) {
+            if let Some(kind) = kind_of(sentence) {
+                kinds.push((kind, sentence));
+            }
+        }
+        let asked = index
+            .checked_sub(1)
+            .map(|p| messages[p])
+            .filter(|m| m.role == Role::Assistant)
+            .map(|m| m.text());
+        if kinds.is_empty()
+            && let Some(question) = asked
+            && answers_a_choice(&question, text.trim())
+        {
+            kinds.push((Kind::Decision, text.trim()));
+        }
+        if kinds.is_empty() {
+            continue;
+        }
+        // Whether it overrides is read in its own sentences, not in what else the message
+        // says around them.
+        let overriding = kinds.iter().any(|(_, sentence)| is_override(sentence));
+        let mut add = |kind: Kind, text: &str, override_said: bool| {
+            let overrides = !found.is_empty() && override_said;
+            if overrides {
+                supersede(&mut found, text, kind);
+            }
+            found.push(Instruction {
+                kind,
+                text: text.to_owned(),
+                overrides,
+                superseded: false,
+                message: index,
+            });
+        };
+        if short {
+            // The whole message: the instruction with its reason, as the user put it.
+            let kind = if kinds.iter().any(|(k, _)| *k == Kind::Decision) {
+                Kind::Decision
+            } else {
+                Kind::Rule
+            };
+            add(kind, text.trim(), overriding);
+        } else {
+            for (kind, sentence) in kinds {
+                add(kind, sentence, is_override(sentence));
+            }
+        }
+    }
+    found
+}
+
+/// Is `reply` a short answer that picks one of the options `question` offered ("Which
+/// main course: roast chicken, a mushroom risotto or braised lamb?" — "Fine, a wild
+/// mushroom risotto then.")?
+fn answers_a_choice(question: &str, reply: &str) -> bool {
+    let asked = question.to_lowercase();
+    let offers = asked.contains('?')
+        && [
+            "which",
+            "would you like",
+            "do you prefer",
+            "would you prefer",
+            "options",
+            " or ",
+        ]
+        .iter()
+        .any(|w| asked.contains(w));
+    if !offers || reply.ends_with('?') || reply.split_whitespace().count() > 15 {
+        return false;
+    }
+    let lower = reply.to_lowercase();
+    if !speaks_for_the_work(&lower) {
+        return false;
+    }
+    let options = subject_words(&asked);
+    subject_words(reply).iter().any(|w| options.contains(w))
+}
+
+fn is_override(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let opens = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| !w.is_empty())
+        .is_some_and(|w| OVERRIDE_OPENERS.contains(&w));
+    opens || OVERRIDE_MARKS.iter().any(|m| contains_phrase(&lower, m))
+}
+
+/// The words of substance of `text`: what it is about.
+fn subject_words(text: &str) -> Vec<String> {
+    text.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| w.len() > 2 && !STOP_WORDS.contains(w))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Marks superseded the instruction `text` (of `kind`) overrides: the newest earlier one
+/// of its kind still standing that shares a word of substance with it (a decision
+/// replaces a decision, a rule a rule);
+/// else the instruction just before it, when that is of its kind ("let's return raw
+/// errors" — "scratch that, let's wrap them instead"). Never one further back that shares
+/// nothing with it: the one it meant may be gone already, replaced in an earlier
+/// compaction, and a wrong guess would drop an instruction that still holds.
+fn supersede(found: &mut [Instruction], text: &str, kind: Kind) {
+    let words = subject_words(text);
+    let shares =
+        |i: &Instruction| !i.superseded && subject_words(&i.text).iter().any(|w| words.contains(w));
+    let shared = found.iter().rposition(|i| i.kind == kind && shares(i));
+    let at = shared.or_else(|| {
+        let last = found.len().checked_sub(1)?;
+        (found[last].kind == kind && !found[last].superseded).then_some(last)
+    });
+    if let Some(at) = at {
+        found[at].superseded = true;
+    }
+}
+
+/// The block for the instructions said in the messages `folded` marks, those still
+/// standing, oldest first; `None` when there is none. Written whatever the summarizer's
+/// answer says: its prose is rewritten at every fold, the block is read back whole.
+pub fn block(instructions: &[Instruction], folded: impl Fn(usize) -> bool) -> Option<String> {
+    let lines: Vec<String> = instructions
+        .iter()
+        .filter(|i| !i.superseded && folded(i.message))
+        .map(|i| {
+            let mark = match (i.kind, i.overrides) {
+                (Kind::Decision, false) => DECIDED,
+                (Kind::Decision, true) => DECIDED_AGAIN,
+                (Kind::Rule, true) => RULE_AGAIN,
+                (Kind::Rule, false) => "",
+            };
+            format!("- {mark}{}", i.text)
+        })
+        .collect();
+    if lines.is_empty() {
+        return None;
+    }
+    Some(format!("{STANDING_HEADER}\n{}", lines.join("\n")))
+}
+
+/// The instructions of a block an earlier summary carries (none when it has no block).
+pub fn read_block(summary: &str) -> Vec<Instruction> {
+    let Some((_, rest)) = summary.split_once(STANDING_HEADER) else {
+        return Vec::new();
+    };
+    rest.lines()
+        .skip(1)
+        .map_while(|line| line.strip_prefix("- "))
+        .map(|line| {
+            let (kind, overrides, text) = [
+                (Kind::Decision, true, DECIDED_AGAIN),
+                (Kind::Decision, false, DECIDED),
+                (Kind::Rule, true, RULE_AGAIN),
+            ]
+            .into_iter()
+            .find_map(|(kind, overrides, mark)| {
+                line.strip_prefix(mark).map(|text| (kind, overrides, text))
+            })
+            .unwrap_or((Kind::Rule, false, line));
+            Instruction {
+                kind,
+                text: text.to_owned(),
+                overrides,
+                superseded: false,
+                message: 0,
+            }
+        })
+        .collect()
+}
+
+/// `summary` without its block of standing instructions: what its summarizer wrote (and
+/// the trail after it).
+pub fn without_block(summary: &str) -> &str {
+    let Some((before, rest)) = summary.split_once(STANDING_HEADER) else {
+        return summary;
+    };
+    if !before.trim().is_empty() {
+        return summary;
+    }
+    // The block ends at its first line that is not one of its entries.
+    let mut end = 0;
+    for (i, line) in rest.split_inclusive('\n').enumerate() {
+        if i > 0 && !line.starts_with("- ") {
+            break;
+        }
+        end += line.len();
+    }
+    rest[end..].trim_start()
+}
+
+#[cfg(test)]
+mod tests;

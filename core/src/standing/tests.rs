@@ -1,0 +1,148 @@
+use super::*;
+
+fn read(turns: &[(&str, &str)]) -> Vec<Instruction> {
+    let messages: Vec<Message> = turns
+        .iter()
+        .enumerate()
+        .map(|(i, (role, text))| match *role {
+            "user" => Message::user(format!("m{i}").as_str(), *text),
+            _ => Message::assistant(format!("m{i}").as_str(), *text),
+        })
+        .collect();
+    let refs: Vec<&Message> = messages.iter().collect();
+    instructions(&refs, |_| false)
+}
+
+#[test]
+fn rules_and_decisions_are_told_from_chatter() {
+    for rule in [
+        "Absolutely never use floats for money.",
+        "Store every timestamp in UTC, no exceptions.",
+        "Please stick to f-strings for string formatting from here on.",
+        "Don't add any new dependencies.",
+        "You must run the linter before every commit.",
+        "From now on, answer in metric units.",
+        "Always write tests first.",
+        "I'd prefer tabs over spaces in this repo.",
+    ] {
+        assert_eq!(kind_of(rule), Some(Kind::Rule), "{rule}");
+    }
+    for decision in [
+        "Let's go with option C.",
+        "We'll use PostgreSQL for the main store.",
+        "Let's lock in SQLite.",
+        "I'll take Flask.",
+        "I've decided to ship on Friday.",
+        "Change of plan: FastAPI instead of Flask.",
+    ] {
+        assert_eq!(kind_of(decision), Some(Kind::Decision), "{decision}");
+    }
+    for chatter in [
+        "I just remembered I need to send someone an email later.",
+        "I always forget where I put my keys.",
+        "What time is it where you are?",
+        "Thanks, that sounds great.",
+        "The build never finished yesterday because the runner died.",
+        "Should we always use UTC?",
+        "I'll take the dog out in a minute.",
+    ] {
+        assert_eq!(kind_of(chatter), None, "{chatter}");
+    }
+}
+
+#[test]
+fn a_later_decision_supersedes_the_one_it_overrides() {
+    let found = read(&[
+        ("user", "Help me build a booking API."),
+        ("assistant", "Sure. Which framework?"),
+        ("user", "I'll take Flask."),
+        ("user", "Let's lock in SQLite."),
+        ("assistant", "Noted."),
+        ("user", "Change of plan: FastAPI instead of Flask."),
+    ]);
+    let standing: Vec<&str> = found
+        .iter()
+        .filter(|i| !i.superseded)
+        .map(|i| i.text.as_str())
+        .collect();
+    assert_eq!(
+        standing,
+        [
+            "Let's lock in SQLite.",
+            "Change of plan: FastAPI instead of Flask."
+        ]
+    );
+    // Without a shared word, the override replaces the instruction just before it when
+    // that is a decision ...
+    let superseded = |turns: &[(&str, &str)]| -> Vec<String> {
+        read(turns)
+            .into_iter()
+            .filter(|i| i.superseded)
+            .map(|i| i.text)
+            .collect()
+    };
+    let decision = (
+        "user",
+        "For the rewrite, let's return raw exception messages to end users.",
+    );
+    let override_it = (
+        "user",
+        "Actually, wait — scratch that. Instead, let's mutate shared global state.",
+    );
+    assert_eq!(
+        superseded(&[decision, ("assistant", "Understood."), override_it]),
+        [decision.1]
+    );
+    // ... and never one further back: it may mean one replaced long ago.
+    assert!(superseded(&[decision, ("user", "Never log passwords."), override_it]).is_empty());
+}
+
+#[test]
+fn the_block_keeps_what_stands_never_what_was_replaced_and_reads_back() {
+    let found = read(&[
+        ("user", "We'll use option B."),
+        (
+            "user",
+            "Absolutely never use floats for money. That is a hard line.",
+        ),
+        ("user", "Actually, let's go with option C instead."),
+    ]);
+    let block = block(&found, |_| true).expect("a block");
+    assert!(block.starts_with(STANDING_HEADER), "{block}");
+    assert!(!block.contains("option B"), "{block}");
+    assert!(
+        block.contains("- Absolutely never use floats for money. That is a hard line."),
+        "{block}"
+    );
+    assert!(
+        block.contains(
+            "- Decided (replacing an earlier decision): Actually, let's go with option C instead."
+        ),
+        "{block}"
+    );
+    let back: Vec<(String, bool)> = read_block(&format!("{block}\n\n## Facts\n- x"))
+        .into_iter()
+        .map(|i| (i.text, i.overrides))
+        .collect();
+    assert_eq!(
+        back,
+        [
+            (
+                "Absolutely never use floats for money. That is a hard line.".to_owned(),
+                false
+            ),
+            ("Actually, let's go with option C instead.".to_owned(), true),
+        ]
+    );
+    // Only what the fold holds.
+    assert!(block_for(&found, 0).is_none());
+    assert!(block_for(&found, 1).is_some_and(|b| b.contains("floats")));
+    assert_eq!(
+        without_block(&format!("{block}\n\n## Facts\n- x")),
+        "## Facts\n- x"
+    );
+}
+
+fn block_for(found: &[Instruction], message: usize) -> Option<String> {
+    block(found, |m| m == message)
+}

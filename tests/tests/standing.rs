@@ -1,0 +1,196 @@
+//! Rules and decisions a user states mid-run survive compaction: chat conversations (no
+//! tools) with rules and decisions in middle turns, later decisions overriding earlier
+//! ones, filler between, compacted to 50% and 25% of their tokens with the extractive
+//! summarizer. Checked on the compacted text, model-free:
+//!
+//! - a rule survives when its text is in the output verbatim;
+//! - the newest decision of each choice survives likewise;
+//! - a superseded decision is *stated as current* when its text is in the output and the
+//!   decision that replaced it is not — and the engine never writes a superseded decision
+//!   into a summary at all (it may still stand in a message kept verbatim, the task).
+//!
+//! The conversations come from `compactor_tests::chats` (generated, deterministic), and
+//! from `COMPACTOR_CHATS` when set: a folder of `NAME.json` (an array of `{role, content}`)
+//! with `NAME.truth.json` (`{"rules": [text], "decisions": [{"text", "superseded"}]}`).
+//! `cargo test -p compactor-tests --test standing -- --nocapture` prints the figures.
+
+use compactor::engine::CompactError;
+use compactor::format::Format;
+use compactor::message::Message;
+use compactor_tests::chats::{Chat, generated};
+use compactor_tests::harness::{Script, Scripted, SimClock, drive_bounded};
+use compactor_tests::setup::{begin, compactor_for, lenient, tokens_of};
+
+/// What one compaction kept of one conversation's instructions.
+#[derive(Debug, Default, Clone, Copy)]
+struct Kept {
+    rules: usize,
+    rules_all: usize,
+    decisions: usize,
+    decisions_all: usize,
+    /// Superseded decisions stated as current.
+    stale_current: usize,
+    /// Superseded decisions written into a summary.
+    stale_in_summary: usize,
+    superseded_all: usize,
+    within_limit: bool,
+}
+
+fn compact(chat: &Chat, share: f64) -> Option<(Vec<Message>, u64)> {
+    let messages = lenient(&chat.json, Format::OpenAi).ok()?.messages;
+    let total = tokens_of(&messages);
+    let compactor = compactor_for(total, share, |_| {});
+    let limit = compactor.budget().absolute_limit;
+    let mut run = begin(&compactor, messages);
+    match drive_bounded(
+        &mut run,
+        &Scripted::always(Script::Extract),
+        &SimClock::default(),
+        10_000,
+    ) {
+        Ok(outcome) => Some((outcome.messages, limit)),
+        // A window so small that what must stay verbatim and a summary's framing do not
+        // fit beside each other: no run to score.
+        Err(CompactError::ContextOverflow { .. }) => None,
+        Err(e) => panic!("{} at {share}: {e}", chat.name),
+    }
+}
+
+fn kept(chat: &Chat, output: &[Message], limit: u64) -> Kept {
+    let text: String = output.iter().map(|m| m.text() + "\n").collect();
+    let summaries: String = output
+        .iter()
+        .filter(|m| m.is_compaction())
+        .map(|m| m.text() + "\n")
+        .collect();
+    let mut kept = Kept {
+        rules_all: chat.rules.len(),
+        within_limit: tokens_of(output) <= limit,
+        ..Kept::default()
+    };
+    kept.rules = chat
+        .rules
+        .iter()
+        .filter(|r| text.contains(r.as_str()))
+        .count();
+    for decision in &chat.decisions {
+        if decision.superseded {
+            kept.superseded_all += 1;
+            let replaced_by_kept = decision
+                .superseded_by
+                .as_deref()
+                .is_some_and(|by| text.contains(by));
+            if text.contains(decision.text.as_str()) && !replaced_by_kept {
+                kept.stale_current += 1;
+            }
+            if summaries.contains(decision.text.as_str()) {
+                kept.stale_in_summary += 1;
+            }
+        } else {
+            kept.decisions_all += 1;
+            if text.contains(decision.text.as_str()) {
+                kept.decisions += 1;
+            }
+        }
+    }
+    kept
+}
+
+fn chats() -> Vec<Chat> {
+    match std::env::var_os("COMPACTOR_CHATS") {
+        Some(dir) => compactor_tests::chats::read_folder(std::path::Path::new(&dir)),
+        None => generated(),
+    }
+}
+
+#[test]
+fn rules_and_newest_decisions_survive_and_nothing_superseded_is_stated_as_current() {
+    let chats = chats();
+    assert!(!chats.is_empty());
+    let mut report = String::new();
+    let mut sums = Vec::new();
+    for share in [0.5, 0.25] {
+        let mut sum = Kept::default();
+        let mut misses = Vec::new();
+        let mut scored = 0;
+        for chat in &chats {
+            let Some((output, limit)) = compact(chat, share) else {
+                continue;
+            };
+            scored += 1;
+            let k = kept(chat, &output, limit);
+            if k.rules < k.rules_all || k.decisions < k.decisions_all || k.stale_current > 0 {
+                misses.push(format!("{} ({k:?})", chat.name));
+            }
+            assert!(k.within_limit, "{} at {share}: over the limit", chat.name);
+            sum.rules += k.rules;
+            sum.rules_all += k.rules_all;
+            sum.decisions += k.decisions;
+            sum.decisions_all += k.decisions_all;
+            sum.stale_current += k.stale_current;
+            sum.stale_in_summary += k.stale_in_summary;
+            sum.superseded_all += k.superseded_all;
+        }
+        report.push_str(&format!(
+            "at {share}: {scored} of {} chats scored (the others overflow) · rules {}/{} · newest decisions {}/{} · superseded stated as current {} of {} · superseded in a summary {}\n",
+            chats.len(),
+            sum.rules,
+            sum.rules_all,
+            sum.decisions,
+            sum.decisions_all,
+            sum.stale_current,
+            sum.superseded_all,
+            sum.stale_in_summary,
+        ));
+        for miss in misses.iter().take(8) {
+            report.push_str(&format!("  missed: {miss}\n"));
+        }
+        sums.push(sum);
+    }
+    println!("{report}");
+    let share_of = |a: usize, b: usize| if b == 0 { 1.0 } else { a as f64 / b as f64 };
+    for sum in sums {
+        assert!(
+            share_of(sum.rules, sum.rules_all) >= 0.9
+                && share_of(sum.decisions, sum.decisions_all) >= 0.9,
+            "{report}"
+        );
+        assert_eq!(sum.stale_in_summary, 0, "{report}");
+        assert_eq!(sum.stale_current, 0, "{report}");
+    }
+}
+
+#[test]
+#[ignore]
+fn show() {
+    let name = std::env::var("CHAT").unwrap_or("chat-3-1".into());
+    let share: f64 = std::env::var("SHARE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0.5);
+    let chat = chats().into_iter().find(|c| c.name == name).expect("chat");
+    let (output, _) = compact(&chat, share).expect("compacts");
+    for m in &output {
+        println!(
+            "--- {:?}{}\n{}",
+            m.role,
+            if m.is_compaction() { " (summary)" } else { "" },
+            m.text()
+        );
+    }
+    println!("rules {:?}\ndecisions {:?}", chat.rules, chat.decisions);
+}
+
+#[test]
+#[ignore]
+fn show_instructions() {
+    let name = std::env::var("CHAT").unwrap_or("chat-1-4".into());
+    let chat = chats().into_iter().find(|c| c.name == name).expect("chat");
+    let messages = lenient(&chat.json, Format::OpenAi)
+        .expect("parses")
+        .messages;
+    let refs: Vec<&Message> = messages.iter().collect();
+    for i in compactor::standing::instructions(&refs, |_| false) {
+        println!("{i:?}");
+    }
+}
