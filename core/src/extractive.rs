@@ -454,7 +454,7 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
             "then run",
             "left to do",
         ]);
-    let finding = agent && has_finding(&lower);
+    let finding = agent && has_finding(&lower) && text.split_whitespace().count() >= 4;
     let heading = if error {
         score += if role == "tool" { 4 } else { 2 };
         Heading::Errors

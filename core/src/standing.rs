@@ -24,8 +24,7 @@
 use crate::message::{Message, Part, Role};
 
 /// The first line of the block of standing instructions.
-pub const STANDING_HEADER: &str =
-    "Standing instructions from the user (verbatim; they still apply):";
+pub const STANDING_HEADER: &str = "The user's standing instructions (verbatim, still in force):";
 
 /// The mark of a decision, at the start of its line.
 const DECIDED: &str = "Decided: ";
@@ -150,73 +149,111 @@ const RULE_MARKS: &[&str] = &[
     "nothing",
     "only",
     "no",
+    "has to",
+    "have to",
+    "under",
+    "below",
+    "above",
+    "at least",
+    "at most",
+    "no more than",
+    "minimum",
+    "maximum",
+    "in total",
+    "within",
 ];
 
-/// Words that make a sentence a decision among options.
-const DECISION_MARKS: &[&str] = &[
+/// Words that make a sentence a decision among options, whoever its subject ("The
+/// Lumiares Hotel it is", "My pick is PostgreSQL").
+const DECISION_IDIOMS: &[&str] = &[
     "let's go with",
     "lets go with",
-    "let's use",
-    "lets use",
-    "let's pick",
-    "let's choose",
-    "let's stick with",
-    "let's do",
-    "let's switch",
-    "let's lock",
-    "let's settle",
-    "let's make it",
-    "let's take",
-    "let's keep",
     "we'll go with",
     "we will go with",
-    "we'll use",
-    "we will use",
     "i'll go with",
     "i will go with",
-    "i'll take",
-    "i will take",
-    "we'll take",
-    "i'll use",
-    "i will use",
-    "going with",
+    "we're going with",
+    "we are going with",
+    "i'm going with",
     "go with",
+    "going with",
     "go for",
+    "lock in",
+    "locking in",
+    "locked in",
+    "settle on",
+    "settled on",
+    "opt for",
     "i've decided",
     "i have decided",
     "we've decided",
     "we have decided",
     "decided to",
     "decided on",
+    "decision made",
+    "decision is",
     "my decision",
-    "the decision is",
-    "the plan is",
-    "lock in",
-    "locking in",
-    "settle on",
-    "settled on",
-    "opt for",
-    "choose",
-    "chose",
-    "pick ",
-    "switch to",
-    "we're using",
-    "we are using",
-    "i'm using",
+    "my pick",
+    "our pick",
+    "my choice",
+    "our choice",
     "final choice",
     "final answer",
     "change of plan",
     "scratch that",
     "on second thought",
     "changed my mind",
-    "instead of",
-    "rather than",
     "new decision",
     "new plan",
-    "swap",
+    "the plan is",
+    "we'll do",
+    "we will do",
+    "i'll do",
+    "let's do",
+    "let's use",
+    "lets use",
+    "we'll use",
+    "we will use",
+    "i'll use",
+    "i will use",
+    "let's pick",
+    "let's choose",
+    "let's stick with",
+    "let's switch",
+    "let's lock",
+    "let's settle",
+    "let's make it",
+    "let's take",
+    "let's keep",
     "let's drop",
+    "switch to",
     "go back to",
-    "it is",
+    "swap",
+    "i think we should",
+    "current plan",
+    "the approach is",
+    "approach:",
+    "plan:",
+    "the right call",
+    "pivot",
+    "we're going to",
+    "we are going to",
+];
+
+/// Words that make a sentence a decision when the user speaks for the work (not "my
+/// partner keeps watching videos instead of packing", not "I'll take the dog out").
+const DECISION_MARKS: &[&str] = &[
+    "i'll take",
+    "i will take",
+    "we'll take",
+    "we're using",
+    "we are using",
+    "i'm using",
+    "choose",
+    "chose",
+    "pick ",
+    "instead of",
+    "rather than",
     "i want",
     "we want",
     "i'd rather",
@@ -254,6 +291,10 @@ const OVERRIDE_MARKS: &[&str] = &[
     "not the",
     "i'd rather",
     "we'd rather",
+    "forget",
+    "pivot",
+    "you know what",
+    "revise",
 ];
 
 /// Words that make an instruction override an earlier one when it opens with them
@@ -280,7 +321,10 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     }
     let lower = text.to_lowercase();
     let has = |marks: &[&str]| marks.iter().any(|m| contains_phrase(&lower, m));
-    if (has(DECISION_MARKS) || proposes(&lower)) && speaks_for_the_work(&lower) {
+    let idiom = has(DECISION_IDIOMS) || ends_choosing(&lower);
+    if (idiom && !is_personal(&lower))
+        || ((has(DECISION_MARKS) || proposes(&lower)) && speaks_for_the_work(&lower))
+    {
         return Some(Kind::Decision);
     }
     // A rule may be one clause of the sentence: "I don't own a mixer, so don't suggest
@@ -289,7 +333,9 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         RULE_MARKS.iter().any(|m| contains_phrase(clause, m))
             && (is_imperative(clause) || addresses_the_work(clause))
     });
-    rule.then_some(Kind::Rule)
+    // An order with the thing not to do beside it: "Give me grams, not cups."
+    let contrast = lower.contains(", not ") && clauses(&lower).next().is_some_and(is_imperative);
+    (rule || contrast).then_some(Kind::Rule)
 }
 
 /// The clauses of a sentence: what commas, semicolons and a joining "so" or "but" part.
@@ -301,39 +347,36 @@ fn clauses(lower: &str) -> impl Iterator<Item = &str> {
         .filter(|clause| !clause.is_empty())
 }
 
-/// Does it propose what the work will do (`let's return errors as JSON`), not a look
-/// around (`let's see`)?
+/// Does it propose what the work will do (`let's return errors as JSON`, `we'll hardcode
+/// the keys`, `we should cache it`), not a look around (`let's see`, `we'll need to check`)?
 fn proposes(lower: &str) -> bool {
+    const LOOKS: &[&str] = &[
+        "see", "check", "look", "talk", "chat", "think", "discuss", "try", "wait", "review",
+        "recap", "start", "begin", "plan", "get", "figure", "need", "have", "be", "dig",
+        "probably", "also", "continue", "go", "keep",
+    ];
     let words = first_words(lower);
-    let at = words.iter().position(|w| {
-        matches!(
-            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''),
-            "let's" | "lets"
-        )
-    });
-    let Some(verb) = at.and_then(|at| words.get(at + 1)) else {
-        return false;
+    let bare = |w: &str| -> String {
+        w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+            .to_owned()
     };
-    let verb = verb.trim_matches(|c: char| !c.is_alphanumeric());
-    !matches!(
-        verb,
-        "see"
-            | "check"
-            | "look"
-            | "talk"
-            | "chat"
-            | "think"
-            | "discuss"
-            | "try"
-            | "wait"
-            | "review"
-            | "recap"
-            | "start"
-            | "begin"
-            | "plan"
-            | "get"
-            | "figure"
-    )
+    let verb_after = |at: usize| words.get(at).map(|w| bare(w));
+    let at = words
+        .iter()
+        .position(|w| matches!(bare(w).as_str(), "let's" | "lets" | "we'll"))
+        .map(|at| at + 1)
+        .or_else(|| {
+            words
+                .windows(2)
+                .position(|w| {
+                    bare(w[0]) == "we" && matches!(bare(w[1]).as_str(), "will" | "should")
+                })
+                .map(|at| at + 2)
+        });
+    match at.and_then(verb_after) {
+        Some(verb) => !LOOKS.contains(&verb.as_str()) && !verb.is_empty(),
+        None => false,
+    }
 }
 
 /// Does `phrase` occur in `lower` at word boundaries?
@@ -425,6 +468,8 @@ fn addresses_the_work(lower: &str) -> bool {
         "under no circumstances",
         "is a must",
         "hard rule",
+        "has to",
+        "have to",
         "is always",
         "are always",
         "is never",
@@ -435,6 +480,32 @@ fn addresses_the_work(lower: &str) -> bool {
     SUBJECT_MODALS.iter().any(|m| contains_phrase(lower, m))
 }
 
+/// Does a sentence end by choosing: "The Lumiares Hotel it is.", "Fine, the train then."?
+fn ends_choosing(lower: &str) -> bool {
+    let end = lower.trim_end_matches(['.', '!']).trim_end();
+    end.ends_with(" it is")
+        || (end.ends_with(" then")
+            && end.split_whitespace().count() <= 10
+            && ["fine", "ok", "okay", "alright", "sure", "right"]
+                .iter()
+                .any(|w| end.starts_with(w)))
+}
+
+/// Is it about someone's day rather than the work ("I'll take the dog out")?
+fn is_personal(lower: &str) -> bool {
+    [
+        "dog",
+        "kids",
+        "lunch break",
+        "shower",
+        "nap",
+        "walk",
+        "coffee",
+    ]
+    .iter()
+    .any(|w| contains_phrase(lower, w))
+}
+
 /// Does a decision speak for the work (`let's`, `we'll`, `I'll go with`, an order), not
 /// of someone's day ("I'll take the dog out", "my partner keeps watching videos instead
 /// of packing")?
@@ -443,8 +514,7 @@ fn speaks_for_the_work(lower: &str) -> bool {
     let Some(first) = words.first() else {
         return false;
     };
-    let personal = ["dog", "kids", "lunch", "shower", "nap", "walk", "coffee"];
-    if personal.iter().any(|w| contains_phrase(lower, w)) {
+    if is_personal(lower) {
         return false;
     }
     let first = first.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
@@ -642,10 +712,30 @@ fn is_override(text: &str) -> bool {
 }
 
 /// The words of substance of `text`: what it is about.
+/// The words of a sentence that say nothing of its subject: the stop words, and every word
+/// of the marks that make it an instruction ("on second thought", "let's go with").
+fn is_marking_word(word: &str) -> bool {
+    STOP_WORDS.contains(&word)
+        || [
+            DECISION_IDIOMS,
+            DECISION_MARKS,
+            OVERRIDE_MARKS,
+            OVERRIDE_OPENERS,
+            RULE_MARKS,
+        ]
+        .iter()
+        .any(|marks| {
+            marks.iter().any(|m| {
+                m.split(|c: char| !c.is_alphanumeric() && c != '\'')
+                    .any(|w| w == word)
+            })
+        })
+}
+
 fn subject_words(text: &str) -> Vec<String> {
     text.to_lowercase()
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| w.len() > 2 && !STOP_WORDS.contains(w))
+        .filter(|w| w.len() > 2 && !is_marking_word(w))
         .map(str::to_owned)
         .collect()
 }

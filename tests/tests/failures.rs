@@ -18,7 +18,6 @@ fn best_effort_levels_keep_originals_when_summaries_fail() {
             Script::Fail("model unavailable".into()),
             "model unavailable",
         ),
-        (Script::Text("   \n ".into()), "empty summary"),
         (Script::Text("word ".repeat(5_000)), "exceeds"),
     ] {
         let compactor = summarizing_compactor(&messages, 0.25, |_| {});
@@ -52,6 +51,40 @@ fn best_effort_levels_keep_originals_when_summaries_fail() {
             ),
             "{cause}: {result:?}"
         );
+    }
+}
+
+/// An empty answer is not a lost run: at every level the summary is the standing
+/// instructions and the trail of what it folds, and the run ends valid, under the limit.
+#[test]
+fn empty_answers_degrade_to_the_trail_and_the_run_still_ends() {
+    let messages = agent_session(20, 40);
+    for share in [0.5, 0.25, 0.1] {
+        let compactor = summarizing_compactor(&messages, share, |_| {});
+        let scripted = Scripted::always(Script::Text("   \n ".into()));
+        let (result, events) =
+            run_with(&compactor, messages.clone(), Trigger::Proactive, &scripted);
+        let outcome = result.unwrap_or_else(|e| panic!("at {share}: {e}"));
+        assert_sound(&messages, &outcome);
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::EmptyAnswer { .. })),
+            "at {share}"
+        );
+        assert!(
+            !events
+                .iter()
+                .any(|e| matches!(e, Event::RequestFailed { .. })),
+            "at {share}: an empty answer counted as a failure"
+        );
+        for summary in outcome.messages.iter().filter(|m| m.is_compaction()) {
+            let text = summary.text();
+            assert!(
+                text.contains(compactor::trail::TRAIL_HEADER) || text.contains("worth keeping"),
+                "at {share}: {text}"
+            );
+        }
     }
 }
 

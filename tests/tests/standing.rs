@@ -76,10 +76,15 @@ fn kept(chat: &Chat, output: &[Message], limit: u64) -> Kept {
     for decision in &chat.decisions {
         if decision.superseded {
             kept.superseded_all += 1;
-            let replaced_by_kept = decision
-                .superseded_by
-                .as_deref()
-                .is_some_and(|by| text.contains(by));
+            // What replaced it, followed to the end of the chain (A, then B, then C: A
+            // is stated as current only when C is not there to say otherwise).
+            let mut newest = decision;
+            while let Some(by) = newest.superseded_by.as_deref()
+                && let Some(next) = chat.decisions.iter().find(|d| d.text == by)
+            {
+                newest = next;
+            }
+            let replaced_by_kept = !newest.superseded && text.contains(newest.text.as_str());
             if text.contains(decision.text.as_str()) && !replaced_by_kept {
                 kept.stale_current += 1;
             }
@@ -192,5 +197,50 @@ fn show_instructions() {
     let refs: Vec<&Message> = messages.iter().collect();
     for i in compactor::standing::instructions(&refs, |_| false) {
         println!("{i:?}");
+    }
+}
+
+/// What the reading of instructions misses and mistakes, chat by chat (`--ignored`).
+#[test]
+#[ignore]
+fn detection() {
+    for chat in chats() {
+        let messages = lenient(&chat.json, Format::OpenAi)
+            .expect("parses")
+            .messages;
+        let refs: Vec<&Message> = messages.iter().collect();
+        let found = compactor::standing::instructions(&refs, |_| false);
+        let holds = |text: &str| found.iter().find(|i| i.text.contains(text));
+        for rule in &chat.rules {
+            if holds(rule).is_none() {
+                println!("{} MISSED RULE: {rule}", chat.name);
+            }
+        }
+        for d in &chat.decisions {
+            match holds(&d.text) {
+                None => println!("{} MISSED DECISION: {}", chat.name, d.text),
+                Some(i) if i.superseded != d.superseded => println!(
+                    "{} WRONG SUPERSEDED ({} should be {}): {}",
+                    chat.name, i.superseded, d.superseded, d.text
+                ),
+                _ => {}
+            }
+        }
+        for i in &found {
+            let known = chat.rules.iter().any(|r| i.text.contains(r.as_str()))
+                || chat
+                    .decisions
+                    .iter()
+                    .any(|d| i.text.contains(d.text.as_str()));
+            if !known {
+                println!(
+                    "{} EXTRA {:?}{}: {}",
+                    chat.name,
+                    i.kind,
+                    if i.superseded { " (superseded)" } else { "" },
+                    i.text
+                );
+            }
+        }
     }
 }

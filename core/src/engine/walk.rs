@@ -376,13 +376,25 @@ impl Run {
                 else {
                     break;
                 };
-                if size <= MIN_CLIPPED_TOKENS {
+                if size == 0 {
                     break;
                 }
+                // A summary may go down to its framing and the marker: a window too small
+                // for more is still no reason to lose the run.
+                let floor = match &self.current[i].compaction {
+                    Some(meta) => {
+                        let text = self.current[i].text();
+                        let framing = text.len().saturating_sub(meta.summary_text.len());
+                        accountant.text_tokens(&text[..framing]) + 16
+                    }
+                    None => MIN_CLIPPED_TOKENS,
+                };
+                if size <= floor {
+                    tokens[i] = 0;
+                    continue;
+                }
                 tokens[i] = 0;
-                let keep = size
-                    .saturating_sub(excess + excess / 8)
-                    .max(MIN_CLIPPED_TOKENS);
+                let keep = size.saturating_sub(excess + excess / 8).max(floor);
                 shrink(&mut self.current[i], &accountant, keep);
                 let now = accountant.message_tokens(&self.current[i]);
                 excess = excess.saturating_sub(size.saturating_sub(now));

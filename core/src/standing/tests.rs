@@ -146,3 +146,16 @@ fn the_block_keeps_what_stands_never_what_was_replaced_and_reads_back() {
 fn block_for(found: &[Instruction], message: usize) -> Option<String> {
     block(found, |m| m == message)
 }
+
+#[test]
+fn limits_are_rules() {
+    for rule in [
+        "Keep active cooking time on Sunday under two hours.",
+        "Keep the emergency buffer at six months of expenses minimum.",
+        "Total accommodation has to stay under 1,800 euros.",
+        "Keep the hotels for the whole trip below 300,000 yen in total.",
+        "Give me quantities in grams and millilitres, not cups.",
+    ] {
+        assert_eq!(kind_of(rule), Some(Kind::Rule), "{rule}");
+    }
+}
