@@ -172,6 +172,19 @@ pub struct Opaque {
     pub tokens: u64,
 }
 
+impl Opaque {
+    /// The kind of a provider's own compaction result: a Responses `compaction` item, an
+    /// Anthropic `compaction` block.
+    pub const PROVIDER_SUMMARY: &'static str = "compaction";
+
+    /// Is this a provider's own compaction result? It stands for the turns before it, as
+    /// an earlier summary does, and is kept whole: the engine cannot read it (Responses
+    /// encrypts it) or would only lose by rewriting it.
+    pub fn is_provider_summary(&self) -> bool {
+        self.kind == Self::PROVIDER_SUMMARY
+    }
+}
+
 /// One piece of a message's content.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(

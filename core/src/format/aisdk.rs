@@ -251,8 +251,8 @@ fn read_part(
     })
 }
 
-/// A part of a kind `role` may not carry: opaque when lenient, else an error naming it as
-/// unknown or as not allowed in the role.
+/// A part of a kind `role` may not carry: a known kind in the wrong role is an error naming
+/// it (opaque when lenient); a kind not known yet is kept whole, in every mode.
 fn not_allowed(
     part: &Value,
     kind: &str,
@@ -260,9 +260,6 @@ fn not_allowed(
     path: &str,
     options: ParseOptions,
 ) -> Result<Part, FormatError> {
-    if options.lenient {
-        return Ok(opaque_part(kind, part));
-    }
     let known = [
         "text",
         "image",
@@ -272,12 +269,13 @@ fn not_allowed(
         "tool-call",
         "tool-result",
     ];
-    let message = if known.contains(&kind) {
-        format!("part type {kind:?} is not allowed in a {role} message")
-    } else {
-        format!("unknown part type {kind:?}")
-    };
-    Err(FormatError::new(at(path, "type"), message))
+    if options.lenient || !known.contains(&kind) {
+        return Ok(opaque_part(kind, part));
+    }
+    Err(FormatError::new(
+        at(path, "type"),
+        format!("part type {kind:?} is not allowed in a {role} message"),
+    ))
 }
 
 /// An `image` part: labelled by its media type, or by a short form of its URL or data.

@@ -13,8 +13,9 @@
 //! message with several [`Part::ToolResult`]s. Fields the model does not interpret —
 //! `cache_control`, `citations`, a thinking block's `signature` — stay in the original
 //! JSON and survive every write. Server-side tool blocks (`server_tool_use`,
-//! `web_search_tool_result` and their kin) are kept as pinned opaque parts even in strict
-//! mode, since they are documented parts of the format.
+//! `web_search_tool_result` and their kin), the `tool_reference` blocks a tool search
+//! answers with inside a `tool_result`, and any block of a type not known yet are kept as
+//! pinned opaque parts, in strict mode too.
 //!
 //! Estimates: an image is counted as [`IMAGE_TOKENS`], Anthropic's figure for an image near
 //! its 1.15 megapixel resize limit (`width × height / 750`); a document with inline text
@@ -39,20 +40,6 @@ use crate::message::{
 pub const IMAGE_TOKENS: u64 = 1_600;
 /// Estimated tokens of a document referenced by URL or file id.
 pub const DOCUMENT_REF_TOKENS: u64 = 1_500;
-
-/// Documented block types the adapter carries without interpreting.
-const SERVER_BLOCKS: &[&str] = &[
-    "server_tool_use",
-    "web_search_tool_result",
-    "web_fetch_tool_result",
-    "code_execution_tool_result",
-    "bash_code_execution_tool_result",
-    "text_editor_code_execution_tool_result",
-    "mcp_tool_use",
-    "mcp_tool_result",
-    "container_upload",
-    "search_result",
-];
 
 /// Parses a request body or a bare array of messages.
 pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, FormatError> {
@@ -120,21 +107,17 @@ pub(crate) fn parse_message(
         }
         unknown => return unknown_role(unknown, item, path, options),
     };
-    let parts = content(object.get("content"), &at(path, "content"), options)?;
+    let parts = content(object.get("content"), &at(path, "content"))?;
     Ok(pin_opaque(Message::new(MessageId::new(""), role, parts)))
 }
 
-fn content(
-    content: Option<&Value>,
-    path: &str,
-    options: ParseOptions,
-) -> Result<Vec<Part>, FormatError> {
+fn content(content: Option<&Value>, path: &str) -> Result<Vec<Part>, FormatError> {
     match content {
         Some(Value::String(text)) => Ok(vec![Part::text(text.clone())]),
         Some(Value::Array(blocks)) => blocks
             .iter()
             .enumerate()
-            .map(|(i, block)| read_block(block, &index(path, i), options))
+            .map(|(i, block)| read_block(block, &index(path, i)))
             .collect(),
         Some(other) => Err(FormatError::new(
             path,
@@ -148,7 +131,7 @@ fn content(
 }
 
 /// One content block as a part.
-fn read_block(block: &Value, path: &str, options: ParseOptions) -> Result<Part, FormatError> {
+fn read_block(block: &Value, path: &str) -> Result<Part, FormatError> {
     let object = object_at(block, path, "content block")?;
     let kind = required_str(block, path, "type")?;
     Ok(match kind {
@@ -156,7 +139,7 @@ fn read_block(block: &Value, path: &str, options: ParseOptions) -> Result<Part, 
         "image" => image_block(object, path)?,
         "document" => document_block(object, path)?,
         "tool_use" => tool_call(block, path, ["id", "name", "input"])?,
-        "tool_result" => tool_result_block(block, object, path, options)?,
+        "tool_result" => tool_result_block(block, object, path)?,
         "thinking" => Part::Reasoning(Reasoning {
             text: required_str(block, path, "thinking")?.to_owned(),
             redacted: false,
@@ -168,14 +151,8 @@ fn read_block(block: &Value, path: &str, options: ParseOptions) -> Result<Part, 
                 redacted: true,
             })
         }
-        known if SERVER_BLOCKS.contains(&known) => opaque_part(known, block),
-        unknown if options.lenient => opaque_part(unknown, block),
-        unknown => {
-            return Err(FormatError::new(
-                at(path, "type"),
-                format!("unknown block type {unknown:?}"),
-            ));
-        }
+        // Server-side blocks, `tool_reference` and types not known yet: kept whole.
+        other => opaque_part(other, block),
     })
 }
 
@@ -251,12 +228,11 @@ fn tool_result_block(
     block: &Value,
     object: &Map<String, Value>,
     path: &str,
-    options: ParseOptions,
 ) -> Result<Part, FormatError> {
     let call_id = required_str(block, path, "tool_use_id")?.to_owned();
     let inner = match object.get("content") {
         None => Vec::new(),
-        some => content(some, &at(path, "content"), options)?,
+        some => content(some, &at(path, "content"))?,
     };
     let is_error = match object.get("is_error") {
         None | Some(Value::Null) => false,
@@ -278,7 +254,7 @@ fn tool_result_block(
 
 /// What an original block reads as, for telling whether its part changed.
 fn reread(block: &Value) -> Option<Part> {
-    read_block(block, "", ParseOptions { lenient: true }).ok()
+    read_block(block, "").ok()
 }
 
 /// Writes `messages`: leading system messages to the top-level `system` field, the rest
@@ -524,9 +500,9 @@ mod tests {
     fn bad_input_names_the_path() {
         let cases = [
             (
-                r#"[{"role":"user","content":[{"type":"text","text":"a"},{"type":"foo"}]}]"#,
+                r#"[{"role":"user","content":[{"type":"text","text":"a"},{"text":"b"}]}]"#,
                 "messages[0].content[1].type",
-                r#"unknown block type "foo""#,
+                "missing",
             ),
             (
                 r#"[{"role":"bot","content":"x"}]"#,
@@ -566,12 +542,35 @@ mod tests {
     }
 
     #[test]
-    fn lenient_parsing_keeps_unknown_blocks_pinned_and_verbatim() {
-        let text = r#"[{"role":"user","content":[{"type":"text","text":"a"},{"type":"foo","x":1}]},{"role":"exit","content":"bye"}]"#;
+    fn unknown_blocks_are_kept_pinned_and_verbatim_in_every_mode() {
+        // Claude Code's tool search answers with `tool_reference` blocks inside a
+        // `tool_result`; a block type added later is the same case.
+        let text = r#"[{"role":"user","content":"find a tool"},{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"ToolSearch","input":{"query":"read"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"tool_reference","tool_name":"Read"}]},{"type":"foo","x":1}]}]"#;
+        for options in [ParseOptions::default(), ParseOptions { lenient: true }] {
+            let c = parse_str(text, Format::Anthropic, options).expect("kept");
+            let m = &c.messages;
+            assert!(m[0].compactable && m[1].compactable && !m[2].compactable);
+            let Part::ToolResult(result) = &m[2].parts[0] else {
+                panic!("a tool result: {:?}", m[2].parts);
+            };
+            assert!(matches!(&result.content[..], [Part::Opaque(o)] if o.kind == "tool_reference"));
+            assert!(matches!(&m[2].parts[1], Part::Opaque(o) if o.kind == "foo"));
+            assert_eq!(c.to_json(&c.messages).to_string(), text);
+            assert_eq!(crate::format::check::check(Format::Anthropic, m), Ok(()));
+        }
+        // The pairing rules still hold around them: the result answers no call here.
+        let orphan = r#"[{"role":"user","content":"go"},{"role":"assistant","content":"ok"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t9","content":[{"type":"tool_reference","tool_name":"Read"}]}]}]"#;
+        let c = strict(orphan).expect("reads");
+        assert!(crate::format::check::check(Format::Anthropic, &c.messages).is_err());
+    }
+
+    #[test]
+    fn lenient_parsing_keeps_unknown_roles_pinned_and_verbatim() {
+        let text = r#"[{"role":"user","content":"a"},{"role":"exit","content":"bye"}]"#;
+        assert_eq!(strict(text).expect_err("strict").path, "messages[1].role");
         let c =
             parse_str(text, Format::Anthropic, ParseOptions { lenient: true }).expect("lenient");
-        assert!(!c.messages[0].compactable && !c.messages[1].compactable);
-        assert!(matches!(&c.messages[0].parts[1], Part::Opaque(o) if o.kind == "foo"));
+        assert!(!c.messages[1].compactable);
         assert_eq!(c.to_json(&c.messages).to_value(), value(text));
     }
 }

@@ -123,16 +123,13 @@ impl fmt::Display for Violation {
 /// Checks `messages` against the rules of `format`: `Ok` when the provider would accept
 /// them, else every violation found, in message order.
 pub fn check(format: Format, messages: &[Message]) -> Result<(), Vec<Violation>> {
-    // Messages made only of opaque parts (unknown roles kept by lenient parsing) are the
-    // caller's own business: the provider never sees them as they are, so they are skipped.
-    // The item formats carry documented items (built-in tool calls) as opaque messages:
-    // the provider sees those, so they are checked too.
+    // Messages of an unknown role kept by lenient parsing are the caller's own business:
+    // the provider never sees them as they are, so they are skipped. The item formats keep
+    // items of types they do not read (built-in tool calls) as opaque messages too: the
+    // provider sees those, so they are checked; and so is every opaque part of a known role.
     let items = matches!(format, Format::OpenAiResponses | Format::Gemini);
     let kept: Vec<usize> = (0..messages.len())
-        .filter(|&i| {
-            let parts = &messages[i].parts;
-            items || parts.is_empty() || !parts.iter().all(|p| matches!(p, Part::Opaque(_)))
-        })
+        .filter(|&i| items || !super::is_unknown_role(&messages[i]))
         .collect();
     let view: Vec<&Message> = kept.iter().map(|&i| &messages[i]).collect();
     let mut violations = Vec::new();

@@ -13,7 +13,7 @@ use super::{
     Format, FormatError, ParseOptions, aisdk, anthropic, gemini, index, kind_of, openai, responses,
 };
 use crate::hash::{ContentHash, message_hash};
-use crate::message::{Message, MessageId};
+use crate::message::{Message, MessageId, ToolCall};
 
 /// A parsed conversation: the messages, and what is needed to write them back unchanged.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,6 +31,9 @@ pub struct Conversation {
     /// The message read from the request body's system field (`instructions`,
     /// `systemInstruction`), written back there while it leads the messages.
     pub(super) lead: Option<MessageId>,
+    /// The tool calls of the last message read: Gemini pairs the responses of the next
+    /// turn read with them, by id or by name and order.
+    pub(super) last_calls: Vec<ToolCall>,
 }
 
 /// The messages, for what works on plain messages (the session write-back).
@@ -63,6 +66,7 @@ impl Conversation {
             layout,
             ids: IdAssigner::new(),
             lead: None,
+            last_calls: Vec::new(),
         }
     }
 
@@ -91,8 +95,17 @@ impl Conversation {
             Format::Gemini => gemini::parse_content,
         };
         let mut parsed = Vec::with_capacity(items.len());
+        let mut before = self.last_calls.clone();
         for (i, item) in items.iter().enumerate() {
-            parsed.push(read(item, &index(key, i), options)?);
+            let mut message = read(item, &index(key, i), options)?;
+            if self.format == Format::Gemini {
+                gemini::answer(&mut message, &before);
+            }
+            before = message.tool_calls().cloned().collect();
+            parsed.push(message);
+        }
+        if !parsed.is_empty() {
+            self.last_calls = before;
         }
         for (message, item) in parsed.iter_mut().zip(items) {
             self.ids.assign(message);

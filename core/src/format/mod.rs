@@ -65,15 +65,21 @@
 //!
 //! # Strict and lenient
 //!
-//! Strict parsing (the default) refuses what it does not understand with an error naming
-//! the JSON path: `messages[85].role: unknown role "exit"`, or
-//! `messages[3].content[1].type: unknown block type "foo"`. Lenient parsing keeps such
-//! messages and content parts as [`Part::Opaque`], and pins the message holding them
-//! (non-compactable): they are counted by an estimate, survive every level verbatim, and go
-//! back as they came. The `exit` message that mini-swe-agent appends to its trajectories
-//! (`{"role": "exit", "content": "<the final diff>"}`) is the typical case: strict parsing
-//! of such a trajectory fails at `messages[85].role`, lenient parsing keeps the message as
-//! an opaque, pinned user-side message and writes it back unchanged.
+//! Strict parsing (the default) refuses what does not fit the format with an error naming
+//! the JSON path: `messages[85].role: unknown role "exit"`, `messages[3].content: missing`.
+//! A content block, part or item of a type the adapter does not know yet is *not* bad
+//! input: providers add types (Anthropic's `tool_reference` inside a `tool_result`), and a
+//! library must not refuse a user's conversation for it. Such a part is kept as
+//! [`Part::Opaque`] in every mode, and pins the message holding it (non-compactable): it is
+//! counted by an estimate of its JSON, survives every level verbatim, goes back as it came,
+//! and the checkers still enforce the pairing rules they know around it.
+//!
+//! Lenient parsing also keeps messages of a role the format does not know, whole and
+//! pinned, and reads tool results that answer no call. The `exit` message that
+//! mini-swe-agent appends to its trajectories (`{"role": "exit", "content": "<the final
+//! diff>"}`) is the typical case: strict parsing of such a trajectory fails at
+//! `messages[85].role`, lenient parsing keeps the message as an opaque, pinned user-side
+//! message and writes it back unchanged.
 //!
 //! # Checking
 //!
@@ -103,7 +109,7 @@ mod verbatim;
 use std::fmt;
 
 pub use conversation::{Conversation, Written, render};
-pub(crate) use opaque::{opaque_part, pin_opaque, unknown_role};
+pub(crate) use opaque::{is_unknown_role, opaque_part, pin_opaque, unknown_role};
 pub(crate) use parts::{
     base_object, inline_data_tokens, placeholder, render_blocks, render_blocks_read, tool_call,
 };
@@ -197,7 +203,8 @@ impl fmt::Display for Format {
     serde(default, rename_all = "camelCase")
 )]
 pub struct ParseOptions {
-    /// Keep unknown roles and content parts as opaque, pinned messages instead of failing.
+    /// Keep messages of unknown roles as opaque, pinned messages, and results that answer
+    /// no call, instead of failing. (Parts of an unknown type are kept in every mode.)
     pub lenient: bool,
 }
 
@@ -208,7 +215,7 @@ pub struct ParseOptions {
 pub struct FormatError {
     /// Where: `messages[3].content[1].type`.
     pub path: String,
-    /// What: `unknown part type "foo"`.
+    /// What: `unknown role "bot"`.
     pub message: String,
 }
 

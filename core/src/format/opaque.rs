@@ -1,11 +1,14 @@
-//! What lenient parsing keeps without reading it: opaque parts and messages, pinned.
+//! What the adapters keep without reading it, pinned: parts of a type not known yet (a
+//! block type a provider adds next month is not bad input) and documented parts they
+//! carry unread, in every mode; messages of an unknown role, when parsing is lenient.
 
 use serde_json::Value;
 
 use super::{FormatError, ParseOptions, at};
 use crate::message::{Message, MessageId, Part};
 
-/// A part the adapter keeps but does not interpret, estimated from its JSON.
+/// A part the adapter keeps but does not interpret, estimated from its JSON: a documented
+/// part carried unread, or one of a type not known yet.
 pub(crate) fn opaque_part(kind: &str, json: &Value) -> Part {
     Part::Opaque(crate::message::Opaque {
         kind: kind.to_owned(),
@@ -13,14 +16,23 @@ pub(crate) fn opaque_part(kind: &str, json: &Value) -> Part {
     })
 }
 
+/// The kind an opaque message of an unknown role carries: `role:exit`.
+const ROLE_PREFIX: &str = "role:";
+
 /// A message with a role the format does not know, kept whole and pinned.
 pub(crate) fn opaque_message(role: &str, json: &Value) -> Message {
     Message::new(
         MessageId::new(""),
         crate::message::Role::User,
-        vec![opaque_part(&format!("role:{role}"), json)],
+        vec![opaque_part(&format!("{ROLE_PREFIX}{role}"), json)],
     )
     .with_compactable(false)
+}
+
+/// Is `message` one lenient parsing kept for a role the format does not know? The
+/// provider never sees such a message as it is: it is the caller's own business.
+pub(crate) fn is_unknown_role(message: &Message) -> bool {
+    matches!(message.parts.as_slice(), [Part::Opaque(o)] if o.kind.starts_with(ROLE_PREFIX))
 }
 
 /// Pins a message that holds an opaque part: the engine cannot summarize what it cannot

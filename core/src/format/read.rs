@@ -205,7 +205,7 @@ pub(crate) fn read_conversation(
     source: Source<'_>,
     format: Format,
     leading: impl FnOnce(Option<&Envelope>) -> Result<Vec<(Message, Original)>, FormatError>,
-    read: impl Fn(&Value, &str) -> Result<Message, FormatError>,
+    mut read: impl FnMut(&Value, &str) -> Result<Message, FormatError>,
 ) -> Result<Conversation, FormatError> {
     let key = format.list_key();
     let mut json = source.json;
@@ -247,9 +247,14 @@ pub(crate) fn read_conversation(
         ids.assign(message);
     }
     let lead = (leads == 1).then(|| parsed[0].0.id.clone());
+    let last_calls = parsed
+        .last()
+        .map(|(m, _)| m.tool_calls().cloned().collect())
+        .unwrap_or_default();
     let mut conversation = Conversation::new(format, parsed, envelope, source.layout);
     conversation.ids = ids;
     conversation.lead = lead;
+    conversation.last_calls = last_calls;
     Ok(conversation)
 }
 
@@ -259,12 +264,12 @@ mod tests {
 
     #[test]
     fn parse_auto_uses_the_detected_format_and_explicit_formats_win() {
-        let text = r#"[{"role":"user","content":[{"type":"text","text":"x"}]},{"role":"assistant","content":[{"type":"tool-call","toolCallId":"c","toolName":"f","input":{}}]}]"#;
+        let text = r#"[{"role":"user","content":[{"type":"text","text":"x"}]},{"role":"assistant","content":[{"type":"tool-call","toolCallId":"c","toolName":"f","input":{}}]},{"role":"tool","content":[{"type":"tool-result","toolCallId":"c","toolName":"f","output":{"type":"text","value":"y"}}]}]"#;
         let auto = parse_str_auto(text, ParseOptions::default()).expect("ai sdk");
         assert_eq!(auto.format, Format::AiSdk);
         let forced =
             parse_str(text, Format::Anthropic, ParseOptions::default()).expect_err("not anthropic");
-        assert_eq!(forced.path, "messages[1].content[0].type");
+        assert_eq!(forced.path, "messages[2].role");
         assert_eq!(
             parse_str_auto("7", ParseOptions::default())
                 .expect_err("no format")

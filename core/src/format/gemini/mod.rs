@@ -11,11 +11,15 @@
 //! `functionCall` (a tool call) and `functionResponse` (its result, in the next user
 //! turn). Parts are read in the REST API's camelCase and in the snake_case the Python SDK
 //! writes. `executableCode` and `codeExecutionResult` are documented parts the adapter
-//! carries without interpreting: opaque and pinned, even in strict mode.
+//! carries without interpreting, and so is a part of a kind not known yet: opaque and
+//! pinned, in strict mode too.
 //!
-//! A call without an `id` is answered by order and name: the adapter names the k-th id-less
-//! call to `f` in a turn `f#k`, and the k-th id-less response from `f` in a turn the same,
-//! and never writes those names out. A `thoughtSignature` belongs to the part that carries
+//! Responses pair with the calls of the turn before them as Gemini pairs them: by `id`
+//! when both carry the same, else by name and order. The adapter names the k-th id-less
+//! call to `f` in a turn `f#k` (and never writes that name out); a response that answers
+//! no call of the turn before by its own `id` (or has none) answers the k-th call to its
+//! name left unanswered by id, and takes that call's id. gemini-cli is the case: its
+//! calls carry no `id`, its responses one of its own (`read_file-1752306492234-58dd…`). A `thoughtSignature` belongs to the part that carries
 //! it: untouched parts are written verbatim, a changed part is written over the original
 //! part at its place only when that part is of the same kind (so a signature can stay on its
 //! part, never move to another), and [`check_written`] proves it on the written JSON.
@@ -56,6 +60,7 @@ pub fn parse(json: &Value, options: ParseOptions) -> Result<Conversation, Format
 }
 
 pub(crate) fn read(source: Source<'_>, options: ParseOptions) -> Result<Conversation, FormatError> {
+    let mut before: Vec<ToolCall> = Vec::new();
     let conversation = read_conversation(
         source,
         Format::Gemini,
@@ -67,7 +72,12 @@ pub(crate) fn read(source: Source<'_>, options: ParseOptions) -> Result<Conversa
             }
             None => Ok(Vec::new()),
         },
-        |item, path| parse_content(item, path, options),
+        |item, path| {
+            let mut message = parse_content(item, path, options)?;
+            answer(&mut message, &before);
+            before = message.tool_calls().cloned().collect();
+            Ok(message)
+        },
     )?;
     if !options.lenient {
         answered_calls_only(&conversation)?;
@@ -160,16 +170,41 @@ pub(crate) fn parse_content(
             ));
         }
     };
-    let parts = read_parts(parts_of(item, path)?, &at(path, "parts"), options)?;
+    let parts = read_parts(parts_of(item, path)?, &at(path, "parts"))?;
     Ok(pin_opaque(Message::new(MessageId::new(""), role, parts)))
 }
 
+/// Pairs the responses of `message` with `before`, the calls of the turn before it, as
+/// Gemini does: a response whose id names one of those calls answers it; any other
+/// answers the first call to its name that no response answers by id, in order, and
+/// takes its id.
+pub(crate) fn answer(message: &mut Message, before: &[ToolCall]) {
+    let by_id: Vec<&str> = message
+        .tool_results()
+        .map(|r| r.call_id.as_str())
+        .filter(|id| before.iter().any(|c| c.id == *id))
+        .collect();
+    let mut open: Vec<&ToolCall> = before
+        .iter()
+        .filter(|c| !by_id.contains(&c.id.as_str()))
+        .collect();
+    let by_id: Vec<String> = by_id.into_iter().map(str::to_owned).collect();
+    for part in &mut message.parts {
+        let Part::ToolResult(result) = part else {
+            continue;
+        };
+        if by_id.contains(&result.call_id) {
+            continue;
+        }
+        let name = result.tool_name.as_deref();
+        if let Some(at) = open.iter().position(|c| Some(c.name.as_str()) == name) {
+            result.call_id = open.remove(at).id.clone();
+        }
+    }
+}
+
 /// Reads the parts of one content, naming id-less calls and responses by order and name.
-pub(super) fn read_parts(
-    parts: &[Value],
-    path: &str,
-    options: ParseOptions,
-) -> Result<Vec<Part>, FormatError> {
+pub(super) fn read_parts(parts: &[Value], path: &str) -> Result<Vec<Part>, FormatError> {
     let mut ordinals: HashMap<(bool, String), usize> = HashMap::new();
     let mut name_of = |response: bool, name: &str| {
         let count = ordinals.entry((response, name.to_owned())).or_insert(0);
@@ -182,7 +217,7 @@ pub(super) fn read_parts(
         .map(|(i, part)| {
             let path = index(path, i);
             let object = object_at(part, &path, "part")?;
-            read_part(object, part, &path, options, &mut name_of)
+            read_part(object, part, &path, &mut name_of)
         })
         .collect()
 }
@@ -196,11 +231,21 @@ pub(super) fn field<'a>(
     object.get(camel).or_else(|| object.get(snake))
 }
 
+/// Fields a part may carry beside its data: what the part is, is the other one.
+const PART_METADATA: &[&str] = &[
+    "thought",
+    "thoughtSignature",
+    "thought_signature",
+    "partMetadata",
+    "part_metadata",
+    "videoMetadata",
+    "video_metadata",
+];
+
 fn read_part(
     object: &Map<String, Value>,
     part: &Value,
     path: &str,
-    options: ParseOptions,
     name_of: &mut impl FnMut(bool, &str) -> String,
 ) -> Result<Part, FormatError> {
     if let Some(text) = object.get("text") {
@@ -275,14 +320,12 @@ fn read_part(
             return Ok(opaque_part(carried.0, part));
         }
     }
-    if options.lenient {
-        let kind = object.keys().next().map_or("part", String::as_str);
-        return Ok(opaque_part(kind, part));
-    }
-    Err(FormatError::new(
-        path,
-        "unknown part (expected text, inlineData, fileData, functionCall or functionResponse)",
-    ))
+    // A kind not known yet: kept whole, named by its data field.
+    let kind = object
+        .keys()
+        .find(|key| !PART_METADATA.contains(&key.as_str()))
+        .map_or("part", String::as_str);
+    Ok(opaque_part(kind, part))
 }
 
 fn mime_of(data: &Value) -> &str {

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{field, read_parts};
-use crate::format::{ParseOptions, base_object, placeholder, render_blocks_read};
+use crate::format::{base_object, placeholder, render_blocks_read};
 use crate::message::{Message, Part, Role, text_of};
 
 /// Renders a message the engine wrote or changed as one content, on top of its original
@@ -31,12 +31,36 @@ pub(crate) fn render(message: &Message, original: Option<&Value>) -> Value {
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    let read: Vec<Option<Part>> = read_parts(&originals, "", ParseOptions { lenient: true })
-        .map(|parts| parts.into_iter().map(Some).collect())
+    let read: Vec<Option<Part>> = read_parts(&originals, "")
+        .map(|mut parts| {
+            answered_as(&mut parts, &message.parts);
+            parts.into_iter().map(Some).collect()
+        })
         .unwrap_or_default();
     let parts = render_blocks_read(&message.parts, &originals, &read, render_part);
     object.insert("parts".into(), Value::Array(parts));
     Value::Object(object)
+}
+
+/// Gives the responses in `read` (the original parts, read alone) the call ids their
+/// message's responses took when they were paired with the turn before (see
+/// [`super::answer`]): the k-th response to a name takes the id of the message's k-th
+/// response to it, so that a response the run did not change reads as itself.
+fn answered_as(read: &mut [Part], parts: &[Part]) {
+    let mut taken = vec![false; parts.len()];
+    for part in read {
+        let Part::ToolResult(result) = part else {
+            continue;
+        };
+        let same = parts.iter().enumerate().find_map(|(j, p)| match p {
+            Part::ToolResult(r) if !taken[j] && r.tool_name == result.tool_name => Some((j, r)),
+            _ => None,
+        });
+        if let Some((j, answered)) = same {
+            taken[j] = true;
+            result.call_id = answered.call_id.clone();
+        }
+    }
 }
 
 /// What kind of part a JSON part is, by its data field.

@@ -15,12 +15,19 @@
 //! - `reasoning` is an assistant message of one [`Part::Reasoning`]: its summary text, or
 //!   redacted when it carries only `encrypted_content`. The API refuses a reasoning item
 //!   sent without the item that followed it, so segmentation keeps the two in one unit.
+//! - `local_shell_call` is an assistant tool call too, by `call_id`, its arguments the
+//!   JSON of its `action` (the command); Codex answers it with a `function_call_output`.
+//!   Such a call is never rewritten: a changed one is written back as it came;
 //! - the built-in tools' items (`web_search_call`, `file_search_call`, `computer_call`
-//!   and its output, `local_shell_call` and its output, `mcp_call` and the other `mcp_`
-//!   items, `image_generation_call`, `code_interpreter_call`), `item_reference`, and the
-//!   opaque `compaction` item a server-side compaction returns are documented items the
-//!   adapter carries without interpreting: pinned opaque messages, even in strict mode,
-//!   counted by an estimate of their JSON and written back as they came.
+//!   and its output, `local_shell_call_output`, `mcp_call` and the other `mcp_` items,
+//!   `image_generation_call`, `code_interpreter_call`), `item_reference`, and any item of
+//!   a type not known yet are carried without interpreting: pinned opaque messages, in
+//!   strict mode too, counted by an estimate of their JSON and written back as they came.
+//!   An unknown item whose type ends in `_call` is the model's (assistant), any other the
+//!   caller's;
+//! - the `compaction` item a server-side compaction returns (its `encrypted_content`
+//!   holds what came before it) is kept whole, pinned, as an earlier summary: see
+//!   [`crate::message::Opaque::is_provider_summary`].
 //!
 //! Counting: media as in [`super::openai`] (an image 765 tokens, 85 at `low` detail; a file
 //! by its inline data or 1,500 by id). Reasoning is estimated by its visible summary; its
@@ -51,7 +58,6 @@ const CARRIED_CALLS: &[&str] = &[
     "web_search_call",
     "file_search_call",
     "computer_call",
-    "local_shell_call",
     "mcp_call",
     "mcp_list_tools",
     "mcp_approval_request",
@@ -77,6 +83,7 @@ pub(crate) fn is_item_type(kind: &str) -> bool {
             | "function_call_output"
             | "custom_tool_call"
             | "custom_tool_call_output"
+            | "local_shell_call"
             | "reasoning"
     ) || CARRIED_CALLS.contains(&kind)
         || CARRIED_INPUTS.contains(&kind)
@@ -160,7 +167,7 @@ pub(crate) fn parse_item(
             let result = ToolResult {
                 call_id: required_str(item, path, "call_id")?.to_owned(),
                 tool_name: None,
-                content: output(object.get("output"), &at(path, "output"), options)?,
+                content: output(object.get("output"), &at(path, "output"))?,
                 is_error: false,
             };
             Message::new(
@@ -169,19 +176,21 @@ pub(crate) fn parse_item(
                 vec![Part::ToolResult(result)],
             )
         }
+        "local_shell_call" => assistant(shell_call(item, path)?),
         "reasoning" => assistant(reasoning(item, path)?),
         carried if CARRIED_CALLS.contains(&carried) => assistant(opaque_part(carried, item)),
-        carried if CARRIED_INPUTS.contains(&carried) || options.lenient => Message::new(
+        carried if CARRIED_INPUTS.contains(&carried) => Message::new(
             MessageId::new(""),
             Role::User,
             vec![opaque_part(carried, item)],
         ),
-        unknown => {
-            return Err(FormatError::new(
-                at(path, "type"),
-                format!("unknown item type {unknown:?}"),
-            ));
-        }
+        // A type not known yet: kept whole, on the side its name says.
+        unknown if unknown.ends_with("_call") => assistant(opaque_part(unknown, item)),
+        unknown => Message::new(
+            MessageId::new(""),
+            Role::User,
+            vec![opaque_part(unknown, item)],
+        ),
     };
     Ok(pin_opaque(message))
 }
@@ -206,6 +215,19 @@ fn call(item: &Value, path: &str, input_key: &str) -> Result<Part, FormatError> 
         id: required_str(item, path, "call_id")?.to_owned(),
         name: required_str(item, path, "name")?.to_owned(),
         arguments,
+    }))
+}
+
+/// A `local_shell_call`: a call by `call_id` named `local_shell`, its arguments the JSON of
+/// its `action`.
+fn shell_call(item: &Value, path: &str) -> Result<Part, FormatError> {
+    let action = item
+        .get("action")
+        .ok_or_else(|| FormatError::new(at(path, "action"), "missing"))?;
+    Ok(Part::ToolCall(ToolCall {
+        id: required_str(item, path, "call_id")?.to_owned(),
+        name: "local_shell".to_owned(),
+        arguments: action.to_string(),
     }))
 }
 
@@ -241,22 +263,18 @@ fn parse_message(item: &Value, path: &str, options: ParseOptions) -> Result<Mess
         "assistant" => Role::Assistant,
         unknown => return unknown_role(unknown, item, path, options),
     };
-    let parts = output(object.get("content"), &at(path, "content"), options)?;
+    let parts = output(object.get("content"), &at(path, "content"))?;
     Ok(pin_opaque(Message::new(MessageId::new(""), role, parts)))
 }
 
 /// A message's `content` or an output's `output`: a string or an array of parts.
-fn output(
-    value: Option<&Value>,
-    path: &str,
-    options: ParseOptions,
-) -> Result<Vec<Part>, FormatError> {
+fn output(value: Option<&Value>, path: &str) -> Result<Vec<Part>, FormatError> {
     match value {
         Some(Value::String(text)) => Ok(vec![Part::text(text.clone())]),
         Some(Value::Array(parts)) => parts
             .iter()
             .enumerate()
-            .map(|(i, part)| content_part(part, &index(path, i), options))
+            .map(|(i, part)| content_part(part, &index(path, i)))
             .collect(),
         None => Err(FormatError::new(path, "missing")),
         Some(other) => Err(FormatError::new(
@@ -269,11 +287,7 @@ fn output(
     }
 }
 
-pub(super) fn content_part(
-    item: &Value,
-    path: &str,
-    options: ParseOptions,
-) -> Result<Part, FormatError> {
+pub(super) fn content_part(item: &Value, path: &str) -> Result<Part, FormatError> {
     let object = object_at(item, path, "content part")?;
     let kind = match object.get("type") {
         Some(Value::String(kind)) => kind.as_str(),
@@ -322,12 +336,7 @@ pub(super) fn content_part(
                 tokens: (field("data").unwrap_or_default().len() as u64 / 40).max(50),
             })
         }
-        unknown if options.lenient => opaque_part(unknown, item),
-        unknown => {
-            return Err(FormatError::new(
-                at(path, "type"),
-                format!("unknown part type {unknown:?}"),
-            ));
-        }
+        // A type not known yet: kept whole.
+        unknown => opaque_part(unknown, item),
     })
 }

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value, json};
 
 use super::content_part;
-use crate::format::{ParseOptions, base_object, placeholder, render_blocks};
+use crate::format::{base_object, placeholder, render_blocks};
 use crate::message::{Message, Part, Role, text_of};
 
 /// Renders a message the engine wrote or changed as one item, on top of its original item
@@ -25,6 +25,8 @@ pub(crate) fn render(message: &Message, original: Option<&Value>) -> Value {
     }
     if let Some(call) = message.tool_calls().next() {
         let input_key = match kind.as_deref() {
+            // A shell call is never rewritten: the original stands.
+            Some("local_shell_call") => return Value::Object(object),
             Some("custom_tool_call") => "input",
             Some(_) => "arguments",
             None => {
@@ -88,7 +90,7 @@ fn render_message(message: &Message, fresh: bool, mut object: Map<String, Value>
         Some(originals) => Value::Array(render_blocks(
             &message.parts,
             originals,
-            |part| content_part(part, "", ParseOptions { lenient: true }).ok(),
+            |part| content_part(part, "").ok(),
             |part, base| render_part(part, base, text_type),
         )),
         None => json!(

@@ -90,11 +90,11 @@ fn bad_input_names_the_item_path() {
             r#"[{"type":"function_call","name":"f"}]"#,
             "input[0].call_id",
         ),
-        (r#"[{"type":"shout"}]"#, "input[0].type"),
+        (r#"[{"type":7}]"#, "input[0].type"),
         (r#"[{"content":"x"}]"#, "input[0].type"),
         (r#"[{"role":"bot","content":"x"}]"#, "input[0].role"),
         (
-            r#"[{"role":"user","content":[{"type":"input_video"}]}]"#,
+            r#"[{"role":"user","content":[{"text":"x"}]}]"#,
             "input[0].content[0].type",
         ),
         (
@@ -124,19 +124,57 @@ fn bad_input_names_the_item_path() {
 }
 
 #[test]
-fn unknown_items_are_kept_pinned_when_lenient() {
-    let text = r#"[{"role":"user","content":"x"},{"type":"future_item","data":[1.10]}]"#;
-    let conversation = parse_str(
-        text,
-        Format::OpenAiResponses,
-        ParseOptions { lenient: true },
-    )
-    .expect("lenient");
-    assert!(!conversation.messages[1].compactable);
+fn unknown_items_and_parts_are_kept_pinned_in_every_mode() {
+    let text = r#"[{"role":"user","content":[{"type":"input_text","text":"x"},{"type":"input_video","v":1}]},{"type":"future_call","data":[1.10]},{"type":"future_item","data":[1.10]}]"#;
+    for options in [ParseOptions::default(), ParseOptions { lenient: true }] {
+        let conversation = parse_str(text, Format::OpenAiResponses, options).expect("kept");
+        let m = &conversation.messages;
+        assert!(m.iter().all(|m| !m.compactable));
+        assert_eq!(
+            m.iter().map(|m| m.role).collect::<Vec<_>>(),
+            [Role::User, Role::Assistant, Role::User]
+        );
+        assert_eq!(conversation.to_json(m).to_string(), text);
+    }
+}
+
+/// Codex's items: injected context, encrypted reasoning, a shell call answered by a
+/// `function_call_output`, a freeform `custom_tool_call`, a web search, and a provider's
+/// compaction item standing for what came before.
+const CODEX: &str = r#"[{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>"}]},{"type":"message","role":"user","content":[{"type":"input_text","text":"fix the build"}]},{"type":"reasoning","summary":[],"content":null,"encrypted_content":"gAAAAABo"},{"type":"local_shell_call","id":"lsh_1","call_id":"call_1","status":"completed","action":{"type":"exec","command":["bash","-lc","cargo build"],"timeout_ms":10000}},{"type":"function_call_output","call_id":"call_1","output":"{\"output\":\"error[E0425]\",\"metadata\":{\"exit_code\":101}}"},{"type":"custom_tool_call","status":"completed","call_id":"call_2","name":"apply_patch","input":"*** Begin Patch\n*** End Patch"},{"type":"custom_tool_call_output","call_id":"call_2","output":"Done!"},{"type":"web_search_call","status":"completed","action":{"type":"search","query":"E0425"}},{"type":"compaction","encrypted_content":"gAAAAABp"},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Fixed."}]}]"#;
+
+#[test]
+fn codex_items_read_pair_and_come_back_byte_for_byte() {
+    let conversation = strict(CODEX).expect("Codex's items read strictly");
+    let m = &conversation.messages;
+    assert!(matches!(&m[2].parts[..], [Part::Reasoning(r)] if r.redacted));
+    let shell = m[3].tool_calls().next().expect("a shell call");
     assert_eq!(
-        conversation.to_json(&conversation.messages).to_string(),
-        text
+        (shell.id.as_str(), shell.name.as_str()),
+        ("call_1", "local_shell")
     );
+    assert!(shell.arguments.contains("cargo build"));
+    assert!(m[3].compactable && m[4].compactable && m[5].compactable);
+    assert_eq!(
+        m[5].tool_calls().next().map(|c| c.name.as_str()),
+        Some("apply_patch")
+    );
+    assert!(!m[7].compactable && !m[8].compactable);
+    assert!(matches!(&m[8].parts[..], [Part::Opaque(o)] if o.is_provider_summary()));
+    assert_eq!(check(Format::OpenAiResponses, m), Ok(()));
+    assert_eq!(conversation.to_json(m).to_string(), CODEX);
+    // A changed shell call is written back as it came; its output is rewritten.
+    let mut messages = m.clone();
+    if let Part::ToolCall(call) = &mut messages[3].parts[0] {
+        call.arguments = "{}".into();
+    }
+    if let Part::ToolResult(result) = &mut messages[4].parts[0] {
+        result.content = vec![Part::text("[cleared]")];
+    }
+    let out = conversation.to_json(&messages).to_value();
+    let input: serde_json::Value = serde_json::from_str(CODEX).expect("json");
+    assert_eq!(out[3], input[3]);
+    assert_eq!(out[4]["output"], "[cleared]");
 }
 
 fn violations(text: &str) -> Vec<(usize, Rule, String)> {
