@@ -73,7 +73,7 @@
 //! | ground: plain data | [`message`], [`level`], [`hash`], [`summary`], [`catalog`], [`budget`], [`config`] |
 //! | counting | [`tokens`] |
 //! | formats | [`format`](mod@format) |
-//! | reading a conversation | [`pin`], [`facts`], [`prompt`], [`segment`], [`select`], [`overflow`], [`prune`], [`validate`], [`plan`], [`extractive`] |
+//! | reading a conversation | [`pin`], [`task`], [`facts`], [`prompt`], [`segment`], [`select`], [`overflow`], [`prune`], [`validate`], [`plan`], [`extractive`] |
 //! | planning | [`ladder`] |
 //! | the run | [`engine`] |
 //! | drivers | [`driver`], [`rebase`], [`writeback`], [`live`] |
@@ -130,6 +130,7 @@ pub mod segment;
 pub mod select;
 pub mod standing;
 pub mod summary;
+pub mod task;
 pub mod tokens;
 pub mod trail;
 pub mod validate;

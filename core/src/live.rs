@@ -46,7 +46,7 @@ use std::ops::Range;
 use crate::driver::{Clock, Summarize};
 use crate::engine::{CompactError, Compactor, Outcome, Run, Status, Trigger};
 use crate::hash::{ContentHash, message_hash};
-use crate::message::{Message, Role};
+use crate::message::Message;
 use crate::overflow::{Assessment, MessageTokens, judge};
 use crate::pin::{PinError, Pins};
 use crate::plan::Plan;
@@ -237,21 +237,15 @@ impl Session {
         if config.budget.target_ratio.is_some() || calls == 0 {
             return None;
         }
-        let system = self
-            .messages
-            .iter()
-            .take_while(|m| m.role == Role::System)
-            .count();
-        let task = usize::from(
-            self.messages
-                .get(system)
-                .is_some_and(|m| m.role == Role::User && !m.is_compaction()),
-        );
+        let stable = crate::task::prefix(&self.messages).end();
         let budget = &self.assessment.budget;
         Some(Observed {
             growth: tokens as f64 / calls as f64,
-            stable: self.assessment.messages[..system + task]
+            stable: self
+                .assessment
+                .messages
                 .iter()
+                .take(stable)
                 .map(|m| m.tokens)
                 .sum(),
             tokens: self.assessment.total_tokens,

@@ -162,7 +162,7 @@ impl Prices {
 pub struct Observed {
     /// Mean tokens appended per call.
     pub growth: f64,
-    /// The stable prefix: leading system messages and the task.
+    /// The stable prefix: leading system messages, injected context and the task.
     pub stable: u64,
     /// The conversation now.
     pub tokens: u64,

@@ -26,6 +26,7 @@ const FLOORS: &[(&str, u8)] = &[
     // Reading a conversation: segmentation, selection, overflow, the pieces a plan and its
     // application are made of.
     ("pin", 3),
+    ("task", 3),
     ("facts", 3),
     ("observation", 3),
     ("trail", 3),

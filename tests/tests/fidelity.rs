@@ -31,6 +31,7 @@ use compactor::format::Format;
 use compactor::ladder::Level;
 use compactor::message::{Message, Role};
 use compactor::retention::{Contexts, is_counted};
+use compactor::task::{newest_words, prefix};
 use compactor::validate::{validate, validate_format};
 use compactor_tests::corpus;
 use compactor_tests::harness::{Script, Scripted, SimClock, drive_bounded};
@@ -74,8 +75,8 @@ struct Row {
 /// Indices of what always stays verbatim: the task, the newest user message and the
 /// newest turn (the last assistant message and what follows it).
 fn always_verbatim(messages: &[Message]) -> Vec<usize> {
-    let mut kept: Vec<usize> = messages.iter().position(plain_user).into_iter().collect();
-    kept.extend(messages.iter().rposition(plain_user));
+    let mut kept: Vec<usize> = task(messages).into_iter().collect();
+    kept.extend(newest_words(messages));
     if let Some(last) = messages.iter().rposition(|m| m.role == Role::Assistant) {
         kept.extend(last..messages.len());
     }
@@ -194,8 +195,9 @@ fn lost_by_source(original: &[Message], output: &[Message]) -> Vec<(String, usiz
         .collect()
 }
 
-fn plain_user(m: &Message) -> bool {
-    m.role == Role::User && !m.is_compaction() && m.tool_results().next().is_none()
+/// The task: the first message with the user's words.
+fn task(messages: &[Message]) -> Option<usize> {
+    prefix(messages).task
 }
 
 fn row(original: &[Message], output: &[Message], target: u64, valid: bool) -> Row {
@@ -223,8 +225,8 @@ fn row(original: &[Message], output: &[Message], target: u64, valid: bool) -> Ro
             kept as f64 / wanted.len() as f64
         },
         context,
-        task: verbatim(original.iter().find(|m| plain_user(m))),
-        newest_user: verbatim(original.iter().rev().find(|m| plain_user(m))),
+        task: verbatim(task(original).map(|i| &original[i])),
+        newest_user: verbatim(newest_words(original).map(|i| &original[i])),
         valid,
         raw: output
             .iter()
@@ -248,12 +250,8 @@ fn detail(original: &[Message], outcome: &Outcome, events: &[compactor::engine::
         .filter(|m| m.role == Role::System)
         .map(size)
         .sum();
-    let task = original.iter().find(|m| plain_user(m)).map_or(0, size);
-    let newest = original
-        .iter()
-        .rev()
-        .find(|m| plain_user(m))
-        .map_or(0, size);
+    let task = task(original).map_or(0, |i| size(&original[i]));
+    let newest = newest_words(original).map_or(0, |i| size(&original[i]));
     let last = original
         .iter()
         .rposition(|m| m.role == Role::Assistant)

@@ -706,3 +706,97 @@ fn protected_messages_are_clipped_only_for_the_absolute_limit() {
         "clipped for the target alone: {clipped:?}"
     );
 }
+
+#[test]
+fn injected_context_and_the_newest_words_beside_tool_results_stay_verbatim() {
+    // Codex opens with injected context; Claude Code merges an interrupted tool's result,
+    // the interruption notice and the user's new instruction into one user message, which
+    // the agent's work then pushes out of the tail. At every budget the context and the
+    // task stay (the task is the first request the user wrote), and so does the message
+    // carrying the newest words, however old. LIGHT is off: summaries do the work.
+    use compactor::message::{Part, ToolCall, ToolResult};
+    let call = |i: usize| ToolCall {
+        id: format!("call{i}"),
+        name: "bash".into(),
+        arguments: format!("{{\"command\":\"cat src/module_{i}.rs\"}}"),
+    };
+    let body = |i: usize| {
+        (0..120)
+            .map(|w| format!("line {w} of src/module_{i}.rs value {}", w * i))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let mut messages = vec![
+        Message::system("sys", "You are a coding agent."),
+        Message::user(
+            "agents",
+            "# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\nRun cargo fmt.\n</INSTRUCTIONS>",
+        ),
+        Message::user(
+            "env",
+            "<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>",
+        ),
+        Message::user("task", "Fix the failing test in src/lib.rs."),
+    ];
+    for i in 0..6 {
+        messages.push(Message::assistant_calls(
+            format!("a{i}").as_str(),
+            None,
+            [call(i)],
+        ));
+        messages.push(Message::tool_result(
+            format!("t{i}").as_str(),
+            format!("call{i}"),
+            body(i),
+        ));
+    }
+    messages.push(Message::assistant_calls("a6", None, [call(6)]));
+    let interrupted = Message::new(
+        "words",
+        Role::User,
+        vec![
+            Part::ToolResult(ToolResult {
+                call_id: "call6".into(),
+                tool_name: None,
+                content: vec![Part::text(body(6))],
+                is_error: true,
+            }),
+            Part::text("[Request interrupted by user for tool use]"),
+            Part::text("Stop: keep the public API as it is."),
+        ],
+    );
+    messages.push(interrupted.clone());
+    for i in 7..14 {
+        messages.push(Message::assistant_calls(
+            format!("a{i}").as_str(),
+            None,
+            [call(i)],
+        ));
+        messages.push(Message::tool_result(
+            format!("t{i}").as_str(),
+            format!("call{i}"),
+            body(i),
+        ));
+    }
+    messages.push(Message::assistant("done", "Fixed, the API is unchanged."));
+    for share in [0.6, 0.5, 0.25] {
+        let compactor = summarizing_compactor(&messages, share, |_| {});
+        let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
+        let outcome = result.unwrap_or_else(|e| panic!("at {share}: {e}"));
+        assert_sound(&messages, &outcome);
+        for id in ["agents", "env", "task"] {
+            let original = messages.iter().find(|m| m.id.as_str() == id);
+            assert!(
+                original.is_some_and(|m| outcome.messages.contains(m)),
+                "at {share}: {id} was rewritten"
+            );
+        }
+        let kept = outcome.messages.iter().find(|m| m.id.as_str() == "words");
+        let text = kept.map(Message::text).unwrap_or_default();
+        assert!(
+            text.contains("Stop: keep the public API as it is."),
+            "at {share}: the newest words were lost: {:?}",
+            kept
+        );
+    }
+}

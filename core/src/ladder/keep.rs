@@ -1,36 +1,39 @@
-//! What always stays verbatim: pinned messages, the task (the first user message), the
-//! newest user message and the newest turn (the last assistant response, however many
-//! messages in a row it takes, and what follows it, unanswered tool calls included); below
-//! MAXIMUM also the user's own messages in between (not a text-action agent's
+//! What always stays verbatim: pinned messages, the stable prefix (the context an agent
+//! injected before the task, and the task: the first message with the user's words, see
+//! [`crate::task`]), the newest user words (whatever message carries them: text beside tool
+//! results, an interrupted turn) and the newest turn (the last assistant response, however
+//! many messages in a row it takes, and what follows it, unanswered tool calls included);
+//! below MAXIMUM also the user's own messages in between (not a text-action agent's
 //! [observations](crate::observation), which are folded with their commands), newest
 //! first, up to `max_preserved_user_tokens` (and a quarter of the target, and what the
 //! target leaves beside the rest and a summary; when the message signal fired, half the
 //! messages the target leaves), and at MODERATE earlier summaries.
 //!
-//! One of the task, the newest user message and the newest turn's messages that alone
+//! One of the task, the newest user words and the newest turn's messages that alone
 //! exceeds its share (a quarter of the absolute limit) is clipped middle-out ([`clips`]),
 //! never folded into a summary — and only when they do not fit the absolute limit together.
 
 use crate::config::MIN_SUMMARY_TOKENS;
 use crate::ladder::{Level, LevelContext, MIN_CLIPPED_TOKENS};
 use crate::message::{Message, Role};
+use crate::task;
 
-/// A user's own words: not a summary, not a tool result.
+/// A message of the user's own words alone: no tool result beside them.
 fn plain_user(message: &Message) -> bool {
-    message.role == Role::User
-        && !message.is_compaction()
-        && message.tool_results().next().is_none()
+    task::has_user_words(message) && message.tool_results().next().is_none()
 }
 
-/// What stays verbatim at every level: pinned messages, the task, the newest user message
-/// and the newest turn.
+/// What stays verbatim at every level: pinned messages, the stable prefix (injected
+/// context and the task), the newest user words and the newest turn.
 fn always(ctx: &LevelContext<'_>) -> Vec<bool> {
     let messages = ctx.messages;
     let mut keep: Vec<bool> = messages.iter().map(|m| !m.compactable).collect();
-    let task = messages.iter().position(plain_user);
-    let newest_user = messages.iter().rposition(plain_user);
-    for i in task.into_iter().chain(newest_user) {
-        keep[i] = true;
+    let prefix = task::prefix(messages);
+    for (i, k) in keep.iter_mut().enumerate() {
+        *k |= prefix.holds(i);
+    }
+    if let Some(newest) = task::newest_words(messages) {
+        keep[newest] = true;
     }
     // The newest turn: the last assistant response and everything after it. A response
     // may be several assistant messages in a row (a Responses `reasoning`, `message` and

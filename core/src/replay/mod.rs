@@ -46,7 +46,8 @@ pub enum Rule {
     Session,
     /// Keeps everything: an unlimited window.
     KeepEverything,
-    /// Drops the oldest turns after the stable prefix (system messages, the task) whenever
+    /// Drops the oldest turns after the stable prefix (system messages, injected context,
+    /// the task: [`crate::task::prefix`]) whenever
     /// the prompt is over the trigger, until it is at or under it: trimming on every call.
     Trim,
 }
@@ -255,7 +256,7 @@ pub async fn replay<S: Summarize, C: Clock>(
     };
     let priming = accountant.total(&[]);
     let absolute = compactor.budget().absolute_limit;
-    let stable = stable_prefix(messages);
+    let stable = crate::task::prefix(messages).end();
     let points = calls(messages);
     let mut session = Session::new(compactor, "replay", Vec::new());
     let mut prompt = Prompt {
@@ -327,19 +328,6 @@ pub async fn replay<S: Summarize, C: Clock>(
 /// A prompt of `tokens` whose first `cached` are read from the cache.
 fn price(prices: &Prices, cached: u64, tokens: u64) -> f64 {
     prices.cached * cached as f64 + prices.cache_write * tokens.saturating_sub(cached) as f64
-}
-
-/// The messages no policy drops: the leading system messages and the first user message
-/// after them (the task).
-fn stable_prefix(messages: &[Message]) -> usize {
-    let system = messages
-        .iter()
-        .take_while(|m| m.role == Role::System)
-        .count();
-    match messages.get(system) {
-        Some(m) if m.role == Role::User => system + 1,
-        _ => system,
-    }
 }
 
 /// Follows the session's assessment: a proactive run when a signal fires, a reactive one
