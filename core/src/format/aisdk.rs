@@ -38,7 +38,7 @@ use serde_json::{Map, Value, json};
 use super::{
     Conversation, Format, FormatError, ParseOptions, Source, at, base_object, index,
     inline_data_tokens, kind_of, object_at, opaque_part, pin_opaque, placeholder,
-    read_conversation, render_blocks, required_str, tool_call, unknown_role,
+    read_conversation, render_blocks, required_str, tool_call, unknown_part, unknown_role,
 };
 use crate::message::{
     Media, MediaKind, Message, MessageId, Part, Reasoning, Role, ToolResult, text_of,
@@ -269,8 +269,11 @@ fn not_allowed(
         "tool-call",
         "tool-result",
     ];
-    if options.lenient || !known.contains(&kind) {
+    if options.lenient {
         return Ok(opaque_part(kind, part));
+    }
+    if !known.contains(&kind) {
+        return unknown_part(kind, part, path, Format::AiSdk);
     }
     Err(FormatError::new(
         at(path, "type"),

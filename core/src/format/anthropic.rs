@@ -14,8 +14,10 @@
 //! `cache_control`, `citations`, a thinking block's `signature` — stay in the original
 //! JSON and survive every write. Server-side tool blocks (`server_tool_use`,
 //! `web_search_tool_result` and their kin), the `tool_reference` blocks a tool search
-//! answers with inside a `tool_result`, and any block of a type not known yet are kept as
-//! pinned opaque parts, in strict mode too.
+//! answers with inside a `tool_result`, a `tool_result` in an assistant message (some
+//! proxies answer server-side calls in place), and any block of a type not known yet are
+//! kept as pinned opaque parts, in strict mode too. The `compaction` block a server-side
+//! compaction puts in an assistant message is kept so too, as an earlier summary.
 //!
 //! Estimates: an image is counted as [`IMAGE_TOKENS`], Anthropic's figure for an image near
 //! its 1.15 megapixel resize limit (`width × height / 750`); a document with inline text
@@ -30,7 +32,7 @@ use super::verbatim::Piece;
 use super::{
     Conversation, Format, FormatError, ParseOptions, Source, at, base_object, index,
     inline_data_tokens, kind_of, object_at, opaque_part, pin_opaque, placeholder,
-    read_conversation, render_blocks, required_str, tool_call, unknown_role,
+    read_conversation, render_blocks, required_str, tool_call, unknown_part, unknown_role,
 };
 use crate::message::{
     Media, MediaKind, Message, MessageId, Part, Reasoning, Role, ToolResult, text_of,
@@ -107,7 +109,18 @@ pub(crate) fn parse_message(
         }
         unknown => return unknown_role(unknown, item, path, options),
     };
-    let parts = content(object.get("content"), &at(path, "content"))?;
+    let mut parts = content(object.get("content"), &at(path, "content"))?;
+    if role == Role::Assistant
+        && let Some(Value::Array(blocks)) = object.get("content")
+    {
+        // A `tool_result` the model's own message holds answers a server-side call in place
+        // (as some proxies write them): carried, not a result the caller owes.
+        for (part, block) in parts.iter_mut().zip(blocks) {
+            if matches!(part, Part::ToolResult(_)) {
+                *part = opaque_part("tool_result", block);
+            }
+        }
+    }
     Ok(pin_opaque(Message::new(MessageId::new(""), role, parts)))
 }
 
@@ -152,7 +165,7 @@ fn read_block(block: &Value, path: &str) -> Result<Part, FormatError> {
             })
         }
         // Server-side blocks, `tool_reference` and types not known yet: kept whole.
-        other => opaque_part(other, block),
+        other => unknown_part(other, block, path, Format::Anthropic)?,
     })
 }
 
@@ -562,6 +575,29 @@ mod tests {
         let orphan = r#"[{"role":"user","content":"go"},{"role":"assistant","content":"ok"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t9","content":[{"type":"tool_reference","tool_name":"Read"}]}]}]"#;
         let c = strict(orphan).expect("reads");
         assert!(crate::format::check::check(Format::Anthropic, &c.messages).is_err());
+    }
+
+    #[test]
+    fn a_result_in_the_models_own_message_is_carried_and_a_foreign_block_refused() {
+        // A proxy answering a server-side call in place, in the assistant's message.
+        let text = r#"[{"role":"user","content":"search"},{"role":"assistant","content":[{"type":"server_tool_use","id":"s1","name":"web_search","input":{}},{"type":"tool_result","tool_use_id":"s1","content":"found"},{"type":"text","text":"Found it."}]}]"#;
+        let c = strict(text).expect("reads");
+        assert!(matches!(&c.messages[1].parts[1], Part::Opaque(o) if o.kind == "tool_result"));
+        assert!(!c.messages[1].compactable);
+        assert_eq!(
+            crate::format::check::check(Format::Anthropic, &c.messages),
+            Ok(())
+        );
+        assert_eq!(c.to_json(&c.messages).to_string(), text);
+        let foreign = r#"[{"role":"user","content":[{"type":"input_text","text":"x"}]}]"#;
+        let error = strict(foreign).expect_err("another format's part");
+        assert_eq!(
+            (error.path.as_str(), error.message.as_str()),
+            (
+                "messages[0].content[0].type",
+                r#""input_text" is a part of the openai-responses format, not anthropic"#
+            )
+        );
     }
 
     #[test]

@@ -70,6 +70,15 @@ fn detect_part(part: &Value) -> Option<Format> {
         return Some(Format::Anthropic);
     }
     match object.get("type")?.as_str()? {
+        "image" if object.contains_key("source") => Some(Format::Anthropic),
+        "image" if object.contains_key("image") => Some(Format::AiSdk),
+        kind => part_format(kind),
+    }
+}
+
+/// The one format a content part type belongs to, when only one has it.
+pub(crate) fn part_format(kind: &str) -> Option<Format> {
+    match kind {
         "image_url" | "input_audio" | "refusal" => Some(Format::OpenAi),
         "input_text" | "output_text" | "input_image" | "input_file" => {
             Some(Format::OpenAiResponses)
@@ -78,8 +87,6 @@ fn detect_part(part: &Value) -> Option<Format> {
             Some(Format::Anthropic)
         }
         "tool-call" | "tool-result" | "reasoning" | "file" => Some(Format::AiSdk),
-        "image" if object.contains_key("source") => Some(Format::Anthropic),
-        "image" if object.contains_key("image") => Some(Format::AiSdk),
         _ => None,
     }
 }

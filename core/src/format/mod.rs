@@ -109,7 +109,7 @@ mod verbatim;
 use std::fmt;
 
 pub use conversation::{Conversation, Written, render};
-pub(crate) use opaque::{is_unknown_role, opaque_part, pin_opaque, unknown_role};
+pub(crate) use opaque::{is_unknown_role, opaque_part, pin_opaque, unknown_part, unknown_role};
 pub(crate) use parts::{
     base_object, inline_data_tokens, placeholder, render_blocks, render_blocks_read, tool_call,
 };

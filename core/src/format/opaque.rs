@@ -16,6 +16,24 @@ pub(crate) fn opaque_part(kind: &str, json: &Value) -> Part {
     })
 }
 
+/// A content part of a type `own` does not know: kept whole (see [`opaque_part`]), unless
+/// the type is another format's own (`tool_use` read as OpenAI Chat): then the input is in
+/// another format, an error at `path.type` that says which.
+pub(crate) fn unknown_part(
+    kind: &str,
+    json: &Value,
+    path: &str,
+    own: super::Format,
+) -> Result<Part, FormatError> {
+    match super::detect::part_format(kind) {
+        Some(other) if other != own => Err(FormatError::new(
+            at(path, "type"),
+            format!("{kind:?} is a part of the {other} format, not {own}"),
+        )),
+        _ => Ok(opaque_part(kind, json)),
+    }
+}
+
 /// The kind an opaque message of an unknown role carries: `role:exit`.
 const ROLE_PREFIX: &str = "role:";
 

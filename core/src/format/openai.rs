@@ -15,8 +15,8 @@ use serde_json::{Map, Value, json};
 
 use super::{
     Conversation, Format, FormatError, ParseOptions, Source, at, base_object, index,
-    inline_data_tokens, kind_of, object_at, opaque_part, pin_opaque, read_conversation,
-    required_str, unknown_role,
+    inline_data_tokens, kind_of, object_at, pin_opaque, read_conversation, required_str,
+    unknown_part, unknown_role,
 };
 use crate::message::{
     Media, MediaKind, Message, MessageId, Part, Role, ToolCall, ToolResult, text_of,
@@ -179,7 +179,7 @@ fn content_part(item: &Value, path: &str) -> Result<Part, FormatError> {
         }
         "" => return Err(FormatError::new(at(path, "type"), "missing")),
         // A type not known yet: kept whole.
-        unknown => opaque_part(unknown, item),
+        unknown => unknown_part(unknown, item, path, Format::OpenAi)?,
     })
 }
 

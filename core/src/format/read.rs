@@ -264,12 +264,16 @@ mod tests {
 
     #[test]
     fn parse_auto_uses_the_detected_format_and_explicit_formats_win() {
-        let text = r#"[{"role":"user","content":[{"type":"text","text":"x"}]},{"role":"assistant","content":[{"type":"tool-call","toolCallId":"c","toolName":"f","input":{}}]},{"role":"tool","content":[{"type":"tool-result","toolCallId":"c","toolName":"f","output":{"type":"text","value":"y"}}]}]"#;
+        let text = r#"[{"role":"user","content":[{"type":"text","text":"x"}]},{"role":"assistant","content":[{"type":"tool-call","toolCallId":"c","toolName":"f","input":{}}]}]"#;
         let auto = parse_str_auto(text, ParseOptions::default()).expect("ai sdk");
         assert_eq!(auto.format, Format::AiSdk);
         let forced =
             parse_str(text, Format::Anthropic, ParseOptions::default()).expect_err("not anthropic");
-        assert_eq!(forced.path, "messages[2].role");
+        assert_eq!(forced.path, "messages[1].content[0].type");
+        assert_eq!(
+            forced.message,
+            r#""tool-call" is a part of the ai-sdk format, not anthropic"#
+        );
         assert_eq!(
             parse_str_auto("7", ParseOptions::default())
                 .expect_err("no format")

@@ -45,7 +45,8 @@ use serde_json::Value;
 use super::openai::{FILE_REF_TOKENS, IMAGE_LOW_TOKENS, IMAGE_TOKENS, short_label};
 use super::{
     Conversation, Format, FormatError, ParseOptions, Source, at, index, inline_data_tokens,
-    kind_of, object_at, opaque_part, pin_opaque, read_conversation, required_str, unknown_role,
+    kind_of, object_at, opaque_part, pin_opaque, read_conversation, required_str, unknown_part,
+    unknown_role,
 };
 use crate::message::{
     Media, MediaKind, Message, MessageId, Part, Reasoning, Role, ToolCall, ToolResult,
@@ -337,6 +338,6 @@ pub(super) fn content_part(item: &Value, path: &str) -> Result<Part, FormatError
             })
         }
         // A type not known yet: kept whole.
-        unknown => opaque_part(unknown, item),
+        unknown => unknown_part(unknown, item, path, Format::OpenAiResponses)?,
     })
 }
