@@ -70,10 +70,10 @@
 //!
 //! | floor | modules |
 //! |---|---|
-//! | ground: plain data | [`message`], [`level`], [`hash`], [`summary`], [`catalog`], [`budget`], [`config`] |
+//! | ground: plain data | [`message`], [`task`], [`level`], [`hash`], [`summary`], [`catalog`], [`budget`], [`config`] |
 //! | counting | [`tokens`] |
 //! | formats | [`format`](mod@format) |
-//! | reading a conversation | [`pin`], [`task`], [`facts`], [`prompt`], [`segment`], [`select`], [`overflow`], [`prune`], [`validate`], [`plan`], [`extractive`] |
+//! | reading a conversation | [`pin`], [`facts`], [`prompt`], [`segment`], [`select`], [`overflow`], [`prune`], [`validate`], [`plan`], [`extractive`] |
 //! | planning | [`ladder`] |
 //! | the run | [`engine`] |
 //! | drivers | [`driver`], [`rebase`], [`writeback`], [`live`] |

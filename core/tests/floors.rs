@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 const FLOORS: &[(&str, u8)] = &[
     // Ground: plain data.
     ("message", 0),
+    // What of a conversation the user wrote: read off the messages alone.
+    ("task", 0),
     ("level", 0),
     ("hash", 0),
     ("summary", 0),
@@ -26,7 +28,6 @@ const FLOORS: &[(&str, u8)] = &[
     // Reading a conversation: segmentation, selection, overflow, the pieces a plan and its
     // application are made of.
     ("pin", 3),
-    ("task", 3),
     ("facts", 3),
     ("observation", 3),
     ("trail", 3),
