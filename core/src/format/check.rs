@@ -10,9 +10,10 @@
 //! - **Anthropic**: system messages only at the start; then the first message is the user's
 //!   and roles alternate user/assistant; the results of an assistant message's `tool_use`
 //!   blocks all come in the very next message, a user message, before any other block;
-//!   a thinking block sits first in its assistant message, never alone; and when thinking
-//!   is in use, the last assistant message with tool calls keeps its thinking (the API
-//!   refuses a tool-use turn stripped of it).
+//!   a thinking block sits first in its assistant message, never alone. (A response that
+//!   came without thinking goes back without it: Claude Code's transcripts are full of
+//!   tool-use turns with no thinking beside turns with it, and the API took them. That a
+//!   kept turn keeps its thinking is for validation to hold: it is byte-identical.)
 //! - **AI SDK**: calls and results pair up (each result after its call, once; each call
 //!   answered before the next assistant message), results in `tool` messages.
 //!
@@ -64,7 +65,7 @@ pub enum Rule {
     /// Anthropic: two user or two assistant messages in a row.
     RolesDoNotAlternate,
     /// Anthropic: thinking separated from the response it belongs to (alone in a message,
-    /// after other blocks, or missing from the last tool-use turn while thinking is on).
+    /// or after other blocks).
     ThinkingSeparated,
     /// OpenAI Responses: a `reasoning` item not followed by the assistant item it led to
     /// (last, or followed by another side's item). Fix: keep or drop the two together.
@@ -265,7 +266,6 @@ fn check_anthropic(messages: &[&Message], out: &mut Vec<Violation>) {
     for (index, message) in messages.iter().enumerate() {
         check_anthropic_results(messages, index, message, out);
     }
-    check_last_thinking(messages, out);
 }
 
 /// One top-level system prompt, then user and assistant turns alternating from the user's,
@@ -363,26 +363,6 @@ fn check_anthropic_results(
             index,
             Rule::MisplacedToolResult,
             "tool_result after other content (results come first)",
-        ));
-    }
-}
-
-/// With thinking on, the last tool-use turn must keep its thinking.
-fn check_last_thinking(messages: &[&Message], out: &mut Vec<Violation>) {
-    let thinking_on = messages.iter().any(|m| {
-        m.role == Role::Assistant && m.parts.iter().any(|p| matches!(p, Part::Reasoning(_)))
-    });
-    let last_tool_use = messages
-        .iter()
-        .rposition(|m| m.role == Role::Assistant && m.has_tool_calls());
-    if let Some(index) = last_tool_use
-        && thinking_on
-        && !matches!(messages[index].parts.first(), Some(Part::Reasoning(_)))
-    {
-        out.push(violation(
-            index,
-            Rule::ThinkingSeparated,
-            "the last tool-use message does not start with its thinking",
         ));
     }
 }

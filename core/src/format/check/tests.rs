@@ -168,17 +168,16 @@ fn anthropic_rules_are_each_caught() {
         rules(Format::Anthropic, &thinking_alone),
         [(1, ThinkingSeparated)]
     );
-    let thinking_stripped = [
+    // A tool-use response that came without thinking, after one that came with it: as
+    // Claude Code sends them.
+    let thinking_in_some_turns = [
         Message::user("u", "a"),
         Message::new("a", Role::Assistant, vec![thinking(), Part::text("first")]),
         Message::user("u", "b"),
         asks(&["c1"]),
         Message::new("r", Role::User, vec![result("c1")]),
     ];
-    assert_eq!(
-        rules(Format::Anthropic, &thinking_stripped),
-        [(3, ThinkingSeparated)]
-    );
+    assert_eq!(rules(Format::Anthropic, &thinking_in_some_turns), []);
     let thinking_late = [
         Message::user("u", "a"),
         Message::new("a", Role::Assistant, vec![Part::text("x"), thinking()]),
