@@ -15,6 +15,10 @@
 //! Messages the engine creates (summaries) have no original and are rendered fresh: a
 //! user-role message with string content in every format (see [`render`]).
 //!
+//! Agents' own session files — a Codex rollout, a Claude Code transcript, a gemini-cli
+//! chat — are read as the requests they sent by [`recording`], one module per file kind
+//! (`codex_rollout`, `claude_transcript`, `gemini_chat`).
+//!
 //! Beside the adapters, one private module per shared concept: `read` (parsing from a
 //! `Value` or text), `detect` (which format), `conversation` (writing back), `verbatim`
 //! (the input's own text), `ids` (content-derived message ids), `opaque` (what lenient
@@ -94,15 +98,19 @@
 pub mod aisdk;
 pub mod anthropic;
 pub mod check;
+mod claude_transcript;
+mod codex_rollout;
 mod conversation;
 mod detect;
 pub mod gemini;
+mod gemini_chat;
 mod ids;
 mod opaque;
 pub mod openai;
 mod parts;
 mod path;
 mod read;
+pub mod recording;
 pub mod responses;
 mod verbatim;
 

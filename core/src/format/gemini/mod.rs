@@ -356,7 +356,7 @@ fn media(mime: &str, label: String, tokens: u64) -> Part {
 
 /// The text of a function response: the string of a response whose only field is a string
 /// (`{"output": "…"}`, `{"result": "…"}`), else its JSON.
-pub(super) fn response_text(response: &Value) -> String {
+pub(crate) fn response_text(response: &Value) -> String {
     match response.as_object() {
         Some(object) if object.len() == 1 => match object.values().next() {
             Some(Value::String(text)) => text.clone(),

@@ -1,0 +1,162 @@
+//! A Codex rollout (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`), read as the OpenAI
+//! Responses requests Codex sent.
+//!
+//! A rollout is JSON Lines. Current versions write `{timestamp, type, payload}` records:
+//! `session_meta` (the session; `base_instructions.text` is the system prompt, sent as
+//! `instructions`), `turn_context` (each turn's settings; its `model` names the model),
+//! `response_item` (an item of the history: what was sent and what the model answered),
+//! `event_msg` (what the interface showed, never sent) and `compacted` (Codex compacted
+//! its context: the history goes on from its `replacement_history`, or from the user's
+//! messages and its summary `message` where older versions wrote no such history). Older
+//! versions wrote a header line (`{id, timestamp, instructions, git}`), then items as
+//! lines of their own among `{"record_type": "state"}` lines.
+//!
+//! Every item is sent as recorded but `ghost_snapshot`s (Codex's undo points, which it
+//! never sends). A model call's answer is a run of the model's items (`reasoning`,
+//! assistant `message`, `function_call`, `custom_tool_call`, `local_shell_call`,
+//! `web_search_call`); its request is everything before it. The tools Codex declared
+//! are not in the file.
+
+use serde_json::{Map, Value, json};
+
+use super::recording::{Agent, Epoch, Lines, Recording, line_path};
+use super::{Format, FormatError, at};
+
+/// Record types of a rollout's current shape.
+const RECORDS: &[&str] = &[
+    "session_meta",
+    "response_item",
+    "event_msg",
+    "turn_context",
+    "compacted",
+];
+
+/// Is `first`, a file's first object, the start of a rollout?
+pub(crate) fn is_rollout(first: &Map<String, Value>) -> bool {
+    let record = first.get("type").and_then(Value::as_str);
+    let current = record.is_some_and(|t| RECORDS.contains(&t)) && first.contains_key("payload");
+    // The older header: a session id and time, and the instructions or git state.
+    let header = record.is_none()
+        && first.contains_key("id")
+        && first.contains_key("timestamp")
+        && (first.contains_key("instructions") || first.contains_key("git"));
+    current || header
+}
+
+/// Item types the model produces: a run of them is one call's answer.
+fn is_model_item(item: &Value) -> bool {
+    match item.get("type").and_then(Value::as_str) {
+        Some("message") | None => item.get("role").and_then(Value::as_str) == Some("assistant"),
+        Some(kind) => matches!(
+            kind,
+            "reasoning"
+                | "function_call"
+                | "custom_tool_call"
+                | "local_shell_call"
+                | "web_search_call"
+        ),
+    }
+}
+
+/// Reads a rollout's lines.
+pub(crate) fn read(lines: &Lines) -> Result<Recording, FormatError> {
+    let mut fields = Map::new();
+    let mut instructions = None;
+    let mut epochs = Vec::new();
+    let mut epoch = Epoch::default();
+    // The user's messages so far, for a compaction that recorded no history.
+    let mut user_messages: Vec<Value> = Vec::new();
+    let mut answering = false;
+    for (number, object) in &lines.objects {
+        let path = line_path(*number);
+        let (kind, payload) = match (object.get("type"), object.get("payload")) {
+            (Some(Value::String(kind)), Some(payload)) if RECORDS.contains(&kind.as_str()) => {
+                (kind.as_str(), payload)
+            }
+            // The older shape: the header, state lines, and bare items.
+            _ if object.contains_key("record_type") => continue,
+            // (Its `instructions` are the user's, which Codex sends as a message too.)
+            _ if object.contains_key("id") && !object.contains_key("type") => continue,
+            _ => ("response_item", &Value::Object(object.clone())),
+        };
+        match kind {
+            "session_meta" => {
+                let base = payload
+                    .get("base_instructions")
+                    .and_then(|b| b.get("text").or(Some(b)))
+                    .and_then(Value::as_str);
+                if let Some(text) = base {
+                    instructions = Some(text.to_owned());
+                }
+            }
+            "turn_context" => {
+                if let Some(model) = payload.get("model").and_then(Value::as_str) {
+                    fields
+                        .entry("model")
+                        .or_insert_with(|| Value::String(model.to_owned()));
+                }
+            }
+            "response_item" => {
+                if !payload.is_object() {
+                    return Err(FormatError::new(
+                        at(&path, "payload"),
+                        "expected an item object",
+                    ));
+                }
+                if payload.get("type").and_then(Value::as_str) == Some("ghost_snapshot") {
+                    continue;
+                }
+                let model = is_model_item(payload);
+                if model && !answering {
+                    epoch.calls.push(epoch.items.len());
+                }
+                answering = model;
+                if payload.get("role").and_then(Value::as_str) == Some("user") {
+                    user_messages.push(payload.clone());
+                }
+                epoch.items.push(payload.clone());
+            }
+            "compacted" => {
+                let lead = match payload.get("replacement_history") {
+                    Some(Value::Array(history)) => history.clone(),
+                    _ => {
+                        let summary = payload
+                            .get("message")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default();
+                        let mut lead = user_messages.clone();
+                        lead.push(json!({
+                            "type": "message",
+                            "role": "user",
+                            "content": [{"type": "input_text", "text": summary}],
+                        }));
+                        lead
+                    }
+                };
+                epochs.push(std::mem::replace(
+                    &mut epoch,
+                    Epoch {
+                        lead,
+                        ..Epoch::default()
+                    },
+                ));
+                answering = false;
+            }
+            _ => {}
+        }
+    }
+    epochs.push(epoch);
+    let mut ordered = Map::new();
+    if let Some(model) = fields.remove("model") {
+        ordered.insert("model".into(), model);
+    }
+    if let Some(text) = instructions {
+        ordered.insert("instructions".into(), Value::String(text));
+    }
+    Ok(Recording::new(
+        Agent::Codex,
+        Format::OpenAiResponses,
+        ordered,
+        epochs,
+    ))
+}

@@ -1,0 +1,330 @@
+//! An agent's own record of a session, read as the requests it sent.
+//!
+//! Coding agents keep every session in a file of their own: Codex a rollout
+//! ([`codex_rollout`](super::codex_rollout)), Claude Code a transcript
+//! ([`claude_transcript`](super::claude_transcript)), gemini-cli and Qwen Code a chat
+//! ([`gemini_chat`](super::gemini_chat)). [`read`] tells them apart by their content, not
+//! their name, and turns one into a [`Recording`]: the request bodies the agent sent, one
+//! per model call, in the provider's own format (OpenAI Responses, Anthropic Messages,
+//! Gemini `contents`), with the system prompt, the model and the tools where the file
+//! records them. A gemini-cli checkpoint is the list of Gemini contents it held, told by
+//! its setup context; its `logs.json` holds only the prompts typed, read as user turns
+//! with no call.
+//!
+//! An agent may compact its own context mid-session (Codex's `compacted` records, Claude
+//! Code's compact boundaries): the requests after it start from what the agent put in
+//! place of the turns before (its *lead*: a summary, a provider's compaction item, the
+//! user's messages kept). A recording keeps each stretch between two such compactions as
+//! an *epoch*, and gives the session two ways:
+//!
+//! - [`Recording::run`]: the whole run as one request body, the agent's own compactions
+//!   left out — every item the model saw first, in order, the last answer included. What
+//!   `compactor replay` replays and prices: the policies decide what to keep, not the
+//!   agent;
+//! - [`Recording::context`]: the conversation as the agent holds it at the end — the last
+//!   epoch, after its lead. What `plan`, `compact` and `inspect` work on.
+//!
+//! Reading is pure: the caller reads the file and hands its text over.
+
+use serde_json::{Map, Value};
+
+use super::{Format, FormatError};
+
+/// The agents whose session files are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Agent {
+    /// OpenAI Codex: a rollout, `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`.
+    Codex,
+    /// Claude Code: a transcript, `~/.claude/projects/<project>/<session>.jsonl`.
+    ClaudeCode,
+    /// gemini-cli (and Qwen Code, which writes the same): a chat,
+    /// `~/.gemini/tmp/<project>/chats/session-*.json` (`~/.qwen/tmp/…`).
+    GeminiCli,
+}
+
+impl Agent {
+    /// The agent's name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::Codex => "Codex",
+            Agent::ClaudeCode => "Claude Code",
+            Agent::GeminiCli => "gemini-cli",
+        }
+    }
+}
+
+/// A stretch of a session between two of the agent's own compactions.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Epoch {
+    /// What the agent put first in place of the turns before (nothing in the first).
+    pub(crate) lead: Vec<Value>,
+    /// The items the agent sent or received in this stretch, in order.
+    pub(crate) items: Vec<Value>,
+    /// For each model call, the number of `items` before its answer: its request holds
+    /// the lead and `items[..call]`.
+    pub(crate) calls: Vec<usize>,
+}
+
+/// A session an agent recorded, as the requests it sent (see the module docs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recording {
+    /// Who recorded it.
+    pub agent: Agent,
+    /// The provider format of its requests.
+    pub format: Format,
+    /// The request body's fields beside the list of messages (`model`, the system prompt,
+    /// `tools`), where the file records them.
+    fields: Map<String, Value>,
+    epochs: Vec<Epoch>,
+}
+
+impl Recording {
+    pub(crate) fn new(
+        agent: Agent,
+        format: Format,
+        fields: Map<String, Value>,
+        epochs: Vec<Epoch>,
+    ) -> Self {
+        let mut epochs: Vec<Epoch> = epochs
+            .into_iter()
+            .filter(|e| !e.items.is_empty() || !e.lead.is_empty())
+            .collect();
+        if epochs.is_empty() {
+            epochs.push(Epoch::default());
+        }
+        Self {
+            agent,
+            format,
+            fields,
+            epochs,
+        }
+    }
+
+    /// The model calls recorded.
+    pub fn calls(&self) -> usize {
+        self.epochs.iter().map(|e| e.calls.len()).sum()
+    }
+
+    /// The agent's own compactions: one fewer than the epochs.
+    pub fn compactions(&self) -> usize {
+        self.epochs.len() - 1
+    }
+
+    /// The model the session used, where recorded.
+    pub fn model(&self) -> Option<&str> {
+        self.fields.get("model").and_then(Value::as_str)
+    }
+
+    /// The request body of model call `call` (counted from 0 over the whole session): the
+    /// body fields, and the lead and items its epoch had before the call's answer.
+    pub fn request(&self, call: usize) -> Option<Value> {
+        let mut left = call;
+        for epoch in &self.epochs {
+            match epoch.calls.get(left) {
+                Some(&end) => {
+                    let mut list = epoch.lead.clone();
+                    append(self.format, &mut list, epoch.items[..end].iter().cloned());
+                    return Some(self.body(list));
+                }
+                None => left -= epoch.calls.len(),
+            }
+        }
+        None
+    }
+
+    /// The whole run as one request body: every epoch's items in order, the agent's own
+    /// compactions (their leads) left out, the last answer included.
+    pub fn run(&self) -> Value {
+        let mut list = Vec::new();
+        for epoch in &self.epochs {
+            append(self.format, &mut list, epoch.items.iter().cloned());
+        }
+        self.body(list)
+    }
+
+    /// The conversation as the agent holds it at the end: the last epoch's lead and items.
+    pub fn context(&self) -> Value {
+        let mut list = Vec::new();
+        if let Some(epoch) = self.epochs.last() {
+            list = epoch.lead.clone();
+            append(self.format, &mut list, epoch.items.iter().cloned());
+        }
+        self.body(list)
+    }
+
+    /// A request body with `list` as its messages.
+    fn body(&self, list: Vec<Value>) -> Value {
+        let mut body = self.fields.clone();
+        body.insert(self.format.list_key().to_owned(), Value::Array(list));
+        Value::Object(body)
+    }
+}
+
+/// Appends `items` to `list`. Anthropic combines consecutive turns of one role into one,
+/// and so does this, where an epoch's items meet its lead or the epoch before.
+pub(crate) fn append(
+    format: Format,
+    list: &mut Vec<Value>,
+    items: impl IntoIterator<Item = Value>,
+) {
+    for item in items {
+        if format == Format::Anthropic
+            && let Some(last) = list.last_mut()
+            && last.get("role").is_some()
+            && last.get("role") == item.get("role")
+        {
+            let mut blocks = blocks_of(last);
+            blocks.extend(blocks_of(&item));
+            last["content"] = Value::Array(blocks);
+            continue;
+        }
+        list.push(item);
+    }
+}
+
+/// An Anthropic message's content as blocks: a string becomes one text block.
+pub(crate) fn blocks_of(message: &Value) -> Vec<Value> {
+    match message.get("content") {
+        Some(Value::Array(blocks)) => blocks.clone(),
+        Some(Value::String(text)) => vec![serde_json::json!({"type": "text", "text": text})],
+        _ => Vec::new(),
+    }
+}
+
+/// Reads `text` as an agent's session file, told from its content; `Ok(None)` when it is
+/// none (a conversation or a request body: read those with [`super::parse_str_auto`]).
+pub fn read(text: &str) -> Result<Option<Recording>, FormatError> {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{')
+        && let Ok(Value::Object(object)) = serde_json::from_str::<Value>(trimmed)
+    {
+        // One JSON object: a gemini-cli chat, or a request body.
+        return if super::gemini_chat::is_chat(&object) {
+            super::gemini_chat::read(&object).map(Some)
+        } else {
+            Ok(None)
+        };
+    }
+    if trimmed.starts_with('[') {
+        // A list of messages, or gemini-cli's checkpoint or log of prompts.
+        return match serde_json::from_str::<Value>(trimmed) {
+            Ok(Value::Array(items)) if super::gemini_chat::is_log(&items) => {
+                super::gemini_chat::read_log(&items).map(Some)
+            }
+            Ok(Value::Array(items)) if super::gemini_chat::is_checkpoint(&items) => {
+                super::gemini_chat::read_checkpoint(&items).map(Some)
+            }
+            _ => Ok(None),
+        };
+    }
+    let lines = Lines::of(text)?;
+    let Some(first) = lines.objects.first() else {
+        return Ok(None);
+    };
+    if super::codex_rollout::is_rollout(&first.1) {
+        return super::codex_rollout::read(&lines).map(Some);
+    }
+    if lines
+        .objects
+        .iter()
+        .any(|(_, o)| super::claude_transcript::is_entry(o))
+    {
+        return super::claude_transcript::read(&lines).map(Some);
+    }
+    Ok(None)
+}
+
+/// The objects of a JSON Lines file, each with its line number (from 1).
+pub(crate) struct Lines {
+    pub(crate) objects: Vec<(usize, Map<String, Value>)>,
+}
+
+impl Lines {
+    /// Reads every non-empty line as a JSON object. A last line that is not JSON is a write
+    /// cut short (the agent was stopped mid-line) and is left out; any other is an error
+    /// at its line.
+    fn of(text: &str) -> Result<Self, FormatError> {
+        let lines: Vec<(usize, &str)> = text
+            .lines()
+            .enumerate()
+            .map(|(i, line)| (i + 1, line.trim()))
+            .filter(|(_, line)| !line.is_empty())
+            .collect();
+        let mut objects = Vec::with_capacity(lines.len());
+        for (k, &(number, line)) in lines.iter().enumerate() {
+            match serde_json::from_str::<Value>(line) {
+                Ok(Value::Object(object)) => objects.push((number, object)),
+                Ok(other) => {
+                    return Err(FormatError::new(
+                        line_path(number),
+                        format!("expected an object, found {}", super::kind_of(&other)),
+                    ));
+                }
+                Err(_) if k + 1 == lines.len() && k > 0 => {}
+                Err(error) => {
+                    return Err(FormatError::new(
+                        line_path(number),
+                        format!("not JSON: {error}"),
+                    ));
+                }
+            }
+        }
+        Ok(Self { objects })
+    }
+}
+
+/// The path of line `number` of a JSON Lines file.
+pub(crate) fn line_path(number: usize) -> String {
+    format!("line {number}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn conversations_and_request_bodies_are_no_recording() {
+        for text in [
+            r#"[{"role":"user","content":"hi"}]"#,
+            r#"{"model":"m","messages":[{"role":"user","content":"hi"}]}"#,
+            "",
+            "  \n",
+        ] {
+            assert_eq!(read(text), Ok(None), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_torn_last_line_is_left_out_and_a_bad_line_before_it_is_an_error() {
+        let good = r#"{"type":"session_meta","payload":{"id":"x"}}"#;
+        let item = r#"{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}}"#;
+        let torn = format!("{good}\n{item}\n{{\"type\":\"resp");
+        let recording = read(&torn).expect("reads").expect("a rollout");
+        assert_eq!(recording.run()["input"].as_array().map(Vec::len), Some(1));
+        let bad = format!("{good}\nnot json\n{item}");
+        let error = read(&bad).expect_err("a bad line");
+        assert_eq!(error.path, "line 2");
+    }
+
+    #[test]
+    fn anthropic_turns_of_one_role_are_combined_where_epochs_meet() {
+        let mut list = vec![json!({"role":"user","content":"summary"})];
+        append(
+            Format::Anthropic,
+            &mut list,
+            [
+                json!({"role":"user","content":[{"type":"text","text":"go on"}]}),
+                json!({"role":"assistant","content":"ok"}),
+            ],
+        );
+        assert_eq!(
+            list,
+            [
+                json!({"role":"user","content":[{"type":"text","text":"summary"},{"type":"text","text":"go on"}]}),
+                json!({"role":"assistant","content":"ok"}),
+            ]
+        );
+    }
+}
