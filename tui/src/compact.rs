@@ -9,7 +9,7 @@ use compactor::engine::{CompactError, Compactor, EngineState, Event, Outcome, St
 
 use crate::clock::SystemClock;
 use crate::failure::Failure;
-use crate::input::{BudgetArgs, InputArgs};
+use crate::input::{BudgetArgs, InputArgs, View};
 use crate::summarizer::{SummarizerArgs, Threaded};
 use crate::words::thousands;
 use crate::words::{event_line, status_words};
@@ -55,7 +55,7 @@ enum TriggerArg {
 
 /// Runs `compactor compact`.
 pub fn run(args: &CompactArgs) -> Result<(), Failure> {
-    let conversation = args.input.read()?;
+    let conversation = args.input.read(View::Context)?;
     let budget = args.budget.budget()?;
     let config = args.budget.compaction_config(&args.summarizer);
     let summarizer = Threaded(Arc::new(args.summarizer.build(&args.budget.model)?));

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use compactor::budget::{Budget, BudgetConfig};
 use compactor::engine::CompactionConfig;
-use compactor::format::{self, Conversation, Format, ParseOptions};
+use compactor::format::{self, Conversation, Format, ParseOptions, recording};
 use compactor::pin::Pins;
 use compactor::segment::segment;
 use compactor::select::DEFAULT_KEEP_RECENT_TURNS;
@@ -17,8 +17,9 @@ use crate::summarizer::SummarizerArgs;
 /// The conversation file and how to read it.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
-    /// A JSON file of messages (OpenAI Chat, Anthropic Messages or AI SDK), or a request
-    /// body with `messages`.
+    /// A JSON file of messages (OpenAI Chat, Anthropic Messages, AI SDK, OpenAI Responses
+    /// items, Gemini contents) or a request body; or an agent's own session file: a Codex
+    /// rollout, a Claude Code transcript, a gemini-cli or Qwen Code chat or checkpoint.
     pub file: PathBuf,
     /// The message format; `auto` tells it from the content.
     #[arg(long, value_enum, default_value = "auto")]
@@ -177,16 +178,27 @@ impl BudgetArgs {
     }
 }
 
+/// What of an agent's session file a command works on (see [`recording`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// The whole run, the agent's own compactions left out: what `replay` prices.
+    Run,
+    /// The conversation as the agent holds it at the end: what `plan`, `compact` and
+    /// `inspect` work on.
+    Context,
+}
+
 impl InputArgs {
-    /// Reads and parses the file, checks that its tool calls and results pair up, and
-    /// applies the pins.
-    pub fn read(&self) -> Result<Conversation, Failure> {
+    /// Reads and parses the file (`view` of an agent's session file), checks that its tool
+    /// calls and results pair up, and applies the pins.
+    pub fn read(&self, view: View) -> Result<Conversation, Failure> {
         let text = read_file(&self.file)?;
         let mut conversation = parse_text(
             &text,
             &self.file.display().to_string(),
             self.format,
             self.lenient,
+            view,
         )?;
         self.pins.apply(&mut conversation)?;
         Ok(conversation)
@@ -194,17 +206,30 @@ impl InputArgs {
 }
 
 /// Parses a conversation's text (`name` says where it came from in messages), and checks
-/// that its tool calls and results pair up.
+/// that its tool calls and results pair up. With `--format auto`, an agent's own session
+/// file is told from its content and read as the requests it sent: `view` of it.
 pub fn parse_text(
     text: &str,
     name: &str,
     format: FormatArg,
     lenient: bool,
+    view: View,
 ) -> Result<Conversation, Failure> {
     let options = ParseOptions { lenient };
-    let parsed = match format.format() {
-        Some(format) => format::parse_str(text, format, options),
-        None => format::parse_str_auto(text, options),
+    let recorded = match format.format() {
+        Some(_) => None,
+        None => recording::read(text).map_err(|e| Failure::Input(format!("{name}: {e}")))?,
+    };
+    let parsed = match (recorded, format.format()) {
+        (Some(recording), _) => {
+            let body = match view {
+                View::Run => recording.run(),
+                View::Context => recording.context(),
+            };
+            format::parse_value(body, recording.format, options)
+        }
+        (None, Some(format)) => format::parse_str(text, format, options),
+        (None, None) => format::parse_str_auto(text, options),
     };
     let conversation = parsed.map_err(|e| {
         let hint = if e.message.starts_with("unknown") {

@@ -11,7 +11,7 @@ use compactor::select::TailPolicy;
 use compactor::tokens::TokenAccountant;
 
 use crate::failure::Failure;
-use crate::input::{BudgetArgs, InputArgs};
+use crate::input::{BudgetArgs, InputArgs, View};
 use crate::words::{fired, thousands};
 
 /// Arguments of `compactor plan`.
@@ -28,7 +28,7 @@ pub struct PlanArgs {
 
 /// Runs `compactor plan`.
 pub fn run(args: &PlanArgs) -> Result<(), Failure> {
-    let mut conversation = args.input.read()?;
+    let mut conversation = args.input.read(View::Context)?;
     let budget = args.budget.budget()?;
     let accountant = TokenAccountant::new(budget.encoding.counter());
     let policy = TailPolicy::for_budget(args.budget.keep_recent_turns, &budget);

@@ -12,7 +12,7 @@ use serde_json::json;
 
 use crate::clock::SystemClock;
 use crate::failure::{Failure, print, say};
-use crate::input::{BudgetArgs, InputArgs};
+use crate::input::{BudgetArgs, InputArgs, View};
 use crate::summarizer::{SummarizerArgs, SummarizerKind, Threaded};
 use crate::words::thousands;
 
@@ -97,7 +97,7 @@ struct Row {
 
 /// Runs `compactor replay`.
 pub fn run(args: &ReplayArgs) -> Result<(), Failure> {
-    let conversation = args.input.read()?;
+    let conversation = args.input.read(View::Run)?;
     let prices = args.prices.prices()?;
     let config = CompactionConfig {
         prices,

@@ -100,3 +100,58 @@ fn replay_refuses_bad_numbers_with_exit_code_2() {
         assert_eq!(output.status.code(), Some(2), "{args:?}");
     }
 }
+
+/// An agent's session file (a fixture carrying its shapes) and the request body of its run
+/// rebuilt by hand.
+fn session_fixture(name: &str) -> (String, String) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/sessions");
+    let stem = name.trim_end_matches(".jsonl").trim_end_matches(".json");
+    let path = |file: &str| dir.join(file).to_str().expect("utf-8 path").to_owned();
+    (path(name), path(&format!("{stem}.run.json")))
+}
+
+#[test]
+fn replay_reads_agents_session_files_as_the_requests_they_sent() {
+    // A Codex rollout, a Claude Code transcript and a gemini-cli chat give the same figures
+    // as the request bodies of their runs rebuilt by hand, in windows small enough that
+    // the session compacts.
+    for (name, window) in [
+        ("codex-rollout.jsonl", "420"),
+        ("claude-transcript.jsonl", "420"),
+        ("gemini-chat.json", "190"),
+    ] {
+        let (session, rebuilt) = session_fixture(name);
+        let figures = |file: &str| {
+            let output = compactor(&[
+                "replay",
+                file,
+                "--max-context",
+                window,
+                "--output-reserve",
+                "10",
+                "--max-messages",
+                "off",
+                "--json",
+            ]);
+            assert!(
+                output.status.success(),
+                "{file}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            let json: Value = serde_json::from_slice(&output.stdout).expect("json");
+            json["policies"].clone()
+        };
+        let from_session = serde_json::json!({ "policies": figures(&session) });
+        let from_rebuilt = serde_json::json!({ "policies": figures(&rebuilt) });
+        assert_eq!(from_session, from_rebuilt, "{name}");
+        let totals = &policy(&from_session, "configured")["totals"];
+        assert!(
+            totals["calls"].as_u64().is_some_and(|c| c >= 4),
+            "{name}: {totals}"
+        );
+        assert!(
+            totals["compactions"].as_u64().is_some_and(|c| c >= 1),
+            "{name}: {totals}"
+        );
+    }
+}

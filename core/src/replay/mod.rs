@@ -1,8 +1,9 @@
 //! Replay: a trajectory as its agent lived it, call by call, priced.
 //!
-//! Each assistant message of a trajectory is one model call, made with the history before
-//! it. [`replay`] appends that history to a [`Session`] call by call, compacts when the
-//! session's assessment says so (with default options, as a caller following the
+//! Each assistant response of a trajectory (one assistant message, or a run of them: a
+//! Responses call's reasoning, message and function calls) is one model call, made with
+//! the history before it. [`replay`] appends that history to a [`Session`] call by call,
+//! compacts when the session's assessment says so (with default options, as a caller following the
 //! [`live`](crate::live) docs would), and records the prompt each call would have sent.
 //! Nothing here reads a clock or does IO: the summarizer's answers come through
 //! [`Summarize`] and [`drive`](crate::driver::drive), as in every other driver.
@@ -176,11 +177,12 @@ impl Replay {
     }
 }
 
-/// The indices of a trajectory's model calls: its assistant messages after the first
-/// message.
+/// The indices of a trajectory's model calls: the first of each run of assistant messages
+/// after the first message. A response may be several assistant messages in a row (a
+/// Responses `reasoning`, `message` and `function_call` item each): one call made them.
 pub fn calls(messages: &[Message]) -> Vec<usize> {
     (1..messages.len())
-        .filter(|&i| messages[i].role == Role::Assistant)
+        .filter(|&i| messages[i].role == Role::Assistant && messages[i - 1].role != Role::Assistant)
         .collect()
 }
 

@@ -19,7 +19,7 @@ use clap::Args;
 use compactor::engine::Trigger;
 
 use crate::failure::Failure;
-use crate::input::{BudgetArgs, FormatArg, PinArgs, parse_text};
+use crate::input::{BudgetArgs, FormatArg, PinArgs, View, parse_text};
 use crate::summarizer::{BlockingSummarizer, SummarizerArgs};
 use model::{App, Mode};
 
@@ -75,7 +75,7 @@ impl InspectArgs {
                 PathBuf::from("sample.compacted.json"),
             ),
         };
-        let mut conversation = parse_text(&text, &name, self.format, self.lenient)?;
+        let mut conversation = parse_text(&text, &name, self.format, self.lenient, View::Context)?;
         self.pins.apply(&mut conversation)?;
         let name = self
             .file

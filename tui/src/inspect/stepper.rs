@@ -249,6 +249,7 @@ mod tests {
             "sample.json",
             crate::input::FormatArg::Openai,
             false,
+            crate::input::View::Context,
         )
         .expect("the sample parses");
         conversation.messages

@@ -14,7 +14,7 @@ use super::model::{App, AppEvent, Effect, Mode, Overlay, Pane, Phase, RequestSta
 use super::view::detail::detail;
 use super::view::header::TokenGauge;
 use super::view::pane_at;
-use crate::input::{FormatArg, parse_text};
+use crate::input::{FormatArg, View, parse_text};
 use crate::summarizer::BlockingSummarizer;
 
 /// The bundled sample against a window that forces compaction. LIGHT is told to clear
@@ -33,8 +33,14 @@ fn config() -> CompactionConfig {
 }
 
 fn app_with(config: CompactionConfig) -> App {
-    let conversation =
-        parse_text(SAMPLE, "sample.json", FormatArg::Openai, false).expect("the sample parses");
+    let conversation = parse_text(
+        SAMPLE,
+        "sample.json",
+        FormatArg::Openai,
+        false,
+        View::Context,
+    )
+    .expect("the sample parses");
     App::new(
         "sample.json",
         conversation,
@@ -223,7 +229,14 @@ fn requests_are_bounded_by_max_concurrency() {
     // A corpus conversation whose MODERATE level asks several requests.
     let path = compactor_tests::corpus_dir().join("ctf-rock.json");
     let text = std::fs::read_to_string(&path).expect("corpus file");
-    let conversation = parse_text(&text, "ctf-rock.json", FormatArg::Openai, true).expect("parses");
+    let conversation = parse_text(
+        &text,
+        "ctf-rock.json",
+        FormatArg::Openai,
+        true,
+        View::Context,
+    )
+    .expect("parses");
     let mut config = CompactionConfig::default();
     config.budget.max_context_tokens = Some(6_000);
     config.budget.output_reserve = Some(1_000);
