@@ -800,3 +800,74 @@ fn injected_context_and_the_newest_words_beside_tool_results_stay_verbatim() {
         );
     }
 }
+
+#[test]
+fn a_large_newest_exchange_stays_raw_rather_than_everything_folding_under_the_band() {
+    // The turn before the newest is one exchange of parallel calls with large outputs, as
+    // a Codex run reads five files at once. AGGRESSIVE's tail set room aside for a summary
+    // of a quarter of the target, could not take that exchange beside it, and folded all
+    // the older history into summaries that came back far smaller: the run ended far
+    // under its target. It keeps the exchange raw and summarizes the rest tighter.
+    use compactor::message::ToolCall;
+    let words = |n: usize, what: &str| {
+        (0..n)
+            .map(|w| format!("{what} {w} of src/mod_{}.rs", w % 7))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let mut messages = vec![
+        Message::system("sys", "You are a coding agent."),
+        Message::user("task", "Find why the build is slow."),
+    ];
+    for i in 0..30 {
+        let call = ToolCall {
+            id: format!("c{i}"),
+            name: "bash".into(),
+            arguments: format!("{{\"command\":\"cat src/mod_{i}.rs\"}}"),
+        };
+        messages.push(Message::assistant_calls(
+            format!("a{i}").as_str(),
+            Some(&words(20, "plan")),
+            [call],
+        ));
+        messages.push(Message::tool_result(
+            format!("t{i}").as_str(),
+            format!("c{i}"),
+            words(60, "line"),
+        ));
+    }
+    let calls: Vec<ToolCall> = (0..5)
+        .map(|k| ToolCall {
+            id: format!("p{k}"),
+            name: "read".into(),
+            arguments: format!("{{\"path\":\"src/big_{k}.rs\"}}"),
+        })
+        .collect();
+    messages.push(Message::assistant_calls("fan", None, calls));
+    for k in 0..5 {
+        messages.push(Message::tool_result(
+            format!("r{k}").as_str(),
+            format!("p{k}"),
+            words(160, "code"),
+        ));
+    }
+    messages.push(Message::assistant(
+        "done",
+        "The build compiles mod_3 twice.",
+    ));
+    for share in [0.26, 0.27, 0.28, 0.3] {
+        let compactor = summarizing_compactor(&messages, share, |_| {});
+        let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
+        let outcome = result.expect("compacts");
+        assert_sound(&messages, &outcome);
+        let ratio = tokens_of(&outcome.messages) as f64 / compactor.budget().target_tokens as f64;
+        assert!(
+            (0.85..=1.0).contains(&ratio),
+            "at {share}: ended at {ratio:.2} of the target"
+        );
+        assert!(
+            outcome.messages.iter().any(|m| m.id.as_str() == "r4"),
+            "at {share}: the exchange stays raw"
+        );
+    }
+}

@@ -25,6 +25,16 @@ pub fn plan_running(ctx: &LevelContext<'_>, level: Level) -> Vec<Fold> {
 /// messages, the tail and room for a summary fit the target — its tokens and, when the
 /// message signal fired, its messages (a summary for each range folded); at least
 /// `min_tail_turns`.
+///
+/// The room set aside is a summary's usual size (a quarter of the target). When the turn
+/// that does not fit beside it is large — one tool exchange of parallel calls, a pasted
+/// file — stopping there folds everything older into summaries that come back far smaller
+/// than the room left: a real Codex run went from 853 items to 7, at 0.4 of its target.
+/// So, where the tail so far would land the run under the band (its summaries at their
+/// expected size in all the room the tail leaves), the tail goes on taking turns while it
+/// still lands under the target with the summaries in a smaller room, down to a quarter
+/// of the usual one: the newest turns stay raw, and the older history is summarized
+/// tighter.
 fn aggressive_tail(ctx: &LevelContext<'_>, verbatim: &[bool]) -> usize {
     let config = ctx.config;
     let reserve = ctx.summary_reserve();
@@ -59,7 +69,10 @@ fn aggressive_tail(ctx: &LevelContext<'_>, verbatim: &[bool]) -> usize {
                 <= max
         });
         let fits = kept + tail_tokens + added + reserve <= ctx.target.tokens && messages_fit;
-        if turns >= config.min_tail_turns && !fits {
+        let fits_tighter = messages_fit
+            && lands_under_band(ctx, kept + tail_tokens, summaries_before[start])
+            && lands(ctx, kept + tail_tokens + added, reserve / 4);
+        if turns >= config.min_tail_turns && !fits && !fits_tighter {
             break;
         }
         tail_tokens += added;
@@ -70,6 +83,36 @@ fn aggressive_tail(ctx: &LevelContext<'_>, verbatim: &[bool]) -> usize {
         }
     }
     start
+}
+
+/// The share of the target under which a run has folded more than it needed.
+const BAND_FLOOR: f64 = 0.85;
+
+/// The most of its input a summary is expected to keep, however much room it is given: a
+/// summary restates, it does not copy (MODERATE asks the newest segments for as much).
+const SUMMARY_SHARE_OF_INPUT: f64 = 0.4;
+
+/// Would `kept` tokens raw and the summaries of the rest in `ranges` folded ranges land
+/// under the band? The summaries at their expected size in nine tenths of the room `kept`
+/// leaves (within `max_summary_tokens` each), and at most [`SUMMARY_SHARE_OF_INPUT`] of
+/// what they fold.
+fn lands_under_band(ctx: &LevelContext<'_>, kept: u64, ranges: usize) -> bool {
+    let ranges = ranges.max(1) as u64;
+    let room = ctx
+        .target
+        .tokens
+        .saturating_sub(kept + SUMMARY_FRAMING_TOKENS * ranges);
+    let allowance = (room * 9 / 10).min(ctx.config.max_summary_tokens * ranges);
+    let folded = ctx.counts.iter().sum::<u64>().saturating_sub(kept);
+    let expected = (allowance as f64 * ctx.summary_ratio)
+        .min(folded as f64 * SUMMARY_SHARE_OF_INPUT) as u64
+        + SUMMARY_FRAMING_TOKENS * ranges;
+    ((kept + expected) as f64) < ctx.target.tokens as f64 * BAND_FLOOR
+}
+
+/// Do `kept` tokens raw and a summary of at least `floor` tokens' room fit the target?
+fn lands(ctx: &LevelContext<'_>, kept: u64, floor: u64) -> bool {
+    kept + floor.max(ctx.expected_summary(MIN_SUMMARY_TOKENS)) <= ctx.target.tokens
 }
 
 /// One fold per maximal contiguous range of replaceable messages, each allowed its share
