@@ -707,6 +707,23 @@ fn protected_messages_are_clipped_only_for_the_absolute_limit() {
     );
 }
 
+/// A call reading `src/module_{i}.rs`.
+fn read_call(i: usize) -> compactor::message::ToolCall {
+    compactor::message::ToolCall {
+        id: format!("call{i}"),
+        name: "bash".into(),
+        arguments: format!("{{\"command\":\"cat src/module_{i}.rs\"}}"),
+    }
+}
+
+/// What reading `src/module_{i}.rs` printed.
+fn file_body(i: usize) -> String {
+    (0..120)
+        .map(|w| format!("line {w} of src/module_{i}.rs value {}", w * i))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[test]
 fn injected_context_and_the_newest_words_beside_tool_results_stay_verbatim() {
     // Codex opens with injected context; Claude Code merges an interrupted tool's result,
@@ -714,18 +731,7 @@ fn injected_context_and_the_newest_words_beside_tool_results_stay_verbatim() {
     // the agent's work then pushes out of the tail. At every budget the context and the
     // task stay (the task is the first request the user wrote), and so does the message
     // carrying the newest words, however old. LIGHT is off: summaries do the work.
-    use compactor::message::{Part, ToolCall, ToolResult};
-    let call = |i: usize| ToolCall {
-        id: format!("call{i}"),
-        name: "bash".into(),
-        arguments: format!("{{\"command\":\"cat src/module_{i}.rs\"}}"),
-    };
-    let body = |i: usize| {
-        (0..120)
-            .map(|w| format!("line {w} of src/module_{i}.rs value {}", w * i))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
+    use compactor::message::{Part, ToolResult};
     let mut messages = vec![
         Message::system("sys", "You are a coding agent."),
         Message::user(
@@ -742,15 +748,15 @@ fn injected_context_and_the_newest_words_beside_tool_results_stay_verbatim() {
         messages.push(Message::assistant_calls(
             format!("a{i}").as_str(),
             None,
-            [call(i)],
+            [read_call(i)],
         ));
         messages.push(Message::tool_result(
             format!("t{i}").as_str(),
             format!("call{i}"),
-            body(i),
+            file_body(i),
         ));
     }
-    messages.push(Message::assistant_calls("a6", None, [call(6)]));
+    messages.push(Message::assistant_calls("a6", None, [read_call(6)]));
     let interrupted = Message::new(
         "words",
         Role::User,
@@ -758,7 +764,7 @@ fn injected_context_and_the_newest_words_beside_tool_results_stay_verbatim() {
             Part::ToolResult(ToolResult {
                 call_id: "call6".into(),
                 tool_name: None,
-                content: vec![Part::text(body(6))],
+                content: vec![Part::text(file_body(6))],
                 is_error: true,
             }),
             Part::text("[Request interrupted by user for tool use]"),
@@ -770,12 +776,12 @@ fn injected_context_and_the_newest_words_beside_tool_results_stay_verbatim() {
         messages.push(Message::assistant_calls(
             format!("a{i}").as_str(),
             None,
-            [call(i)],
+            [read_call(i)],
         ));
         messages.push(Message::tool_result(
             format!("t{i}").as_str(),
             format!("call{i}"),
-            body(i),
+            file_body(i),
         ));
     }
     messages.push(Message::assistant("done", "Fixed, the API is unchanged."));

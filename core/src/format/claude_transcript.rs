@@ -224,53 +224,7 @@ fn chain(lines: &Lines) -> Vec<Entry<'_>> {
         .iter()
         .any(|e| matches!(e.kind(), Some("user" | "assistant")) && !e.flag("isSidechain"));
     let ours = |e: &Entry<'_>| !main || !e.flag("isSidechain");
-    let mut by_uuid: HashMap<&str, usize> = HashMap::new();
-    for (i, e) in entries.iter().enumerate() {
-        if let Some(uuid) = e.object.get("uuid").and_then(Value::as_str)
-            && ours(e)
-        {
-            // A repeated entry (written again on resume) is its first writing.
-            by_uuid.entry(uuid).or_insert(i);
-        }
-    }
-    let leaf = entries
-        .iter()
-        .rposition(|e| matches!(e.kind(), Some("user" | "assistant")) && ours(e));
-    let mut live = vec![false; entries.len()];
-    let mut at = leaf;
-    while let Some(i) = at {
-        if live[i] {
-            break; // a loop of parents: the chain ends where it closes
-        }
-        live[i] = true;
-        let entry = &entries[i];
-        let parent = entry
-            .object
-            .get("parentUuid")
-            .and_then(Value::as_str)
-            .or_else(|| {
-                entry
-                    .is_boundary()
-                    .then(|| {
-                        entry
-                            .object
-                            .get("logicalParentUuid")
-                            .and_then(Value::as_str)
-                    })
-                    .flatten()
-            });
-        at = match parent {
-            Some(uuid) => by_uuid.get(uuid).copied().or_else(|| {
-                // A parent the file does not hold (an entry left out of it, as a
-                // subagent's transcript leaves its progress entries): the entry of the
-                // conversation before this one in the file.
-                (0..i)
-                    .rev()
-                    .find(|&j| ours(&entries[j]) && entries[j].object.contains_key("uuid"))
-            }),
-            None => None,
-        };
-    }
+    let mut live = spine(&entries, &ours);
     // The responses on the chain, and their tool calls.
     let mut responses: HashSet<&str> = HashSet::new();
     for (i, e) in entries.iter().enumerate() {
@@ -312,4 +266,56 @@ fn chain(lines: &Lines) -> Vec<Entry<'_>> {
         })
         .map(|(e, _)| e)
         .collect()
+}
+
+/// Which `entries` are on the chain of parents from the newest user or assistant entry
+/// of the conversation (`ours`), through compact boundaries by their logical parent.
+fn spine(entries: &[Entry<'_>], ours: &dyn Fn(&Entry<'_>) -> bool) -> Vec<bool> {
+    let mut by_uuid: HashMap<&str, usize> = HashMap::new();
+    for (i, e) in entries.iter().enumerate() {
+        if let Some(uuid) = e.object.get("uuid").and_then(Value::as_str)
+            && ours(e)
+        {
+            // A repeated entry (written again on resume) is its first writing.
+            by_uuid.entry(uuid).or_insert(i);
+        }
+    }
+    let mut live = vec![false; entries.len()];
+    let mut at = entries
+        .iter()
+        .rposition(|e| matches!(e.kind(), Some("user" | "assistant")) && ours(e));
+    while let Some(i) = at {
+        if live[i] {
+            break; // a loop of parents: the chain ends where it closes
+        }
+        live[i] = true;
+        let entry = &entries[i];
+        let parent = entry
+            .object
+            .get("parentUuid")
+            .and_then(Value::as_str)
+            .or_else(|| {
+                entry
+                    .is_boundary()
+                    .then(|| {
+                        entry
+                            .object
+                            .get("logicalParentUuid")
+                            .and_then(Value::as_str)
+                    })
+                    .flatten()
+            });
+        at = match parent {
+            Some(uuid) => by_uuid.get(uuid).copied().or_else(|| {
+                // A parent the file does not hold (an entry left out of it, as a
+                // subagent's transcript leaves its progress entries): the entry of the
+                // conversation before this one in the file.
+                (0..i)
+                    .rev()
+                    .find(|&j| ours(&entries[j]) && entries[j].object.contains_key("uuid"))
+            }),
+            None => None,
+        };
+    }
+    live
 }

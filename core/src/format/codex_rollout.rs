@@ -58,17 +58,102 @@ fn is_model_item(item: &Value) -> bool {
     }
 }
 
+/// A rollout as it is read, record by record.
+#[derive(Default)]
+struct Reader {
+    model: Option<String>,
+    instructions: Option<String>,
+    epochs: Vec<Epoch>,
+    epoch: Epoch,
+    /// The user's messages so far, for a compaction that recorded no history.
+    user_messages: Vec<Value>,
+    /// The last item was the model's: a model item after it belongs to the same call.
+    answering: bool,
+}
+
+impl Reader {
+    fn session_meta(&mut self, payload: &Value) {
+        let base = payload
+            .get("base_instructions")
+            .and_then(|b| b.get("text").or(Some(b)))
+            .and_then(Value::as_str);
+        if let Some(text) = base {
+            self.instructions = Some(text.to_owned());
+        }
+    }
+
+    fn turn_context(&mut self, payload: &Value) {
+        if let Some(model) = payload.get("model").and_then(Value::as_str) {
+            self.model.get_or_insert_with(|| model.to_owned());
+        }
+    }
+
+    fn item(&mut self, payload: &Value, path: &str) -> Result<(), FormatError> {
+        if !payload.is_object() {
+            return Err(FormatError::new(
+                at(path, "payload"),
+                "expected an item object",
+            ));
+        }
+        if payload.get("type").and_then(Value::as_str) == Some("ghost_snapshot") {
+            return Ok(());
+        }
+        let model = is_model_item(payload);
+        if model && !self.answering {
+            self.epoch.calls.push(self.epoch.items.len());
+        }
+        self.answering = model;
+        if payload.get("role").and_then(Value::as_str) == Some("user") {
+            self.user_messages.push(payload.clone());
+        }
+        self.epoch.items.push(payload.clone());
+        Ok(())
+    }
+
+    /// Codex compacted its context: what follows starts from its replacement history, or
+    /// from the user's messages and its summary.
+    fn compacted(&mut self, payload: &Value) {
+        let lead = match payload.get("replacement_history") {
+            Some(Value::Array(history)) => history.clone(),
+            _ => {
+                let summary = payload
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let mut lead = self.user_messages.clone();
+                lead.push(json!({
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": summary}],
+                }));
+                lead
+            }
+        };
+        let next = Epoch {
+            lead,
+            ..Epoch::default()
+        };
+        self.epochs.push(std::mem::replace(&mut self.epoch, next));
+        self.answering = false;
+    }
+
+    fn finish(mut self) -> Recording {
+        self.epochs.push(self.epoch);
+        let mut fields = Map::new();
+        if let Some(model) = self.model {
+            fields.insert("model".into(), Value::String(model));
+        }
+        if let Some(text) = self.instructions {
+            fields.insert("instructions".into(), Value::String(text));
+        }
+        Recording::new(Agent::Codex, Format::OpenAiResponses, fields, self.epochs)
+    }
+}
+
 /// Reads a rollout's lines.
 pub(crate) fn read(lines: &Lines) -> Result<Recording, FormatError> {
-    let mut fields = Map::new();
-    let mut instructions = None;
-    let mut epochs = Vec::new();
-    let mut epoch = Epoch::default();
-    // The user's messages so far, for a compaction that recorded no history.
-    let mut user_messages: Vec<Value> = Vec::new();
-    let mut answering = false;
+    let mut reader = Reader::default();
     for (number, object) in &lines.objects {
-        let path = line_path(*number);
         let (kind, payload) = match (object.get("type"), object.get("payload")) {
             (Some(Value::String(kind)), Some(payload)) if RECORDS.contains(&kind.as_str()) => {
                 (kind.as_str(), payload)
@@ -80,83 +165,12 @@ pub(crate) fn read(lines: &Lines) -> Result<Recording, FormatError> {
             _ => ("response_item", &Value::Object(object.clone())),
         };
         match kind {
-            "session_meta" => {
-                let base = payload
-                    .get("base_instructions")
-                    .and_then(|b| b.get("text").or(Some(b)))
-                    .and_then(Value::as_str);
-                if let Some(text) = base {
-                    instructions = Some(text.to_owned());
-                }
-            }
-            "turn_context" => {
-                if let Some(model) = payload.get("model").and_then(Value::as_str) {
-                    fields
-                        .entry("model")
-                        .or_insert_with(|| Value::String(model.to_owned()));
-                }
-            }
-            "response_item" => {
-                if !payload.is_object() {
-                    return Err(FormatError::new(
-                        at(&path, "payload"),
-                        "expected an item object",
-                    ));
-                }
-                if payload.get("type").and_then(Value::as_str) == Some("ghost_snapshot") {
-                    continue;
-                }
-                let model = is_model_item(payload);
-                if model && !answering {
-                    epoch.calls.push(epoch.items.len());
-                }
-                answering = model;
-                if payload.get("role").and_then(Value::as_str) == Some("user") {
-                    user_messages.push(payload.clone());
-                }
-                epoch.items.push(payload.clone());
-            }
-            "compacted" => {
-                let lead = match payload.get("replacement_history") {
-                    Some(Value::Array(history)) => history.clone(),
-                    _ => {
-                        let summary = payload
-                            .get("message")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default();
-                        let mut lead = user_messages.clone();
-                        lead.push(json!({
-                            "type": "message",
-                            "role": "user",
-                            "content": [{"type": "input_text", "text": summary}],
-                        }));
-                        lead
-                    }
-                };
-                epochs.push(std::mem::replace(
-                    &mut epoch,
-                    Epoch {
-                        lead,
-                        ..Epoch::default()
-                    },
-                ));
-                answering = false;
-            }
+            "session_meta" => reader.session_meta(payload),
+            "turn_context" => reader.turn_context(payload),
+            "response_item" => reader.item(payload, &line_path(*number))?,
+            "compacted" => reader.compacted(payload),
             _ => {}
         }
     }
-    epochs.push(epoch);
-    let mut ordered = Map::new();
-    if let Some(model) = fields.remove("model") {
-        ordered.insert("model".into(), model);
-    }
-    if let Some(text) = instructions {
-        ordered.insert("instructions".into(), Value::String(text));
-    }
-    Ok(Recording::new(
-        Agent::Codex,
-        Format::OpenAiResponses,
-        ordered,
-        epochs,
-    ))
+    Ok(reader.finish())
 }
