@@ -23,7 +23,8 @@ pub struct Conversation {
     /// The messages.
     pub messages: Vec<Message>,
     originals: HashMap<MessageId, (ContentHash, Original)>,
-    pub(super) envelope: Option<Envelope>,
+    /// Boxed: a conversation is held inside other values, and most have no body.
+    pub(super) envelope: Option<Box<Envelope>>,
     /// How the input text was laid out (compact when the input was a `Value`).
     layout: Layout,
     /// The ids given so far, so that messages read later get the ids they would have had.
@@ -33,7 +34,7 @@ pub struct Conversation {
     pub(super) lead: Option<MessageId>,
     /// The tool calls of the last message read: Gemini pairs the responses of the next
     /// turn read with them, by id or by name and order.
-    pub(super) last_calls: Vec<ToolCall>,
+    pub(super) last_calls: Box<[ToolCall]>,
 }
 
 /// The messages, for what works on plain messages (the session write-back).
@@ -62,11 +63,11 @@ impl Conversation {
             format,
             messages,
             originals,
-            envelope,
+            envelope: envelope.map(Box::new),
             layout,
             ids: IdAssigner::new(),
             lead: None,
-            last_calls: Vec::new(),
+            last_calls: Box::default(),
         }
     }
 
@@ -95,7 +96,7 @@ impl Conversation {
             Format::Gemini => gemini::parse_content,
         };
         let mut parsed = Vec::with_capacity(items.len());
-        let mut before = self.last_calls.clone();
+        let mut before = self.last_calls.to_vec();
         for (i, item) in items.iter().enumerate() {
             let mut message = read(item, &index(key, i), options)?;
             if self.format == Format::Gemini {
@@ -105,7 +106,7 @@ impl Conversation {
             parsed.push(message);
         }
         if !parsed.is_empty() {
-            self.last_calls = before;
+            self.last_calls = before.into();
         }
         for (message, item) in parsed.iter_mut().zip(items) {
             self.ids.assign(message);

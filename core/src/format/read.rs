@@ -247,14 +247,14 @@ pub(crate) fn read_conversation(
         ids.assign(message);
     }
     let lead = (leads == 1).then(|| parsed[0].0.id.clone());
-    let last_calls = parsed
+    let last_calls: Vec<_> = parsed
         .last()
         .map(|(m, _)| m.tool_calls().cloned().collect())
         .unwrap_or_default();
     let mut conversation = Conversation::new(format, parsed, envelope, source.layout);
     conversation.ids = ids;
     conversation.lead = lead;
-    conversation.last_calls = last_calls;
+    conversation.last_calls = last_calls.into();
     Ok(conversation)
 }
 

@@ -1,10 +1,9 @@
 //! An agent's own record of a session, read as the requests it sent.
 //!
-//! Coding agents keep every session in a file of their own: Codex a rollout
-//! ([`codex_rollout`](super::codex_rollout)), Claude Code a transcript
-//! ([`claude_transcript`](super::claude_transcript)), gemini-cli and Qwen Code a chat
-//! ([`gemini_chat`](super::gemini_chat)). [`read`] tells them apart by their content, not
-//! their name, and turns one into a [`Recording`]: the request bodies the agent sent, one
+//! Coding agents keep every session in a file of their own: Codex a rollout (read by the
+//! private module `codex_rollout`), Claude Code a transcript (`claude_transcript`),
+//! gemini-cli and Qwen Code a chat (`gemini_chat`). [`read`] tells them apart by their
+//! content, not their name, and turns one into a [`Recording`]: the request bodies the agent sent, one
 //! per model call, in the provider's own format (OpenAI Responses, Anthropic Messages,
 //! Gemini `contents`), with the system prompt, the model and the tools where the file
 //! records them. A gemini-cli checkpoint is the list of Gemini contents it held, told by
