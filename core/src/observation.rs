@@ -16,7 +16,7 @@
 
 use crate::facts::{ActionForm, text_action, text_command};
 use crate::message::{Message, Part, Role, text_of};
-use crate::prune::{cleared_placeholder, is_cleared};
+use crate::prune::{READ_PLACEHOLDER_TOKENS, cleared_placeholder, is_cleared};
 use crate::segment::{Segmentation, UnitKind};
 use crate::tokens::TokenAccountant;
 
@@ -89,7 +89,7 @@ pub fn masked_outputs(
 ) -> Option<Message> {
     let mask = |tool: &str, command: Option<&str>, body: &str| {
         let tokens = accountant.text_tokens(body);
-        let placeholder = cleared_placeholder(tool, tokens, command, body);
+        let placeholder = cleared_placeholder(tool, tokens, command, body, READ_PLACEHOLDER_TOKENS);
         (!is_cleared(body) && accountant.text_tokens(&placeholder) * 2 < tokens)
             .then_some(placeholder)
     };

@@ -112,24 +112,39 @@ fn parse_marker(text: &str) -> Option<CompactionMeta> {
 
 /// Tokens (as the [`Estimator`](crate::tokens::Estimator) counts) a cleared tool
 /// result's placeholder may spend on what the result said, beyond its first line and its
-/// artifact references: a fifth of the result, within these bounds.
+/// artifact references, when LIGHT clears it from the conversation: two fifths of the
+/// result, within these bounds ([`placeholder_room`]).
 pub const PLACEHOLDER_FACT_TOKENS: std::ops::RangeInclusive<u64> = 48..=800;
 
+/// What a summarizer reads of a tool output its summary's trail keeps the facts of: the
+/// command, its status and its first error lines.
+pub const READ_PLACEHOLDER_TOKENS: u64 = 48;
+
+/// The room LIGHT's placeholder for a result of `tokens` has for what it said.
+pub fn placeholder_room(tokens: u64) -> u64 {
+    (tokens * 2 / 5).clamp(
+        *PLACEHOLDER_FACT_TOKENS.start(),
+        *PLACEHOLDER_FACT_TOKENS.end(),
+    )
+}
+
 /// The placeholder standing for a cleared tool result: a first line naming the tool and
-/// the tokens cleared, then what a later turn needs from the result, within
-/// [`PLACEHOLDER_FACT_TOKENS`]: the command that produced it (from the call's arguments)
-/// and its exit status, then the result's own lines that hold its facts — its first error
-/// line first, each excerpt verbatim on a line of its own, chosen by the facts it keeps
-/// per token ([`Trail::of_output`]); and every artifact reference, whatever their size.
-pub fn cleared_placeholder(tool: &str, tokens: u64, command: Option<&str>, body: &str) -> String {
+/// the tokens cleared, then what a later turn needs from the result, within `room`
+/// tokens: the command that produced it (from the call's arguments) and its exit status,
+/// then the result's own lines that hold its facts — its first error line first, each
+/// excerpt verbatim on a line of its own, chosen by the facts it keeps per token
+/// ([`Trail::of_output`]); and every artifact reference, whatever their size.
+pub fn cleared_placeholder(
+    tool: &str,
+    tokens: u64,
+    command: Option<&str>,
+    body: &str,
+    room: u64,
+) -> String {
     use crate::facts::{command_head, exit_status};
     use crate::tokens::Estimator;
     let mut out =
         format!("[output of {tool} cleared by compactor to save context: {tokens} tokens]");
-    let room = (tokens * 2 / 5).clamp(
-        *PLACEHOLDER_FACT_TOKENS.start(),
-        *PLACEHOLDER_FACT_TOKENS.end(),
-    );
     let status = exit_status(body).map(|s| format!(" → exit {s}"));
     let head = match command {
         Some(command) => Some(format!(
@@ -292,6 +307,23 @@ pub fn shrink(message: &mut Message, accountant: &TokenAccountant, max_tokens: u
     }
 }
 
+/// A summary as its summarizer wrote it: its framing and its prose, without its standing
+/// instructions and its trail. `None` when `message` is not a summary, or has neither.
+pub fn as_prose(message: &Message) -> Option<Message> {
+    let meta = message.compaction.as_ref()?;
+    let [Part::Text { text }] = &message.parts[..] else {
+        return None;
+    };
+    let header = text.strip_suffix(meta.summary_text.as_str())?;
+    let prose = crate::trail::prose(&meta.summary_text);
+    if prose.len() == meta.summary_text.len() {
+        return None;
+    }
+    let mut read = message.clone();
+    read.parts = vec![Part::text(format!("{header}{prose}"))];
+    Some(read)
+}
+
 /// Shrinks a summary by what matters least first: its trail and prose are clipped before
 /// its block of standing instructions (the user's words, verbatim); then the prose and
 /// trail go, then the line that explains what a summary is, and the block itself is clipped
@@ -385,12 +417,13 @@ mod tests {
 
     #[test]
     fn placeholders_are_recognized_old_and_new() {
-        assert!(is_cleared(&cleared_placeholder("bash", 1200, None, "")));
+        assert!(is_cleared(&cleared_placeholder("bash", 1200, None, "", 48)));
         assert!(is_cleared(&cleared_placeholder(
             "bash",
             1200,
             Some("pytest"),
-            "<returncode>1</returncode>\nE   TypeError: x\nsrc/a.py:3"
+            "<returncode>1</returncode>\nE   TypeError: x\nsrc/a.py:3",
+            48
         )));
         assert!(is_cleared(
             "[output of bash cleared by compactor to save context: 1200 tokens]"
@@ -408,7 +441,13 @@ mod tests {
                 .collect::<Vec<_>>()
                 .join("\n"),
         );
-        let placeholder = cleared_placeholder("bash", 5000, Some("pytest -x tests/\necho"), &body);
+        let placeholder = cleared_placeholder(
+            "bash",
+            5000,
+            Some("pytest -x tests/\necho"),
+            &body,
+            placeholder_room(5000),
+        );
         assert!(
             placeholder.contains("$ pytest -x tests/ … → exit 1"),
             "{placeholder}"

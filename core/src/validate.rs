@@ -392,7 +392,9 @@ mod tests {
         let tools = conversation();
         let mut cleared = tools.clone();
         if let Part::ToolResult(result) = &mut cleared[3].parts[0] {
-            result.content = vec![Part::text(cleared_placeholder("bash", 900, None, "out"))];
+            result.content = vec![Part::text(cleared_placeholder(
+                "bash", 900, None, "out", 48,
+            ))];
         }
         assert_eq!(validate(&tools, &cleared, 10, 100), Ok(()));
     }

@@ -376,19 +376,15 @@ fn a_running_summary_is_updated_from_its_prose_and_keeps_its_trail() {
     for prompt in &updates {
         assert!(!prompt.contains(TRAIL_HEADER), "{prompt}");
     }
-    // The first trail's facts are still the summary's to keep.
+    // The first trail's excerpts are read back from the summary, not lost with its prose:
+    // its subjects are the second summary's to rank again (the newest win the room here;
+    // `trail::tests::a_folded_summary_gives_its_trail_back` checks they come back whole).
     let after: String = second
         .messages
         .iter()
         .filter(|m| m.is_compaction())
         .map(Message::text)
         .collect();
-    let kept = trail
-        .split_whitespace()
-        .filter(|w| w.contains('/') && after.contains(*w))
-        .count();
-    assert!(
-        kept > 0,
-        "none of the first trail's paths:\n{trail}\n---\n{after}"
-    );
+    assert!(after.contains(compactor::trail::TRAIL_HEADER), "{after}");
+    assert!(!trail.trim().is_empty());
 }

@@ -397,6 +397,11 @@ fn as_read(
     config: &CompactionConfig,
     accountant: &TokenAccountant,
 ) -> Option<Message> {
+    // An earlier summary is read as its prose: its standing instructions and its trail are
+    // the engine's to carry again, not text a summarizer is paid to read.
+    if let Some(prose) = crate::prune::as_prose(&messages[i]) {
+        return Some(prose);
+    }
     if config.summarize_outputs {
         return None;
     }

@@ -252,6 +252,11 @@ impl Run {
                 .jobs
                 .iter()
                 .all(|job| matches!(job.state, JobState::Done(_)));
+        let replacements = if level == Level::Moderate {
+            self.just_enough(replacements, &accountant)
+        } else {
+            replacements
+        };
         apply_summaries(&mut self.current, replacements);
         if level == Level::Moderate
             && round_went_through
@@ -332,6 +337,35 @@ impl Run {
             return;
         }
         self.fail(CompactError::SummaryFailed { level, failure });
+    }
+
+    /// MODERATE's summaries, oldest first, as many as the target needs: summaries that came
+    /// back smaller than planned leave the newest segments unneeded, and those stay raw
+    /// (context the budget has room for is kept; their answers stay in the cache).
+    fn just_enough(
+        &self,
+        mut replacements: Vec<(Vec<usize>, Message)>,
+        accountant: &TokenAccountant,
+    ) -> Vec<(Vec<usize>, Message)> {
+        replacements.sort_by_key(|(replace, _)| replace.first().copied());
+        let mut tokens = self.tokens();
+        let mut count = self.current.len();
+        let mut needed = 0;
+        for (replace, summary) in &replacements {
+            if self.target.is_met(tokens, count) {
+                break;
+            }
+            let folded: u64 = replace
+                .iter()
+                .filter_map(|&i| self.current.get(i))
+                .map(|m| accountant.message_tokens(m))
+                .sum();
+            tokens = (tokens + accountant.message_tokens(summary)).saturating_sub(folded);
+            count = (count + 1).saturating_sub(replace.len());
+            needed += 1;
+        }
+        replacements.truncate(needed.max(1));
+        replacements
     }
 
     /// MAXIMUM, last resort: when the conversation is still over the absolute limit,

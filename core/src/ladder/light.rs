@@ -1,5 +1,11 @@
-//! LIGHT: old tool-result bodies replaced by short placeholders that keep the result's
-//! facts (command, exit status, error lines, paths, artifact references); no model calls.
+//! LIGHT: old tool-result bodies replaced by placeholders that keep the result's facts in
+//! context (the command, its exit status, the lines of the output that hold its facts,
+//! artifact references); no model calls.
+//!
+//! A text-action agent's observations (user messages carrying a command's output) are not
+//! cleared here: measured on mini-swe-agent runs, each observation keeping its own best
+//! lines kept fewer facts in context (0.50 / 0.47 at 50% / 25%) than folding them into a
+//! summary whose trail chooses across all of them at once (0.58 / 0.51).
 
 use std::collections::HashMap;
 
@@ -7,7 +13,7 @@ use crate::facts::command_of;
 use crate::ladder::LevelContext;
 use crate::level::Clearing;
 use crate::message::{Part, ToolCall, text_of};
-use crate::prune::{cleared_placeholder, clip_middle, is_cleared};
+use crate::prune::{cleared_placeholder, clip_middle, is_cleared, placeholder_room};
 use crate::tokens::TokenAccountant;
 
 /// The tool results to clear, oldest first, until the projection meets the target: only
@@ -112,7 +118,6 @@ fn candidates(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<(Clea
             if is_cleared(&body) || result.content.iter().any(|c| matches!(c, Part::Media(_))) {
                 continue;
             }
-            let tokens = accountant.text_tokens(&body);
             let call = calls.get(result.call_id.as_str());
             let tool = result
                 .tool_name
@@ -120,18 +125,32 @@ fn candidates(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<(Clea
                 .or_else(|| call.map(|c| c.name.as_str()))
                 .unwrap_or("tool");
             let command = call.and_then(|c| command_of(&c.arguments));
-            let placeholder = cleared_placeholder(tool, tokens, command.as_deref(), &body);
-            let placeholder_tokens = accountant.text_tokens(&placeholder);
-            if tokens > placeholder_tokens * 2 {
-                let clearing = Clearing {
-                    message: i,
-                    part: p,
-                    placeholder,
-                    tokens,
-                };
-                found.push((clearing, placeholder_tokens));
-            }
+            found.extend(clearing(i, p, tool, command.as_deref(), &body, accountant));
         }
     }
     found
+}
+
+/// The clearing of the output `body` of `tool` (run as `command`) at `message`'s `part`,
+/// with its placeholder's tokens: `None` unless the placeholder is under half its size.
+fn clearing(
+    message: usize,
+    part: usize,
+    tool: &str,
+    command: Option<&str>,
+    body: &str,
+    accountant: &TokenAccountant,
+) -> Option<(Clearing, u64)> {
+    let tokens = accountant.text_tokens(body);
+    let placeholder = cleared_placeholder(tool, tokens, command, body, placeholder_room(tokens));
+    let placeholder_tokens = accountant.text_tokens(&placeholder);
+    (tokens > placeholder_tokens * 2).then(|| {
+        let clearing = Clearing {
+            message,
+            part,
+            placeholder,
+            tokens,
+        };
+        (clearing, placeholder_tokens)
+    })
 }
