@@ -114,7 +114,7 @@ fn parse_marker(text: &str) -> Option<CompactionMeta> {
 /// result's placeholder may spend on what the result said, beyond its first line and its
 /// artifact references, when LIGHT clears it from the conversation: two fifths of the
 /// result, within these bounds ([`placeholder_room`]).
-pub const PLACEHOLDER_FACT_TOKENS: std::ops::RangeInclusive<u64> = 48..=800;
+pub const PLACEHOLDER_FACT_TOKENS: std::ops::RangeInclusive<u64> = 48..=1600;
 
 /// What a summarizer reads of a tool output its summary's trail keeps the facts of: the
 /// command, its status and its first error lines.

@@ -555,7 +555,8 @@ impl Trail {
         for &f in &self.kept {
             held[f as usize] = true;
         }
-        for f in self.contexts.held_by(answer) {
+        let in_answer: Vec<FactId> = self.contexts.held_by(answer);
+        for &f in &in_answer {
             held[f as usize] = true;
         }
         let mut opened = vec![false; self.subjects.len()];
@@ -628,6 +629,37 @@ impl Trail {
             }
             opened[e.subject] = true;
             chosen.push(i);
+        }
+        // Room left once every fact is held: the newest excerpts not taken yet fill it
+        // (a fact again beside other words is context the budget has room for; a summary
+        // far smaller than its room leaves the run under its target for nothing).
+        if left * 10 > budget {
+            let mut taken = vec![false; self.excerpts.len()];
+            for &i in &chosen {
+                taken[i] = true;
+            }
+            for (i, e) in self.excerpts.iter().enumerate().rev() {
+                // What the answer says already is not said again.
+                let answered = !e.facts.is_empty() && e.facts.iter().all(|f| in_answer.contains(f));
+                if taken[i] || e.text.is_empty() || answered {
+                    continue;
+                }
+                let cost = cost_of(e)
+                    + if opened[e.subject] {
+                        0
+                    } else {
+                        label_cost(&self.subjects[e.subject])
+                    };
+                if cost > left {
+                    if left < 4 {
+                        break;
+                    }
+                    continue;
+                }
+                left -= cost;
+                opened[e.subject] = true;
+                chosen.push(i);
+            }
         }
         chosen
     }

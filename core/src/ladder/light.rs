@@ -44,7 +44,26 @@ pub fn plan_light(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<C
     let mut plan = Vec::new();
     let mut saved = 0;
     let mut last_saving = 0;
+    // An output larger than the whole target cannot stay whole wherever it stands (short
+    // of the newest turn): kept raw it pushes everything else into a summary and is then
+    // folded itself, the run far under its target. It keeps the lines that hold its facts,
+    // in a quarter of the target (and up to half of it, head and tail, when that is all
+    // the target still needs cut).
+    let newest_turn = ctx
+        .messages
+        .iter()
+        .rposition(|m| m.role == crate::message::Role::Assistant)
+        .unwrap_or(ctx.messages.len());
+    for (clearing, placeholder_tokens) in huge(ctx, accountant, newest_turn) {
+        last_saving = clearing.tokens.saturating_sub(placeholder_tokens);
+        saved += last_saving;
+        plan.push(clearing);
+    }
+    let huge_planned: Vec<(usize, usize)> = plan.iter().map(|c| (c.message, c.part)).collect();
     for (clearing, placeholder_tokens) in candidates {
+        if huge_planned.contains(&(clearing.message, clearing.part)) {
+            continue;
+        }
         if clearing.message >= before || saved >= goal {
             break;
         }
@@ -78,7 +97,11 @@ fn trim(
     placeholder_tokens: u64,
     still: u64,
 ) {
-    let keep = clearing.tokens.saturating_sub(still);
+    // Never more than half the target: an output that large is why it was cleared.
+    let keep = clearing
+        .tokens
+        .saturating_sub(still)
+        .min(ctx.target.tokens / 2);
     if keep < placeholder_tokens * 2 {
         return;
     }
@@ -95,6 +118,58 @@ fn trim(
     {
         clearing.placeholder = clipped;
     }
+}
+
+/// The tool results before `newest_turn` larger than the target, each with its
+/// placeholder of a quarter of the target's room.
+fn huge(
+    ctx: &LevelContext<'_>,
+    accountant: &TokenAccountant,
+    newest_turn: usize,
+) -> Vec<(Clearing, u64)> {
+    let whole = ctx.target.tokens;
+    let mut calls: HashMap<&str, &ToolCall> = HashMap::new();
+    let mut found = Vec::new();
+    for (i, message) in ctx.messages.iter().enumerate().take(newest_turn) {
+        calls.extend(message.tool_calls().map(|c| (c.id.as_str(), c)));
+        if !message.compactable {
+            continue;
+        }
+        for (p, part) in message.parts.iter().enumerate() {
+            let Part::ToolResult(result) = part else {
+                continue;
+            };
+            if ctx.counts[i] <= whole || result.content.iter().any(|c| matches!(c, Part::Media(_)))
+            {
+                continue;
+            }
+            let body = text_of(&result.content);
+            let tokens = accountant.text_tokens(&body);
+            if tokens <= whole || is_cleared(&body) {
+                continue;
+            }
+            let call = calls.get(result.call_id.as_str());
+            let tool = result
+                .tool_name
+                .as_deref()
+                .or_else(|| call.map(|c| c.name.as_str()))
+                .unwrap_or("tool");
+            let command = call.and_then(|c| command_of(&c.arguments));
+            let room = ctx.target.tokens / 4;
+            let placeholder = cleared_placeholder(tool, tokens, command.as_deref(), &body, room);
+            let placeholder_tokens = accountant.text_tokens(&placeholder);
+            found.push((
+                Clearing {
+                    message: i,
+                    part: p,
+                    placeholder,
+                    tokens,
+                },
+                placeholder_tokens,
+            ));
+        }
+    }
+    found
 }
 
 /// Every tool result worth clearing (its placeholder is under half its size), oldest first,
