@@ -1,7 +1,8 @@
 //! The loss receipt: which facts of a conversation a compaction dropped.
 //!
 //! A fact (see [`crate::facts`]) of the input — every message but system ones — is lost
-//! when its text appears nowhere in the output's text. The receipt counts the input's
+//! when the output no longer holds it in context ([`crate::retention`]): a model cannot
+//! use a number without the clause it came from. The receipt counts the input's
 //! distinct facts and the lost ones, by kind, with the first few lost of each kind as
 //! examples. It runs at the end of every compaction, million-token sessions included: the
 //! input's facts go into one set, the output's text is read once, and a fact is looked up
@@ -9,8 +10,9 @@
 
 use std::collections::HashSet;
 
-use crate::facts::{FactKind, commands, line_facts};
+use crate::facts::{FactKind, commands};
 use crate::message::{Message, Role};
+use crate::retention::{Contexts, FactId};
 
 /// The most examples a [`KindLoss`] lists.
 pub const MAX_EXAMPLES: usize = 5;
@@ -72,44 +74,45 @@ impl LostFacts {
     }
 }
 
-/// The facts of `before` (system messages excluded) absent from the text of `after`.
+/// The facts of `before` (system messages excluded) that `after` no longer holds in
+/// context ([`crate::retention`]): a fact is kept where a line of the output holding it
+/// shares words with a line of the input that held it, or is that line — not where it
+/// stands in a bare list. A command is kept where the output quotes it whole.
 ///
-/// A fact is present when the output holds its text verbatim, its first word as a whole
-/// word (`1474` is not in `11474`). The output is read once into sets of its facts and its
-/// words, and a fact is looked up there; only a fact whose first word is in the output but
-/// which is not one of its facts is searched for in the whole text. Searching the whole
-/// output for every fact was the first version: on a million-token session that is tens
-/// of thousands of scans of megabytes.
+/// Each line of the input and of the output is read once; a fact of the output is checked
+/// only against the lines that held it (a bounded number). Searching the whole output for
+/// every fact was the first version: on a million-token session that is tens of
+/// thousands of scans of megabytes.
 pub fn lost_facts(before: &[Message], after: &[Message]) -> LostFacts {
-    // Distinct facts in first-seen order, so examples and counts are deterministic. The
-    // set's key is the kind's name and the text: a map of a new key type costs the wasm
-    // package kilobytes, a set of strings is already in it.
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut wanted: Vec<(FactKind, String)> = Vec::new();
-    let mut add = |kind: FactKind, text: &str| {
-        if seen.insert(format!("{}:{text}", kind.as_str())) {
-            wanted.push((kind, text.to_owned()));
-        }
-    };
+    let mut contexts = Contexts::new();
     for message in before.iter().filter(|m| m.role != Role::System) {
-        for line in message.text().lines() {
-            for fact in line_facts(line) {
-                add(fact.kind, fact.text);
-            }
-        }
-    }
-    // `commands` passes system messages over itself.
-    for run in commands(before) {
-        add(FactKind::Command, &run.command);
+        contexts.add(&message.text(), |_| true);
     }
     let output: String = after
         .iter()
         .filter(|m| m.role != Role::System)
         .map(|m| m.text() + "\n")
         .collect();
-    let index = Index::new(&output);
+    let mut held = vec![false; contexts.len()];
+    for id in contexts.held_by(&output) {
+        held[id as usize] = true;
+    }
+    let mut wanted: Vec<(FactKind, String, bool)> = (0..contexts.len())
+        .map(|id| {
+            let (kind, text) = contexts.fact(id as FactId);
+            (kind, text.to_owned(), held[id])
+        })
+        .collect();
+    // `commands` passes system messages over itself.
+    let mut commands_seen: HashSet<String> = HashSet::new();
+    for run in commands(before) {
+        if commands_seen.insert(run.command.clone()) {
+            let kept = output.contains(run.command.as_str());
+            wanted.push((FactKind::Command, run.command, kept));
+        }
+    }
     let mut receipt = LostFacts::default();
-    for (kind, text) in wanted {
+    for (kind, text, kept) in wanted {
         let at = match receipt.kinds.iter().position(|k| k.kind == kind) {
             Some(at) => at,
             None => {
@@ -125,7 +128,7 @@ pub fn lost_facts(before: &[Message], after: &[Message]) -> LostFacts {
         let entry = &mut receipt.kinds[at];
         entry.before += 1;
         receipt.before += 1;
-        if index.contains(&text) {
+        if kept {
             continue;
         }
         entry.lost += 1;
@@ -138,56 +141,6 @@ pub fn lost_facts(before: &[Message], after: &[Message]) -> LostFacts {
         .kinds
         .sort_by_key(|k| FactKind::ALL.iter().position(|all| *all == k.kind));
     receipt
-}
-
-/// What the output holds: its facts, and its words (maximal runs of letters, digits and
-/// `_`). Sets of strings: a map of positions was the first version, and a new map type
-/// costs the wasm package kilobytes.
-struct Index<'a> {
-    text: &'a str,
-    facts: HashSet<&'a str>,
-    words: HashSet<&'a str>,
-}
-
-fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
-}
-
-/// The first word of `text` (a maximal run of word characters).
-fn first_word(text: &str) -> Option<&str> {
-    let start = text.find(is_word_char)?;
-    let rest = &text[start..];
-    let end = rest.find(|c: char| !is_word_char(c)).unwrap_or(rest.len());
-    Some(&rest[..end])
-}
-
-impl<'a> Index<'a> {
-    fn new(text: &'a str) -> Self {
-        let mut facts = HashSet::new();
-        for line in text.lines() {
-            facts.insert(line.trim());
-            facts.extend(line_facts(line).into_iter().map(|f| f.text));
-        }
-        let words = text
-            .split(|c: char| !is_word_char(c))
-            .filter(|w| !w.is_empty())
-            .collect();
-        Index { text, facts, words }
-    }
-
-    /// Is `fact` in the output? Found as a fact or a line of it (one lookup, most present
-    /// facts); absent when its first word is not a word of the output (one lookup, most
-    /// lost facts: `1474` is not in `11474`); else searched for in the whole text (an error
-    /// line or a command inside a summary's bullet).
-    fn contains(&self, fact: &str) -> bool {
-        if self.facts.contains(fact) {
-            return true;
-        }
-        match first_word(fact) {
-            Some(word) if !self.words.contains(word) => false,
-            _ => self.text.contains(fact),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -207,16 +160,20 @@ mod tests {
         ];
         let after = [
             Message::system("s", "see /etc/secret.cfg"),
-            Message::assistant("c", "- ran tests: ValueError: bad tag\n- src/a.py 11474"),
+            Message::assistant(
+                "c",
+                "- ran tests: ValueError: bad tag\n- fix src/a.py and src/b.py\n- paths: src/c.py 11474",
+            ),
         ];
         let receipt = lost_facts(&before, &after);
         assert_eq!(receipt.before, 10);
-        assert_eq!(receipt.lost, 9);
+        assert_eq!(receipt.lost, 8);
         let path = &receipt.kinds[0];
-        assert_eq!((path.kind, path.before, path.lost), (FactKind::Path, 7, 6));
+        // Kept where their clause is; a bare list of paths keeps none of them.
+        assert_eq!((path.kind, path.before, path.lost), (FactKind::Path, 7, 5));
         assert_eq!(
             path.examples,
-            ["src/b.py", "src/c.py", "src/d.py", "src/e.py", "src/f.py"]
+            ["src/c.py", "src/d.py", "src/e.py", "src/f.py", "src/g.py"]
         );
         // `1474` is not in `11474`: a fact starts where a word starts.
         assert_eq!(receipt.kinds[1].examples, ["1474"]);
@@ -228,7 +185,7 @@ mod tests {
         assert_eq!(receipt.kinds[3].kind, FactKind::Url);
         assert_eq!(
             receipt.summary_line(),
-            "lost facts: 9 of 10 (path 6, number 1, error 1, url 1)"
+            "lost facts: 8 of 10 (path 5, number 1, error 1, url 1)"
         );
         assert_eq!(lost_facts(&before, &before).lost, 0);
     }

@@ -561,11 +561,7 @@ impl Trail {
         }
         let mut opened = vec![false; self.subjects.len()];
         let cost_of = |e: &Excerpt| count(&e.text) + 2;
-        let label_cost = |s: &SubjectInfo| match &s.subject {
-            Subject::Loose => 1,
-            Subject::File(path) => count(path) + 2 + 2 * s.actions.len() as u64,
-            Subject::Command(label) => count(label) + 8,
-        };
+        let label_cost = |s: usize| self.label_cost(s, count);
         let total = u64::from(self.positions.max(1));
         let value = |e: &Excerpt, held: &[bool]| -> u64 {
             let info = &self.subjects[e.subject];
@@ -589,7 +585,7 @@ impl Trail {
         let score = |value: u64, cost: u64| value * 1_000 / cost.max(1);
         let mut heap: BinaryHeap<(u64, std::cmp::Reverse<usize>)> = BinaryHeap::new();
         for (i, e) in self.excerpts.iter().enumerate() {
-            let cost = cost_of(e) + label_cost(&self.subjects[e.subject]);
+            let cost = cost_of(e) + label_cost(e.subject);
             let v = value(e, &held);
             if v > 0 {
                 heap.push((score(v, cost), std::cmp::Reverse(i)));
@@ -599,12 +595,11 @@ impl Trail {
         let mut left = budget;
         while let Some((stale, std::cmp::Reverse(i))) = heap.pop() {
             let e = &self.excerpts[i];
-            let info = &self.subjects[e.subject];
             let cost = cost_of(e)
                 + if opened[e.subject] {
                     0
                 } else {
-                    label_cost(info)
+                    label_cost(e.subject)
                 };
             let v = value(e, &held);
             if v == 0 {
@@ -630,38 +625,60 @@ impl Trail {
             opened[e.subject] = true;
             chosen.push(i);
         }
-        // Room left once every fact is held: the newest excerpts not taken yet fill it
-        // (a fact again beside other words is context the budget has room for; a summary
-        // far smaller than its room leaves the run under its target for nothing).
         if left * 10 > budget {
-            let mut taken = vec![false; self.excerpts.len()];
-            for &i in &chosen {
-                taken[i] = true;
-            }
-            for (i, e) in self.excerpts.iter().enumerate().rev() {
-                // What the answer says already is not said again.
-                let answered = !e.facts.is_empty() && e.facts.iter().all(|f| in_answer.contains(f));
-                if taken[i] || e.text.is_empty() || answered {
-                    continue;
-                }
-                let cost = cost_of(e)
-                    + if opened[e.subject] {
-                        0
-                    } else {
-                        label_cost(&self.subjects[e.subject])
-                    };
-                if cost > left {
-                    if left < 4 {
-                        break;
-                    }
-                    continue;
-                }
-                left -= cost;
-                opened[e.subject] = true;
-                chosen.push(i);
-            }
+            self.fill(&mut chosen, left, &mut opened, &in_answer, count);
         }
         chosen
+    }
+
+    /// Room left once every fact is held: the newest excerpts not taken yet fill it (a
+    /// fact again beside other words is context the budget has room for; a summary far
+    /// smaller than its room leaves the run under its target for nothing). Never what the
+    /// answer says already.
+    fn fill(
+        &self,
+        chosen: &mut Vec<usize>,
+        mut left: u64,
+        opened: &mut [bool],
+        in_answer: &[FactId],
+        count: &dyn Fn(&str) -> u64,
+    ) {
+        let mut taken = vec![false; self.excerpts.len()];
+        for &i in chosen.iter() {
+            taken[i] = true;
+        }
+        for (i, e) in self.excerpts.iter().enumerate().rev() {
+            let answered = !e.facts.is_empty() && e.facts.iter().all(|f| in_answer.contains(f));
+            if taken[i] || e.text.is_empty() || answered {
+                continue;
+            }
+            let cost = count(&e.text)
+                + 2
+                + if opened[e.subject] {
+                    0
+                } else {
+                    self.label_cost(e.subject, count)
+                };
+            if cost > left {
+                if left < 4 {
+                    break;
+                }
+                continue;
+            }
+            left -= cost;
+            opened[e.subject] = true;
+            chosen.push(i);
+        }
+    }
+
+    /// What a subject's label costs in a block.
+    fn label_cost(&self, subject: usize, count: &dyn Fn(&str) -> u64) -> u64 {
+        let s = &self.subjects[subject];
+        match &s.subject {
+            Subject::Loose => 1,
+            Subject::File(path) => count(path) + 2 + 2 * s.actions.len() as u64,
+            Subject::Command(label) => count(label) + 8,
+        }
     }
 
     /// The block of the `chosen` excerpts: one line per subject, subjects the rest of the
