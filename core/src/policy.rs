@@ -148,7 +148,54 @@ impl Default for Prices {
     }
 }
 
+/// Prices as providers bill them, by name: cache reads at a tenth of an uncached input
+/// token everywhere; a cache write at the uncached price (`default`), 1.25× (`openai` —
+/// its newest models — and `anthropic`, the five-minute cache) or 2× (`anthropic-1h`);
+/// summary output at 4× in all (override it for the summarizer's model).
+pub const PRICE_PRESETS: [(&str, Prices); 4] = [
+    (
+        "default",
+        Prices {
+            cached: 0.1,
+            cache_write: 1.0,
+            output: 4.0,
+        },
+    ),
+    (
+        "openai",
+        Prices {
+            cached: 0.1,
+            cache_write: 1.25,
+            output: 4.0,
+        },
+    ),
+    (
+        "anthropic",
+        Prices {
+            cached: 0.1,
+            cache_write: 1.25,
+            output: 4.0,
+        },
+    ),
+    (
+        "anthropic-1h",
+        Prices {
+            cached: 0.1,
+            cache_write: 2.0,
+            output: 4.0,
+        },
+    ),
+];
+
 impl Prices {
+    /// The prices of a preset of [`PRICE_PRESETS`], by name.
+    pub fn preset(name: &str) -> Option<Prices> {
+        PRICE_PRESETS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, prices)| *prices)
+    }
+
     /// Are the prices usable: finite and not negative?
     pub fn is_valid(&self) -> bool {
         [self.cached, self.cache_write, self.output]

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use compactor::engine::{CompactionConfig, Compactor};
 use compactor::message::Message;
+use compactor::policy::PRICE_PRESETS;
 use compactor::replay::{Policy, Prices, Replay, Rule, Totals, replay};
 use serde_json::json;
 
@@ -39,25 +40,35 @@ pub struct ReplayArgs {
 /// Prices per token, relative to an uncached input token.
 #[derive(Args, Debug, Clone)]
 pub struct PriceArgs {
+    /// Prices as a provider bills them: `default` (cache reads 0.1, writes 1.0),
+    /// `openai` and `anthropic` (writes 1.25), `anthropic-1h` (writes 2.0); summary output
+    /// 4.0 in all. The flags below override a preset's prices one by one.
+    #[arg(long, default_value = "default", value_parser = preset_names())]
+    pub prices: String,
     /// A prompt token read from the provider's cache.
-    #[arg(long, default_value_t = 0.1)]
-    pub cached_price: f64,
+    #[arg(long)]
+    pub cached_price: Option<f64>,
     /// A prompt token past the cached prefix, written to the cache (in place of the
     /// uncached price: 1.0 adds nothing, Anthropic's five-minute cache is 1.25).
-    #[arg(long, default_value_t = 1.0)]
-    pub cache_write_price: f64,
+    #[arg(long)]
+    pub cache_write_price: Option<f64>,
     /// A summary token the summarizer returns.
-    #[arg(long, default_value_t = 4.0)]
-    pub output_price: f64,
+    #[arg(long)]
+    pub output_price: Option<f64>,
+}
+
+fn preset_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(PRICE_PRESETS.map(|(name, _)| name))
 }
 
 impl PriceArgs {
-    /// The prices, checked.
+    /// The prices, checked: the preset's, each overridden where a flag gives one.
     pub fn prices(&self) -> Result<Prices, Failure> {
+        let preset = Prices::preset(&self.prices).unwrap_or_default();
         let prices = Prices {
-            cached: self.cached_price,
-            cache_write: self.cache_write_price,
-            output: self.output_price,
+            cached: self.cached_price.unwrap_or(preset.cached),
+            cache_write: self.cache_write_price.unwrap_or(preset.cache_write),
+            output: self.output_price.unwrap_or(preset.output),
         };
         if prices.is_valid() {
             Ok(prices)
