@@ -180,6 +180,16 @@ fn compact(label: &str, format: Format, text: &str, share: f64) -> Option<Run> {
         Err(e) => panic!("{label} at {share}: {e}"),
     };
     let written = conversation.to_json(&outcome.messages);
+    if std::env::var("ITEMS_SHOW").is_ok_and(|v| label.contains(&v)) {
+        for m in &outcome.messages {
+            println!(
+                "--- {label} {:?} {}\n{}",
+                m.role,
+                tokens_of(std::slice::from_ref(m)),
+                m.text()
+            );
+        }
+    }
     let reread = lenient(&written.to_string(), format)
         .unwrap_or_else(|e| panic!("{label} at {share}: output: {e}"));
     if let Err(broken) = check(format, &reread.messages) {
@@ -221,6 +231,10 @@ fn near(run: &Run) -> bool {
 
 /// How far a format may land from the Chat original, relative to its tokens.
 const TOLERANCE: f64 = 0.02;
+
+/// ... or in tokens, on a conversation so small that 2% is less than one line of a
+/// summary's trail (a Responses step is two framed items where Chat has one message).
+const SLACK_TOKENS: u64 = 24;
 
 /// Compacted at 50% and 25%, every run whose pinned messages fit is valid in its format,
 /// and lands where the Chat original lands: input and result tokens each within 2% of
@@ -269,7 +283,10 @@ fn the_corpus_as_items_compacts_like_the_chat_original() {
                 ));
                 assert!((input - 1.0).abs() <= TOLERANCE, "{label}: input ×{input}");
                 largest = largest.max((output - 1.0).abs());
-                if (output - 1.0).abs() > TOLERANCE || near(&run) != near(&original) {
+                let off = run.output.abs_diff(original.output);
+                if ((output - 1.0).abs() > TOLERANCE && off > SLACK_TOKENS)
+                    || near(&run) != near(&original)
+                {
                     apart.push(format!(
                         "{label}: {} tokens, chat {} (×{output:.4}); of target {fill:.3}, chat {chat_fill:.3}",
                         run.output, original.output
@@ -290,6 +307,8 @@ fn the_corpus_as_items_compacts_like_the_chat_original() {
         apart.is_empty(),
         "more than {TOLERANCE} from the Chat original's tokens, or on the other side of the band: {apart:#?}"
     );
-    // LIGHT masks function outputs and responses with its fact-keeping placeholder.
-    assert!(masked_runs.iter().all(|&n| n >= 5), "{masked_runs:?}");
+    // LIGHT masks function outputs and responses with its fact-keeping placeholder (in
+    // fewer runs than when placeholders kept only paths: an output whose fact-bearing
+    // lines fill half of it is not worth clearing).
+    assert!(masked_runs.iter().all(|&n| n >= 3), "{masked_runs:?}");
 }

@@ -22,8 +22,12 @@ pub(super) fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<
     heading = None;
     for raw in body.lines() {
         let mut line = raw.trim();
-        if let Some(rest) = line.strip_prefix('[')
-            && let Some((tag, text)) = rest.split_once("] ")
+        // A message with no text is its tag alone (`[assistant]`).
+        let tagged = line.strip_prefix('[').and_then(|rest| {
+            rest.split_once("] ")
+                .or_else(|| Some((rest.strip_suffix(']')?, "")))
+        });
+        if let Some((tag, text)) = tagged
             && let Some(known) = ["system", "user", "assistant", "tool"]
                 .into_iter()
                 .find(|r| *r == tag)
