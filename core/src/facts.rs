@@ -125,12 +125,12 @@ pub fn is_error_line(line: &str) -> bool {
     let mut first = true;
     while let Some(word) = words.next() {
         let bare = word.trim_start_matches(|c: char| !c.is_alphanumeric());
-        // `Error during parsing`, `ERROR tests/x.py`, `error: could not compile`.
+        // `Error during parsing`, `ERROR tests/x.py`, `error: could not compile` — not a
+        // heading (`ERRORS:`) standing alone.
+        let first_word = bare.trim_end_matches([':', '!']);
         if first
-            && (bare.starts_with("Error")
-                || bare.starts_with("ERROR")
-                || bare.starts_with("error:")
-                || bare.starts_with("error["))
+            && (matches!(first_word, "Error" | "ERROR" | "error") || bare.starts_with("error["))
+            && words.peek().is_some()
         {
             return true;
         }

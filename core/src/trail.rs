@@ -38,8 +38,8 @@
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use crate::facts::{
-    FactKind, command_head, command_of, exit_status, fact_head, is_error_line, json_string_field,
-    line_facts, strip_markup, text_action,
+    Fact, FactKind, command_head, command_of, exit_status, fact_head, is_error_line,
+    json_string_field, line_facts, strip_markup, text_action,
 };
 use crate::message::{Message, Part, Role, ToolCall, text_of};
 use crate::retention::{Contexts, FactId};
@@ -859,7 +859,7 @@ pub fn excerpts(line: &str) -> Vec<String> {
     }
     let collapsed = words.join(" ");
     if collapsed.chars().count() <= MAX_EXCERPT_CHARS {
-        return vec![collapsed];
+        return without_long_lists(&words, &facts);
     }
     // Windows of words around each word that holds a fact.
     let mut windows: Vec<(usize, usize)> = Vec::new();
@@ -875,13 +875,58 @@ pub fn excerpts(line: &str) -> Vec<String> {
     }
     windows
         .into_iter()
-        .map(|(start, end)| {
-            let text = words[start..end].join(" ");
-            let cut: String = text.chars().take(MAX_EXCERPT_CHARS * 2).collect();
-            cut
-        })
+        .flat_map(|(start, end)| without_long_lists(&words[start..end], &facts))
+        .map(|text| text.chars().take(MAX_EXCERPT_CHARS * 2).collect::<String>())
         .filter(|text| text.split_whitespace().count() >= 2)
         .collect()
+}
+
+/// The most facts an excerpt lists in a row with no other word between them: a longer run
+/// (a listing of file names) is cut into excerpts of this many.
+pub const MAX_BARE_RUN: usize = 8;
+
+/// Is `word` one of `facts` by itself (a path, a number, a name, …), with no other word
+/// in it?
+fn is_fact_word(word: &str, facts: &[Fact<'_>]) -> bool {
+    let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+    !bare.is_empty() && facts.iter().any(|f| f.text == bare || f.text == word)
+}
+
+/// The longest run of facts in `line` with no other word between them.
+pub fn longest_bare_run(line: &str) -> usize {
+    let facts = line_facts(line);
+    let mut longest = 0;
+    let mut run = 0;
+    for word in line.split_whitespace() {
+        if is_fact_word(word, &facts) {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    longest
+}
+
+/// `words` joined, cut where facts follow each other more than [`MAX_BARE_RUN`] times.
+fn without_long_lists(words: &[&str], facts: &[Fact<'_>]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut run = 0;
+    for (at, word) in words.iter().enumerate() {
+        if is_fact_word(word, facts) {
+            run += 1;
+            if run > MAX_BARE_RUN {
+                out.push(words[start..at].join(" "));
+                start = at;
+                run = 1;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    out.push(words[start..].join(" "));
+    out
 }
 
 /// `line` without the narration an agent opens it with ("Let me check", "Now I'll look

@@ -225,3 +225,10 @@ fn kinds_serialize_by_name() {
         Some("\"artifact\"")
     );
 }
+
+#[test]
+fn a_heading_is_not_an_error() {
+    assert!(!is_error_line("ERRORS:"));
+    assert!(!is_error_line("Errors"));
+    assert!(is_error_line("ERROR: could not build"));
+}

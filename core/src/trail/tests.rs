@@ -273,3 +273,18 @@ fn a_line_gives_its_facts_with_the_words_around_them() {
     assert!(cut[0].contains("at src/a.py line 1474"), "{cut:?}");
     assert!(cut[0].len() < 100, "{cut:?}");
 }
+
+#[test]
+fn a_listing_is_never_more_than_eight_facts_in_a_row() {
+    let listing = (0..20)
+        .map(|i| format!("src/m{i}.py"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let cut = excerpts(&listing);
+    assert!(cut.len() >= 3, "{cut:?}");
+    for excerpt in &cut {
+        assert!(longest_bare_run(excerpt) <= MAX_BARE_RUN, "{excerpt}");
+    }
+    assert_eq!(longest_bare_run(&listing), 20);
+    assert_eq!(longest_bare_run("src/a.py line 1474 in src/b.py"), 1);
+}
