@@ -2,89 +2,66 @@
 //! change nothing (`assess`, `plan`, `count-tokens`) and the ones that begin something
 //! (`begin` a run, open a `session`).
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
 
-use compactor::engine::{self, Trigger};
-use compactor::select::TailPolicy;
-use compactor::tokens::TokenAccountant;
-use compactor::wire::{PlanView, encoding_named, without_position};
-use serde::Serialize;
+use compactor::engine::Trigger;
+use compactor::pin::Pins;
+use compactor::tokens::{Encoding, TokenCounter};
+use compactor::wire::{self, Handle, encoding_named, without_position};
 
 use crate::config::{Config, ReadOptions, read_conversation};
-use crate::error::{Code, Failure};
-use crate::run::Driven;
+use crate::error::Failure;
+use crate::run::{Driven, Owner};
 use crate::session::Session;
-
-/// Serializes an output of the core. Its types are plain data: this cannot fail, and an
-/// `INTERNAL` error says so if it ever does.
-pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, Failure> {
-    serde_json::to_string(value)
-        .map_err(|e| Failure::new(Code::Internal, format!("result not representable: {e}")))
-}
 
 /// A compactor: the numbers, the token memo, the summary cache, the circuit breakers.
 #[derive(Debug, Clone)]
 pub struct Host {
-    engine: engine::Compactor,
-    tail: TailPolicy,
+    handle: Handle,
 }
 
 impl Host {
     /// Resolves the numbers (explicit value > model catalog > default) and picks the
     /// tokenizer; `INVALID_INPUT` at `config.<field>` when they do not add up.
     pub fn new(config: &Config) -> Result<Self, Failure> {
-        let config = config.to_core()?;
-        let keep_recent_turns = config.keep_recent_turns;
-        let budget = config.budget.resolve()?;
-        let accountant = TokenAccountant::new(budget.encoding.counter());
-        let engine = engine::Compactor::with_accountant(config, budget, accountant)?;
         Ok(Self {
-            tail: TailPolicy::for_budget(keep_recent_turns, engine.budget()),
-            engine,
+            handle: Handle::new(config.to_core()?, Encoding::counter)?,
         })
     }
 
     /// The engine underneath.
-    pub fn engine(&self) -> &engine::Compactor {
-        &self.engine
+    pub fn engine(&self) -> &compactor::engine::Compactor {
+        self.handle.engine()
     }
 
     /// The resolved numbers, as JSON.
     pub fn budget(&self) -> Result<String, Failure> {
-        to_json(self.engine.budget())
+        self.handle.budget()
     }
 
     /// The counter in use: `o200k_base`, `cl100k_base` or `estimate`.
     pub fn counter(&self) -> String {
-        self.engine.accountant().counter_name().to_owned()
+        self.engine().accountant().counter_name().to_owned()
     }
 
     /// Tokens and messages against the limits, as JSON.
     pub fn assess(&self, messages: &str, read: &ReadOptions) -> Result<String, Failure> {
-        let conversation = read_conversation(messages, read)?;
-        to_json(&self.engine.assess(&conversation.messages))
+        self.handle
+            .assess(&read_conversation(messages, read)?.messages)
     }
 
     /// The assessment, the segments and the raw tail, as JSON (the npm package's `Plan`).
     pub fn plan(&self, messages: &str, read: &ReadOptions) -> Result<String, Failure> {
-        let mut messages = read_conversation(messages, read)?.messages;
-        compactor::prune::recognize(&mut messages);
-        let plan = compactor::plan::plan(
-            self.engine.accountant(),
-            &messages,
-            self.engine.budget(),
-            &self.tail,
-        )?;
-        to_json(&PlanView::of(&plan, &messages))
+        self.handle
+            .plan(read_conversation(messages, read)?.messages)
     }
 
     /// Counts `text` with this compactor's tokenizer, or with `encoding`.
     pub fn count_tokens(&self, text: &str, encoding: Option<&str>) -> Result<u64, Failure> {
-        Ok(match encoding {
-            Some(name) => encoding_named(name, "encoding")?.counter().count(text),
-            None => self.engine.accountant().counter().count(text),
-        })
+        let encoding = encoding
+            .map(|name| encoding_named(name, "encoding"))
+            .transpose()?;
+        Ok(self.handle.count_tokens(text, encoding))
     }
 
     /// Begins compacting `messages` for `session`.
@@ -97,11 +74,14 @@ impl Host {
         now_ms: u64,
     ) -> Result<Driven, Failure> {
         let conversation = read_conversation(messages, read)?;
-        let mut run = self
-            .engine
-            .begin(session, conversation.messages.clone(), trigger, now_ms)?;
-        run.check_format(conversation.format);
-        Ok(Driven::new(run, crate::run::Owner::Call(conversation)))
+        let run = self.handle.begin(
+            conversation.messages.clone(),
+            conversation.format,
+            session,
+            trigger,
+            now_ms,
+        )?;
+        Ok(Driven::new(run, Owner::Call(conversation)))
     }
 
     /// A conversation kept inside the engine.
@@ -112,30 +92,36 @@ impl Host {
         read: &ReadOptions,
     ) -> Result<Session, Failure> {
         let conversation = read_conversation(messages, read)?;
-        Session::new(&self.engine, id, conversation, read.lenient)
+        let session = self
+            .handle
+            .session(id, conversation, read.lenient, &Pins::default())?;
+        Ok(Session::new(session))
     }
 
     /// Closes a session's circuit breaker and forgets its failures.
     pub fn reset_circuit(&self, session: &str) {
-        self.engine.reset_circuit(session);
+        self.engine().reset_circuit(session);
     }
 
     /// The engine's memory, as JSON.
     pub fn export_state(&self) -> Result<String, Failure> {
-        to_json(&self.engine.export_state())
+        self.handle.export_state()
     }
 
     /// Merges an exported state; nothing is imported from a damaged one.
     pub fn import_state(&self, state: &str) -> Result<(), Failure> {
         let value: serde_json::Value = serde_json::from_str(state)
             .map_err(|e| Failure::invalid("state", without_position(&e)))?;
-        let state = engine::EngineState::from_json(&value)
-            .map_err(|e| Failure::invalid(format!("state.{}", e.path), e.message))?;
-        self.engine
-            .import_state(state)
-            .map_err(|e| Failure::invalid(format!("state.{}", e.path), e.message))
+        self.handle.import_state(&value)
     }
 }
 
-/// A shared, mutable session, as the `session` resource and its runs hold it.
-pub(crate) type Shared<T> = Rc<RefCell<T>>;
+/// The counter of the encoding named `encoding` (default `o200k_base`), for the calls
+/// that count without a compactor.
+pub fn counter(encoding: Option<&str>) -> Result<Arc<dyn TokenCounter>, Failure> {
+    let encoding = match encoding {
+        Some(name) => wire::encoding_named(name, "encoding")?,
+        None => Encoding::O200kBase,
+    };
+    Ok(encoding.counter())
+}

@@ -28,20 +28,12 @@ pub use session::Session;
 
 /// Counts `text` with `encoding` (default `o200k_base`).
 pub fn count_tokens(text: &str, encoding: Option<&str>) -> Result<u64, Failure> {
-    let encoding = match encoding {
-        Some(name) => compactor::wire::encoding_named(name, "encoding")?,
-        None => compactor::tokens::Encoding::O200kBase,
-    };
-    Ok(encoding.counter().count(text))
+    Ok(host::counter(encoding)?.count(text))
 }
 
 /// Counts each of `texts` with `encoding` (default `o200k_base`).
 pub fn count_tokens_each(texts: &[String], encoding: Option<&str>) -> Result<Vec<u64>, Failure> {
-    let encoding = match encoding {
-        Some(name) => compactor::wire::encoding_named(name, "encoding")?,
-        None => compactor::tokens::Encoding::O200kBase,
-    };
-    let counter = encoding.counter();
+    let counter = host::counter(encoding)?;
     Ok(texts.iter().map(|text| counter.count(text)).collect())
 }
 

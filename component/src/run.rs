@@ -2,15 +2,17 @@
 //! and concurrency; this layer only converts, remembers the requests it handed out (for
 //! `offline-summary`), and writes the outcome back in the caller's format.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use compactor::engine::{
-    CompactError, Outcome, RequestId, Run, Status, Step, SummaryFailure, SummaryRequest,
+    CompactError, Outcome, RequestId, Run, Step, SummaryFailure, SummaryRequest,
 };
 use compactor::extractive::Extractive;
 use compactor::format::Conversation;
+use compactor::wire::{self, json};
 
 use crate::error::{Code, Failure};
-use crate::host::{Shared, to_json};
-use crate::session::SessionState;
 
 /// Whose messages a run compacts, and so where its outcome goes.
 #[derive(Debug)]
@@ -18,11 +20,7 @@ pub(crate) enum Owner {
     /// A `begin` call's conversation: the outcome is written back in its format.
     Call(Conversation),
     /// A session's: when the run is done, the session holds the result.
-    Session {
-        state: Shared<SessionState>,
-        /// How many messages the session held when the run began.
-        before: usize,
-    },
+    Session(Rc<RefCell<wire::Session>>),
 }
 
 /// A summary request as it crosses: the id, the size asked for, the whole request as JSON.
@@ -156,7 +154,7 @@ impl Driven {
 
     /// What happened since the last call, as a JSON array.
     pub fn events(&mut self) -> Result<String, Failure> {
-        to_json(&self.run.events())
+        json(&self.run.events())
     }
 
     /// The engine's offline summary for request `id`.
@@ -175,29 +173,31 @@ impl Driven {
 
     /// The outcome written back: in the call's format, or applied to the session.
     fn finish(&mut self, outcome: &Outcome) -> Result<Finished, Failure> {
-        let (messages, changes) = match &self.owner {
-            Owner::Call(conversation) => {
-                (conversation.to_json(&outcome.messages).to_string(), None)
-            }
-            Owner::Session { state, before } => {
-                let mut state = state.borrow_mut();
-                state.apply(outcome, *before)?
+        let (finished, messages) = match &self.owner {
+            Owner::Call(conversation) => (
+                wire::Finished::of(outcome)?,
+                conversation.to_json(&outcome.messages).to_string(),
+            ),
+            Owner::Session(session) => {
+                let mut session = session.borrow_mut();
+                let finished = session.finish(outcome)?;
+                (finished, session.written().to_string())
             }
         };
         Ok(Finished {
-            status: status_kind(&outcome.status).to_owned(),
-            status_json: to_json(&outcome.status)?,
-            report: to_json(&outcome.report)?,
+            status: finished.kind.to_owned(),
+            status_json: finished.status,
+            report: finished.report,
             messages,
-            changes: Some(changes).flatten(),
+            changes: finished.changes,
         })
     }
 
     /// The session may begin another compaction once this one is over.
     fn release(&mut self) {
         self.issued.clear();
-        if let Owner::Session { state, .. } = &self.owner {
-            state.borrow_mut().compacting = false;
+        if let Owner::Session(session) = &self.owner {
+            session.borrow_mut().release();
         }
     }
 }
@@ -211,22 +211,11 @@ impl Drop for Driven {
     }
 }
 
-/// The short name of a status.
-fn status_kind(status: &Status) -> &'static str {
-    match status {
-        Status::Compacted { .. } => "compacted",
-        Status::Skipped { .. } => "skipped",
-        Status::NoOp => "noOp",
-        Status::NoProgress => "noProgress",
-        _ => "other",
-    }
-}
-
 /// A request as it crosses.
 fn request(request: &SummaryRequest) -> Result<Request, Failure> {
     Ok(Request {
         id: request.id.0,
         max_output_tokens: request.max_output_tokens,
-        json: to_json(request)?,
+        json: json(request)?,
     })
 }

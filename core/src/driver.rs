@@ -1,14 +1,14 @@
 //! Drivers: thin loops over [`Run::poll`] and [`Run::complete`], never a second engine.
 
-use std::future::Future;
+use std::future::{Future, poll_fn};
 use std::pin::pin;
+use std::task::Poll;
 
-use futures_util::future::{Either, select};
 use futures_util::stream::{FuturesUnordered, StreamExt};
 
 use crate::engine::{
-    CompactError, Compactor, Event, Outcome, Run, Status, Step, SummaryFailure, SummaryRequest,
-    Trigger,
+    CompactError, Compactor, Event, Outcome, RequestId, Run, Status, Step, SummaryFailure,
+    SummaryRequest, Trigger,
 };
 use crate::extractive::Extractive;
 use crate::message::Message;
@@ -45,21 +45,70 @@ pub trait Clock {
 /// Drives `run` to its end: spawns the requests `poll` hands out (the engine keeps at most
 /// `max_concurrency` in flight), feeds answers back, fails requests whose deadline passes
 /// (a summarizer that never answers cannot hold the run), and reports every event to
-/// `on_event`.
+/// `on_event`. [`drive_until`] with nothing to stop it.
 pub async fn drive<S: Summarize, C: Clock>(
     run: &mut Run,
     summarizer: &S,
     clock: &C,
     on_event: &mut dyn FnMut(&Event),
 ) -> Result<Outcome, CompactError> {
+    let mut sink = |event: &Event| {
+        on_event(event);
+        Ok::<(), std::convert::Infallible>(())
+    };
+    match drive_until(run, summarizer, clock, std::future::pending(), &mut sink).await {
+        Ok(outcome) => Ok(outcome),
+        Err(Stopped::Failed(error)) => Err(error),
+        Err(Stopped::Cancelled) => Err(CompactError::Cancelled),
+        Err(Stopped::Sink(never)) => match never {},
+    }
+}
+
+/// Why [`drive_until`] stopped without an outcome. In every case nothing was applied.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Stopped<E> {
+    /// The run failed: the engine's error.
+    Failed(CompactError),
+    /// `cancelled` completed: the run was cancelled.
+    Cancelled,
+    /// The event sink failed with this: the run was cancelled.
+    Sink(E),
+}
+
+impl<E> From<CompactError> for Stopped<E> {
+    fn from(error: CompactError) -> Self {
+        Stopped::Failed(error)
+    }
+}
+
+/// The one drive loop, which every host's driver is: [`drive`], stopped at once (the
+/// run cancelled, answers still out left unheard) when `cancelled` completes (an
+/// `AbortSignal`, a cancellation token) or `on_event` fails (a callback that threw).
+/// After each step its events are delivered before the step is acted on.
+pub async fn drive_until<S: Summarize, C: Clock, E>(
+    run: &mut Run,
+    summarizer: &S,
+    clock: &C,
+    cancelled: impl Future<Output = ()>,
+    on_event: &mut dyn FnMut(&Event) -> Result<(), E>,
+) -> Result<Outcome, Stopped<E>> {
+    let mut cancelled = pin!(cancelled);
     let mut in_flight = FuturesUnordered::new();
     loop {
+        if poll_fn(|cx| Poll::Ready(cancelled.as_mut().poll(cx).is_ready())).await {
+            run.cancel();
+            return Err(Stopped::Cancelled);
+        }
         let step = run.poll();
         // Deliver what happened before acting on the step, the last events included.
         for event in run.events() {
-            on_event(&event);
+            if let Err(error) = on_event(&event) {
+                run.cancel();
+                return Err(Stopped::Sink(error));
+            }
         }
-        match step {
+        let until_ms = match step {
             Step::Summarize(requests) => {
                 for request in requests {
                     in_flight.push(async move {
@@ -67,32 +116,49 @@ pub async fn drive<S: Summarize, C: Clock>(
                         (request.id, result)
                     });
                 }
+                continue;
             }
-            Step::Wait { until_ms } => {
-                let answer = match select(in_flight.next(), pin!(clock.sleep_until(until_ms))).await
-                {
-                    Either::Left((Some(answer), _)) => Some(answer),
-                    // Nothing left to await but the deadline (answers the engine has
-                    // given up on are dropped as they come).
-                    Either::Left((None, timer)) => {
-                        timer.await;
-                        None
-                    }
-                    Either::Right(_) => None,
-                };
-                match answer {
-                    // A stale answer (its job already settled) changes nothing.
-                    Some((id, result)) => match run.complete(id, result, clock.now_ms()) {
-                        Ok(()) | Err(CompactError::StaleRequest(_)) => {}
-                        Err(error) => return Err(error),
-                    },
-                    None => run.handle_timeout(clock.now_ms()),
-                }
-            }
+            Step::Wait { until_ms } => until_ms,
             Step::Done(outcome) => return Ok(outcome),
-            Step::Failed(error) => return Err(error),
+            Step::Failed(error) => return Err(Stopped::Failed(error)),
+        };
+        let mut timer = pin!(clock.sleep_until(until_ms));
+        let wake = poll_fn(|cx| {
+            // Cancellation first: an answer that came with it is not applied.
+            if cancelled.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(Wake::Cancelled);
+            }
+            // Empty, it answers `None`: then only the deadline can wake the run (answers
+            // the engine has given up on are dropped as they come).
+            if let Poll::Ready(Some(answer)) = in_flight.poll_next_unpin(cx) {
+                return Poll::Ready(Wake::Answer(answer));
+            }
+            if timer.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(Wake::Deadline);
+            }
+            Poll::Pending
+        })
+        .await;
+        match wake {
+            Wake::Cancelled => {
+                run.cancel();
+                return Err(Stopped::Cancelled);
+            }
+            // A stale answer (its job already settled) changes nothing.
+            Wake::Answer((id, result)) => match run.complete(id, result, clock.now_ms()) {
+                Ok(()) | Err(CompactError::StaleRequest(_)) => {}
+                Err(error) => return Err(Stopped::Failed(error)),
+            },
+            Wake::Deadline => run.handle_timeout(clock.now_ms()),
         }
     }
+}
+
+/// What woke [`drive_until`] from a `Wait`.
+enum Wake {
+    Answer((RequestId, Result<String, SummaryFailure>)),
+    Deadline,
+    Cancelled,
 }
 
 impl Compactor {

@@ -154,13 +154,12 @@ config_fields! {
         => or number prices.output;
 }
 
-/// The config object read: the core's config, and the turns the plan's tail keeps.
-pub(crate) fn read(config: &JsValue) -> Result<(CompactionConfig, usize), Failure> {
+/// The config object read into the core's config.
+pub(crate) fn read(config: &JsValue) -> Result<CompactionConfig, Failure> {
     let fields = Fields::new(config, "config", CONFIG_FIELDS)?;
     let mut compaction = CompactionConfig::default();
     read_fields(&mut compaction, &fields)?;
-    let keep_recent_turns = compaction.keep_recent_turns;
-    Ok((compaction, keep_recent_turns))
+    Ok(compaction)
 }
 
 /// `config.maxMessages`: `null` turns the message-count signal off.

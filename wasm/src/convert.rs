@@ -1,14 +1,13 @@
 //! Values crossing the boundary: the caller's messages and options read (as JSON text,
 //! see the crate docs), core outputs handed back as plain JS objects.
 
-use compactor::engine;
 use compactor::format::{self, Conversation, Format, ParseOptions};
 use compactor::tokens::Encoding;
 use compactor::wire;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::error::{Failure, js_message};
+use crate::error::{Code, Failure, Js, js_message};
 use crate::fields::{self, Fields, type_of};
 
 /// The options of `assess` and `calibrate` (`ReadOptions`).
@@ -18,22 +17,12 @@ pub(crate) const READ_OPTIONS: &[&str] = &["format", "lenient"];
 /// the caller pins.
 pub(crate) const PIN_OPTIONS: &[&str] = &["format", "lenient", "pin", "compactable"];
 
-/// Applies the caller's pins to a conversation just read: `pin` indices count in its
-/// messages array. An index past its end is `INVALID_INPUT` at `options.pin`.
-pub(crate) fn apply_pins(
-    conversation: &mut Conversation,
-    pins: &compactor::pin::Pins,
-) -> Result<(), Failure> {
-    let given = conversation.given_start(&conversation.messages);
-    pins.apply(&mut conversation.messages, given)
-        .map_err(|e| Failure::invalid("options.pin", e.to_string()))
-}
-
-/// `format` and `lenient` of an options object: how to read the messages.
-pub(crate) fn read_format(options: &Fields) -> Result<(Format, bool), Failure> {
+/// `format` and `lenient` of an options object: how to read the messages (`None`: in the
+/// format detected from them).
+pub(crate) fn read_format(options: &Fields) -> Result<(Option<Format>, bool), Failure> {
     let format = match options.string("format")? {
-        None => Format::OpenAi,
-        Some(name) => match name.as_str() {
+        None => None,
+        Some(name) => Some(match name.as_str() {
             "openai" => Format::OpenAi,
             "anthropic" => Format::Anthropic,
             "aiSdk" => Format::AiSdk,
@@ -47,7 +36,7 @@ pub(crate) fn read_format(options: &Fields) -> Result<(Format, bool), Failure> {
                     ),
                 ));
             }
-        },
+        }),
     };
     Ok((format, options.bool("lenient")?.unwrap_or(false)))
 }
@@ -114,10 +103,11 @@ pub(crate) fn read_messages(
     Ok(read_conversation(messages, format, lenient)?.messages)
 }
 
-/// Parses the caller's messages as `format`, keeping what writing them back needs.
+/// Parses the caller's messages as `format` (`None`: the one detected from them), keeping
+/// what writing them back needs.
 pub(crate) fn read_conversation(
     messages: &JsValue,
-    format: Format,
+    format: Option<Format>,
     lenient: bool,
 ) -> Result<Conversation, Failure> {
     // Through a `Value`, not `parse_str`: JavaScript's numbers are `f64`s, which a
@@ -129,6 +119,10 @@ pub(crate) fn read_conversation(
             "expected an array of messages, found undefined",
         ));
     };
+    // Undecided, a conversation is OpenAI's; what is not one at all is refused by its reader.
+    let format = format
+        .or_else(|| Format::detect(&json))
+        .unwrap_or(Format::OpenAi);
     Ok(format::parse_value(json, format, ParseOptions { lenient })?)
 }
 
@@ -138,18 +132,6 @@ pub(crate) fn json_to_js(value: &impl AsValue) -> JsValue {
     // Serializing a `Value` cannot fail, and its text is valid JSON.
     let text = serde_json::to_string(&value.as_value()).unwrap_or_else(|_| "null".to_owned());
     js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL)
-}
-
-/// An exported engine state, read field by field with the path of the first thing wrong.
-pub(crate) fn read_state(state: &JsValue) -> Result<engine::EngineState, Failure> {
-    let Some(value) = read_json(state, "state")? else {
-        return Err(Failure::invalid(
-            "state",
-            "expected an object, found undefined",
-        ));
-    };
-    engine::EngineState::from_json(&value)
-        .map_err(|e| Failure::invalid(format!("state.{}", e.path), e.message))
 }
 
 /// JSON to hand to JS: a `Value`, or a conversation written back.
@@ -187,12 +169,12 @@ pub(crate) fn session_id_of(value: &JsValue, path: &str) -> Result<String, Failu
 /// package within its size budget, and `JSON.parse` builds objects faster than
 /// property-by-property calls across the boundary.
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, Failure> {
-    parse_js(serde_json::to_string(value))
+    parse_js(wire::json(value))
 }
 
-/// `to_js` past serializing: one copy for every type serialized, not one each.
-pub(crate) fn parse_js(text: Result<String, serde_json::Error>) -> Result<JsValue, Failure> {
-    let text =
-        text.map_err(|e| Failure::invalid("config", format!("result not representable: {e}")))?;
-    js_sys::JSON::parse(&text).map_err(|_| Failure::invalid("config", "result not representable"))
+/// JSON text made by the core as a JS value: one copy of this for every type serialized,
+/// not one each.
+pub(crate) fn parse_js(text: Result<String, wire::Failure<Js>>) -> Result<JsValue, Failure> {
+    js_sys::JSON::parse(&text?)
+        .map_err(|_| Failure::new(Code::Internal, "result not representable"))
 }

@@ -20,25 +20,24 @@
 //! [`Code`]) and, for bad input, a `path`. Nothing input can reach panics: a panic
 //! would poison the module for every later call.
 
+mod callbacks;
 mod config;
 mod convert;
-mod driver;
 mod error;
 mod extractive;
 mod fields;
 mod live;
 mod loaded;
+mod run;
 mod store;
 mod types;
 
-use compactor::engine;
 use compactor::format::Format;
-use compactor::select::TailPolicy;
-use compactor::tokens::{Encoding, TokenAccountant};
-use compactor::wire::PlanView;
+use compactor::tokens::Encoding;
+use compactor::wire::{Handle, apply_pins};
 use convert::{
-    PIN_OPTIONS, READ_OPTIONS, apply_pins, encoding_named, read_conversation, read_format,
-    read_json, read_messages, read_state, session_id_of, to_js,
+    PIN_OPTIONS, READ_OPTIONS, encoding_named, parse_js, read_conversation, read_format, read_json,
+    read_messages, session_id_of, to_js,
 };
 use fields::{Fields, type_of};
 use live::SessionHandle;
@@ -77,8 +76,7 @@ pub fn detect_format(
 /// calibration, summary cache and circuit breakers.
 #[wasm_bindgen]
 pub struct Compactor {
-    engine: engine::Compactor,
-    tail: TailPolicy,
+    handle: Handle,
 }
 
 #[wasm_bindgen]
@@ -93,13 +91,8 @@ impl Compactor {
     }
 
     fn from_config(config: &JsValue) -> Result<Compactor, Failure> {
-        let (config, keep_recent_turns) = config::read(config)?;
-        let budget = config.budget.resolve()?;
-        let accountant = TokenAccountant::new(loaded::counter(budget.encoding));
-        let engine = engine::Compactor::with_accountant(config, budget, accountant)?;
         Ok(Compactor {
-            tail: TailPolicy::for_budget(keep_recent_turns, engine.budget()),
-            engine,
+            handle: Handle::new::<Js>(config::read(config)?, loaded::counter)?,
         })
     }
 
@@ -115,7 +108,7 @@ impl Compactor {
         #[wasm_bindgen(unchecked_optional_param_type = "PinOptions")] options: Option<JsValue>,
     ) -> Result<SessionHandle, JsValue> {
         let id = session_id_of(&id, "id")?;
-        Ok(live::open(&self.engine, id, messages, options)?)
+        Ok(live::open(&self.handle, &id, messages, options)?)
     }
 
     /// Tokens and messages against the limits: which signals fired and where a run must
@@ -127,8 +120,7 @@ impl Compactor {
         #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let messages = read_messages(&messages, &options.unwrap_or_default())?;
-        let assessment = self.engine.assess(&messages);
-        Ok(to_js(&assessment)?)
+        Ok(parse_js(self.handle.assess(&messages))?)
     }
 
     /// The assessment, the segments (tool calls never apart from their results) and the
@@ -143,16 +135,8 @@ impl Compactor {
         let options = Fields::new(&options, "options", PIN_OPTIONS)?;
         let (format, lenient) = read_format(&options)?;
         let mut conversation = read_conversation(&messages, format, lenient)?;
-        apply_pins(&mut conversation, &options.pins()?)?;
-        let mut messages = conversation.messages;
-        let plan = compactor::plan::plan_read(
-            self.engine.accountant(),
-            &mut messages,
-            self.engine.budget(),
-            &self.tail,
-        )
-        .map_err(Failure::from)?;
-        Ok(to_js(&PlanView::of(&plan, &messages))?)
+        apply_pins::<Js>(&mut conversation, &options.pins()?).map_err(Failure::from)?;
+        Ok(parse_js(self.handle.plan(conversation.messages))?)
     }
 
     /// Feeds back the prompt tokens the provider reported for `messages`, so later counts
@@ -171,7 +155,8 @@ impl Compactor {
                 Failure::invalid("reportedPromptTokens", "expected a non-negative integer")
             })?;
         let messages = read_messages(&messages, &options.unwrap_or_default())?;
-        self.engine
+        self.handle
+            .engine()
             .accountant()
             .calibrate(&messages, reported as u64);
         Ok(())
@@ -183,8 +168,7 @@ impl Compactor {
     #[wasm_bindgen(js_name = cloneHandle)]
     pub fn clone_handle(&self) -> Compactor {
         Compactor {
-            engine: self.engine.clone(),
-            tail: self.tail,
+            handle: self.handle.clone(),
         }
     }
 
@@ -195,7 +179,7 @@ impl Compactor {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
     ) -> Result<(), JsValue> {
         let session = session_id_of(&session_id, "sessionId")?;
-        self.engine.reset_circuit(&session);
+        self.handle.engine().reset_circuit(&session);
         Ok(())
     }
 
@@ -205,7 +189,7 @@ impl Compactor {
     /// from it in another worker (or the native engine).
     #[wasm_bindgen(js_name = exportState, unchecked_return_type = "EngineState")]
     pub fn export_state(&self) -> Result<JsValue, JsValue> {
-        Ok(to_js(&self.engine.export_state())?)
+        Ok(parse_js(self.handle.export_state())?)
     }
 
     /// Merges an exported state into this handle and its clones. A state of another
@@ -215,21 +199,24 @@ impl Compactor {
         &self,
         #[wasm_bindgen(unchecked_param_type = "EngineState")] state: JsValue,
     ) -> Result<(), JsValue> {
+        let Some(value) = read_json(&state, "state")? else {
+            return Err(Failure::invalid("state", "expected an object, found undefined").into());
+        };
         Ok(self
-            .engine
-            .import_state(read_state(&state)?)
-            .map_err(|e| Failure::invalid(format!("state.{}", e.path), e.message))?)
+            .handle
+            .import_state::<Js>(&value)
+            .map_err(Failure::from)?)
     }
 
     #[wasm_bindgen(js_name = clearCache)]
     pub fn clear_cache(&self) {
-        self.engine.clear_cache();
+        self.handle.engine().clear_cache();
     }
 
     /// How many summaries the shared cache holds.
     #[wasm_bindgen(getter, js_name = cacheSize)]
     pub fn cache_size(&self) -> u32 {
-        u32::try_from(self.engine.cache_len()).unwrap_or(u32::MAX)
+        u32::try_from(self.handle.engine().cache_len()).unwrap_or(u32::MAX)
     }
 
     /// The tokens of the conversation the session's latest `compact` assessed, without
@@ -241,7 +228,11 @@ impl Compactor {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
     ) -> Result<Option<f64>, JsValue> {
         let session = session_id_of(&session_id, "sessionId")?;
-        Ok(self.engine.token_count_hint(&session).map(|t| t as f64))
+        Ok(self
+            .handle
+            .engine()
+            .token_count_hint(&session)
+            .map(|t| t as f64))
     }
 
     /// Compacts `messages` when a limit is crossed: summaries are written by
@@ -254,7 +245,7 @@ impl Compactor {
         #[wasm_bindgen(unchecked_param_type = "Conversation")] messages: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CompactOptions")] options: JsValue,
     ) -> js_sys::Promise {
-        driver::compact(self.engine.clone(), &messages, &options)
+        run::compact(self.handle.clone(), &messages, &options)
     }
 
     /// Reads the session from `store`, compacts it, and writes the result back with the
@@ -268,26 +259,26 @@ impl Compactor {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "SessionOptions")] options: JsValue,
     ) -> js_sys::Promise {
-        store::compact_session(self.engine.clone(), &store, &session_id, &options)
+        store::compact_session(self.handle.clone(), &store, &session_id, &options)
     }
 
     /// The resolved numbers.
     #[wasm_bindgen(getter, unchecked_return_type = "Budget")]
     pub fn budget(&self) -> Result<JsValue, JsValue> {
-        Ok(to_js(self.engine.budget())?)
+        Ok(parse_js(self.handle.budget())?)
     }
 
     /// The counter in use: `o200k_base`, `cl100k_base` or `estimate` (an exact encoding
     /// neither embedded nor loaded with `loadEncoding` is counted by the estimator).
     #[wasm_bindgen(getter)]
     pub fn counter(&self) -> String {
-        self.engine.accountant().counter_name().to_owned()
+        self.handle.engine().accountant().counter_name().to_owned()
     }
 
     /// The calibration in force.
     #[wasm_bindgen(getter, unchecked_return_type = "Calibration")]
     pub fn calibration(&self) -> Result<JsValue, JsValue> {
-        Ok(to_js(&self.engine.accountant().calibration())?)
+        Ok(to_js(&self.handle.engine().accountant().calibration())?)
     }
 
     /// `Compactor.loadEncoding(ranks, encoding = "o200k_base")`: counts `encoding`
@@ -313,17 +304,13 @@ impl Compactor {
         #[wasm_bindgen(unchecked_optional_param_type = "EncodingName")] encoding: Option<JsValue>,
     ) -> Result<f64, JsValue> {
         let (text, encoding) = count_arguments(&text, encoding.as_ref())?;
-        let count = match encoding {
-            Some(encoding) => loaded::counter(encoding).count(&text),
-            None => self.engine.accountant().counter().count(&text),
-        };
-        Ok(count as f64)
+        Ok(self.handle.count_tokens(&text, encoding) as f64)
     }
 
     /// How many message counts the shared memo holds.
     #[wasm_bindgen(getter, js_name = memoSize)]
     pub fn memo_size(&self) -> u32 {
-        u32::try_from(self.engine.accountant().memo_len()).unwrap_or(u32::MAX)
+        u32::try_from(self.handle.engine().accountant().memo_len()).unwrap_or(u32::MAX)
     }
 }
 
@@ -337,7 +324,8 @@ pub fn check_format(
     let options = options.unwrap_or_default();
     let (format, lenient) = read_format(&Fields::new(&options, "options", READ_OPTIONS)?)?;
     let conversation = read_conversation(&messages, format, lenient)?;
-    let violations = compactor::format::check::check(format, &conversation.messages).err();
+    let violations =
+        compactor::format::check::check(conversation.format, &conversation.messages).err();
     Ok(to_js(&violations.unwrap_or_default())?)
 }
 

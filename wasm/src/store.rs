@@ -2,18 +2,19 @@
 //! written back with the version read. Appends made meanwhile are rebased after the result
 //! (the core's `SessionWrite`, the same state machine the Rust driver follows); any other change is `CONFLICT`.
 
-use compactor::engine;
 use compactor::format::Conversation;
 use compactor::rebase::WriteBack;
+use compactor::wire::{Handle, apply_pins};
 use compactor::writeback::{SessionWrite, WriteStep};
 use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::convert::{apply_pins, read_conversation, session_id_of};
-use crate::driver::{Options, Stop, result, run_messages, settle, with_cause};
-use crate::error::{Code, Failure, js_message};
+use crate::callbacks::{settle, with_cause};
+use crate::convert::{read_conversation, session_id_of};
+use crate::error::{Code, Failure, Js, js_message};
 use crate::fields::describe;
+use crate::run::{Options, Stop, result};
 
 /// A store's method, bound to the store.
 fn method(store: &JsValue, name: &str) -> Result<Function, Failure> {
@@ -55,7 +56,7 @@ fn persist_failed(method: &str, thrown: JsValue) -> Stop {
 /// result, with the version read, as the core's [`SessionWrite`] says: appends made meanwhile
 /// are rebased after the result, anything else is `CONFLICT`.
 pub(crate) fn compact_session(
-    engine: engine::Compactor,
+    handle: Handle,
     store: &JsValue,
     session_id: &JsValue,
     options: &JsValue,
@@ -78,14 +79,15 @@ pub(crate) fn compact_session(
         id: JsValue::from_str(&session),
     };
     future_to_promise(async move {
-        let mut write = SessionWrite::new(engine.clone());
+        let mut write = SessionWrite::new(handle.engine().clone());
         loop {
             match write.poll() {
                 WriteStep::Load => write.loaded(store.load(&options).await?),
                 WriteStep::Compact { messages, base } => {
-                    let format = base.format;
-                    let outcome = run_messages(&engine, &options, &session, &messages, format);
-                    write.compacted(outcome.await?);
+                    let outcome = options
+                        .run(&handle, &session, &messages, base.format)
+                        .await?;
+                    write.compacted(outcome);
                 }
                 WriteStep::Save {
                     write: result,
@@ -175,7 +177,7 @@ impl Store {
         }
         let mut conversation = read_conversation(&messages, options.format, options.lenient)
             .map_err(|f| f.rebased("store.load().messages"))?;
-        apply_pins(&mut conversation, &options.pins)?;
+        apply_pins::<Js>(&mut conversation, &options.pins).map_err(Failure::from)?;
         Ok(Some((conversation, version)))
     }
 

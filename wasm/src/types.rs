@@ -71,7 +71,7 @@ export type MessageFormat = "openai" | "anthropic" | "aiSdk" | "openaiResponses"
 
 /** How to read the messages of one call. */
 export interface ReadOptions {
-  /** Default `"openai"`. */
+  /** Default: the format `detectFormat` names (OpenAI Chat when nothing decides it). */
   format?: MessageFormat;
   /** Keep unknown roles and content parts as pinned, opaque messages instead of throwing. */
   lenient?: boolean;
@@ -335,7 +335,7 @@ export interface SessionOptions extends Pins {
   signal?: AbortSignal;
   /** Every engine event, as it happens. What it throws rejects the run. */
   onEvent?: (event: CompactionEvent) => void;
-  /** Default `"openai"`; the result comes back in the same format. */
+  /** Default: detected from the messages, as `detectFormat` does; the result comes back in the same format. */
   format?: MessageFormat;
   /** Keep unknown roles and content parts as pinned, opaque messages instead of rejecting. */
   lenient?: boolean;

@@ -26,12 +26,16 @@
 //! [`ConfigError`](crate::engine::ConfigError) paths are spelled by [`Host`].
 
 mod failure;
+mod handle;
 mod input;
+mod session;
 mod view;
 
 pub use failure::{Code, Failure, Host, without_position};
+pub use handle::{Counters, Handle, apply_pins, json};
 pub use input::encoding_named;
-pub use view::{Changes, PlanView, SessionAssessment, SummaryAt};
+pub use session::Session;
+pub use view::{Changes, Finished, PlanView, SessionAssessment, SummaryAt};
 
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::budget::Budget;
+use crate::engine::Status;
 use crate::format::Conversation;
 use crate::level::Level;
 use crate::live::Splice;
@@ -114,5 +115,29 @@ impl Changes {
             delete_count: splice.delete_count,
             insert,
         }
+    }
+}
+
+/// A finished run as a host hands it back: its status and report as JSON, and for a
+/// session's run, the changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finished {
+    /// The status's kind: `compacted`, `skipped`, `noOp`, `noProgress`.
+    pub kind: &'static str,
+    /// The status as JSON.
+    pub status: String,
+    /// The report as JSON.
+    pub report: String,
+    /// A session's run: how its messages changed, as JSON `{start, deleteCount, insert}`.
+    pub changes: Option<String>,
+}
+
+/// The kind of a status, as its JSON names it.
+pub(super) fn status_kind(status: &Status) -> &'static str {
+    match status {
+        Status::Compacted { .. } => "compacted",
+        Status::Skipped { .. } => "skipped",
+        Status::NoOp => "noOp",
+        Status::NoProgress => "noProgress",
     }
 }
