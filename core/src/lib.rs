@@ -70,14 +70,18 @@
 //!
 //! | floor | modules |
 //! |---|---|
-//! | ground: plain data | [`message`], [`task`], [`level`], [`hash`], [`summary`], [`catalog`], [`budget`], [`config`] |
+//! | ground: plain data | [`message`], [`task`], [`level`], [`hash`], [`summary`], [`catalog`], [`budget`], [`config`], [`policy`] |
 //! | counting | [`tokens`] |
 //! | formats | [`format`](mod@format) |
-//! | reading a conversation | [`pin`], [`facts`], [`prompt`], [`segment`], [`select`], [`overflow`], [`prune`], [`validate`], [`plan`], [`extractive`] |
+//! | knowing facts | [`facts`], [`action`], [`standing`], [`trail`], [`retention`], [`receipt`], [`prompt`], [`extractive`] |
+//! | reading a conversation's shape | [`pin`], [`segment`], [`select`], [`overflow`], [`observation`], [`prune`], [`validate`], [`plan`] |
 //! | planning | [`ladder`] |
 //! | the run | [`engine`] |
-//! | drivers | [`driver`], [`rebase`], [`writeback`], [`live`] |
+//! | drivers | [`driver`], [`rebase`], [`writeback`], [`live`], [`replay`] |
 //! | host boundary | [`wire`](mod@wire) |
+//!
+//! No two modules import each other, inside a floor or across (the same test fails on any
+//! import loop, in the wrapper, the component and the command line too).
 //!
 //! The accounting stages can be used alone:
 //! ```
@@ -101,6 +105,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod action;
 pub mod budget;
 pub mod catalog;
 pub mod config;

@@ -10,47 +10,15 @@
 //! unless `summarize_outputs` says otherwise. A user message is an observation when
 //! the message before it is an assistant message without tool calls that wrote an action: a
 //! `<function=…>` call, an `<execute_…>` or `<command>` tag, or a fenced block of shell
-//! ([`SHELLS`]) — a
+//! ([`SHELLS`](crate::action::SHELLS)) — a
 //! chat answer ending with a Python block is not an action, and the user's reply to it
-//! stays the user's.
+//! stays the user's. What an action is, [`crate::action`] says.
 
-use crate::facts::{ActionForm, text_action, text_command};
-use crate::message::{Message, Part, Role, text_of};
+use crate::action::{command_before, may_answer_action};
+use crate::message::{Message, Part, text_of};
 use crate::prune::{READ_PLACEHOLDER_TOKENS, cleared_placeholder, is_cleared};
 use crate::segment::{Segmentation, UnitKind};
 use crate::tokens::TokenAccountant;
-
-/// Is `message` an assistant message that wrote an action an environment answers, and no
-/// tool call?
-pub fn is_action(message: &Message) -> bool {
-    message.role == Role::Assistant
-        && message.tool_calls().next().is_none()
-        && message
-            .parts
-            .iter()
-            .any(|part| matches!(part, Part::Text { text } if ends_with_action(text)))
-}
-
-/// Could `message` be the output of the action before it: a user message that is neither
-/// a summary nor a tool result?
-pub fn may_answer_action(message: &Message) -> bool {
-    message.role == Role::User
-        && !message.is_compaction()
-        && message.tool_results().next().is_none()
-}
-
-/// The languages a fenced block of shell is written in (none at all included).
-pub const SHELLS: [&str; 6] = ["", "bash", "sh", "shell", "console", "zsh"];
-
-/// Does `text` end with an action an environment answers: a function call or a tag, or a
-/// fenced block of shell?
-fn ends_with_action(text: &str) -> bool {
-    match text_action(text) {
-        Some((ActionForm::Fence(language), _)) => SHELLS.contains(&language),
-        Some(_) => true,
-        None => false,
-    }
-}
 
 /// For each message of `messages`, whether it is an observation: the output an action's
 /// unit took in when `messages` were segmented ([`crate::segment`] pairs each action with
@@ -67,14 +35,6 @@ pub fn observations(segmentation: &Segmentation, messages: &[Message]) -> Vec<bo
         }
     }
     observed
-}
-
-/// The command an observation answered: the text command of the message before it.
-pub fn command_before(previous: &Message) -> Option<String> {
-    previous.parts.iter().rev().find_map(|part| match part {
-        Part::Text { text } => text_command(text).map(|c| c.into_owned()),
-        _ => None,
-    })
 }
 
 /// `message` as a summary request reads it when the fact ledger carries what its outputs

@@ -96,7 +96,7 @@ impl Pins {
     /// Marks the pinned messages of `messages` non-compactable (every message when the
     /// conversation opts out). The caller's indices count from `messages[given]`: messages
     /// before it are the ones a format reads from outside its messages array (see
-    /// [`given_start`]). Checks every index before changing anything.
+    /// `format::Conversation::given_start`). Checks every index before changing anything.
     pub fn apply(&self, messages: &mut [Message], given: usize) -> Result<(), PinError> {
         let given = given.min(messages.len());
         let len = messages.len() - given;
@@ -112,20 +112,6 @@ impl Pins {
             }
         }
         Ok(())
-    }
-}
-
-/// Where the caller's messages array starts in `messages` read in `format`: after
-/// Anthropic's top-level `system`, which is read as leading system messages; at 0 in the
-/// other formats.
-#[cfg(feature = "serde")]
-pub fn given_start(format: crate::format::Format, messages: &[Message]) -> usize {
-    match format {
-        crate::format::Format::Anthropic => messages
-            .iter()
-            .take_while(|m| m.role == crate::message::Role::System)
-            .count(),
-        _ => 0,
     }
 }
 

@@ -19,8 +19,8 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
+use crate::action::{is_action, may_answer_action};
 use crate::message::{Message, Role};
-use crate::observation::{is_action, may_answer_action};
 
 /// What a unit holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -98,12 +98,9 @@
 pub mod aisdk;
 pub mod anthropic;
 pub mod check;
-mod claude_transcript;
-mod codex_rollout;
 mod conversation;
 mod detect;
 pub mod gemini;
-mod gemini_chat;
 mod ids;
 mod opaque;
 pub mod openai;

@@ -5,13 +5,12 @@
 
 use std::sync::Arc;
 
-use serde::Serialize;
 use serde_json::Value;
 
 use super::session::Session;
-use super::view::{Finished, PlanView};
-use super::{Code, Failure, Host};
-use crate::engine::{CompactionConfig, Compactor, EngineState, Outcome, Run, Trigger};
+use super::view::{PlanView, json};
+use super::{Failure, Host};
+use crate::engine::{CompactionConfig, Compactor, EngineState, Run, Trigger};
 use crate::format::{Conversation, Format};
 use crate::message::Message;
 use crate::pin::Pins;
@@ -21,13 +20,6 @@ use crate::tokens::{Encoding, TokenAccountant, TokenCounter};
 /// How a host finds the counter of an encoding: the embedded vocabulary, or one it loaded
 /// at run time (the lite npm package).
 pub type Counters = fn(Encoding) -> Arc<dyn TokenCounter>;
-
-/// An output of the core as JSON text. Its types are plain data: this cannot fail, and an
-/// `INTERNAL` failure says so if it ever does.
-pub fn json<H, T: Serialize + ?Sized>(value: &T) -> Result<String, Failure<H>> {
-    serde_json::to_string(value)
-        .map_err(|e| Failure::new(Code::Internal, format!("result not representable: {e}")))
-}
 
 /// A compactor as a host holds it. Cheap to clone: clones share the engine (memo,
 /// calibration, summary cache, breakers).
@@ -126,24 +118,4 @@ impl Handle {
         let state = EngineState::from_json(value).map_err(invalid)?;
         self.engine.import_state(state).map_err(invalid)
     }
-}
-
-impl Finished {
-    /// The outcome's status and report.
-    pub fn of<H>(outcome: &Outcome) -> Result<Self, Failure<H>> {
-        Ok(Finished {
-            kind: super::view::status_kind(&outcome.status),
-            status: json(&outcome.status)?,
-            report: json(&outcome.report)?,
-            changes: None,
-        })
-    }
-}
-
-/// Applies `pins` to a conversation just read: indices count in its messages array (see
-/// [`Conversation::given_start`]). An index past its end is `INVALID_INPUT` at `H::PIN`.
-pub fn apply_pins<H: Host>(conversation: &mut Conversation, pins: &Pins) -> Result<(), Failure<H>> {
-    let given = conversation.given_start(&conversation.messages);
-    pins.apply(&mut conversation.messages, given)
-        .map_err(|e| Failure::invalid(H::PIN, e.to_string()))
 }

@@ -32,10 +32,10 @@ mod session;
 mod view;
 
 pub use failure::{Code, Failure, Host, without_position};
-pub use handle::{Counters, Handle, apply_pins, json};
-pub use input::encoding_named;
+pub use handle::{Counters, Handle};
+pub use input::{apply_pins, encoding_named};
 pub use session::Session;
-pub use view::{Changes, Finished, PlanView, SessionAssessment, SummaryAt};
+pub use view::{Changes, Finished, PlanView, SessionAssessment, SummaryAt, json};
 
 #[cfg(test)]
 mod tests;

@@ -6,8 +6,7 @@
 
 use serde_json::Value;
 
-use super::handle::json;
-use super::view::{Changes, Finished, PlanView, SessionAssessment};
+use super::view::{Changes, Finished, PlanView, SessionAssessment, json};
 use super::{Code, Failure};
 use crate::engine::{Compactor, Outcome, Run, Status, Trigger};
 use crate::format::{Conversation, ParseOptions, Written};

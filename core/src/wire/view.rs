@@ -4,8 +4,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::{Code, Failure};
 use crate::budget::Budget;
-use crate::engine::Status;
+use crate::engine::{Outcome, Status};
 use crate::format::Conversation;
 use crate::level::Level;
 use crate::live::Splice;
@@ -133,11 +134,30 @@ pub struct Finished {
 }
 
 /// The kind of a status, as its JSON names it.
-pub(super) fn status_kind(status: &Status) -> &'static str {
+fn status_kind(status: &Status) -> &'static str {
     match status {
         Status::Compacted { .. } => "compacted",
         Status::Skipped { .. } => "skipped",
         Status::NoOp => "noOp",
         Status::NoProgress => "noProgress",
     }
+}
+
+impl Finished {
+    /// The outcome's status and report.
+    pub fn of<H>(outcome: &Outcome) -> Result<Self, Failure<H>> {
+        Ok(Finished {
+            kind: status_kind(&outcome.status),
+            status: json(&outcome.status)?,
+            report: json(&outcome.report)?,
+            changes: None,
+        })
+    }
+}
+
+/// An output of the core as JSON text. Its types are plain data: this cannot fail, and an
+/// `INTERNAL` failure says so if it ever does.
+pub fn json<H, T: Serialize + ?Sized>(value: &T) -> Result<String, Failure<H>> {
+    serde_json::to_string(value)
+        .map_err(|e| Failure::new(Code::Internal, format!("result not representable: {e}")))
 }

@@ -4,6 +4,7 @@
 //! answers and the clock without IO, [`stepper`] drives the compaction run, [`view`] draws
 //! it, and [`runtime`] owns the terminal and the summarizer threads.
 
+mod edit;
 pub mod model;
 pub mod numbers;
 pub mod runtime;

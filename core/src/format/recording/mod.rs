@@ -1,7 +1,7 @@
 //! An agent's own record of a session, read as the requests it sent.
 //!
 //! Coding agents keep every session in a file of their own: Codex a rollout (read by the
-//! private module `codex_rollout`), Claude Code a transcript (`claude_transcript`),
+//! private module `codex_rollout` inside this one), Claude Code a transcript (`claude_transcript`),
 //! gemini-cli and Qwen Code a chat (`gemini_chat`). [`read`] tells them apart by their
 //! content, not their name, and turns one into a [`Recording`]: the request bodies the agent sent, one
 //! per model call, in the provider's own format (OpenAI Responses, Anthropic Messages,
@@ -28,6 +28,10 @@
 use serde_json::{Map, Value};
 
 use super::{Format, FormatError};
+
+mod claude_transcript;
+mod codex_rollout;
+mod gemini_chat;
 
 /// The agents whose session files are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -199,8 +203,8 @@ pub fn read(text: &str) -> Result<Option<Recording>, FormatError> {
         && let Ok(Value::Object(object)) = serde_json::from_str::<Value>(trimmed)
     {
         // One JSON object: a gemini-cli chat, or a request body.
-        return if super::gemini_chat::is_chat(&object) {
-            super::gemini_chat::read(&object).map(Some)
+        return if gemini_chat::is_chat(&object) {
+            gemini_chat::read(&object).map(Some)
         } else {
             Ok(None)
         };
@@ -208,11 +212,11 @@ pub fn read(text: &str) -> Result<Option<Recording>, FormatError> {
     if trimmed.starts_with('[') {
         // A list of messages, or gemini-cli's checkpoint or log of prompts.
         return match serde_json::from_str::<Value>(trimmed) {
-            Ok(Value::Array(items)) if super::gemini_chat::is_log(&items) => {
-                super::gemini_chat::read_log(&items).map(Some)
+            Ok(Value::Array(items)) if gemini_chat::is_log(&items) => {
+                gemini_chat::read_log(&items).map(Some)
             }
-            Ok(Value::Array(items)) if super::gemini_chat::is_checkpoint(&items) => {
-                super::gemini_chat::read_checkpoint(&items).map(Some)
+            Ok(Value::Array(items)) if gemini_chat::is_checkpoint(&items) => {
+                gemini_chat::read_checkpoint(&items).map(Some)
             }
             _ => Ok(None),
         };
@@ -221,15 +225,15 @@ pub fn read(text: &str) -> Result<Option<Recording>, FormatError> {
     let Some(first) = lines.objects.first() else {
         return Ok(None);
     };
-    if super::codex_rollout::is_rollout(&first.1) {
-        return super::codex_rollout::read(&lines).map(Some);
+    if codex_rollout::is_rollout(&first.1) {
+        return codex_rollout::read(&lines).map(Some);
     }
     if lines
         .objects
         .iter()
-        .any(|(_, o)| super::claude_transcript::is_entry(o))
+        .any(|(_, o)| claude_transcript::is_entry(o))
     {
-        return super::claude_transcript::read(&lines).map(Some);
+        return claude_transcript::read(&lines).map(Some);
     }
     Ok(None)
 }

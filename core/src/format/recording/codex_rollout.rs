@@ -19,8 +19,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::recording::{Agent, Epoch, Lines, Recording, line_path};
-use super::{Format, FormatError, at};
+use super::{Agent, Epoch, Lines, Recording, line_path};
+use crate::format::{Format, FormatError, at};
 
 /// Record types of a rollout's current shape.
 const RECORDS: &[&str] = &[

@@ -24,8 +24,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::recording::{Agent, Epoch, Recording};
-use super::{Format, FormatError, at, index, kind_of};
+use super::{Agent, Epoch, Recording};
+use crate::format::{Format, FormatError, at, index, kind_of};
 
 /// Is `object` a gemini-cli chat?
 pub(crate) fn is_chat(object: &Map<String, Value>) -> bool {
@@ -176,7 +176,7 @@ fn unanswering(parts: Vec<Value>, before: Option<&Value>) -> Vec<Value> {
                 None => {
                     let text = response
                         .get("response")
-                        .map(super::gemini::response_text)
+                        .map(crate::format::gemini::response_text)
                         .unwrap_or_default();
                     json!({ "text": text })
                 }
@@ -216,7 +216,7 @@ fn answer(message: &Value, path: &str, keep_ids: bool) -> Result<(Value, Vec<Val
     };
     for (j, call) in calls.iter().enumerate() {
         let call_path = index(&at(path, "toolCalls"), j);
-        let name = super::required_str(call, &call_path, "name")?;
+        let name = crate::format::required_str(call, &call_path, "name")?;
         let mut function =
             json!({"name": name, "args": call.get("args").cloned().unwrap_or(json!({}))});
         if keep_ids && let Some(id) = call.get("id") {

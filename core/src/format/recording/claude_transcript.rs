@@ -27,8 +27,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
-use super::recording::{Agent, Epoch, Lines, Recording, append, line_path};
-use super::{Format, FormatError, at};
+use super::{Agent, Epoch, Lines, Recording, append, line_path};
+use crate::format::{Format, FormatError, at};
 
 /// Entry types of a transcript.
 const ENTRIES: &[&str] = &[

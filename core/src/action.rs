@@ -1,0 +1,48 @@
+//! Actions: what an agent that acts through text writes for its environment to run —
+//! mini-swe-agent's fenced `bash` block, SWE-agent's and OpenHands' `<function=…>` calls,
+//! OpenHands CodeAct's `<execute_bash>` and `<execute_ipython>` tags, `<command>` tags —
+//! and the command each names. Segmentation pairs an action with the user message after
+//! it ([`crate::segment`]); [`crate::observation`] reads that message as its output.
+
+use crate::facts::{ActionForm, text_action, text_command};
+use crate::message::{Message, Part, Role};
+
+/// Is `message` an assistant message that wrote an action an environment answers, and no
+/// tool call?
+pub fn is_action(message: &Message) -> bool {
+    message.role == Role::Assistant
+        && message.tool_calls().next().is_none()
+        && message
+            .parts
+            .iter()
+            .any(|part| matches!(part, Part::Text { text } if ends_with_action(text)))
+}
+
+/// Could `message` be the output of the action before it: a user message that is neither
+/// a summary nor a tool result?
+pub fn may_answer_action(message: &Message) -> bool {
+    message.role == Role::User
+        && !message.is_compaction()
+        && message.tool_results().next().is_none()
+}
+
+/// The languages a fenced block of shell is written in (none at all included).
+pub const SHELLS: [&str; 6] = ["", "bash", "sh", "shell", "console", "zsh"];
+
+/// Does `text` end with an action an environment answers: a function call or a tag, or a
+/// fenced block of shell?
+fn ends_with_action(text: &str) -> bool {
+    match text_action(text) {
+        Some((ActionForm::Fence(language), _)) => SHELLS.contains(&language),
+        Some(_) => true,
+        None => false,
+    }
+}
+
+/// The command an observation answered: the text command of the message before it.
+pub fn command_before(previous: &Message) -> Option<String> {
+    previous.parts.iter().rev().find_map(|part| match part {
+        Part::Text { text } => text_command(text).map(|c| c.into_owned()),
+        _ => None,
+    })
+}
