@@ -18,7 +18,7 @@ use exports::compactor::engine::engine::{
     Session as SessionHandle,
 };
 use exports::compactor::engine::types::{
-    Config as WitConfig, Error, ErrorCode, Outcome, ReadOptions as WitReadOptions, Step,
+    Config as WitConfig, Error, ErrorCode, Outcome, Polled, ReadOptions as WitReadOptions, Step,
     SummaryFailure, SummaryRequest, Trigger,
 };
 
@@ -62,44 +62,54 @@ fn trigger(trigger: Trigger) -> CoreTrigger {
     }
 }
 
+/// Every field of the WIT record by its name in the engine's options table: the record is
+/// destructured whole, so a field the world gains and this list lacks does not compile, and
+/// `Config::to_core` refuses a name the table does not have.
+macro_rules! config {
+    ($record:expr; $($field:ident),* $(,)?) => {{
+        let WitConfig { $($field),* } = $record;
+        Config::default()$(.with(stringify!($field), $field))*
+    }};
+}
+
 impl From<WitConfig> for Config {
-    fn from(c: WitConfig) -> Self {
-        Config {
-            model: c.model,
-            max_context_tokens: c.max_context_tokens,
-            output_reserve: c.output_reserve,
-            comfort_tokens: c.comfort_tokens,
-            trigger_ratio: c.trigger_ratio,
-            target_ratio: c.target_ratio,
-            max_messages: c.max_messages,
-            keep_recent_turns: c.keep_recent_turns,
-            tail_tokens: c.tail_tokens,
-            keep_tool_results: c.keep_tool_results,
-            encoding: c.encoding,
-            min_tail_turns: c.min_tail_turns,
-            max_summary_tokens: c.max_summary_tokens,
-            summary_model: c.summary_model,
-            summary_provider: c.summary_provider,
-            enable_incremental: c.enable_incremental,
-            max_failures: c.max_failures,
-            breaker_cooldown_ms: c.breaker_cooldown_ms,
-            min_messages: c.min_messages,
-            clear_at_least: c.clear_at_least,
-            max_preserved_user_tokens: c.max_preserved_user_tokens,
-            summarizer_input_tokens: c.summarizer_input_tokens,
-            request_timeout_ms: c.request_timeout_ms,
-            max_attempts: c.max_attempts,
-            min_reduction: c.min_reduction,
-            max_concurrency: c.max_concurrency,
-            cache_capacity: c.cache_capacity,
-            session_capacity: c.session_capacity,
-            extractive_fallback: c.extractive_fallback,
-            summarize_outputs: c.summarize_outputs,
-            instructions: c.instructions,
-            cached_price: c.cached_price,
-            cache_write_price: c.cache_write_price,
-            output_price: c.output_price,
-        }
+    fn from(record: WitConfig) -> Self {
+        config!(record;
+            model,
+            max_context_tokens,
+            output_reserve,
+            comfort_tokens,
+            trigger_ratio,
+            target_ratio,
+            max_messages,
+            keep_recent_turns,
+            tail_tokens,
+            keep_tool_results,
+            encoding,
+            min_tail_turns,
+            max_summary_tokens,
+            summary_model,
+            summary_provider,
+            enable_incremental,
+            max_failures,
+            breaker_cooldown_ms,
+            min_messages,
+            clear_at_least,
+            max_preserved_user_tokens,
+            summarizer_input_tokens,
+            request_timeout_ms,
+            max_attempts,
+            min_reduction,
+            max_concurrency,
+            cache_capacity,
+            session_capacity,
+            extractive_fallback,
+            summarize_outputs,
+            instructions,
+            cached_price,
+            cache_write_price,
+            output_price,
+        )
     }
 }
 
@@ -109,7 +119,7 @@ impl Guest for Component {
     type Session = Session;
 
     fn detect_format(messages: String) -> Option<String> {
-        crate::detect_format(&messages).map(str::to_owned)
+        crate::detect_format(&messages)
     }
 
     fn count_tokens(text: String, encoding: Option<String>) -> Result<u64, Error> {
@@ -211,14 +221,19 @@ fn outcome(f: Finished) -> Outcome {
 }
 
 impl GuestRun for RefCell<Driven> {
-    fn poll(&self) -> Step {
-        match self.borrow_mut().poll() {
+    fn poll(&self) -> Polled {
+        let polled = self.borrow_mut().poll();
+        let step = match polled.next {
             Next::Summarize(requests) => {
                 Step::Summarize(requests.into_iter().map(request).collect())
             }
             Next::Wait(until_ms) => Step::Wait(until_ms),
             Next::Done(finished) => Step::Done(outcome(finished)),
             Next::Failed(failure) => Step::Failed(failure.into()),
+        };
+        Polled {
+            events: polled.events,
+            step,
         }
     }
 
@@ -235,24 +250,12 @@ impl GuestRun for RefCell<Driven> {
         Ok(self.borrow_mut().complete(id, answer, now_ms)?)
     }
 
-    fn fail(&self, id: u64, message: String, now_ms: u64) -> Result<(), Error> {
-        Ok(self
-            .borrow_mut()
-            .complete(id, Err(CoreFailure::failed(message)), now_ms)?)
-    }
-
     fn handle_timeout(&self, now_ms: u64) {
         self.borrow_mut().handle_timeout(now_ms);
     }
 
     fn cancel(&self) {
         self.borrow_mut().cancel();
-    }
-
-    fn events(&self) -> String {
-        self.borrow_mut()
-            .events()
-            .unwrap_or_else(|_| "[]".to_owned())
     }
 
     fn offline_summary(&self, id: u64) -> Result<String, Error> {

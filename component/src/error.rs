@@ -12,10 +12,7 @@ pub enum Wit {}
 
 impl wire::Host for Wit {
     const PIN: &'static str = "pin";
-
-    fn config_field(field: &str) -> String {
-        field.replace('_', "-")
-    }
+    const SPELLING: wire::Spelling = wire::Spelling::Kebab;
 }
 
 /// A failure on its way to the host.

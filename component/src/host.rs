@@ -73,9 +73,11 @@ impl Host {
         trigger: Trigger,
         now_ms: u64,
     ) -> Result<Driven, Failure> {
-        let conversation = read_conversation(messages, read)?;
+        let mut conversation = read_conversation(messages, read)?;
+        // Written back from the originals the conversation keeps: its messages go to the
+        // run as they are, uncopied.
         let run = self.handle.begin(
-            conversation.messages.clone(),
+            std::mem::take(&mut conversation.messages),
             conversation.format,
             session,
             trigger,

@@ -20,10 +20,10 @@ mod session;
 #[cfg(target_arch = "wasm32")]
 mod bindings;
 
-pub use config::{Config, ReadOptions, format_named, read_conversation};
+pub use config::{Config, Field, ReadOptions, read_conversation};
 pub use error::{Code, Failure, Wit};
 pub use host::Host;
-pub use run::{Driven, Finished, Next, Request};
+pub use run::{Driven, Finished, Next, Polled, Request};
 pub use session::Session;
 
 /// Counts `text` with `encoding` (default `o200k_base`).
@@ -37,9 +37,10 @@ pub fn count_tokens_each(texts: &[String], encoding: Option<&str>) -> Result<Vec
     Ok(texts.iter().map(|text| counter.count(text)).collect())
 }
 
-/// The format detected in `messages` (`openai`, `anthropic`, `ai-sdk`); `None` when the
+/// The name of the format detected in `messages` (`openai`, `ai-sdk`, …); `None` when the
 /// text is not a conversation.
-pub fn detect_format(messages: &str) -> Option<&'static str> {
+pub fn detect_format(messages: &str) -> Option<String> {
+    use compactor::wire::{Host, names};
     let json: serde_json::Value = serde_json::from_str(messages).ok()?;
-    compactor::format::Format::detect(&json).map(|f| f.as_str())
+    compactor::format::Format::detect(&json).map(|f| names::format_name(f, Wit::SPELLING))
 }

@@ -43,8 +43,9 @@ pub struct Finished {
     pub status_json: String,
     /// The report as JSON.
     pub report: String,
-    /// The conversation to use from now on, in the format it came in.
-    pub messages: String,
+    /// A `begin` run's conversation to use from now on, in the format it came in; `None`
+    /// for a session's run (the session holds it).
+    pub messages: Option<String>,
     /// A session's run: how its messages changed, as JSON.
     pub changes: Option<String>,
 }
@@ -60,6 +61,15 @@ pub enum Next {
     Done(Finished),
     /// The run failed; nothing was applied.
     Failed(Failure),
+}
+
+/// A poll's answer: the events since the last poll (a JSON array), and the next step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Polled {
+    /// What happened since the last poll, as JSON.
+    pub events: String,
+    /// What the host must do next.
+    pub next: Next,
 }
 
 /// A run and what it needs to answer the host.
@@ -83,8 +93,15 @@ impl Driven {
         }
     }
 
-    /// What the host must do next.
-    pub fn poll(&mut self) -> Next {
+    /// What happened since the last poll, and what the host must do next.
+    pub fn poll(&mut self) -> Polled {
+        let next = self.step();
+        let events = json(&self.run.events()).unwrap_or_else(|_: Failure| "[]".to_owned());
+        Polled { events, next }
+    }
+
+    /// The next step.
+    fn step(&mut self) -> Next {
         if let Some(ended) = &self.ended {
             return ended.clone();
         }
@@ -152,11 +169,6 @@ impl Driven {
         }
     }
 
-    /// What happened since the last call, as a JSON array.
-    pub fn events(&mut self) -> Result<String, Failure> {
-        json(&self.run.events())
-    }
-
     /// The engine's offline summary for request `id`.
     pub fn offline_summary(&self, id: u64) -> Result<String, Failure> {
         let request = self
@@ -176,13 +188,9 @@ impl Driven {
         let (finished, messages) = match &self.owner {
             Owner::Call(conversation) => (
                 wire::Finished::of(outcome)?,
-                conversation.to_json(&outcome.messages).to_string(),
+                Some(conversation.to_json(&outcome.messages).to_string()),
             ),
-            Owner::Session(session) => {
-                let mut session = session.borrow_mut();
-                let finished = session.finish(outcome)?;
-                (finished, session.written().to_string())
-            }
+            Owner::Session(session) => (session.borrow_mut().finish(outcome)?, None),
         };
         Ok(Finished {
             status: finished.kind.to_owned(),

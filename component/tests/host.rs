@@ -3,12 +3,10 @@
 use compactor_component::{Code, Config, Host, Next, ReadOptions};
 
 fn config(window: u64) -> Config {
-    Config {
-        model: Some("gpt-4o".to_owned()),
-        max_context_tokens: Some(window),
-        output_reserve: Some(2_000),
-        ..Config::default()
-    }
+    Config::default()
+        .with("model", Some("gpt-4o".to_owned()))
+        .with("max_context_tokens", Some(window))
+        .with("output_reserve", Some(2_000u64))
 }
 
 fn conversation(turns: usize) -> String {
@@ -35,7 +33,7 @@ fn drive(
     run: &mut compactor_component::Driven,
 ) -> Result<compactor_component::Finished, compactor_component::Failure> {
     for _ in 0..1_000 {
-        match run.poll() {
+        match run.poll().next {
             Next::Summarize(requests) => {
                 for request in requests {
                     let answer = run.offline_summary(request.id)?;
@@ -68,13 +66,12 @@ fn a_run_compacts_and_writes_back_in_the_callers_layout() {
     let report: serde_json::Value = serde_json::from_str(&finished.report).expect("report");
     assert!(report["tokensAfter"].as_u64() < report["tokensBefore"].as_u64());
     // Compact input, compact output; the system prompt is the input's own bytes.
-    assert!(
-        finished
-            .messages
-            .starts_with(r#"[{"role":"system","content":"You are a coding agent."}"#)
-    );
-    // Polled again, the run answers the same.
-    assert_eq!(run.poll(), Next::Done(finished));
+    let messages = finished.messages.as_deref().expect("a call's messages");
+    assert!(messages.starts_with(r#"[{"role":"system","content":"You are a coding agent."}"#));
+    // Polled again, the run answers the same, with no new events.
+    let again = run.poll();
+    assert_eq!(again.next, Next::Done(finished));
+    assert_eq!(again.events, "[]");
 }
 
 #[test]
@@ -116,27 +113,14 @@ fn bad_input_is_a_failure_with_a_path_never_a_panic() {
             .as_deref(),
         Some("format")
     );
-    let bad = Config {
-        trigger_ratio: Some(2.0),
-        ..config(12_000)
-    };
+    let bad = config(12_000).with("trigger_ratio", Some(2.0));
     assert_eq!(Host::new(&bad).expect_err("ratio").code, Code::InvalidInput);
-    assert!(
-        Host::new(&Config {
-            model: Some("nope".into()),
-            ..Config::default()
-        })
-        .is_err()
-    );
+    assert!(Host::new(&Config::default().with("model", Some("nope".to_owned()))).is_err());
 }
 
 #[test]
 fn unknown_request_ids_and_late_answers_are_handled() {
-    let host = Host::new(&Config {
-        clear_at_least: Some(u64::MAX),
-        ..config(12_000)
-    })
-    .expect("config");
+    let host = Host::new(&config(12_000).with("clear_at_least", Some(u64::MAX))).expect("config");
     let mut run = host
         .begin(
             &conversation(30),
@@ -152,7 +136,7 @@ fn unknown_request_ids_and_late_answers_are_handled() {
     assert_eq!(failure.path.as_deref(), Some("id"));
     assert!(run.offline_summary(999).is_err());
     run.cancel();
-    assert!(matches!(run.poll(), Next::Failed(f) if f.code == Code::Aborted));
+    assert!(matches!(run.poll().next, Next::Failed(f) if f.code == Code::Aborted));
     // After the end, answers are ignored.
     assert!(run.complete(1, Ok("late".into()), 0).is_ok());
 }
@@ -183,7 +167,9 @@ fn a_session_compacts_in_place_and_reports_the_splice() {
         Code::Conflict
     );
     let finished = drive(&mut run).expect("run");
-    assert_eq!(finished.messages, session.messages());
+    // The session holds the messages; only the changes cross.
+    assert_eq!(finished.messages, None);
+    assert_eq!(finished.changes, session.changes().expect("changes"));
     let changes: serde_json::Value =
         serde_json::from_str(&session.changes().expect("changes").expect("some")).expect("json");
     assert!(changes["deleteCount"].as_u64() > Some(0));

@@ -37,7 +37,9 @@ proptest! {
 
     #[test]
     fn any_input_gets_an_answer(text in text(), format in format(), lenient in any::<bool>(), window in 1u64..40_000) {
-        let config = Config { model: Some("gpt-4o".into()), max_context_tokens: Some(window), ..Config::default() };
+        let config = Config::default()
+            .with("model", Some("gpt-4o".to_owned()))
+            .with("max_context_tokens", Some(window));
         let Ok(host) = Host::new(&config) else { return Ok(()) };
         let read = ReadOptions { format, lenient };
         let _ = host.assess(&text, &read);
@@ -50,7 +52,7 @@ proptest! {
         }
         if let Ok(mut run) = host.begin(&text, &read, "s", Trigger::Manual, 0) {
             for _ in 0..100 {
-                match run.poll() {
+                match run.poll().next {
                     Next::Summarize(requests) => {
                         for request in requests {
                             let answer = run.offline_summary(request.id).unwrap_or_default();

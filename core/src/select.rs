@@ -11,8 +11,6 @@
 use crate::budget::Budget;
 use crate::segment::{SegmentKind, Segmentation};
 
-/// Default number of recent turns kept raw.
-pub const DEFAULT_KEEP_RECENT_TURNS: usize = 4;
 /// Default share of the target the tail may take, leaving the rest for the pinned
 /// messages and the summaries.
 pub const DEFAULT_TAIL_SHARE: f64 = 0.5;

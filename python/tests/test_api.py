@@ -360,3 +360,23 @@ def test_a_trap_does_not_crash_python_and_a_fresh_instance_takes_over() -> None:
         session.assess()
     assert error.value.code == "INTERNAL"
     assert engine.assess([{"role": "user", "content": "hi"}])["totalTokens"] > 0
+
+
+def test_keyword_arguments_are_the_wit_config_record() -> None:
+    """`Compactor`'s keyword arguments are the fields of the WIT `config` record, which is
+    written from the engine's options table: same names, order and types."""
+    import inspect
+    import re
+
+    from conftest import REPO
+
+    wit = (REPO / "component" / "wit" / "compactor.wit").read_text()
+    record = wit[wit.index("record config {") :]
+    record = record[: record.index("\n    }")]
+    fields = re.findall(r"^\s+([a-z-]+): option<([a-z0-9]+)>,$", record, re.M)
+    python = {"string": "Optional[str]", "bool": "Optional[bool]", "f64": "Optional[float]"}
+    expected = [(name.replace("-", "_"), python.get(kind, "Optional[int]")) for name, kind in fields]
+    parameters = inspect.signature(Compactor.__init__).parameters.values()
+    given = [(p.name, p.annotation) for p in parameters if p.name not in ("self", "memory_limit")]
+    assert len(fields) >= 30
+    assert given == expected

@@ -8,7 +8,6 @@ use compactor::engine::CompactionConfig;
 use compactor::format::{self, Conversation, Format, ParseOptions, recording};
 use compactor::pin::Pins;
 use compactor::segment::segment;
-use compactor::select::DEFAULT_KEEP_RECENT_TURNS;
 use compactor::tokens::Encoding;
 
 use crate::failure::Failure;
@@ -122,7 +121,7 @@ pub struct BudgetArgs {
     #[arg(long, value_parser = parse_encoding)]
     pub encoding: Option<Encoding>,
     /// Recent turns kept raw.
-    #[arg(long, default_value_t = DEFAULT_KEEP_RECENT_TURNS)]
+    #[arg(long, default_value_t = CompactionConfig::default().keep_recent_turns)]
     pub keep_recent_turns: usize,
 }
 

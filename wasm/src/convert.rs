@@ -21,22 +21,8 @@ pub(crate) const PIN_OPTIONS: &[&str] = &["format", "lenient", "pin", "compactab
 /// format detected from them).
 pub(crate) fn read_format(options: &Fields) -> Result<(Option<Format>, bool), Failure> {
     let format = match options.string("format")? {
+        Some(name) => Some(wire::format_named::<Js>(&name, &options.path("format"))?),
         None => None,
-        Some(name) => Some(match name.as_str() {
-            "openai" => Format::OpenAi,
-            "anthropic" => Format::Anthropic,
-            "aiSdk" => Format::AiSdk,
-            "openaiResponses" => Format::OpenAiResponses,
-            "gemini" => Format::Gemini,
-            other => {
-                return Err(Failure::invalid(
-                    options.path("format"),
-                    format!(
-                        "unknown format {other:?} (expected \"openai\", \"anthropic\", \"aiSdk\", \"openaiResponses\" or \"gemini\")"
-                    ),
-                ));
-            }
-        }),
     };
     Ok((format, options.bool("lenient")?.unwrap_or(false)))
 }

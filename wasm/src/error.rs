@@ -13,24 +13,8 @@ pub enum Js {}
 
 impl wire::Host for Js {
     const PIN: &'static str = "options.pin";
-
-    /// `max_summary_tokens` → `maxSummaryTokens`: the core names fields as Rust does, JS
-    /// callers as JS does.
-    fn config_field(field: &str) -> String {
-        let mut out = String::with_capacity(field.len());
-        let mut upper = false;
-        for c in field.chars() {
-            if c == '_' {
-                upper = true;
-            } else if upper {
-                out.extend(c.to_uppercase());
-                upper = false;
-            } else {
-                out.push(c);
-            }
-        }
-        out
-    }
+    /// `max_summary_tokens` → `maxSummaryTokens`, `ai-sdk` → `aiSdk`.
+    const SPELLING: wire::Spelling = wire::Spelling::Camel;
 }
 
 /// An error on its way to JS: the failure every host shares, in a type of this crate so
@@ -66,6 +50,11 @@ impl Failure {
     /// A failure that is not about one input value.
     pub fn new(code: Code, message: impl Into<String>) -> Self {
         Failure(wire::Failure::new(code, message))
+    }
+
+    /// The failure every host shares, for the host layer's readers.
+    pub(crate) fn into_wire(self) -> wire::Failure<Js> {
+        self.0
     }
 
     /// The same failure with its path under `prefix` ([`wire::Failure::rebased`]).

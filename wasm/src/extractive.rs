@@ -41,7 +41,8 @@ fn summarize(request: &JsValue) -> Result<String, Failure> {
     use compactor::extractive::Extractive;
 
     let fields = Fields::new(request, "request", REQUEST_FIELDS)?;
-    let Some(max_tokens) = fields.integer::<u64>("maxOutputTokens")? else {
+    let given = fields.value("maxOutputTokens")?;
+    let Some(max_tokens) = fields.integer_of("maxOutputTokens", given, u64::MAX)? else {
         return Err(Failure::invalid(
             fields.path("maxOutputTokens"),
             "expected a number of tokens, found nothing",

@@ -22,27 +22,6 @@ extern "C" {
     fn is_array(value: &JsValue) -> Result<bool, JsValue>;
 }
 
-/// The integer types of option fields, with the largest value each takes from JS.
-pub(crate) trait Integer: TryFrom<u64> {
-    const MAX: u64;
-}
-
-impl Integer for u64 {
-    const MAX: u64 = MAX_SAFE_INTEGER;
-}
-
-impl Integer for u32 {
-    const MAX: u64 = u32::MAX as u64;
-}
-
-impl Integer for usize {
-    const MAX: u64 = if usize::BITS < 53 {
-        usize::MAX as u64
-    } else {
-        MAX_SAFE_INTEGER
-    };
-}
-
 /// The fields of an options object at `path` (`config`, `options`).
 pub(crate) struct Fields<'a> {
     /// `None` when the caller passed `undefined` or `null`: every field is absent.
@@ -53,7 +32,11 @@ pub(crate) struct Fields<'a> {
 impl<'a> Fields<'a> {
     /// `value` as an options object with no fields but `known` (a field set to
     /// `undefined` counts as absent); `undefined` and `null` read as `{}`.
-    pub(crate) fn new(value: &'a JsValue, path: &'a str, known: &[&str]) -> Result<Self, Failure> {
+    pub(crate) fn new<S: AsRef<str>>(
+        value: &'a JsValue,
+        path: &'a str,
+        known: &[S],
+    ) -> Result<Self, Failure> {
         if value.is_undefined() || value.is_null() {
             return Ok(Fields { object: None, path });
         }
@@ -70,10 +53,11 @@ impl<'a> Fields<'a> {
         };
         let keys = Reflect::own_keys(value).map_err(thrown)?;
         for key in keys.iter().filter_map(|key| key.as_string()) {
-            if !known.contains(&key.as_str()) && fields.value(&key)?.is_some() {
+            if !known.iter().any(|k| k.as_ref() == key) && fields.value(&key)?.is_some() {
+                let names: Vec<&str> = known.iter().map(AsRef::as_ref).collect();
                 return Err(Failure::invalid(
                     fields.path(&key),
-                    format!("unknown field (expected one of {})", known.join(", ")),
+                    format!("unknown field (expected one of {})", names.join(", ")),
                 ));
             }
         }
@@ -124,37 +108,58 @@ impl<'a> Fields<'a> {
     }
 
     pub(crate) fn string(&self, name: &str) -> Result<Option<String>, Failure> {
-        self.read(name, self.value(name)?, "a string", JsValue::as_string)
+        self.string_of(name, self.value(name)?, "a string")
+    }
+
+    /// A string, already read from field `name`: a name of something when `expected` says
+    /// so (`an encoding name`).
+    pub(crate) fn string_of(
+        &self,
+        name: &str,
+        value: Option<JsValue>,
+        expected: &str,
+    ) -> Result<Option<String>, Failure> {
+        self.read(name, value, expected, JsValue::as_string)
     }
 
     pub(crate) fn bool(&self, name: &str) -> Result<Option<bool>, Failure> {
-        self.read(name, self.value(name)?, "a boolean", JsValue::as_bool)
+        self.bool_of(name, self.value(name)?)
     }
 
-    /// A finite number.
-    pub(crate) fn number(&self, name: &str) -> Result<Option<f64>, Failure> {
-        self.read(name, self.value(name)?, "a finite number", |value| {
+    /// [`Fields::bool`] of a value already read from field `name`.
+    pub(crate) fn bool_of(
+        &self,
+        name: &str,
+        value: Option<JsValue>,
+    ) -> Result<Option<bool>, Failure> {
+        self.read(name, value, "a boolean", JsValue::as_bool)
+    }
+
+    /// A finite number, already read from field `name`.
+    pub(crate) fn number_of(
+        &self,
+        name: &str,
+        value: Option<JsValue>,
+    ) -> Result<Option<f64>, Failure> {
+        self.read(name, value, "a finite number", |value| {
             value.as_f64().filter(|n| n.is_finite())
         })
     }
 
-    /// A non-negative integer that `T` holds and JS numbers hold exactly.
-    pub(crate) fn integer<T: Integer>(&self, name: &str) -> Result<Option<T>, Failure> {
-        self.integer_of(name, self.value(name)?)
-    }
-
-    /// [`Fields::integer`] of a value already read from field `name`.
-    pub(crate) fn integer_of<T: Integer>(
+    /// A whole number from 0 to `max` (at most what JS numbers hold exactly, 2^53 - 1),
+    /// already read from field `name`.
+    pub(crate) fn integer_of(
         &self,
         name: &str,
         value: Option<JsValue>,
-    ) -> Result<Option<T>, Failure> {
-        let expected = format!("an integer from 0 to {}", T::MAX);
+        max: u64,
+    ) -> Result<Option<u64>, Failure> {
+        let max = max.min(MAX_SAFE_INTEGER);
+        let expected = format!("an integer from 0 to {max}");
         self.read(name, value, &expected, |value| {
             let n = value.as_f64()?;
-            // Exact: a whole number from 0 to T::MAX, which is at most 2^53 - 1.
-            let whole = n.fract() == 0.0 && (0.0..=T::MAX as f64).contains(&n);
-            T::try_from(whole.then_some(n as u64)?).ok()
+            // Exact: both bounds are at most 2^53 - 1.
+            (n.fract() == 0.0 && (0.0..=max as f64).contains(&n)).then_some(n as u64)
         })
     }
 

@@ -34,7 +34,7 @@ mod types;
 
 use compactor::format::Format;
 use compactor::tokens::Encoding;
-use compactor::wire::{Handle, apply_pins};
+use compactor::wire::{self, Handle, Host, apply_pins};
 use convert::{
     PIN_OPTIONS, READ_OPTIONS, encoding_named, parse_js, read_conversation, read_format, read_json,
     read_messages, session_id_of, to_js,
@@ -62,10 +62,7 @@ pub fn detect_format(
         return Ok(JsValue::NULL);
     };
     Ok(match Format::detect(&json) {
-        // The option's spelling: the command line's is `ai-sdk`.
-        Some(Format::AiSdk) => "aiSdk".into(),
-        Some(Format::OpenAiResponses) => "openaiResponses".into(),
-        Some(format) => format.as_str().into(),
+        Some(format) => wire::names::format_name(format, Js::SPELLING).into(),
         None => JsValue::NULL,
     })
 }

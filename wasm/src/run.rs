@@ -7,7 +7,7 @@ use compactor::driver::{Stopped, drive_until};
 use compactor::engine::{CompactError, Outcome, Run, Trigger};
 use compactor::format::{Conversation, Format};
 use compactor::pin::Pins;
-use compactor::wire::{Handle, apply_pins};
+use compactor::wire::{self, Handle, apply_pins};
 use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -83,16 +83,9 @@ impl Options {
         let session = fields
             .string("sessionId")?
             .unwrap_or_else(|| DEFAULT_SESSION.to_owned());
-        let trigger = match fields.string("trigger")?.as_deref() {
-            None | Some("proactive") => Trigger::Proactive,
-            Some("reactive") => Trigger::Reactive,
-            Some("manual") => Trigger::Manual,
-            Some(other) => {
-                return Err(Failure::invalid(
-                    "options.trigger",
-                    format!("expected \"proactive\", \"reactive\" or \"manual\", found {other:?}"),
-                ));
-            }
+        let trigger = match fields.string("trigger")? {
+            Some(name) => wire::trigger_named::<Js>(&name, "options.trigger")?,
+            None => Trigger::Proactive,
         };
         let pins = fields.pins()?;
         Ok(Options {
@@ -192,14 +185,14 @@ impl Options {
         &self,
         handle: &Handle,
         session: &str,
-        messages: &[compactor::message::Message],
+        messages: Vec<compactor::message::Message>,
         format: Format,
     ) -> Result<Outcome, Stop> {
         if self.aborted().is_some() {
             return Err(self.abort());
         }
         let mut run = handle
-            .begin::<Js>(messages.to_vec(), format, session, self.trigger, now())
+            .begin::<Js>(messages, format, session, self.trigger, now())
             .map_err(Failure::from)?;
         self.drive(&mut run).await
     }
@@ -221,18 +214,16 @@ pub(crate) fn compact(handle: Handle, messages: &JsValue, options: &JsValue) -> 
     // Read everything before the first await: the caller may change its objects after.
     let prepared = Options::read(options, true)
         .and_then(|options| Ok((options.conversation(messages)?, options)));
-    let (conversation, options) = match prepared {
+    let (mut conversation, options) = match prepared {
         Ok(prepared) => prepared,
         Err(failure) => return Promise::reject(&failure.into()),
     };
     future_to_promise(async move {
+        // Written back from the originals the conversation keeps: its messages go to the
+        // run as they are, uncopied.
+        let messages = std::mem::take(&mut conversation.messages);
         let outcome = options
-            .run(
-                &handle,
-                &options.session,
-                &conversation.messages,
-                conversation.format,
-            )
+            .run(&handle, &options.session, messages, conversation.format)
             .await?;
         Ok(result(&conversation, &outcome)?)
     })

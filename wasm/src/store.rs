@@ -85,7 +85,7 @@ pub(crate) fn compact_session(
                 WriteStep::Load => write.loaded(store.load(&options).await?),
                 WriteStep::Compact { messages, base } => {
                     let outcome = options
-                        .run(&handle, &session, &messages, base.format)
+                        .run(&handle, &session, messages, base.format)
                         .await?;
                     write.compacted(outcome);
                 }

@@ -60,15 +60,6 @@ export type EncodingName = "o200k_base" | "cl100k_base" | "estimate";
 /** The encodings with a vocabulary, which `loadEncoding` can load from a `.tiktoken` file. */
 export type VocabularyName = Exclude<EncodingName, "estimate">;
 
-/**
- * Message formats: OpenAI Chat Completions, Anthropic Messages (a body with `system`, or
- * an array of messages), Vercel AI SDK `ModelMessage`s (and AI SDK 4 `CoreMessage`s),
- * OpenAI Responses input items (an array, or a body with `input` and `instructions`) and
- * Gemini `contents` (an array, or a body with `contents` and `systemInstruction`).
- */
-export type MessageFormat = "openai" | "anthropic" | "aiSdk" | "openaiResponses" | "gemini";
-
-
 /** How to read the messages of one call. */
 export interface ReadOptions {
   /** Default: the format `detectFormat` names (OpenAI Chat when nothing decides it). */

@@ -14,10 +14,12 @@ const repo = fileURLToPath(new URL("../../../", import.meta.url));
 const corpus = process.env.COMPACTOR_CORPUS ?? join(repo, "../shared/corpus");
 const cli = process.env.COMPACTOR_CLI ?? join(repo, "target/debug/compactor");
 
-/** Drives a run to its outcome, answering with the engine's offline summaries. */
+/** Drives a run to its outcome, answering with the engine's offline summaries: one call a
+ * step (its events come with it). */
 function drive(run) {
   for (;;) {
-    const step = run.poll();
+    const { step, events } = run.poll();
+    assert.ok(Array.isArray(JSON.parse(events)));
     if (step.tag === "summarize") {
       for (const request of step.val) {
         run.complete(request.id, { tag: "ok", val: run.offlineSummary(request.id) }, BigInt(Date.now()));

@@ -6,6 +6,7 @@ use std::marker::PhantomData;
 
 use serde_json::{Map, Value};
 
+use super::names::Spelling;
 use crate::budget::BudgetError;
 use crate::engine::{CompactError, ConfigError};
 use crate::format::FormatError;
@@ -67,15 +68,21 @@ impl Code {
     }
 }
 
-/// How a host names the inputs the core's errors point at. The paths are the only part of
-/// a failure that differs between hosts; everything else is decided here once.
+/// How a host names things: the inputs the core's errors point at, config options,
+/// formats. The names are the only part of a failure that differs between hosts;
+/// everything else is decided here once.
 pub trait Host {
     /// Where the caller gives the pins: `options.pin` in JS, `pin` in WIT.
     const PIN: &'static str;
 
+    /// How the host joins the words of a name: camel case in JS, kebab case in WIT.
+    const SPELLING: Spelling;
+
     /// The host's name for the config field the core calls `field` (`max_summary_tokens`):
     /// `maxSummaryTokens` in JS, `max-summary-tokens` in WIT.
-    fn config_field(field: &str) -> String;
+    fn config_field(field: &str) -> String {
+        Self::SPELLING.spell(field.split('_'))
+    }
 }
 
 /// A failure on its way to the host `H`.

@@ -28,12 +28,16 @@
 mod failure;
 mod handle;
 mod input;
+pub mod names;
+pub mod options;
 mod session;
 mod view;
 
 pub use failure::{Code, Failure, Host, without_position};
 pub use handle::{Counters, Handle};
-pub use input::{apply_pins, encoding_named};
+pub use input::apply_pins;
+pub use names::{Spelling, encoding_named, format_named, trigger_named};
+pub use options::{Given, Kind, OPTIONS, Opt, read_config};
 pub use session::Session;
 pub use view::{Changes, Finished, PlanView, SessionAssessment, SummaryAt, json};
 

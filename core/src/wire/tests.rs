@@ -4,6 +4,7 @@ use crate::engine::{CompactError, ConfigError};
 use crate::format::{self, Format, FormatError, ParseOptions};
 use crate::live::Splice;
 use crate::message::Message;
+use crate::wire::names::Spelling;
 
 /// A host that spells config fields in upper case and takes pins as `args.pin`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -11,6 +12,7 @@ enum Shouting {}
 
 impl Host for Shouting {
     const PIN: &'static str = "args.pin";
+    const SPELLING: Spelling = Spelling::Snake;
 
     fn config_field(field: &str) -> String {
         field.to_uppercase()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
@@ -24,43 +25,6 @@ Messages = Union[Sequence[Mapping[str, Any]], Mapping[str, Any], str]
 """A conversation: a list of message dicts (OpenAI Chat Completions, Anthropic Messages,
 Vercel AI SDK), a request body holding ``messages`` (an Anthropic body with ``system``),
 or its JSON text."""
-
-_CONFIG_FIELDS = (
-    "model",
-    "max_context_tokens",
-    "output_reserve",
-    "comfort_tokens",
-    "trigger_ratio",
-    "target_ratio",
-    "max_messages",
-    "keep_recent_turns",
-    "tail_tokens",
-    "keep_tool_results",
-    "encoding",
-    "min_tail_turns",
-    "max_summary_tokens",
-    "summary_model",
-    "summary_provider",
-    "enable_incremental",
-    "max_failures",
-    "breaker_cooldown_ms",
-    "min_messages",
-    "clear_at_least",
-    "max_preserved_user_tokens",
-    "summarizer_input_tokens",
-    "request_timeout_ms",
-    "max_attempts",
-    "min_reduction",
-    "max_concurrency",
-    "cache_capacity",
-    "session_capacity",
-    "extractive_fallback",
-    "summarize_outputs",
-    "instructions",
-    "cached_price",
-    "cache_write_price",
-    "output_price",
-)
 
 _TRIGGERS = ("proactive", "reactive", "manual")
 
@@ -130,6 +94,13 @@ def _check_trigger(trigger: str) -> str:
     return trigger
 
 
+def _config_fields() -> List[str]:
+    """The WIT `config` record's fields, in snake case: `Compactor`'s keyword arguments
+    but `memory_limit`."""
+    parameters = inspect.signature(Compactor.__init__).parameters
+    return [name for name in parameters if name not in ("self", "memory_limit")]
+
+
 class Compactor:
     """Keeps a conversation inside the model's context window.
 
@@ -179,8 +150,12 @@ class Compactor:
         output_price: Optional[float] = None,
         memory_limit: Optional[int] = None,
     ) -> None:
-        config = {k: v for k, v in locals().items() if k in _CONFIG_FIELDS and k != "model"}
-        self._config: Dict[str, Any] = dict(config, model=model)
+        # Every keyword argument but `memory_limit` is a field of the WIT `config` record (a
+        # test holds the two lists equal).
+        given = dict(locals())
+        self._config: Dict[str, Any] = {
+            name: given[name] for name in _config_fields() if name in given
+        }
         self._memory_limit = memory_limit
         self._runtime: Optional[Runtime] = None
         self._handle: Any = None
@@ -188,8 +163,8 @@ class Compactor:
 
     def _record(self) -> Record:
         record = Record()
-        for name in _CONFIG_FIELDS:
-            setattr(record, name.replace("_", "-"), self._config.get(name))
+        for name, value in self._config.items():
+            setattr(record, name.replace("_", "-"), value)
         return record
 
     def _start(self) -> Runtime:
@@ -228,7 +203,8 @@ class Compactor:
         self, messages: Messages, *, format: Optional[str] = None, lenient: bool = False
     ) -> Dict[str, Any]:
         """Tokens and messages against the limits: which signals fired, and the target.
-        ``format`` is ``openai``, ``anthropic`` or ``ai-sdk`` (default: detected);
+        ``format`` names the format as `detect_format` does (``openai``, ``anthropic``,
+        ``ai-sdk``, ``openai-responses``, ``gemini``; default: detected);
         ``lenient`` keeps unknown roles and parts as pinned, opaque messages."""
         assessment: Dict[str, Any] = json.loads(
             self._call("assess", dump_messages(messages), read_options(format, lenient))
@@ -263,7 +239,7 @@ class Compactor:
         text = dump_messages(messages)
         handle = self._call("begin", text, read, session_id, _check_trigger(trigger), now_ms())
         assert self._runtime is not None
-        return RunHandle(self._runtime, handle, json.loads)
+        return RunHandle(self._runtime, handle)
 
     def compact(
         self,
@@ -387,7 +363,7 @@ class Session:
 
     def _begin(self, trigger: str) -> RunHandle:
         handle = self._call("compact-begin", _check_trigger(trigger), now_ms())
-        return RunHandle(self._runtime, handle, json.loads)
+        return RunHandle(self._runtime, handle, lambda: str(self._call("messages")))
 
     def compact(
         self,
@@ -396,7 +372,9 @@ class Session:
         trigger: str = "proactive",
         on_event: Optional[OnEvent] = None,
     ) -> CompactResult:
-        """Compacts the session when a limit is crossed; afterwards it holds the result."""
+        """Compacts the session when a limit is crossed; afterwards it holds the result.
+        Only the changes cross back: the result's ``messages`` are the session's, read
+        when first asked for."""
         return drive(self._begin(trigger), summarize, on_event)
 
     async def acompact(
@@ -411,7 +389,8 @@ class Session:
 
 
 def detect_format(messages: Messages) -> Optional[str]:
-    """The format of a conversation: ``openai``, ``anthropic``, ``ai-sdk``, or ``None``."""
+    """The name of a conversation's format (``openai``, ``anthropic``, ``ai-sdk``,
+    ``openai-responses``, ``gemini``), or ``None`` when it is not a conversation."""
     detected: Optional[str] = _default_runtime().call("detect-format", dump_messages(messages))
     return detected
 

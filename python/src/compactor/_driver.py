@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Union
 
 from wasmtime.component import Variant
@@ -33,24 +32,47 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-@dataclass
 class CompactResult:
     """A finished run: the conversation to use from now on, in the shape and format it
-    came in, with the engine's report."""
+    came in, with the engine's report.
 
-    messages: Any
-    """The conversation (a list of messages, or the request body it came in)."""
-    text: str
-    """The same as JSON text, laid out as the input text was (when the input was text,
-    untouched messages are its own bytes)."""
-    status: Dict[str, Any]
-    """``{"kind": "compacted" | "skipped" | "noOp" | "noProgress", ...}``."""
-    report: Dict[str, Any]
-    """Tokens and messages before and after, levels walked, requests, the loss receipt."""
-    changes: Optional[Dict[str, Any]] = None
-    """A session's run: ``{start, deleteCount, insert}`` in the session's messages."""
-    events: List[Dict[str, Any]] = field(default_factory=list)
-    """Everything the run reported, in order."""
+    The conversation crosses from the engine once, as JSON text, and is parsed when first
+    asked for; a session's run sends only its changes (the session holds the messages)."""
+
+    def __init__(
+        self,
+        status: Dict[str, Any],
+        report: Dict[str, Any],
+        text: Union[str, Callable[[], str]],
+        changes: Optional[Dict[str, Any]] = None,
+        events: Optional[List[Dict[str, Any]]] = None,
+    ) -> None:
+        self.status = status
+        """``{"kind": "compacted" | "skipped" | "noOp" | "noProgress", ...}``."""
+        self.report = report
+        """Tokens and messages before and after, levels walked, requests, the loss receipt."""
+        self.changes = changes
+        """A session's run: ``{start, deleteCount, insert}`` in the session's messages."""
+        self.events: List[Dict[str, Any]] = events if events is not None else []
+        """Everything the run reported, in order."""
+        self._text = text
+        self._messages: Any = None
+
+    @property
+    def text(self) -> str:
+        """The conversation as JSON text, laid out as the input text was (when the input
+        was text, untouched messages are its own bytes). A session's run: the session's
+        messages, written when first asked for."""
+        if callable(self._text):
+            self._text = self._text()
+        return self._text
+
+    @property
+    def messages(self) -> Any:
+        """The conversation (a list of messages, or the request body it came in)."""
+        if self._messages is None:
+            self._messages = json.loads(self.text)
+        return self._messages
 
     @property
     def compacted(self) -> bool:
@@ -59,35 +81,45 @@ class CompactResult:
 
 
 class RunHandle:
-    """A `run` resource of one runtime. Dropping it cancels the run."""
+    """A `run` resource of one runtime. Dropping it cancels the run. `written` writes the
+    conversation of a session's run (which the outcome leaves out)."""
 
-    def __init__(self, runtime: Runtime, handle: Any, parse: Callable[[str], Any]) -> None:
+    def __init__(
+        self, runtime: Runtime, handle: Any, written: Optional[Callable[[], str]] = None
+    ) -> None:
         self.runtime = runtime
         self.handle = handle
-        self.parse = parse
+        self.written = written
         self.events: List[Dict[str, Any]] = []
 
     def call(self, method: str, *args: Any) -> Any:
         return checked(self.runtime.call(f"[method]run.{method}", self.handle, *args))
 
     def poll(self, on_event: Optional[OnEvent]) -> Any:
-        step = self.call("poll")
-        for event in json.loads(self.call("events")):
-            self.events.append(event)
-            if on_event is not None:
-                on_event(event)
-        return step
+        """One call a step: the events since the last poll come with it."""
+        polled = self.call("poll")
+        events = polled.events
+        if events != "[]":
+            for event in json.loads(events):
+                self.events.append(event)
+                if on_event is not None:
+                    on_event(event)
+        return polled.step
 
     def complete(self, request_id: int, answer: Variant) -> None:
         self.call("complete", request_id, answer, now_ms())
 
     def finished(self, outcome: Any) -> CompactResult:
         changes = getattr(outcome, "changes")
+        text = outcome.messages
+        if text is None:
+            if self.written is None:
+                raise CompactorError("INTERNAL", "the engine wrote no messages for this run")
+            text = self.written
         return CompactResult(
-            messages=self.parse(outcome.messages),
-            text=outcome.messages,
             status=json.loads(getattr(outcome, "status-json")),
             report=json.loads(outcome.report),
+            text=text,
             changes=None if changes is None else json.loads(changes),
             events=self.events,
         )
