@@ -100,27 +100,25 @@ pub async fn drive_until<S: Summarize, C: Clock, E>(
             run.cancel();
             return Err(Stopped::Cancelled);
         }
-        let step = run.poll();
-        // Deliver what happened before acting on the step, the last events included.
-        for event in run.events() {
-            if let Err(error) = on_event(&event) {
-                run.cancel();
-                return Err(Stopped::Sink(error));
+        let (produced, then) = advance(run);
+        for item in produced {
+            match item {
+                Produced::Event(event) => {
+                    if let Err(error) = on_event(&event) {
+                        run.cancel();
+                        return Err(Stopped::Sink(error));
+                    }
+                }
+                Produced::Request(request) => in_flight.push(async move {
+                    let result = summarizer.summarize(&request).await;
+                    (request.id, result)
+                }),
             }
         }
-        let until_ms = match step {
-            Step::Summarize(requests) => {
-                for request in requests {
-                    in_flight.push(async move {
-                        let result = summarizer.summarize(&request).await;
-                        (request.id, result)
-                    });
-                }
-                continue;
-            }
-            Step::Wait { until_ms } => until_ms,
-            Step::Done(outcome) => return Ok(outcome),
-            Step::Failed(error) => return Err(Stopped::Failed(error)),
+        let until_ms = match then {
+            Then::Wait { until_ms } => until_ms,
+            Then::Done(outcome) => return Ok(outcome),
+            Then::Failed(error) => return Err(Stopped::Failed(error)),
         };
         let mut timer = pin!(clock.sleep_until(until_ms));
         let wake = poll_fn(|cx| {
@@ -151,6 +149,55 @@ pub async fn drive_until<S: Summarize, C: Clock, E>(
             },
             Wake::Deadline => run.handle_timeout(clock.now_ms()),
         }
+    }
+}
+
+/// Something a run produced on the way to its next wait: an event, or a request to hand
+/// to the summarizer.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Produced {
+    /// Something happened in the run.
+    Event(Event),
+    /// A summary to ask for: answer it with [`Run::complete`].
+    Request(SummaryRequest),
+}
+
+/// Where a run stands once [`advance`] is done with it.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Then {
+    /// It waits for answers: once `until_ms` passes with none, call
+    /// [`Run::handle_timeout`], then advance again.
+    Wait {
+        /// The earliest deadline of a request in flight.
+        until_ms: u64,
+    },
+    /// It is over.
+    Done(Outcome),
+    /// It failed; nothing was applied.
+    Failed(CompactError),
+}
+
+/// The one rule every driver follows, kept once: after `begin`, `complete` or
+/// `handle_timeout`, poll until `Wait`, `Done` or `Failed`. Returns what the run produced
+/// on the way, in order (each step's events before its requests), and where it stands.
+pub fn advance(run: &mut Run) -> (Vec<Produced>, Then) {
+    let mut produced = Vec::new();
+    loop {
+        let step = run.poll();
+        // What happened before the step, the last events included.
+        produced.extend(run.events().into_iter().map(Produced::Event));
+        let then = match step {
+            Step::Summarize(requests) => {
+                produced.extend(requests.into_iter().map(Produced::Request));
+                continue;
+            }
+            Step::Wait { until_ms } => Then::Wait { until_ms },
+            Step::Done(outcome) => Then::Done(outcome),
+            Step::Failed(error) => Then::Failed(error),
+        };
+        return (produced, then);
     }
 }
 

@@ -43,8 +43,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! [`driver::drive`] is that loop, async, over a [`driver::Clock`]; [`driver::Summarize`]
-//! is the summarizer's side; [`extractive::Extractive`] is an offline summarizer.
+//! [`driver::drive`] is that loop, async, over a [`driver::Clock`] ([`driver::drive_until`]
+//! also stops on a cancellation future or a failing event sink: every host's driver is
+//! it); [`driver::advance`] is the rule itself, for a driver of its own making (the
+//! inspector's). [`driver::Summarize`] is the summarizer's side;
+//! [`extractive::Extractive`] is an offline summarizer.
 //! The engine's memory (breakers, latest results, summary cache) is bounded and travels
 //! as plain data: [`engine::Compactor::export_state`] / [`engine::Compactor::import_state`].
 //!

@@ -1,6 +1,7 @@
 //! The inspector's driver: it drives a [`Run`] as every driver does — after `begin`,
-//! `complete` or `handle_timeout` it polls until `Wait` or the end, the requests `poll`
-//! hands out go to the summarizer at once (the engine keeps at most `max_concurrency` in
+//! `complete` or `handle_timeout` it advances the run to `Wait` or the end (the core's
+//! [`advance`], the loop every driver shares), the requests handed out go to the
+//! summarizer at once (the engine keeps at most `max_concurrency` in
 //! flight), answers go back through `complete`, and once the clock passes `Wait`'s
 //! deadline `handle_timeout` fails the late requests, so a summarizer that never answers
 //! cannot hold the run.
@@ -12,8 +13,9 @@
 
 use std::collections::VecDeque;
 
+use compactor::driver::{Produced, Then, advance};
 use compactor::engine::{
-    CompactError, Compactor, Event, Outcome, RequestId, Run, Step, SummaryFailure, SummaryRequest,
+    CompactError, Compactor, Event, Outcome, RequestId, Run, SummaryFailure, SummaryRequest,
     Trigger,
 };
 use compactor::message::Message;
@@ -207,34 +209,35 @@ impl Stepper {
         Some(output)
     }
 
-    /// Polls the run until it waits or finishes, holding what it produces.
+    /// Advances the run to its next wait or its end, holding what it produces.
     fn poll(&mut self) {
         self.wake_ms = None;
-        while let Some(run) = self.run.as_mut() {
-            let step = run.poll();
-            self.held
-                .extend(run.events().into_iter().map(Output::Event));
-            match step {
-                Step::Summarize(requests) => {
-                    self.held
-                        .extend(requests.into_iter().map(Output::Summarize));
-                }
-                Step::Wait { until_ms } => {
-                    self.wake_ms = Some(until_ms);
-                    return;
-                }
-                Step::Done(outcome) => {
-                    self.held.push_back(Output::Finished(Ok(outcome)));
-                    self.run = None;
-                }
-                Step::Failed(error) => {
-                    self.held.push_back(Output::Finished(Err(error)));
-                    self.run = None;
-                }
-                // A step this inspector does not know: stop rather than spin.
-                _ => run.cancel(),
+        let Some(run) = self.run.as_mut() else {
+            return;
+        };
+        let (produced, then) = advance(run);
+        self.held
+            .extend(produced.into_iter().filter_map(|item| match item {
+                Produced::Event(event) => Some(Output::Event(event)),
+                Produced::Request(request) => Some(Output::Summarize(request)),
+                // Something this inspector does not know: nothing to show.
+                _ => None,
+            }));
+        let end = match then {
+            Then::Wait { until_ms } => {
+                self.wake_ms = Some(until_ms);
+                return;
             }
-        }
+            Then::Done(outcome) => Ok(outcome),
+            Then::Failed(error) => Err(error),
+            // An end this inspector does not know: stop the run rather than guess.
+            _ => {
+                run.cancel();
+                Err(CompactError::Cancelled)
+            }
+        };
+        self.held.push_back(Output::Finished(end));
+        self.run = None;
     }
 }
 
