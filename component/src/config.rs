@@ -20,34 +20,22 @@ pub trait Field {
     fn given(self) -> Option<Given>;
 }
 
-impl Field for Option<String> {
-    fn given(self) -> Option<Given> {
-        self.map(Given::Text)
-    }
+/// The WIT record's field types, each with the value it gives.
+macro_rules! field {
+    ($($t:ty => $given:expr;)*) => {$(
+        impl Field for Option<$t> {
+            fn given(self) -> Option<Given> {
+                self.map($given)
+            }
+        }
+    )*};
 }
-
-impl Field for Option<u64> {
-    fn given(self) -> Option<Given> {
-        self.map(Given::Integer)
-    }
-}
-
-impl Field for Option<u32> {
-    fn given(self) -> Option<Given> {
-        self.map(|n| Given::Integer(n.into()))
-    }
-}
-
-impl Field for Option<f64> {
-    fn given(self) -> Option<Given> {
-        self.map(Given::Number)
-    }
-}
-
-impl Field for Option<bool> {
-    fn given(self) -> Option<Given> {
-        self.map(Given::Bool)
-    }
+field! {
+    String => Given::Text;
+    u64 => Given::Integer;
+    u32 => |n| Given::Integer(n.into());
+    f64 => Given::Number;
+    bool => Given::Bool;
 }
 
 impl Config {

@@ -34,7 +34,7 @@ export interface CompactorConfig {
   encoding?: EncodingName;
   /** The fewest turns AGGRESSIVE keeps raw; it keeps more while the target leaves room (default 1). */
   minTailTurns?: number;
-  /** The largest summary asked for, in tokens: a ceiling, since each request asks for the room its plan leaves it (default 16,000). */
+  /** The largest summary asked for, in tokens: a ceiling, since each request asks for the room its plan leaves it (default 16000). */
   maxSummaryTokens?: number;
   /** Handed to the summarizer in every request as `model` (default: `model`). */
   summaryModel?: string;
@@ -52,9 +52,9 @@ export interface CompactorConfig {
   clearAtLeast?: number;
   /** MODERATE keeps old user messages verbatim up to this many tokens (default 2000). */
   maxPreservedUserTokens?: number;
-  /** The summarizer's input window: larger inputs are map-reduced (default 64,000). */
+  /** The summarizer's input window: larger inputs are map-reduced (default 64000). */
   summarizerInputTokens?: number;
-  /** A request unanswered this long, in milliseconds, counts as failed (default 360,000). */
+  /** A request unanswered this long, in milliseconds, counts as failed (default 360000). */
   requestTimeoutMs?: number;
   /** Attempts per request when the summarizer answers that the input is too long (default 3). */
   maxAttempts?: number;

@@ -113,43 +113,28 @@ macro_rules! integer_field {
 }
 integer_field!(u64: u64::MAX, u32: u32::MAX as u64, usize: u32::MAX as u64);
 
-impl Field for f64 {
-    const KIND: Kind = Kind::Number;
-    fn given(&self) -> Option<Given> {
-        Some(Given::Number(*self))
-    }
-    fn take(given: Given) -> Result<Self, String> {
-        match given {
-            Given::Number(n) if n.is_finite() => Ok(n),
-            _ => Err(expected(Self::KIND)),
+/// The plain types of the config, each with the `Given` it is read from and what a value
+/// must also be.
+macro_rules! plain_field {
+    ($($t:ty: $kind:ident($given:ident) if $ok:expr;)*) => {$(
+        impl Field for $t {
+            const KIND: Kind = Kind::$kind;
+            fn given(&self) -> Option<Given> {
+                Some(Given::$given(self.clone()))
+            }
+            fn take(given: Given) -> Result<Self, String> {
+                match given {
+                    Given::$given(value) if $ok(&value) => Ok(value),
+                    _ => Err(expected(Self::KIND)),
+                }
+            }
         }
-    }
+    )*};
 }
-
-impl Field for bool {
-    const KIND: Kind = Kind::Bool;
-    fn given(&self) -> Option<Given> {
-        Some(Given::Bool(*self))
-    }
-    fn take(given: Given) -> Result<Self, String> {
-        match given {
-            Given::Bool(b) => Ok(b),
-            _ => Err(expected(Self::KIND)),
-        }
-    }
-}
-
-impl Field for String {
-    const KIND: Kind = Kind::Text;
-    fn given(&self) -> Option<Given> {
-        Some(Given::Text(self.clone()))
-    }
-    fn take(given: Given) -> Result<Self, String> {
-        match given {
-            Given::Text(text) => Ok(text),
-            _ => Err(expected(Self::KIND)),
-        }
-    }
+plain_field! {
+    f64: Number(Number) if |n: &f64| n.is_finite();
+    bool: Bool(Bool) if |_: &bool| true;
+    String: Text(Text) if |_: &String| true;
 }
 
 impl Field for Encoding {
@@ -320,7 +305,6 @@ fn doc(name: &str, spelling: Spelling, off_value: &str) -> String {
     if let Some(default) = opt.value(&CompactionConfig::default()) {
         let shown = match default {
             Given::Text(text) => format!("`{text}`"),
-            Given::Integer(n) if n >= 10_000 => grouped(n),
             Given::Integer(n) => n.to_string(),
             Given::Number(n) => n.to_string(),
             Given::Bool(b) => b.to_string(),
@@ -331,19 +315,6 @@ fn doc(name: &str, spelling: Spelling, off_value: &str) -> String {
     }
     if opt.off {
         out.push_str(&format!(" {off_value} turns it off."));
-    }
-    out
-}
-
-/// `n` with its thousands grouped: `128,000`.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
     }
     out
 }
@@ -453,6 +424,6 @@ mod tests {
             doc("max_messages", Spelling::Kebab, "0"),
             "The message-count signal (default 50). 0 turns it off."
         );
-        assert!(doc("request_timeout_ms", Spelling::Snake, "").contains("(default 360,000)"));
+        assert!(doc("request_timeout_ms", Spelling::Snake, "").contains("(default 360000)"));
     }
 }
