@@ -1,29 +1,27 @@
-//! What crosses a host boundary, written once for every host: the npm package
-//! (wasm-bindgen) and the WebAssembly component (WIT) both convert through this module.
+//! The host layer: what every host needs beside the engine, written once. The npm package
+//! (wasm-bindgen) and the WebAssembly component (WIT), and the Python package on it,
+//! convert values in and out around it and decide nothing.
 //!
-//! Before it, each host carried its own copy of the same conversions, and the copies had
-//! begun to drift (the component wrote a session's changes with the wrong list key for
-//! Responses and Gemini bodies). What is here is the part that does not depend on how a
-//! host represents values:
-//!
+//! - [`Handle`] and [`Session`]: the compactor and the session a host keeps (the live
+//!   session, its conversation and format, lenient reading, whether a run of it is under
+//!   way, its changes as a splice of the caller's array). A session's runs go through its
+//!   runner, so its default policy applies in every host as in Rust.
+//! - [`options`]: every config option once (name, kind, range, doc, what turns it off),
+//!   read by each host through [`read_config`] in its own spelling; the npm typings and
+//!   the WIT record are written from it.
+//! - [`names`]: the names of formats, triggers and encodings, and how a host spells a
+//!   name ([`Spelling`]).
 //! - [`Failure`]: an engine error as a stable [`Code`], a readable message and the path of
-//!   the bad input. A host names its inputs its own way (`config.maxMessages` in JS,
-//!   `config.max-messages` in WIT): it says how with a [`Host`], and the failure is typed
-//!   by it, so `?` converts an engine error in either crate.
-//! - The views the hosts hand back as JSON: a plan with its summaries ([`PlanView`]), a
-//!   session's assessment without the per-message counts ([`SessionAssessment`]), and the
-//!   session's latest change as a splice of the caller's array ([`Changes`]).
+//!   the bad input, in the host's names ([`Host`]), so `?` converts an engine error in
+//!   either crate.
+//! - The views handed back as JSON: a plan with its summaries ([`PlanView`]), a session's
+//!   assessment without the per-message counts ([`SessionAssessment`]), a session's change
+//!   ([`Changes`]), a finished run ([`Finished`]).
 //!
-//! - [`encoding_named`]: the one name both read the same way.
-//!
-//! What is left to each host is only its representation: a JS `Error` or a WIT variant,
-//! JS objects or JSON text. Reading the config stays with each host too, as a different
-//! job in each: the npm package reads a JS object field by field (each field's path and
-//! integer range in its errors, its TypeScript declaration from the same table, and a
-//! size budget that rules out serde), while the component receives a typed WIT record
-//! whose `0` stands for JS's `null`. What they share is the core's: every field left out
-//! takes [`CompactionConfig::default`](crate::engine::CompactionConfig)'s value, and
-//! [`ConfigError`](crate::engine::ConfigError) paths are spelled by [`Host`].
+//! What is left to each host is its representation: a JS `Error` or a WIT variant, JS
+//! objects or JSON text, a JS object read field by field or a typed WIT record; and its
+//! IO: the npm package drives runs with the core's [`drive_until`](crate::driver::drive_until)
+//! over the caller's Promises, the component hands the steps to its host.
 
 mod failure;
 mod handle;
