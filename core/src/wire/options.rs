@@ -199,17 +199,17 @@ macro_rules! options {
 options! {
     model: budget.model, "",
         "A catalog model (`gpt-4o`, `claude-sonnet-4-5`, …); unknown models need `{max_context_tokens}`.";
-    max_context_tokens: budget.max_context_tokens, "at least 1",
+    max_context_tokens: budget.max_context_tokens, "more than the output reserve",
         "The model's hard window (default: the catalog's).";
     output_reserve: budget.output_reserve, "less than the window",
         "Tokens kept free for the answer (default: the model's max output, else 4096).";
-    comfort_tokens: budget.comfort_tokens, "at least 1",
+    comfort_tokens: budget.comfort_tokens, "a number of tokens the target leaves room in",
         "Size past which answers degrade (default 128,000).";
     trigger_ratio: budget.trigger_ratio, "above the target, at most 1",
         "Compaction starts above this share of the limit (default 0.92).";
     target_ratio: budget.target_ratio, "above 0, below the trigger",
         "A run stops at or below this share of the limit (default 0.75). Left unset, a session cuts as deep as its cost-aware policy finds cheapest.";
-    max_messages: budget.max_messages, off, "at least 1",
+    max_messages: budget.max_messages, off, "at least 2",
         "The message-count signal.";
     keep_recent_turns: keep_recent_turns, "1 to 1000000",
         "LIGHT and MODERATE keep at least this many recent turns raw, and more while they fit in `{tail_tokens}`.";
@@ -412,6 +412,45 @@ mod tests {
         off.set(&mut config, Given::Off).expect("off");
         assert_eq!(off.value(&config), None);
         assert!(OPTIONS[0].set(&mut config, Given::Bool(true)).is_err());
+    }
+
+    /// The bounds a range states: `1 to 16`, `at least 64`; none for words.
+    fn bounds(range: &str) -> Option<(f64, Option<f64>)> {
+        if let Some(min) = range.strip_prefix("at least ") {
+            return Some((min.parse().ok()?, None));
+        }
+        let (min, max) = range.split_once(" to ")?;
+        Some((min.parse().ok()?, Some(max.parse().ok()?)))
+    }
+
+    #[test]
+    fn the_ranges_the_docs_state_are_the_engines() {
+        let mut checked = 0;
+        for (opt, &(name, range, _)) in OPTIONS.iter().zip(DOCS) {
+            // The budget's numbers are checked against each other (a ratio below another,
+            // a reserve below the window): their ranges are words.
+            let Some((min, max)) = bounds(range) else {
+                continue;
+            };
+            let valid = |value: f64| {
+                let mut config = CompactionConfig::default();
+                config.budget.model = Some("gpt-4o".into());
+                let given = match opt.kind {
+                    Kind::Number => Given::Number(value),
+                    _ => Given::Integer(value as u64),
+                };
+                opt.set(&mut config, given).is_ok() && config.validate().is_ok()
+            };
+            let step = if opt.kind == Kind::Number { 0.001 } else { 1.0 };
+            assert!(valid(min), "{name}: {min} is in {range}");
+            assert!(min == 0.0 || !valid(min - step), "{name}: below {range}");
+            if let Some(max) = max {
+                assert!(valid(max), "{name}: {max} is in {range}");
+                assert!(!valid(max + step), "{name}: above {range}");
+            }
+            checked += 1;
+        }
+        assert!(checked >= 15, "{checked}");
     }
 
     #[test]
