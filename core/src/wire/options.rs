@@ -199,16 +199,16 @@ macro_rules! options {
 options! {
     model: budget.model, "",
         "A catalog model (`gpt-4o`, `claude-sonnet-4-5`, …); unknown models need `{max_context_tokens}`.";
-    max_context_tokens: budget.max_context_tokens, "more than the output reserve",
-        "The model's hard window (default: the catalog's).";
-    output_reserve: budget.output_reserve, "less than the window",
+    max_context_tokens: budget.max_context_tokens, "",
+        "The model's hard window, more than `{output_reserve}` (default: the catalog's).";
+    output_reserve: budget.output_reserve, "",
         "Tokens kept free for the answer (default: the model's max output, else 4096).";
-    comfort_tokens: budget.comfort_tokens, "a number of tokens the target leaves room in",
+    comfort_tokens: budget.comfort_tokens, "",
         "Size past which answers degrade (default 128,000).";
-    trigger_ratio: budget.trigger_ratio, "above the target, at most 1",
-        "Compaction starts above this share of the limit (default 0.92).";
-    target_ratio: budget.target_ratio, "above 0, below the trigger",
-        "A run stops at or below this share of the limit (default 0.75). Left unset, a session cuts as deep as its cost-aware policy finds cheapest.";
+    trigger_ratio: budget.trigger_ratio, "",
+        "Compaction starts above this share of the limit, above `{target_ratio}` and at most 1 (default 0.92).";
+    target_ratio: budget.target_ratio, "",
+        "A run stops at or below this share of the limit, above 0 and below `{trigger_ratio}` (default 0.75). Left unset, a session cuts as deep as its cost-aware policy finds cheapest.";
     max_messages: budget.max_messages, off, "at least 2",
         "The message-count signal.";
     keep_recent_turns: keep_recent_turns, "1 to 1000000",
@@ -285,10 +285,11 @@ pub fn read_config<H: Host>(
     Ok(config)
 }
 
-/// Option `name`'s doc in `spelling`, with its default (and, for `off`, how a host
-/// turns it off: `off_value`) after it.
+/// Option `name`'s doc in `spelling`, with its default and range (and, for `off`, how a
+/// host turns it off: `off_value`) after it.
 fn doc(name: &str, spelling: Spelling, off_value: &str) -> String {
-    let Some((index, &(_, _, text))) = DOCS.iter().enumerate().find(|(_, d)| d.0 == name) else {
+    let Some((index, &(_, range, text))) = DOCS.iter().enumerate().find(|(_, d)| d.0 == name)
+    else {
         return String::new();
     };
     let opt = &OPTIONS[index];
@@ -302,16 +303,22 @@ fn doc(name: &str, spelling: Spelling, off_value: &str) -> String {
         rest = after.get(close + 1..).unwrap_or_default();
     }
     out.push_str(rest);
-    if let Some(default) = opt.value(&CompactionConfig::default()) {
-        let shown = match default {
-            Given::Text(text) => format!("`{text}`"),
-            Given::Integer(n) => n.to_string(),
-            Given::Number(n) => n.to_string(),
-            Given::Bool(b) => b.to_string(),
-            Given::Off => "off".to_owned(),
-        };
+    let default = opt
+        .value(&CompactionConfig::default())
+        .map(|default| match default {
+            Given::Text(text) => format!("default `{text}`"),
+            Given::Integer(n) => format!("default {n}"),
+            Given::Number(n) => format!("default {n}"),
+            Given::Bool(b) => format!("default {b}"),
+            Given::Off => "default off".to_owned(),
+        });
+    let notes: Vec<String> = default
+        .into_iter()
+        .chain((!range.is_empty()).then(|| range.to_owned()))
+        .collect();
+    if !notes.is_empty() {
         let stop = out.pop().unwrap_or('.');
-        out.push_str(&format!(" (default {shown}){stop}"));
+        out.push_str(&format!(" ({}){stop}", notes.join("; ")));
     }
     if opt.off {
         out.push_str(&format!(" {off_value} turns it off."));
@@ -457,12 +464,14 @@ mod tests {
     fn docs_spell_other_options_and_give_defaults() {
         assert_eq!(
             doc("keep_recent_turns", Spelling::Camel, "`null`"),
-            "LIGHT and MODERATE keep at least this many recent turns raw, and more while they fit in `tailTokens` (default 4)."
+            "LIGHT and MODERATE keep at least this many recent turns raw, and more while they fit in `tailTokens` (default 4; 1 to 1000000)."
         );
         assert_eq!(
             doc("max_messages", Spelling::Kebab, "0"),
-            "The message-count signal (default 50). 0 turns it off."
+            "The message-count signal (default 50; at least 2). 0 turns it off."
         );
-        assert!(doc("request_timeout_ms", Spelling::Snake, "").contains("(default 360000)"));
+        assert!(
+            doc("request_timeout_ms", Spelling::Snake, "").contains("(default 360000; at least 1)")
+        );
     }
 }
