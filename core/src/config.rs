@@ -77,7 +77,7 @@ pub struct CompactionConfig {
     /// Hand tool outputs (tool results, a text-action agent's observations) to the
     /// running summary's summarizer whole. By default (`false`) an AGGRESSIVE or MAXIMUM
     /// request reads each as the fact-keeping placeholder LIGHT gives a cleared result —
-    /// command, exit status, error lines, paths — and the summary's fact ledger carries the
+    /// command, exit status, error lines, paths — and the summary's trail carries the
     /// facts of the output itself: on coding-agent runs that keeps about as many facts for
     /// half the summarizer input. MODERATE's summaries read their segments whole. Under a
     /// session's default policy a message longer than the answer asked for is read

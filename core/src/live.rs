@@ -251,7 +251,7 @@ impl Session {
             tokens: self.assessment.total_tokens,
             target: budget.target_tokens,
             absolute: budget.absolute_limit,
-            // The room a deep cut leaves its summary (and the summary's fact ledger), within
+            // The room a deep cut leaves its summary (and the summary's trail), within
             // the ceiling asked of the summarizer.
             summary: config
                 .max_summary_tokens
@@ -581,7 +581,7 @@ mod tests {
     }
 
     /// The share of the summaries' tokens in `messages` their summarizer wrote (the rest
-    /// is their fact ledgers).
+    /// is their trails).
     fn prose_share(compactor: &Compactor, messages: &[Message]) -> f64 {
         let accountant = compactor.accountant();
         let (mut prose, mut whole) = (0, 0);
@@ -600,7 +600,7 @@ mod tests {
     }
 
     /// A tool agent's turns whose every message names files and line numbers: facts to
-    /// spare for any ledger.
+    /// spare for any trail.
     fn fact_rich(turns: usize, lines: usize) -> Vec<Message> {
         let mut messages = agent(0);
         for i in 0..turns {

@@ -5,7 +5,7 @@
 //! `<execute_ipython>` tags, `<command>` tags) get each command's output back as
 //! a *user* message. Such a message is a tool result in all but form: like a tool result,
 //! a running summary's request reads it as the fact-keeping placeholder LIGHT gives a cleared result
-//! ([`masked_outputs`]) — the summary's fact ledger takes its facts from the output itself,
+//! ([`masked_outputs`]) — the summary's trail takes its facts from the output itself,
 //! so the summarizer need not read every output whole (the dearest input of a long run),
 //! unless `summarize_outputs` says otherwise. A user message is an observation when
 //! the message before it is an assistant message without tool calls that wrote an action: a
@@ -37,7 +37,7 @@ pub fn observations(segmentation: &Segmentation, messages: &[Message]) -> Vec<bo
     observed
 }
 
-/// `message` as a summary request reads it when the fact ledger carries what its outputs
+/// `message` as a summary request reads it when the trail carries what its outputs
 /// said: each tool result, or its text when it is an observation (the output of the
 /// command `previous` wrote), cleared to the fact-keeping placeholder LIGHT would give it,
 /// where that is under half its size. `None` when nothing would change.

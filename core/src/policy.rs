@@ -24,7 +24,7 @@
 //! Both terms that depend on `t` grow with it: **the deeper the cut, the cheaper the
 //! run** — shallow cuts pay the rewrite and the summary often, for small prompts saved.
 //! So the policy cuts to the floor of what must stay: the stable prefix, room for the
-//! summaries and their fact ledgers ([`SUMMARY_SHARE`] of the target, within
+//! summaries and their trails ([`SUMMARY_SHARE`] of the target, within
 //! `max_summary_tokens`), and the raw tail of the newest
 //! `keep_recent_turns` calls (`keep_recent_turns · g`); never deeper than that, never
 //! shallower than the configured target.
@@ -40,11 +40,11 @@
 //!
 //! A cut under the policy sizes its summaries for cost ([`Sizing::THRIFT`]): the
 //! summarizer's answer is the dearest token of a run (output price, then read on every
-//! call of the cycle and written again at the next cut), the fact ledger costs no output
+//! call of the cycle and written again at the next cut), the trail costs no output
 //! and carries facts densely. So the summarizer is asked for a fifth of a summary's room
 //! when the facts to carry would fill the rest, and reads each message at most at the size
-//! of its answer (the ledger takes the facts from the messages whole); and MODERATE plans
-//! its summaries at their whole allowance (a ledger with facts to spare fills it): a
+//! of its answer (the trail takes the facts from the messages whole); and MODERATE plans
+//! its summaries at their whole allowance (a trail with facts to spare fills it): a
 //! MODERATE that would come back over the target is skipped for AGGRESSIVE, instead of
 //! handing it summaries paid for twice. Every other run — an explicit target, a stateless
 //! call, a session that has not seen a call's growth yet — sizes for its target's band
@@ -69,7 +69,7 @@ pub fn call_growth(added: u64, target: u64) -> u64 {
 }
 
 /// The share of the configured target a cut under the policy leaves its summaries (their
-/// ledgers included). Measured by replay (24,000-token window, the 8 longest of 50
+/// trails included). Measured by replay (24,000-token window, the 8 longest of 50
 /// trajectories outside the repository, before inputs were clipped): a quarter, 0.630 of
 /// keeping everything's cost with 0.772 of the facts seen; a fifth, 0.608 with 0.734; a
 /// seventh, 0.603 with 0.711.
@@ -80,34 +80,34 @@ pub const SUMMARY_SHARE: f64 = 0.2;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sizing {
     /// The share of a summary's room held back from the summarizer's request for the fact
-    /// ledger, at most (when the summary's facts need that much).
-    pub ledger_share: f64,
+    /// trail, at most (when the summary's facts need that much).
+    pub trail_share: f64,
     /// MODERATE plans its summaries at their whole allowance, not at the running estimate
     /// of what summaries come back at.
     pub full_summaries: bool,
     /// The summarizer reads a message longer than the answer it is asked for clipped
     /// (middle-out) to that size: the answer's prose cannot say more of it, and the fact
-    /// ledger takes the facts from the message whole.
+    /// trail takes the facts from the message whole.
     pub clip_inputs: bool,
 }
 
 impl Sizing {
-    /// A run that is not a cut under the policy: land in its target's band. Half the room for the ledger
+    /// A run that is not a cut under the policy: land in its target's band. Half the room for the trail
     /// keeps an answer that quotes many of its facts from leaving the summary, and the
     /// run, short of the target; MODERATE is tried at the expected size of its summaries
     /// (it keeps user messages and earlier summaries as they are).
     pub const BAND: Self = Self {
-        ledger_share: 0.5,
+        trail_share: 0.5,
         full_summaries: false,
         clip_inputs: false,
     };
 
     /// A cut under the policy: cost first ([module docs](self)). Measured by replay (as
     /// [`SUMMARY_SHARE`], with a quarter of the target for summaries): [`Sizing::BAND`]
-    /// 0.675 / 0.759, with full summaries 0.650 / 0.748, and a ledger share of 0.8 too
+    /// 0.675 / 0.759, with full summaries 0.650 / 0.748, and a trail share of 0.8 too
     /// 0.630 / 0.772; then with a fifth, 0.608 / 0.734, and clipped inputs 0.597 / 0.735.
     pub const THRIFT: Self = Self {
-        ledger_share: 0.8,
+        trail_share: 0.8,
         full_summaries: true,
         clip_inputs: true,
     };
@@ -217,7 +217,7 @@ pub struct Observed {
     pub target: u64,
     /// The absolute limit.
     pub absolute: u64,
-    /// The room a cut leaves the summaries (their ledgers included).
+    /// The room a cut leaves the summaries (their trails included).
     pub summary: u64,
     /// Recent calls kept raw.
     pub keep_turns: usize,

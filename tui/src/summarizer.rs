@@ -346,7 +346,7 @@ pub struct SummarizerArgs {
     #[arg(long, value_name = "TEXT")]
     pub instructions: Option<String>,
     /// Hand tool outputs to the running summary's summarizer whole, instead of as their
-    /// fact-keeping placeholders (the summary's fact ledger keeps their facts either way):
+    /// fact-keeping placeholders (the summary's trail keeps their facts either way):
     /// for agents whose outputs are the information (web pages, documents).
     #[arg(long)]
     pub summarize_outputs: bool,

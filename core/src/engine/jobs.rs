@@ -146,7 +146,7 @@ impl Job {
         let ask = answer_tokens(
             fold.max_output_tokens.saturating_sub(standing_tokens),
             &trail,
-            known.sizing.ledger_share,
+            known.sizing.trail_share,
         );
         let read: Vec<Option<Message>> = picked
             .iter()
@@ -238,7 +238,7 @@ impl Job {
         let text = text.trim();
         let tokens = accountant.text_tokens(text);
         // The final answer may take the whole room the plan left the summary (it was asked
-        // for less, to leave the ledger its place): only past that is it too long.
+        // for less, to leave the trail its place): only past that is it too long.
         let last = part == PartRef::Reduce || single;
         let allowed = if last {
             chunk.max_output_tokens.max(room)
@@ -381,11 +381,11 @@ impl<'a> Known<'a> {
 const MIN_READ_TOKENS: u64 = 2 * MIN_SUMMARY_TOKENS;
 
 /// How the summarizer of a `level` summary asked for `ask` tokens reads `messages[i]`, when
-/// not as it is: a running summary reads tool outputs as their placeholders (its ledger
+/// not as it is: a running summary reads tool outputs as their placeholders (its trail
 /// takes their facts whole; MODERATE's summaries are sized from their segments, read
 /// whole); under the policy a message whose text runs longer than the answer is read with
 /// its text clipped middle-out to about that size, at least [`MIN_READ_TOKENS`] (the
-/// answer's prose cannot say more of it, and the ledger takes its facts whole; tool-call
+/// answer's prose cannot say more of it, and the trail takes its facts whole; tool-call
 /// arguments are read as they are). Unless `summarize_outputs` asks for every message
 /// whole.
 fn as_read(
@@ -425,10 +425,10 @@ fn as_read(
 }
 
 /// What the summarizer is asked for out of a summary's `room`: the room less what the
-/// trail may need (its size, within `ledger_share` of the room), so that an answer that
+/// trail may need (its size, within `trail_share` of the room), so that an answer that
 /// fills what it was asked for leaves the trail its place.
-fn answer_tokens(room: u64, trail: &Trail, ledger_share: f64) -> u64 {
-    let share = (room as f64 * ledger_share) as u64;
+fn answer_tokens(room: u64, trail: &Trail, trail_share: f64) -> u64 {
+    let share = (room as f64 * trail_share) as u64;
     let needed = trail.size_estimate();
     room.saturating_sub(needed.min(share))
         .max(MIN_SUMMARY_TOKENS)
@@ -488,7 +488,7 @@ fn cache_key(
     if sizing != Sizing::BAND {
         hasher
             .str("sizing")
-            .u64(sizing.ledger_share.to_bits())
+            .u64(sizing.trail_share.to_bits())
             .u64(u64::from(sizing.full_summaries))
             .u64(u64::from(sizing.clip_inputs));
     }

@@ -443,7 +443,7 @@ impl Run {
         Some(request)
     }
 
-    /// Folds a summary's size (ledger included) into the estimate of what summaries come back at.
+    /// Folds a summary's size (trail included) into the estimate of what summaries come back at.
     pub(super) fn observe_summary(&mut self, tokens: u64, allowed: u64) {
         let ratio = (tokens as f64 / allowed.max(1) as f64).min(1.5);
         self.summary_ratio += RATIO_WEIGHT * (ratio - self.summary_ratio);

@@ -126,3 +126,31 @@ fn markup_asides_and_repeated_headings_stay_out() {
         );
     }
 }
+
+#[test]
+fn the_focus_is_kept_first_and_narration_left_out() {
+    let messages = [
+        Message::user("u", "Migrate the billing service to the new database."),
+        Message::assistant("a", "Let me check the current tables first."),
+        Message::assistant(
+            "b",
+            "The root cause of the slow reports is the missing index on invoices.customer_id.",
+        ),
+        Message::assistant(
+            "c",
+            "I decided the schema keeps amounts as integer cents in a BIGINT column, because floats lose cents.",
+        ),
+        Message::assistant(
+            "d",
+            "The fix for the report timeout is done because the index was added.",
+        ),
+    ];
+    let prompt = |focus: Option<&str>| {
+        crate::prompt::build_with(PromptKind::Segment { age: 0 }, &messages, 60, focus)
+    };
+    let plain = Extractive.summarize_prompt(&prompt(None), 60);
+    let focused = Extractive.summarize_prompt(&prompt(Some("Keep every schema decision.")), 60);
+    assert!(!plain.contains("Let me check"), "{plain}");
+    assert!(focused.contains("BIGINT"), "{focused}");
+    assert_ne!(plain, focused);
+}

@@ -123,7 +123,7 @@ impl Plan<'_, '_> {
     /// The allowance of a group whose summary meets the target: nine tenths of the room
     /// the rest leaves under the target (as a running summary is sized), three quarters
     /// when earlier summaries are planned beside it (the other quarter for them: they may
-    /// come back fuller than expected, as a ledger with candidates to spare fills its
+    /// come back fuller than expected, as a trail with candidates to spare fills its
     /// allowance); within three quarters of the group. The last group of a mild run cuts
     /// just enough instead of a whole group's worth, in one round.
     fn room_allowance(&self) -> u64 {

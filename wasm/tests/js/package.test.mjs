@@ -250,7 +250,7 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // about 3.5 kB more: 196,117 B. The loss receipt in every report (`lostFacts`), the new
 // fact kinds (commands, URLs, artifacts, identifiers) and the extractive summary's command
 // and markup handling about 5 kB more: 201,256 B. Two more message formats (OpenAI
-// Responses items and Gemini contents: adapters, detection and checkers), the fact ledger
+// Responses items and Gemini contents: adapters, detection and checkers), the trail
 // and the session's cost-aware policy about 30 kB more: 231,566 B; the policy's summary
 // sizing and text actions paired with their outputs about 1.8 kB more: 235,142 B. A price
 // error message that printed its numbers with `f64`'s own formatting pulled in core's
