@@ -321,7 +321,21 @@ fn is_narration(text: &str) -> bool {
         "then, ",
     ];
     let lower = text.trim().to_lowercase();
-    OPENERS.iter().any(|o| lower.starts_with(o)) && !has_finding(&lower)
+    let opens = OPENERS.iter().any(|o| lower.starts_with(o));
+    // "Actually, let me write a simple fix first" narrates wherever it says so; a question
+    // ("But what if it finds the second one?") is thinking aloud, not what was found.
+    let aside = lower.contains("let me ") || lower.contains("let's ") || lower.ends_with('?');
+    (opens || aside) && !has_finding(&lower)
+}
+
+/// Does a line guess ("I think the issue is …", "maybe", "what if") rather than state?
+fn is_guess(lower: &str) -> bool {
+    [
+        "i think", "maybe", "might", "perhaps", "what if", "could be", "seems", "probably",
+        "i wonder", "not sure", "possibly", "suspect",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
 }
 
 /// Does a line state what was found or done ("the root cause is", "fixed", "passes")?
@@ -330,15 +344,17 @@ fn has_finding(lower: &str) -> bool {
         "root cause",
         "the issue is",
         "the problem is",
-        "the bug",
+        "the bug is",
         "because",
         "fixed",
         "now passes",
-        "all tests pass",
+        "tests pass",
         "passed",
-        "works",
+        "now works",
         "confirmed",
-        "the fix",
+        "the fix is",
+        "resolved",
+        "succeeded",
     ]
     .iter()
     .any(|w| lower.contains(w))
@@ -410,7 +426,7 @@ fn has_path(text: &str) -> bool {
 fn classify(role: &str, text: &str) -> (Heading, u32) {
     let lower = text.to_lowercase();
     let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
-    let mut score = 0;
+    let mut score: u32 = 0;
     if has_path(text) {
         score += 2;
     }
@@ -455,6 +471,10 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
             "left to do",
         ]);
     let finding = agent && has_finding(&lower) && text.split_whitespace().count() >= 4;
+    // A guess is worth less than what was found, whatever words it uses.
+    if agent && is_guess(&lower) {
+        score = score.saturating_sub(2);
+    }
     let heading = if error {
         score += if role == "tool" { 4 } else { 2 };
         Heading::Errors

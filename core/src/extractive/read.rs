@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use super::{Entry, Heading, MAX_LINE_CHARS};
 use crate::facts::strip_markup;
 use crate::prompt::HEADINGS;
+use crate::prune::{SUMMARY_FRAMING, SUMMARY_MARKER};
 
 /// The transcript's lines with their roles, markup removed; an existing summary's bullets
 /// first, under their headings. A summary inside the transcript (an earlier level's) is
@@ -32,11 +33,20 @@ pub(super) fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<
                 .into_iter()
                 .find(|r| *r == tag)
         {
+            // An earlier summary folded again: its lines are a summary's bullets, its
+            // framing is nobody's words.
+            let summary = text.starts_with(SUMMARY_MARKER);
             // The task is the first user message, when nothing came before it (not an
             // update of an existing summary) and it is not a tool's output.
-            task_open = message == 0 && existing.is_none() && known == "user" && !is_output(text);
+            task_open = message == 0
+                && existing.is_none()
+                && known == "user"
+                && !is_output(text)
+                && !summary;
             // A text-action agent's observation comes in a user turn: it is a tool's.
-            role = if known == "user" && is_output(text) {
+            role = if summary {
+                "summary"
+            } else if known == "user" && is_output(text) {
                 "tool"
             } else {
                 known
@@ -44,6 +54,12 @@ pub(super) fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<
             message += 1;
             heading = None;
             line = text.trim();
+            if summary {
+                continue;
+            }
+        }
+        if role == "summary" && (line.starts_with(SUMMARY_FRAMING) || line.is_empty()) {
+            continue;
         }
         if line.starts_with('#') || line.starts_with("- ") && heading.is_some() {
             read_summary_line(&mut entries, &mut heading, role, [line].into_iter());

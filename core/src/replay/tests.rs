@@ -108,9 +108,10 @@ fn the_prompt_is_the_sessions_and_never_over_the_window() {
     assert!(totals.peak_prompt <= compactor.budget().absolute_limit);
     assert!(totals.relative_cost < 1.0, "{totals:?}");
     assert!(totals.facts_seen < 1.0 && totals.facts_seen > 0.0);
-    // Summaries were paid for; a compacted call rewrites much of its prompt.
+    // Summaries were paid for (their output may be nothing: the offline summarizer has no
+    // line worth writing about tool outputs alone, and the trail carries their facts); a
+    // compacted call rewrites much of its prompt.
     assert!(replay.calls.iter().any(|c| c.summary_input_tokens > 0));
-    assert!(replay.calls.iter().any(|c| c.summary_output_tokens > 0));
     let compacted = replay
         .calls
         .iter()
