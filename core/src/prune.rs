@@ -15,6 +15,7 @@ use crate::level::Level;
 use crate::message::{CompactionMeta, Message, MessageId, Part, Role};
 use crate::tokens::{TokenAccountant, TokenCounter};
 use crate::trail::Trail;
+pub use crate::trail::is_cleared;
 
 /// The start of every summary message's first line.
 pub const SUMMARY_MARKER: &str = "[compactor summary";
@@ -178,15 +179,6 @@ pub fn cleared_placeholder(
         out.push_str(&refs.join(" "));
     }
     out
-}
-
-/// Is this tool-result text a placeholder already? Its first line says so (a placeholder
-/// of an earlier version is that line alone).
-pub fn is_cleared(text: &str) -> bool {
-    let first = text.lines().next().unwrap_or("");
-    first.starts_with("[output of ")
-        && first.ends_with(" tokens]")
-        && first.contains("cleared by compactor")
 }
 
 /// The words of the marker [`clip_middle`] puts where it cut.
@@ -433,6 +425,24 @@ mod tests {
             "[output of bash cleared by compactor to save context: 1200 tokens]"
         ));
         assert!(!is_cleared("[output of my thoughts]"));
+        let placeholder = cleared_placeholder(
+            "bash",
+            1200,
+            Some("pytest -x"),
+            "FAILED tests/test_a.py::test_b - AssertionError: 2 != 3\nexit code 1",
+            200,
+        );
+        let lines = crate::trail::output_lines(&placeholder);
+        assert!(!lines.contains("cleared by compactor"), "{lines}");
+        assert!(lines.contains("FAILED tests/test_a.py::test_b"), "{lines}");
+        assert_eq!(
+            crate::trail::output_lines(&cleared_placeholder("bash", 1200, None, "", 48)),
+            ""
+        );
+        assert_eq!(
+            crate::trail::output_lines("plain output\nsecond"),
+            "plain output\nsecond"
+        );
     }
 
     #[test]

@@ -201,7 +201,8 @@ impl Trail {
                             .iter()
                             .rfind(|(id, _)| *id == result.call_id)
                             .map(|(_, i)| *i);
-                        trail.output(invocation, &text, position);
+                        // A cleared result: its placeholder's first line is not the output's.
+                        trail.output(invocation, output_lines(&text), position);
                     }
                     Part::Text { text } if message.role == Role::Assistant => {
                         awaiting = None;
@@ -749,6 +750,27 @@ impl Trail {
             }
         }
         out
+    }
+}
+
+/// Is this tool-result text a cleared result's placeholder? Its first line says so (a
+/// placeholder of an earlier version is that line alone). LIGHT writes placeholders
+/// (`crate::prune::cleared_placeholder`); the trail reads them.
+pub fn is_cleared(text: &str) -> bool {
+    let first = text.lines().next().unwrap_or("");
+    first.starts_with("[output of ")
+        && first.ends_with(" tokens]")
+        && first.contains("cleared by compactor")
+}
+
+/// What a tool result says of its output: a placeholder's lines after its first, which is
+/// compactor's words (the tool, the tokens cleared), not the output's; any other result
+/// whole.
+pub fn output_lines(text: &str) -> &str {
+    if is_cleared(text) {
+        text.split_once('\n').map_or("", |(_, rest)| rest)
+    } else {
+        text
     }
 }
 

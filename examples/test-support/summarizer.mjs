@@ -1,7 +1,8 @@
 // A summarizer for the examples' tests: an OpenAI-compatible `/chat/completions` on
 // loopback whose summary names every tag (`[u…]`, `[a…]`) of the transcript once, so that
 // what a summary covers stays countable: a message appended is kept exactly once when its
-// tag appears exactly once in the final conversation, as itself or in one summary.
+// tag is in exactly one message of the final conversation, itself or one summary. (A
+// summary may hold a tag twice: its trail quotes the lines it folds verbatim, tag and all.)
 import { createServer } from "node:http";
 
 /** The tags in a text: `[u7]`, `[a:w1n12]`. */
@@ -13,10 +14,10 @@ export function textOf(message) {
   return (message.content ?? []).map((part) => part.text ?? "").join("\n");
 }
 
-/** How many times each tag occurs in `messages`. */
+/** How many of `messages` hold each tag. */
 export function tagCounts(messages) {
   const counts = new Map();
-  for (const message of messages) for (const tag of tagsIn(textOf(message))) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+  for (const message of messages) for (const tag of new Set(tagsIn(textOf(message)))) counts.set(tag, (counts.get(tag) ?? 0) + 1);
   return counts;
 }
 

@@ -8,7 +8,7 @@ use compactor::budget::BudgetConfig;
 use compactor::driver::drive;
 use compactor::engine::{CompactError, CompactionConfig, Compactor, Event, Status, Trigger};
 use compactor::ladder::Level;
-use compactor::message::{Message, Role};
+use compactor::message::{Message, Role, ToolCall};
 use compactor_tests::harness::{RealClock, Script, Scripted, SimClock, drive_bounded};
 use compactor_tests::setup::*;
 
@@ -60,6 +60,76 @@ fn light_clears_old_tool_results_when_that_is_enough() {
         }
     )));
     assert_sound(&messages, &outcome);
+}
+
+/// An agent reading a file a turn, each output long enough for LIGHT to clear.
+fn file_reads(turns: usize) -> Vec<Message> {
+    let mut messages = vec![
+        Message::system("sys", "You are a coding agent."),
+        Message::user("task", "Find the bug."),
+    ];
+    for i in 0..turns {
+        let call = ToolCall {
+            id: format!("call{i}"),
+            name: "read_file".into(),
+            arguments: format!("{{\"path\":\"src/m{i}.rs\"}}"),
+        };
+        messages.push(Message::assistant_calls(
+            format!("a{i}").as_str(),
+            None,
+            [call],
+        ));
+        let body: String = (0..120)
+            .map(|n| format!("src/m{i}.rs:{n}: let value_{n} = compute({n});\n"))
+            .collect();
+        messages.push(Message::tool_result(
+            format!("t{i}").as_str(),
+            format!("call{i}"),
+            body,
+        ));
+    }
+    messages
+}
+
+#[test]
+fn a_summary_of_cleared_outputs_quotes_their_lines_not_their_placeholders() {
+    // An earlier run's LIGHT left placeholders in the conversation; a later run folds
+    // them into a summary. The summary's trail keeps the outputs' lines the placeholders
+    // kept, never a placeholder's own first line ("[output of read_file cleared by compactor
+    // …]"): compactor's words about a message it rewrote are not what that message said.
+    let messages = file_reads(16);
+    let (light, _) = without_summaries(&messages, 0.7);
+    let cleared = light.expect("LIGHT compacts").messages;
+    let placeholders = cleared
+        .iter()
+        .filter(|m| m.text().contains("cleared by compactor"))
+        .count();
+    assert!(placeholders >= 2, "{placeholders} placeholders");
+    let compactor = summarizing_compactor(&cleared, 0.3, |_| {});
+    let answer = Script::Text("The agent ran the tests module by module.".into());
+    let (result, _) = run_with(
+        &compactor,
+        cleared.clone(),
+        Trigger::Proactive,
+        &Scripted::always(answer),
+    );
+    let outcome = result.expect("compacts");
+    assert_sound(&cleared, &outcome);
+    let summaries: Vec<String> = outcome
+        .messages
+        .iter()
+        .filter(|m| m.is_compaction())
+        .map(Message::text)
+        .collect();
+    assert!(!summaries.is_empty(), "no summary");
+    for summary in &summaries {
+        assert!(!summary.contains("cleared by compactor"), "{summary}");
+    }
+    // What the placeholders kept of the outputs is still quoted.
+    assert!(
+        summaries.iter().any(|s| s.contains("let value_")),
+        "{summaries:?}"
+    );
 }
 
 /// A text-action agent's run (mini-swe-agent's fenced blocks, SWE-agent's `<function=…>`

@@ -90,7 +90,7 @@ test("50 concurrent appends to one Durable Object session while compactions run"
     assert.deepEqual(checkFormat(messages), []);
     const counts = tagCounts(messages);
     for (let i = 0; i < APPENDS; i++) {
-      for (const tag of [`[u${i}]`, `[a${i}]`]) assert.equal(counts.get(tag), 1, `${tag} appears ${counts.get(tag) ?? 0} times`);
+      for (const tag of [`[u${i}]`, `[a${i}]`]) assert.equal(counts.get(tag), 1, `${tag} is in ${counts.get(tag) ?? 0} messages`);
     }
     assert.equal(counts.size, 2 * APPENDS, "no tag from nowhere");
     assert.equal(stats.appends, APPENDS + 1);

@@ -122,7 +122,7 @@ test(`${WORKERS} worker processes share ${SESSIONS} sessions for ${SECONDS} s: n
     }
     const appended = reports.flatMap((r) => r.appended);
     for (const tag of appended) {
-      for (const side of ["u", "a"]) assert.equal(found.get(`[${side}:${tag}]`), 1, `[${side}:${tag}] appears ${found.get(`[${side}:${tag}]`) ?? 0} times`);
+      for (const side of ["u", "a"]) assert.equal(found.get(`[${side}:${tag}]`), 1, `[${side}:${tag}] is in ${found.get(`[${side}:${tag}]`) ?? 0} messages`);
     }
     assert.equal(found.size, 2 * appended.length, "no tag from nowhere");
     t.diagnostic(

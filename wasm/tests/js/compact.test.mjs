@@ -184,7 +184,10 @@ test("a level's requests run concurrently, bounded by maxConcurrency", async (t)
   // MODERATE asks for just enough of the oldest segments to meet the target.
   assert.ok(k >= 3, `only ${k} requests`);
   assert.equal(peak, k);
-  assert.ok(elapsed < k * latency * 0.5, `${k} requests of ${latency} ms took ${elapsed.toFixed(0)} ms`);
+  // All k in flight at once take one latency and the engine's own work; any two of them
+  // one after the other would take two latencies. (Half the serial time, the bound this
+  // was, leaves the engine a mere 100 ms on 2 cores when k is 3, as MODERATE asks now.)
+  assert.ok(elapsed < 2 * latency, `${k} requests of ${latency} ms took ${elapsed.toFixed(0)} ms`);
   t.diagnostic(`concurrent: ${k} requests x ${latency} ms in ${elapsed.toFixed(0)} ms (serial would be ${k * latency} ms), peak ${peak} in flight`);
 
   inFlight = 0;
@@ -461,7 +464,7 @@ test("PERSIST_FAILED and INVALID_INPUT from stores", async () => {
   await assert.rejects(c.compactSession({ load: () => null }, "s", { summarize: firstLines }), { code: "INVALID_INPUT", path: "store.save" });
 });
 
-test("summarizer answers: input too long is retried smaller, other answers are failures", async () => {
+test("summarizer answers: input too long is retried smaller, an empty one compacts, other answers are failures", async () => {
   const messages = longTurns(8);
   const c = tight(messages, 0.95, { keepRecentTurns: 2 });
   for (const refuse of [() => ({ inputTooLong: true }), () => Promise.reject(Object.assign(new Error("too long"), { code: "INPUT_TOO_LONG" }))]) {
@@ -479,7 +482,7 @@ test("summarizer answers: input too long is retried smaller, other answers are f
     c.clearCache();
   }
   const reasons = [];
-  const odd = [42, null, { text: "x" }, ""];
+  const odd = [42, null, { text: "x" }];
   let i = 0;
   // Every level fails: the best-effort ones keep the messages; MAXIMUM's failure keeps
   // the best result that fits, here the input itself (it fits the window): no progress.
@@ -491,7 +494,20 @@ test("summarizer answers: input too long is retried smaller, other answers are f
   assert.deepEqual(kept.status, { kind: "noProgress" });
   assert.deepEqual(kept.messages, messages);
   assert.ok(reasons.includes("summarize resolved to number, expected a string"), reasons.join("; "));
-  assert.ok(reasons.includes("empty summary"), reasons.join("; "));
+  // An empty answer is an answer with nothing to add, not a failure: the summary is the
+  // standing instructions and the trail of what it folds, and the run compacts.
+  const empty = [];
+  const failed = [];
+  const blank = await c.compact(messages, {
+    sessionId: "empty",
+    summarize: () => "",
+    onEvent: (e) => (e.type === "emptyAnswer" ? empty.push(e.id) : e.type === "requestFailed" && failed.push(e.reason)),
+  });
+  assert.equal(blank.status.kind, "compacted");
+  assert.ok(blank.report.tokensAfter < blank.report.tokensBefore);
+  assert.ok(empty.length > 0 && empty.length === blank.report.requests, `${empty.length} empty answers of ${blank.report.requests}`);
+  assert.deepEqual(failed, []);
+  assert.ok(blank.messages.some((m) => m.content.startsWith("[compactor summary ")));
 });
 
 test("clones share the summary cache; clearCache empties it for all", async () => {
