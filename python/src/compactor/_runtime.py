@@ -20,6 +20,7 @@ in a fresh instance.
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import os
 import platform
@@ -28,7 +29,7 @@ import tempfile
 import threading
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Optional
 
 import wasmtime
 import wasmtime.component as wc
@@ -141,7 +142,8 @@ class Runtime:
         self._lock = threading.RLock()
         # Handles whose Python owner was collected, dropped before the next call: a
         # finalizer may run at any point, inside a call too, so it never enters the store.
-        self._released: List[Any] = []
+        # A deque: appending and popping are atomic, from any thread.
+        self._released: "collections.deque[Any]" = collections.deque()
         self.alive = True
 
     def call(self, name: str, *args: Any) -> Any:
@@ -187,9 +189,8 @@ class Runtime:
             self._released.append(handle)
 
     def _drop_released(self) -> None:
-        released, self._released = self._released, []
-        for handle in released:
-            self._drop(handle)
+        while self._released:
+            self._drop(self._released.popleft())
 
     def _drop(self, handle: Any) -> None:
         if self.alive:
