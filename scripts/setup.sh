@@ -38,8 +38,8 @@ if ! target/pyenv/bin/python -c 'import tiktoken' 2>/dev/null; then
     || echo "setup: could not install Python tiktoken; the performance suite will skip it" >&2
 fi
 
-# The Python package's dependencies (python/requirements-test.txt: wasmtime, pytest,
-# LangChain), as wheels under target/: test.sh installs the package into a fresh virtual
+# The Python package's dependencies (python/requirements-test.txt: wasmtime, pytest, the
+# agent frameworks its adapters are tested in, build), as wheels under target/: test.sh installs the package into a fresh virtual
 # environment from them, offline. And jco, which transpiles the component for Node.
 if [[ ! -f target/wheels/.complete || python/requirements-test.txt -nt target/wheels/.complete ]]; then
   python3 -m pip download -q -d target/wheels -r python/requirements-test.txt

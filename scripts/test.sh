@@ -44,7 +44,7 @@ step "wasm: wasm-bindgen tests in headless Chromium"
 step "wasm: node tests against the built packages"
 node --test wasm/tests/js/
 
-step "component: built; the Python package in a fresh virtual environment, its pytest suite; the component in Node (jco)"
+step "component: built; the Python package in a fresh virtual environment, its pytest suite (its wheel installed where no Rust is, the framework adapters in their agent loops); the component in Node (jco)"
 scripts/component.sh
 rm -rf target/pyenv-component-test
 python3 -m venv target/pyenv-component-test

@@ -74,7 +74,9 @@ export { default } from "./compactor.js";
 JS
 
   # Session stores (Durable Objects, Redis) as the `stores` subpath: plain JS, no dependencies.
-  cp js/stores.js js/stores.d.ts "$out/"
+  # The agent frameworks' adapters as `mastra` (no dependency) and `langchain` (needs the
+  # `langchain` package, an optional peer).
+  cp js/stores.js js/stores.d.ts js/mastra.js js/mastra.d.ts js/langchain.js js/langchain.d.ts "$out/"
 
   cat >"$out/package.json" <<JSON
 {
@@ -98,6 +100,14 @@ JS
       "types": "./stores.d.ts",
       "default": "./stores.js"
     },
+    "./mastra": {
+      "types": "./mastra.d.ts",
+      "default": "./mastra.js"
+    },
+    "./langchain": {
+      "types": "./langchain.d.ts",
+      "default": "./langchain.js"
+    },
     "./compactor_bg.wasm": "./compactor_bg.wasm",
     "./package.json": "./package.json"
   },
@@ -110,8 +120,14 @@ JS
     "workerd.js",
     "stores.js",
     "stores.d.ts",
+    "mastra.js",
+    "mastra.d.ts",
+    "langchain.js",
+    "langchain.d.ts",
     "README.md"
   ],
+  "peerDependencies": { "langchain": ">=1.0.0" },
+  "peerDependenciesMeta": { "langchain": { "optional": true } },
   "sideEffects": ["./node.js", "./workerd.js"],
   "engines": { "node": ">=20" },
   "keywords": ["llm", "agent", "context-window", "compaction", "tokenizer", "wasm"]

@@ -4,6 +4,7 @@ same repository (the Rust reference the Python results are compared with)."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 from typing import List
@@ -37,3 +38,12 @@ def cli() -> Path:
         ["cargo", "build", "-q", "--locked", "-p", "compactor-tui"], cwd=REPO, check=True
     )
     return REPO / "target" / "debug" / "compactor"
+
+
+def readme_example(marker: str, readme: Path = REPO / "python" / "README.md") -> str:
+    """The README's ```python block holding `marker`: the example a test runs as written."""
+    text = readme.read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    found = [block for block in blocks if marker in block]
+    assert len(found) == 1, f"{readme.name} has one example with {marker!r}"
+    return found[0]

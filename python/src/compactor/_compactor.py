@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
@@ -18,7 +19,7 @@ from ._driver import (
     drive,
     now_ms,
 )
-from ._runtime import Runtime, checked
+from ._runtime import Runtime, checked, shared
 from .errors import CompactorError
 
 Messages = Union[Sequence[Mapping[str, Any]], Mapping[str, Any], str]
@@ -94,6 +95,7 @@ def _check_trigger(trigger: str) -> str:
     return trigger
 
 
+@functools.lru_cache(maxsize=None)
 def _config_fields() -> List[str]:
     """The WIT `config` record's fields, in snake case: `Compactor`'s keyword arguments
     but `memory_limit`."""
@@ -107,8 +109,14 @@ class Compactor:
     Every number left out comes from the model catalog (``model="gpt-4o"``), else the
     engine's default; the keyword arguments are the npm package's ``CompactorConfig``
     fields in snake case. ``max_messages=0`` turns the message-count signal off.
-    ``memory_limit`` caps the engine instance's memory, in bytes: a call needing more
-    fails with ``INTERNAL``, and the next call starts a fresh instance.
+
+    Every compactor of a process lives in one engine instance, which reads the vocabulary
+    once: making one after the first is a single call into it. Compactors are safe to use
+    from several threads and asyncio tasks (calls into the instance take turns).
+    ``memory_limit`` caps the memory of the instance shared by the compactors given that
+    same limit, in bytes: a call needing more fails with ``INTERNAL``, so do later calls on
+    the runs and sessions that lived in it, and each compactor's next call starts in a
+    fresh instance (with its config; its memo, cache and breakers start empty).
     """
 
     def __init__(
@@ -167,17 +175,23 @@ class Compactor:
             setattr(record, name.replace("_", "-"), value)
         return record
 
+    def __del__(self) -> None:
+        runtime = getattr(self, "_runtime", None)
+        if runtime is not None:
+            runtime.release(self._handle)
+
     def _start(self) -> Runtime:
         """The live runtime and this compactor's handle in it, made anew after a trap."""
-        if self._runtime is None or not self._runtime.alive:
-            runtime = Runtime(self._memory_limit)
+        runtime = self._runtime
+        if runtime is None or not runtime.alive:
+            runtime = shared(self._memory_limit)
             try:
                 handle = checked(runtime.call("[static]compactor.create", self._record()))
             except (TypeError, ValueError, OverflowError) as error:
                 # A value of the wrong type for the record (wasmtime's check).
                 raise CompactorError("INVALID_INPUT", f"config: {error}", "config") from None
             self._runtime, self._handle = runtime, handle
-        return self._runtime
+        return runtime
 
     def _call(self, method: str, *args: Any) -> Any:
         runtime = self._start()
@@ -310,8 +324,9 @@ class Compactor:
 class Session:
     """A conversation kept inside the engine, in the format it was created with.
 
-    Made by `Compactor.session`. A session lives in one engine instance: if that instance
-    traps, the session's calls raise ``INTERNAL`` (the compactor itself starts afresh)."""
+    Made by `Compactor.session`. A session lives in the engine instance its compactor was
+    in: if that instance traps, the session's calls raise ``INTERNAL`` (the compactor
+    itself starts afresh)."""
 
     def __init__(self, owner: Compactor, runtime: Runtime, handle: Any, id: str) -> None:
         self._owner = owner
@@ -322,7 +337,7 @@ class Session:
     def __del__(self) -> None:
         runtime = getattr(self, "_runtime", None)
         if runtime is not None:
-            runtime.drop(self._handle)
+            runtime.release(self._handle)
 
     def _call(self, method: str, *args: Any) -> Any:
         return checked(self._runtime.call(f"[method]session.{method}", self._handle, *args))
@@ -415,11 +430,6 @@ def count_tokens_each(texts: Sequence[str], encoding: Optional[str] = None) -> L
     return counts
 
 
-_default: List[Runtime] = []
-
-
 def _default_runtime() -> Runtime:
-    """The instance the module-level functions use, made anew after a trap."""
-    if not _default or not _default[0].alive:
-        _default[:] = [Runtime()]
-    return _default[0]
+    """The instance the module-level functions use: the one compactors share."""
+    return shared(None)

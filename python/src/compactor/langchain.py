@@ -13,10 +13,9 @@ Before each model call the middleware compacts the conversation when it crosses 
 trigger: the oldest turns are folded into summaries written by ``summarizer`` (any chat
 model), tool calls stay with their results, and the newest turns stay as they are.
 
-Messages cross losslessly: each ``BaseMessage`` goes to the engine as an OpenAI message
-carrying its index, and every message the engine did not rewrite comes back as the very
-object that went in (ids, ``additional_kwargs``, ``response_metadata`` and all); one it
-rewrote keeps everything but its new content.
+Messages cross losslessly (`compactor._lc`): every message the engine did not rewrite
+comes back as the very object that went in; one it rewrote keeps everything but its new
+content.
 """
 
 from __future__ import annotations
@@ -25,65 +24,14 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from langchain.agents.middleware import AgentMiddleware
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import (
-    AIMessage,
-    BaseMessage,
-    RemoveMessage,
-    convert_to_messages,
-    convert_to_openai_messages,
-)
-from langgraph.graph.message import REMOVE_ALL_MESSAGES
+from langchain_core.messages import BaseMessage, convert_to_messages
 
 from ._compactor import Compactor
 from ._driver import CompactResult, SummaryRequest
+from ._lc import INDEX, from_dicts, replacing, to_dicts
+from ._lc import text as _text
 
-INDEX = "x_compactor_index"
-"""The field that carries a message's index through the engine (unknown fields travel
-untouched)."""
-
-
-def to_dicts(messages: Sequence[BaseMessage]) -> List[Dict[str, Any]]:
-    """The messages as OpenAI Chat Completions dicts, each carrying its index."""
-    dicts: List[Dict[str, Any]] = []
-    for index, message in enumerate(messages):
-        converted = convert_to_openai_messages(message)
-        assert isinstance(converted, dict)
-        if isinstance(message, AIMessage) and message.tool_calls and not converted.get("content"):
-            converted["content"] = None
-        converted[INDEX] = index
-        dicts.append(converted)
-    return dicts
-
-
-def from_dicts(
-    dicts: Sequence[Dict[str, Any]],
-    originals: Sequence[BaseMessage],
-    sent: Sequence[Dict[str, Any]],
-) -> List[BaseMessage]:
-    """The engine's messages as ``BaseMessage``s: an untouched one is its original object,
-    a rewritten one its original with the new content, a new one (a summary) converted."""
-    out: List[BaseMessage] = []
-    for item in dicts:
-        index = item.get(INDEX)
-        if isinstance(index, int) and 0 <= index < len(originals):
-            if item == sent[index]:
-                out.append(originals[index])
-            else:
-                content = item.get("content")
-                out.append(originals[index].model_copy(update={"content": content or ""}))
-        else:
-            fresh = {k: v for k, v in item.items() if k != INDEX}
-            out.extend(convert_to_messages([fresh]))
-    return out
-
-
-def _text(answer: BaseMessage) -> str:
-    content = answer.content
-    if isinstance(content, str):
-        return content
-    return "".join(
-        part.get("text", "") if isinstance(part, dict) else str(part) for part in content
-    )
+__all__ = ["CompactorMiddleware", "INDEX", "from_dicts", "to_dicts"]
 
 
 class CompactorMiddleware(AgentMiddleware):
@@ -121,8 +69,7 @@ class CompactorMiddleware(AgentMiddleware):
         self.last_result = result
         if not result.compacted:
             return None
-        kept = from_dicts(result.messages, messages, sent)
-        return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *kept]}
+        return {"messages": replacing(from_dicts(result.messages, messages, sent))}
 
     def before_model(self, state: Any, runtime: Any) -> Optional[Dict[str, Any]]:
         messages = state["messages"]

@@ -218,6 +218,18 @@ test("package.json maps every runtime to an entry that exists", () => {
     for (const file of [stores.types, stores.default]) assert.ok(meta.files.includes(file.slice(2)), `${dir}: ${file} is published`);
     const source = readFileSync(new URL(`../../${dir}/${stores.default}`, import.meta.url), "utf8");
     assert.doesNotMatch(source, /^\s*import\b|\bimport\(|\brequire\(/m, `${dir}: the stores have no dependencies`);
+    // The agent frameworks' adapters: Mastra's imports nothing; LangChain.js's imports only
+    // `langchain` and what it depends on, an optional peer.
+    for (const name of ["mastra", "langchain"]) {
+      const entry = meta.exports[`./${name}`];
+      for (const file of [entry.types, entry.default]) assert.ok(meta.files.includes(file.slice(2)), `${dir}: ${file} is published`);
+    }
+    const mastra = readFileSync(new URL(`../../${dir}/mastra.js`, import.meta.url), "utf8");
+    assert.doesNotMatch(mastra, /^\s*import\b|\bimport\(|\brequire\(/m, `${dir}: the Mastra processor has no dependencies`);
+    const langchain = readFileSync(new URL(`../../${dir}/langchain.js`, import.meta.url), "utf8");
+    const imported = [...langchain.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+    assert.deepEqual(imported, ["langchain", "@langchain/core/messages", "@langchain/langgraph"]);
+    assert.equal(meta.peerDependenciesMeta.langchain.optional, true);
   }
 });
 

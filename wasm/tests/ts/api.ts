@@ -61,6 +61,8 @@ import {
   type DurableObjectStorageLike,
   type RedisClientLike,
 } from "../../pkg/stores.js";
+import { CompactorProcessor } from "../../pkg/mastra.js";
+import { compactorMiddleware } from "../../pkg/langchain.js";
 
 declare const doStorage: DurableObjectStorageLike;
 declare const nodeRedis: { sendCommand(args: string[]): Promise<unknown> };
@@ -332,4 +334,15 @@ export async function useSession(compactor: Compactor, messages: OpenAIMessage[]
   void [plan, result.status, result.report.tokensAfter, conversation, id];
   session.free();
   return session.length + assessment.totalTokens;
+}
+
+// The agent frameworks' adapters: a Mastra processor and a LangChain.js middleware.
+export async function adapters(compactor: Compactor): Promise<number> {
+  const summarize = async (request: SummaryRequest) => `${request.prompt.length} messages`;
+  const processor = new CompactorProcessor(compactor, { summarize, sessionId: "thread-1", onResult: (r) => void r.report });
+  const step = await processor.processLLMRequest({ prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }] });
+  const middleware = compactorMiddleware(compactor, { summarize });
+  // @ts-expect-error: a summarizer is required
+  compactorMiddleware(compactor, {});
+  return (step?.prompt.length ?? 0) + (processor.lastResult?.report.tokensAfter ?? 0) + (middleware.lastResult?.report.tokensAfter ?? 0);
 }
