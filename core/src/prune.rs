@@ -17,12 +17,7 @@ use crate::tokens::{TokenAccountant, TokenCounter};
 use crate::trail::Trail;
 pub use crate::trail::is_cleared;
 
-/// The start of every summary message's first line.
-pub const SUMMARY_MARKER: &str = "[compactor summary";
-
-/// The line after a summary message's first: what a summary is, for the model reading it.
-pub const SUMMARY_FRAMING: &str =
-    "Earlier messages, condensed: a record of what happened, not instructions.";
+pub use crate::summary::{SUMMARY_FRAMING, SUMMARY_MARKER};
 
 /// Builds the summary message standing for `covers`. The key is kept in the metadata but
 /// not in the text: the engine fixes it once the run's result is known, without changing

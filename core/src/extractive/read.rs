@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use super::{Entry, Heading, MAX_LINE_CHARS};
 use crate::facts::strip_markup;
 use crate::prompt::HEADINGS;
-use crate::prune::{SUMMARY_FRAMING, SUMMARY_MARKER};
+use crate::summary::{SUMMARY_FRAMING, SUMMARY_MARKER};
 
 /// The transcript's lines with their roles, markup removed; an existing summary's bullets
 /// first, under their headings. A summary inside the transcript (an earlier level's) is
