@@ -609,10 +609,16 @@ fn is_users_words(message: &Message) -> bool {
 /// observation) from the user's words.
 pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) -> Vec<Instruction> {
     let mut found: Vec<Instruction> = Vec::new();
+    // What each instruction of `found` is about: its words of substance, and for a decision
+    // those of the choice it made.
+    let mut abouts: Vec<Vec<String>> = Vec::new();
+    // Read only once a decision needs them: most of an agent's run offers no choice.
+    let offers = std::cell::OnceCell::new();
     for (index, message) in messages.iter().enumerate() {
         if let Some(meta) = &message.compaction {
             for mut instruction in read_block(&meta.summary_text) {
                 instruction.message = index;
+                abouts.push(subject_words(&instruction.text));
                 found.push(instruction);
             }
             continue;
@@ -647,8 +653,11 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         let overriding = kinds.iter().any(|(_, sentence)| is_override(sentence));
         let mut add = |kind: Kind, text: &str, override_said: bool| {
             let overrides = !found.is_empty() && override_said;
+            let about = about(kind, text, index, || {
+                offers.get_or_init(|| offers_in(messages, &is_output))
+            });
             if overrides {
-                supersede(&mut found, text, kind);
+                supersede(&mut found, &abouts, &about, kind);
             }
             found.push(Instruction {
                 kind,
@@ -657,6 +666,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                 superseded: false,
                 message: index,
             });
+            abouts.push(about);
         };
         if short {
             // The whole message: the instruction with its reason, as the user put it.
@@ -740,19 +750,95 @@ fn subject_words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Marks superseded the instruction `text` (of `kind`) overrides: the newest earlier one
-/// of its kind still standing that shares a word of substance with it (a decision
-/// replaces a decision, a rule a rule);
-/// else the instruction just before it, when that is of its kind ("let's return raw
-/// errors" — "scratch that, let's wrap them instead"). Never one further back that shares
-/// nothing with it: the one it meant may be gone already, replaced in an earlier
-/// compaction, and a wrong guess would drop an instruction that still holds.
-fn supersede(found: &mut [Instruction], text: &str, kind: Kind) {
-    let words = subject_words(text);
-    let shares =
-        |i: &Instruction| !i.superseded && subject_words(&i.text).iter().any(|w| words.contains(w));
-    let shared = found.iter().rposition(|i| i.kind == kind && shares(i));
-    let at = shared.or_else(|| {
+/// A sentence that offers a choice ("Sintra, Cascais or Évora?", "should we use Postgres
+/// or SQLite?", "torn between ribs and a risotto"): the message it is in, and its words of
+/// substance.
+struct Offer {
+    message: usize,
+    words: Vec<String>,
+}
+
+/// The choices offered in `messages`, by the user or the assistant, oldest first.
+fn offers_in(messages: &[&Message], is_output: &impl Fn(usize) -> bool) -> Vec<Offer> {
+    let mut out = Vec::new();
+    for (index, message) in messages.iter().enumerate() {
+        let spoken = match message.role {
+            Role::User => is_users_words(message) && !is_output(index),
+            Role::Assistant => !message.is_compaction(),
+            _ => false,
+        };
+        if !spoken {
+            continue;
+        }
+        let text = message.text();
+        for sentence in sentences(&text) {
+            let lower = sentence.to_lowercase();
+            if sentence.len() <= MAX_CHARS
+                && ["or", "between", "either", "options"]
+                    .iter()
+                    .any(|w| contains_phrase(&lower, w))
+            {
+                out.push(Offer {
+                    message: index,
+                    words: subject_words(sentence),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// What an instruction said in message `at` is about: its words of substance, and for a
+/// decision those of the choice it picks from — the offer before it (or in its message)
+/// that shares the most words with it. So "switch us to Cascais" is about the day trip
+/// that "Sintra, Cascais or Évora?" offered, and replaces "We're going with Évora."
+fn about<'a>(
+    kind: Kind,
+    text: &str,
+    at: usize,
+    offers: impl FnOnce() -> &'a [Offer],
+) -> Vec<String> {
+    let mut words = subject_words(text);
+    if kind == Kind::Decision {
+        let choice = offers()
+            .iter()
+            .filter(|offer| offer.message <= at)
+            .map(|offer| (shared(&words, &offer.words), offer))
+            .filter(|(n, _)| *n > 0)
+            .max_by_key(|(n, offer)| (*n, offer.message));
+        if let Some((_, offer)) = choice {
+            words.extend(offer.words.iter().cloned());
+        }
+    }
+    words.sort_unstable();
+    words.dedup();
+    words
+}
+
+/// How many of `a`'s words `b` holds.
+fn shared(a: &[String], b: &[String]) -> usize {
+    a.iter().filter(|w| b.contains(w)).count()
+}
+
+/// Marks superseded the instruction an overriding one (of `kind`, about `about`) replaces:
+/// of the earlier ones of its kind still standing (a decision replaces a decision, a rule
+/// a rule), the one it shares the most words of substance with — the same choice ("a lemon
+/// tart instead of the galette" replaces the galette, not the chicken with lemon) — the
+/// newest of those tied; else the instruction just before it, when that is of its kind
+/// ("let's return raw errors" — "scratch that, let's wrap them instead"). Never one
+/// further back that shares nothing with it: the one it meant may be gone already,
+/// replaced in an earlier compaction, and a wrong guess would drop an instruction that
+/// still holds.
+fn supersede(found: &mut [Instruction], abouts: &[Vec<String>], about: &[String], kind: Kind) {
+    let best = found
+        .iter()
+        .zip(abouts)
+        .enumerate()
+        .filter(|(_, (i, _))| i.kind == kind && !i.superseded)
+        .map(|(at, (_, words))| (shared(about, words), at))
+        .filter(|(n, _)| *n > 0)
+        .max();
+    let at = best.map(|(_, at)| at).or_else(|| {
         let last = found.len().checked_sub(1)?;
         (found[last].kind == kind && !found[last].superseded).then_some(last)
     });

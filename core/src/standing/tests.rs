@@ -159,3 +159,53 @@ fn limits_are_rules() {
         assert_eq!(kind_of(rule), Some(Kind::Rule), "{rule}");
     }
 }
+
+#[test]
+fn an_override_replaces_the_decision_of_the_same_choice() {
+    let standing = |turns: &[(&str, &str)]| -> Vec<String> {
+        read(turns)
+            .into_iter()
+            .filter(|i| !i.superseded)
+            .map(|i| i.text)
+            .collect()
+    };
+    // The override names only the new option: the choice it was offered in tells which
+    // decision it replaces, not whichever decision came last.
+    assert_eq!(
+        standing(&[
+            ("user", "Which day trip: Sintra, Cascais or Évora?"),
+            ("user", "We're going with Évora."),
+            ("user", "Hotel: the Memmo Alfama or the Lumiares?"),
+            ("user", "The Lumiares it is."),
+            ("user", "On second thought, switch us to Cascais."),
+        ]),
+        [
+            "The Lumiares it is.",
+            "On second thought, switch us to Cascais."
+        ]
+    );
+    // A word shared with another choice's decision ("lemon") does not outweigh the choice
+    // the override shares the most with.
+    assert_eq!(
+        standing(&[
+            (
+                "user",
+                "Main: short ribs, a risotto or a chicken with lemon?"
+            ),
+            ("user", "Let's go with the chicken with lemon."),
+            (
+                "user",
+                "Dessert: a pear galette, a lemon tart or a chocolate cake?"
+            ),
+            ("user", "Let's go with the pear galette."),
+            (
+                "user",
+                "Change of plan: a lemon tart instead of the galette."
+            ),
+        ]),
+        [
+            "Let's go with the chicken with lemon.",
+            "Change of plan: a lemon tart instead of the galette."
+        ]
+    );
+}
