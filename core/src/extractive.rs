@@ -190,11 +190,12 @@ fn line_items(entries: &[Entry<'_>], focus: &[String]) -> Vec<Item> {
     let total = entries.len();
     let mut first_task_line = true;
     for (position, entry) in entries.iter().enumerate() {
-        let text = entry.text.trim().trim_start_matches("- ").trim();
+        let text = without_label(entry.text.trim().trim_start_matches("- ").trim());
         let summary = entry.role == "summary";
         if text.is_empty()
             || is_list_line(text)
             || is_fragment(text)
+            || is_lead_in(text)
             || text.starts_with("```")
             || is_tool_call(text)
             || (!summary && is_narration(text))
@@ -269,6 +270,24 @@ fn line_items(entries: &[Entry<'_>], focus: &[String]) -> Vec<Item> {
         .collect()
 }
 
+/// The line without an agent format's label ahead of its words (`THOUGHT: I'll read …`,
+/// `Reasoning: …`): the label says who speaks, not what.
+fn without_label(text: &str) -> &str {
+    const LABELS: &[&str] = &["thought", "thoughts", "discussion", "reasoning", "analysis"];
+    match text.split_once(':') {
+        Some((label, rest)) if LABELS.contains(&label.trim().to_lowercase().as_str()) => {
+            rest.trim_start()
+        }
+        _ => text,
+    }
+}
+
+/// Does the line only lead into what follows it (`` `schema.py` imports: ``, "And the
+/// caller (from `base.py`):")? Without the block it introduced it says nothing.
+fn is_lead_in(text: &str) -> bool {
+    text.ends_with(':') && !is_error_line(text)
+}
+
 /// Lines this summarizer wrote as lists in earlier versions (an earlier summary's, being
 /// merged): not lines worth keeping whole.
 fn is_list_line(text: &str) -> bool {
@@ -308,6 +327,17 @@ fn is_narration(text: &str) -> bool {
         "i need to ",
         "i'm going to ",
         "now i need to ",
+        "i should ",
+        "i can ",
+        "i could ",
+        "i want to ",
+        "so i ",
+        "and then ",
+        "then ",
+        "or i ",
+        "maybe ",
+        "wait",
+        "hmm",
         "great",
         "perfect",
         "excellent",
@@ -349,7 +379,6 @@ fn has_finding(lower: &str) -> bool {
         "fixed",
         "now passes",
         "tests pass",
-        "passed",
         "now works",
         "confirmed",
         "the fix is",
@@ -358,6 +387,20 @@ fn has_finding(lower: &str) -> bool {
     ]
     .iter()
     .any(|w| lower.contains(w))
+        || reports_passing(lower)
+}
+
+/// Does a line say something passed ("all 12 tests passed", "passed."), not that a value
+/// was handed on ("the object passed to `Editor`")?
+fn reports_passing(lower: &str) -> bool {
+    const HANDED: &[&str] = &[
+        "to", "in", "into", "as", "by", "through", "from", "along", "on",
+    ];
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    words.iter().enumerate().any(|(at, word)| {
+        word.trim_end_matches(|c: char| !c.is_alphanumeric()) == "passed"
+            && words.get(at + 1).is_none_or(|next| !HANDED.contains(next))
+    })
 }
 
 /// The items kept within `budget`, best value per token first. A line said inside a kept
@@ -433,8 +476,12 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
     if text.contains('`') || text.contains("::") || text.contains("()") {
         score += 1;
     }
+    // What the agent would do about an error ("I should not include the keys if I want a
+    // KeyError") is not one.
+    let intends = has(&["i should", "i want", "if i ", "i can ", "i could", "i need"]);
     let error = is_error_line(text)
         || (role != "tool"
+            && !intends
             && has(&[
                 "error",
                 "failed",

@@ -431,7 +431,11 @@ impl Trail {
             }
         }
         let mut first_error = true;
-        for line in text.lines() {
+        let lines: Vec<&str> = text.lines().collect();
+        for (at, line) in lines.iter().enumerate() {
+            if is_elision(line) || is_passed_frame(&lines, at) {
+                continue;
+            }
             let line = strip_markup(line);
             if is_error_line(&line) {
                 let bonus = if first_error { FAILURE_BONUS } else { 0 };
@@ -901,6 +905,43 @@ pub fn excerpts(line: &str) -> Vec<String> {
         .map(|text| text.chars().take(MAX_EXCERPT_CHARS * 2).collect::<String>())
         .filter(|text| text.split_whitespace().count() >= 2)
         .collect()
+}
+
+/// Is `line` a traceback frame (`File "/x.py", line 3, in f`) a reader can pass over: a
+/// library's (the interpreter's, an installed package's), or one the call went on from
+/// to a later frame of the same traceback? The innermost frame of the code under work is
+/// where it failed; the others are the way there.
+fn is_passed_frame(lines: &[&str], at: usize) -> bool {
+    let is_frame = |line: &str| {
+        let line = line.trim_start();
+        line.starts_with("File \"") && line.contains("\", line ")
+    };
+    if !is_frame(lines[at]) {
+        return false;
+    }
+    const LIBRARY: &[&str] = &["site-packages", "/lib/python", "<frozen", "dist-packages"];
+    if LIBRARY.iter().any(|l| lines[at].contains(l)) {
+        return true;
+    }
+    // A later frame before the traceback ends (at its first line not indented: the
+    // exception) means the call went on.
+    lines[at + 1..]
+        .iter()
+        .take_while(|line| is_frame(line) || line.starts_with([' ', '\t']))
+        .any(|line| is_frame(line) && !LIBRARY.iter().any(|l| line.contains(l)))
+}
+
+/// Is `line` a notice that output was cut (`57447 characters elided`, `[120 lines
+/// truncated]`)? Its number counts nothing of the work.
+fn is_elision(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    ["elided", "truncated", "omitted"]
+        .iter()
+        .any(|w| lower.contains(w))
+        && ["characters", "chars", "lines", "bytes", "tokens"]
+            .iter()
+            .any(|w| lower.contains(w))
+        && lower.split_whitespace().count() <= 8
 }
 
 /// The most facts an excerpt lists in a row with no other word between them: a longer run

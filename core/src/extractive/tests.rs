@@ -154,3 +154,30 @@ fn the_focus_is_kept_first_and_narration_left_out() {
     assert!(focused.contains("BIGINT"), "{focused}");
     assert_ne!(plain, focused);
 }
+
+#[test]
+fn lead_ins_labels_and_intentions_stay_out_and_findings_stay() {
+    let messages = vec![
+        Message::user("u", "Fix the collation bug in django."),
+        Message::assistant(
+            "a",
+            "THOUGHT: I'll read `django/db/backends/mysql/schema.py` to see how it handles keys.\n\n\
+             Now I need to mock the connection object passed to `DatabaseSchemaEditor`.\n\n\
+             `django/db/backends/mysql/schema.py` imports:\n```python\nfrom x import y\n```\n\
+             I should not include the keys in the dict if I want a KeyError exception.\n\n\
+             THOUGHT: The root cause is that `ForeignKey.db_parameters` drops `collation`.\n\n\
+             All 12 tests passed.",
+        ),
+    ];
+    let summary = summarize(&messages, 400);
+    for gone in ["THOUGHT", "I'll read", "Now I need", "imports:", "I should"] {
+        assert!(!summary.contains(gone), "{gone} in:\n{summary}");
+    }
+    for kept in [
+        "- The root cause is that `ForeignKey.db_parameters` drops `collation`.",
+        "- All 12 tests passed.",
+    ] {
+        assert!(summary.contains(kept), "{kept} missing:\n{summary}");
+    }
+    assert!(!summary.contains("## Errors"), "{summary}");
+}

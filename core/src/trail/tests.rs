@@ -288,3 +288,31 @@ fn a_listing_is_never_more_than_eight_facts_in_a_row() {
     assert_eq!(longest_bare_run(&listing), 20);
     assert_eq!(longest_bare_run("src/a.py line 1474 in src/b.py"), 1);
 }
+
+#[test]
+fn a_traceback_gives_its_innermost_frame_of_the_code_and_no_cut_notice_is_quoted() {
+    let run = vec![
+        Message::assistant("a1", "```bash\npython reproduce.py\n```"),
+        Message::user(
+            "o1",
+            "<returncode>1</returncode>\n<output>\nTraceback (most recent call last):\n  \
+             File \"/testbed/reproduce.py\", line 12, in <module>\n    main()\n  \
+             File \"/testbed/app/schema.py\", line 711, in alter_field\n    self._alter(x)\n  \
+             File \"/opt/conda/lib/python3.9/importlib/__init__.py\", line 127, in import_module\n    \
+             return _bootstrap._gcd_import(name[level:], package, level)\n  \
+             File \"<frozen importlib._bootstrap>\", line 1030, in _gcd_import\n\
+             AttributeError: 'MockConnection' object has no attribute 'data_types'\n\
+             <elided_chars>\n57447 characters elided\n</elided_chars>\n</output>",
+        ),
+    ];
+    let trail = Trail::new(&run, &HashSet::new());
+    let block = trail.block("", 400, &accountant()).expect("a block");
+    assert!(block.contains("app/schema.py\", line 711"), "{block}");
+    assert!(
+        block.contains("AttributeError: 'MockConnection'"),
+        "{block}"
+    );
+    for gone in ["line 12,", "importlib/__init__.py", "<frozen", "57447"] {
+        assert!(!block.contains(gone), "{gone} in:\n{block}");
+    }
+}
