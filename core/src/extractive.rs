@@ -18,7 +18,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use crate::facts::{FactKind, fact_head, is_error_line, line_facts};
+use crate::facts::{FactKind, fact_head, is_error_line, line_facts, without_label};
 use crate::prompt::{HEADINGS, PromptMessage, artifact_refs, focus, transcript_body};
 use crate::standing::kind_of;
 use crate::summary::{SummaryFailure, SummaryRequest};
@@ -268,18 +268,6 @@ fn line_items(entries: &[Entry<'_>], focus: &[String]) -> Vec<Item> {
         .filter(|(i, _)| !dropped.contains(i))
         .map(|(_, item)| item)
         .collect()
-}
-
-/// The line without an agent format's label ahead of its words (`THOUGHT: I'll read …`,
-/// `Reasoning: …`): the label says who speaks, not what.
-fn without_label(text: &str) -> &str {
-    const LABELS: &[&str] = &["thought", "thoughts", "discussion", "reasoning", "analysis"];
-    match text.split_once(':') {
-        Some((label, rest)) if LABELS.contains(&label.trim().to_lowercase().as_str()) => {
-            rest.trim_start()
-        }
-        _ => text,
-    }
 }
 
 /// Does the line only lead into what follows it (`` `schema.py` imports: ``, "And the

@@ -104,6 +104,18 @@ const FILE_NAMES: &[&str] = &["Makefile", "Dockerfile", "Gemfile", "Rakefile", "
 /// Last parts that make a dotted name a domain, not an identifier.
 const DOMAINS: &[&str] = &["com", "org", "net", "edu", "gov"];
 
+/// The line without an agent format's label ahead of its words (`THOUGHT: I'll read …`,
+/// `Reasoning: …`): the label says who speaks, not what.
+pub fn without_label(text: &str) -> &str {
+    const LABELS: &[&str] = &["thought", "thoughts", "discussion", "reasoning", "analysis"];
+    match text.split_once(':') {
+        Some((label, rest)) if LABELS.contains(&label.trim().to_lowercase().as_str()) => {
+            rest.trim_start()
+        }
+        _ => text,
+    }
+}
+
 /// Does `line` report an error or an exception: name one (`TypeError: …`,
 /// `java.io.IOException: …`, a pytest `E   AssertionError`), or mark one (`error: …`,
 /// `error[E0308]: …`, `ERROR …`, `Error during …`)?

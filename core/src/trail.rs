@@ -39,7 +39,7 @@ use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use crate::facts::{
     Fact, FactKind, command_head, command_of, exit_status, fact_head, is_error_line,
-    json_string_field, line_facts, strip_markup, text_action,
+    json_string_field, line_facts, strip_markup, text_action, without_label,
 };
 use crate::message::{Message, Part, Role, ToolCall, text_of};
 use crate::retention::{Contexts, FactId};
@@ -452,7 +452,16 @@ impl Trail {
     /// Words a person wrote (the user, or the agent around its commands): the excerpts
     /// of its lines that hold facts, under the file each names.
     fn prose(&mut self, text: &str, position: u32, bonus: u32) {
+        // Code quoted in a fence is the file's, not what was found about it.
+        let mut fenced = false;
         for line in text.lines() {
+            if line.trim_start().starts_with("```") {
+                fenced = !fenced;
+                continue;
+            }
+            if fenced {
+                continue;
+            }
             let line = strip_markup(line);
             let line = without_narration(&line);
             if is_error_line(line) {
@@ -995,7 +1004,7 @@ fn without_long_lists(words: &[&str], facts: &[Fact<'_>]) -> Vec<String> {
 /// `line` without the narration an agent opens it with ("Let me check", "Now I'll look
 /// at"): what is left names what it is about.
 fn without_narration(line: &str) -> &str {
-    let trimmed = line.trim().trim_start_matches("- ").trim_start();
+    let trimmed = without_label(line.trim().trim_start_matches("- ").trim_start());
     const OPENERS: [&str; 10] = [
         "Let me ",
         "Now let me ",
