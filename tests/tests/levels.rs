@@ -442,6 +442,48 @@ fn moderate_summarizes_old_segments_in_parallel_and_keeps_user_messages() {
 }
 
 #[test]
+fn a_segment_far_larger_than_the_rest_is_folded_without_the_older_ones() {
+    // An agent that looped on one answer: a message holding half the run, well after its
+    // start. Folding it meets the target; the older segments stay raw, not folded with it.
+    let mut messages = agent_session(20, 40);
+    let at = messages
+        .iter()
+        .position(|m| m.id.as_str() == "r14")
+        .expect("a reply of the agent's");
+    let loop_text = "Wait, is it `msubsup` or `mmsubsup`? I am confused.\n".repeat(500);
+    messages[at] = Message::assistant("r14", loop_text.as_str());
+    let compactor = summarizing_compactor(&messages, 0.6, |_| {});
+    let (outcome, _) = run_with(
+        &compactor,
+        messages.clone(),
+        Trigger::Proactive,
+        &Scripted::always(Script::Extract),
+    );
+    let outcome = outcome.expect("compacts");
+    assert!(
+        !outcome.messages.iter().any(|m| m.id.as_str() == "r14"),
+        "the loop is folded"
+    );
+    assert!(
+        outcome.messages.iter().any(|m| m.id.as_str() == "t1"),
+        "an old segment stays raw"
+    );
+    assert!(
+        outcome.report.tokens_after * 100 >= outcome.report.target_tokens * 85,
+        "{} of {}: {:?}\n{:?}",
+        outcome.report.tokens_after,
+        outcome.report.target_tokens,
+        outcome.report.levels,
+        outcome
+            .messages
+            .iter()
+            .map(|m| m.id.as_str().to_owned())
+            .collect::<Vec<_>>()
+    );
+    assert_sound(&messages, &outcome);
+}
+
+#[test]
 fn aggressive_and_maximum_reach_small_targets() {
     let messages = agent_session(30, 30);
     let total = tokens_of(&messages);

@@ -348,24 +348,53 @@ impl Run {
         accountant: &TokenAccountant,
     ) -> Vec<(Vec<usize>, Message)> {
         replacements.sort_by_key(|(replace, _)| replace.first().copied());
+        // What each summary saves: tokens, and messages.
+        let savings: Vec<(u64, usize)> = replacements
+            .iter()
+            .map(|(replace, summary)| {
+                let folded: u64 = replace
+                    .iter()
+                    .filter_map(|&i| self.current.get(i))
+                    .map(|m| accountant.message_tokens(m))
+                    .sum();
+                (
+                    folded.saturating_sub(accountant.message_tokens(summary)),
+                    replace.len().saturating_sub(1),
+                )
+            })
+            .collect();
         let mut tokens = self.tokens();
         let mut count = self.current.len();
         let mut needed = 0;
-        for (replace, summary) in &replacements {
+        for &(saved, merged) in &savings {
             if self.target.is_met(tokens, count) {
                 break;
             }
-            let folded: u64 = replace
-                .iter()
-                .filter_map(|&i| self.current.get(i))
-                .map(|m| accountant.message_tokens(m))
-                .sum();
-            tokens = (tokens + accountant.message_tokens(summary)).saturating_sub(folded);
-            count = (count + 1).saturating_sub(replace.len());
+            tokens = tokens.saturating_sub(saved);
+            count = count.saturating_sub(merged);
             needed += 1;
         }
-        replacements.truncate(needed.max(1));
+        let needed = needed.max(1).min(savings.len());
+        // One segment may have saved most of it (a message far larger than the rest): the
+        // older ones before it stay raw when the target still holds without folding them,
+        // the newest of them first.
+        let mut applied = vec![true; needed];
+        for at in (0..needed).rev() {
+            let (saved, merged) = savings[at];
+            if applied.iter().filter(|&&a| a).count() > 1
+                && self.target.is_met(tokens + saved, count + merged)
+            {
+                applied[at] = false;
+                tokens += saved;
+                count += merged;
+            }
+        }
+        replacements.truncate(needed);
         replacements
+            .into_iter()
+            .zip(applied)
+            .filter_map(|(replacement, applied)| applied.then_some(replacement))
+            .collect()
     }
 
     /// MAXIMUM, last resort: when the conversation is still over the absolute limit,
