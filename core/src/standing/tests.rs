@@ -24,6 +24,11 @@ fn rules_and_decisions_are_told_from_chatter() {
         "From now on, answer in metric units.",
         "Always write tests first.",
         "I'd prefer tabs over spaces in this repo.",
+        "I need everything in metric.",
+        "We can't use any GPL code.",
+        "Remember, the deadline is Friday.",
+        "Prefer composition over inheritance.",
+        "The budget is capped at 2000 euros.",
     ] {
         assert_eq!(kind_of(rule), Some(Kind::Rule), "{rule}");
     }
@@ -34,6 +39,7 @@ fn rules_and_decisions_are_told_from_chatter() {
         "I'll take Flask.",
         "I've decided to ship on Friday.",
         "Change of plan: FastAPI instead of Flask.",
+        "Decision: we ship on Monday.",
     ] {
         assert_eq!(kind_of(decision), Some(Kind::Decision), "{decision}");
     }
@@ -45,6 +51,7 @@ fn rules_and_decisions_are_told_from_chatter() {
         "The build never finished yesterday because the runner died.",
         "Should we always use UTC?",
         "I'll take the dog out in a minute.",
+        "I can't believe how hot it is today.",
     ] {
         assert_eq!(kind_of(chatter), None, "{chatter}");
     }
