@@ -23,7 +23,8 @@ use crate::tokens::TokenAccountant;
 /// middle-out to just enough instead.
 pub fn plan_light(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<Clearing> {
     let tail = ctx.tail(ctx.config.keep_recent_turns);
-    let candidates = candidates(ctx, accountant);
+    let outputs = outputs(ctx);
+    let candidates = candidates(&outputs, accountant);
     // The newest `keep_tool_results` results stay, whether or not the tail holds them:
     // only results before the message holding the oldest of those are cleared.
     let kept_from = ctx
@@ -54,7 +55,7 @@ pub fn plan_light(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<C
         .iter()
         .rposition(|m| m.role == crate::message::Role::Assistant)
         .unwrap_or(ctx.messages.len());
-    for (clearing, placeholder_tokens) in huge(ctx, accountant, newest_turn) {
+    for (clearing, placeholder_tokens) in huge(ctx, &outputs, accountant, newest_turn) {
         last_saving = clearing.tokens.saturating_sub(placeholder_tokens);
         saved += last_saving;
         plan.push(clearing);
@@ -120,64 +121,20 @@ fn trim(
     }
 }
 
-/// The tool results before `newest_turn` larger than the target, each with its
-/// placeholder of a quarter of the target's room.
-fn huge(
-    ctx: &LevelContext<'_>,
-    accountant: &TokenAccountant,
-    newest_turn: usize,
-) -> Vec<(Clearing, u64)> {
-    let whole = ctx.target.tokens;
-    let mut calls: HashMap<&str, &ToolCall> = HashMap::new();
-    let mut found = Vec::new();
-    for (i, message) in ctx.messages.iter().enumerate().take(newest_turn) {
-        calls.extend(message.tool_calls().map(|c| (c.id.as_str(), c)));
-        if !message.compactable {
-            continue;
-        }
-        for (p, part) in message.parts.iter().enumerate() {
-            let Part::ToolResult(result) = part else {
-                continue;
-            };
-            if ctx.counts[i] <= whole || result.content.iter().any(|c| matches!(c, Part::Media(_)))
-            {
-                continue;
-            }
-            let body = text_of(&result.content);
-            let tokens = accountant.text_tokens(&body);
-            if tokens <= whole || is_cleared(&body) {
-                continue;
-            }
-            let call = calls.get(result.call_id.as_str());
-            let tool = result
-                .tool_name
-                .as_deref()
-                .or_else(|| call.map(|c| c.name.as_str()))
-                .unwrap_or("tool");
-            let command = call.and_then(|c| command_of(&c.arguments));
-            let room = ctx.target.tokens / 4;
-            let placeholder = cleared_placeholder(tool, tokens, command.as_deref(), &body, room);
-            let placeholder_tokens = accountant.text_tokens(&placeholder);
-            found.push((
-                Clearing {
-                    message: i,
-                    part: p,
-                    placeholder,
-                    tokens,
-                },
-                placeholder_tokens,
-            ));
-        }
-    }
-    found
+/// A tool result that may be cleared: where it stands, its text, the tool's name and the
+/// command it ran.
+struct Output<'a> {
+    message: usize,
+    part: usize,
+    body: String,
+    tool: &'a str,
+    command: Option<String>,
 }
 
-/// Every tool result worth clearing (its placeholder is under half its size), oldest first,
-/// with its placeholder's tokens.
-fn candidates(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<(Clearing, u64)> {
-    // A result answers the newest call with its id before it: ids may be reused once
-    // answered (Gemini's id-less calls are named `f#k` afresh in every turn), so a map of
-    // the whole conversation would name the last call's command for every result.
+/// The text tool results of compactable messages, oldest first, not cleared already. A result answers the newest call with its id before it: ids may be reused once
+/// answered (Gemini's id-less calls are named `f#k` afresh in every turn), so a map of the
+/// whole conversation would name the last call's command for every result.
+fn outputs<'a>(ctx: &'a LevelContext<'_>) -> Vec<Output<'a>> {
     let mut calls: HashMap<&str, &ToolCall> = HashMap::new();
     let mut found = Vec::new();
     for (i, message) in ctx.messages.iter().enumerate() {
@@ -189,21 +146,78 @@ fn candidates(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<(Clea
             let Part::ToolResult(result) = part else {
                 continue;
             };
+            if result.content.iter().any(|c| matches!(c, Part::Media(_))) {
+                continue;
+            }
             let body = text_of(&result.content);
-            if is_cleared(&body) || result.content.iter().any(|c| matches!(c, Part::Media(_))) {
+            if is_cleared(&body) {
                 continue;
             }
             let call = calls.get(result.call_id.as_str());
-            let tool = result
-                .tool_name
-                .as_deref()
-                .or_else(|| call.map(|c| c.name.as_str()))
-                .unwrap_or("tool");
-            let command = call.and_then(|c| command_of(&c.arguments));
-            found.extend(clearing(i, p, tool, command.as_deref(), &body, accountant));
+            found.push(Output {
+                message: i,
+                part: p,
+                body,
+                tool: result
+                    .tool_name
+                    .as_deref()
+                    .or_else(|| call.map(|c| c.name.as_str()))
+                    .unwrap_or("tool"),
+                command: call.and_then(|c| command_of(&c.arguments)),
+            });
         }
     }
     found
+}
+
+/// The tool results before `newest_turn` larger than the target, each with its
+/// placeholder of a quarter of the target's room.
+fn huge(
+    ctx: &LevelContext<'_>,
+    outputs: &[Output<'_>],
+    accountant: &TokenAccountant,
+    newest_turn: usize,
+) -> Vec<(Clearing, u64)> {
+    let whole = ctx.target.tokens;
+    outputs
+        .iter()
+        // A message no larger than the target holds no output larger than it.
+        .filter(|o| o.message < newest_turn && ctx.counts[o.message] > whole)
+        .filter_map(|o| {
+            let tokens = accountant.text_tokens(&o.body);
+            if tokens <= whole {
+                return None;
+            }
+            let placeholder =
+                cleared_placeholder(o.tool, tokens, o.command.as_deref(), &o.body, whole / 4);
+            let placeholder_tokens = accountant.text_tokens(&placeholder);
+            let clearing = Clearing {
+                message: o.message,
+                part: o.part,
+                placeholder,
+                tokens,
+            };
+            Some((clearing, placeholder_tokens))
+        })
+        .collect()
+}
+
+/// Every tool result worth clearing (its placeholder is under half its size), oldest first,
+/// with its placeholder's tokens.
+fn candidates(outputs: &[Output<'_>], accountant: &TokenAccountant) -> Vec<(Clearing, u64)> {
+    outputs
+        .iter()
+        .filter_map(|o| {
+            clearing(
+                o.message,
+                o.part,
+                o.tool,
+                o.command.as_deref(),
+                &o.body,
+                accountant,
+            )
+        })
+        .collect()
 }
 
 /// The clearing of the output `body` of `tool` (run as `command`) at `message`'s `part`,
