@@ -859,18 +859,15 @@ fn injected_context_and_the_newest_words_beside_tool_results_stay_verbatim() {
         ),
         Message::user("task", "Fix the failing test in src/lib.rs."),
     ];
-    for i in 0..6 {
-        messages.push(Message::assistant_calls(
-            format!("a{i}").as_str(),
-            None,
-            [read_call(i)],
-        ));
-        messages.push(Message::tool_result(
-            format!("t{i}").as_str(),
-            format!("call{i}"),
-            file_body(i),
-        ));
-    }
+    let reads = |range: std::ops::Range<usize>| {
+        range.flat_map(|i| {
+            [
+                Message::assistant_calls(format!("a{i}").as_str(), None, [read_call(i)]),
+                Message::tool_result(format!("t{i}").as_str(), format!("call{i}"), file_body(i)),
+            ]
+        })
+    };
+    messages.extend(reads(0..6));
     messages.push(Message::assistant_calls("a6", None, [read_call(6)]));
     let interrupted = Message::new(
         "words",
@@ -887,18 +884,7 @@ fn injected_context_and_the_newest_words_beside_tool_results_stay_verbatim() {
         ],
     );
     messages.push(interrupted.clone());
-    for i in 7..14 {
-        messages.push(Message::assistant_calls(
-            format!("a{i}").as_str(),
-            None,
-            [read_call(i)],
-        ));
-        messages.push(Message::tool_result(
-            format!("t{i}").as_str(),
-            format!("call{i}"),
-            file_body(i),
-        ));
-    }
+    messages.extend(reads(7..14));
     messages.push(Message::assistant("done", "Fixed, the API is unchanged."));
     for share in [0.6, 0.5, 0.25] {
         let compactor = summarizing_compactor(&messages, share, |_| {});
