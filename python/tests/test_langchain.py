@@ -5,19 +5,21 @@ tool call beside its result."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Iterator, List
+from typing import Any, List
 
 import pytest
 
 pytest.importorskip("langchain")
 
 from langchain.agents import create_agent
-from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.tools import tool
 
 import compactor
 from compactor.langchain import CompactorMiddleware, from_dicts, to_dicts
+from lc_scripted import ScriptedModel, reading
+from scripted import file_text
 
 TURNS = 24
 
@@ -25,33 +27,11 @@ TURNS = 24
 @tool
 def read_file(path: str) -> str:
     """Reads a file of the repository."""
-    return "".join(f"{path}:{n}: let value_{n} = compute({n});\n" for n in range(120))
-
-
-class ScriptedModel(GenericFakeChatModel):
-    """Calls `read_file` on a new file each turn, then answers; records what it was shown."""
-
-    seen: List[List[BaseMessage]] = []
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> "ScriptedModel":
-        return self
-
-    def _generate(self, messages: List[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        self.seen.append(list(messages))
-        return super()._generate(messages, *args, **kwargs)
-
-
-def script() -> Iterator[AIMessage]:
-    for n in range(TURNS):
-        yield AIMessage(
-            content="",
-            tool_calls=[{"id": f"call_{n}", "name": "read_file", "args": {"path": f"src/m{n}.rs"}}],
-        )
-    yield AIMessage(content="The bug is in src/m3.rs.")
+    return file_text(path, lines=120)
 
 
 def agent_and_model(window: int, **config: Any) -> "tuple[Any, ScriptedModel, CompactorMiddleware]":
-    model = ScriptedModel(messages=script())
+    model = ScriptedModel(messages=reading(TURNS, "The bug is in src/m3.rs."))
     model.seen = []
     summarizer = FakeListChatModel(responses=["Read src/m0.rs .. src/m9.rs; nothing found yet."])
     middleware = CompactorMiddleware(

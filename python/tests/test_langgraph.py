@@ -8,54 +8,31 @@ from __future__ import annotations
 
 import asyncio
 import warnings
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict, List
 
 import pytest
 
 pytest.importorskip("langgraph")
 
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import tool
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
 
 from compactor.langgraph import CompactorHook
+import scripted as scripted_tools
 from conftest import readme_example
+from lc_scripted import ScriptedModel, reading
+from scripted import ANSWER, SUMMARY, TASK
 
 TURNS = 40
-TASK = "Find where the config is parsed."
-ANSWER = "It is parsed in src/config.rs."
-SUMMARY = "Read src/m0.rs onwards; no config parsing there."
 
 
-@tool
-def read_file(path: str) -> str:
-    """Reads a file of the repository."""
-    return "".join(f"{path}:{n}: let value_{n} = compute({n});\n" for n in range(40))
-
-
-class ScriptedModel(GenericFakeChatModel):
-    """Calls `read_file` on a new file each turn, then answers; records what it was shown."""
-
-    seen: List[List[BaseMessage]] = []
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> "ScriptedModel":
-        return self
-
-    def _generate(self, messages: List[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        self.seen.append(list(messages))
-        return super()._generate(messages, *args, **kwargs)
-
-
-def script() -> Iterator[AIMessage]:
-    for n in range(TURNS):
-        yield AIMessage(content="", tool_calls=[{"id": f"call_{n}", "name": "read_file", "args": {"path": f"src/m{n}.rs"}}])
-    yield AIMessage(content=ANSWER)
+read_file = tool(scripted_tools.read_file)
 
 
 def scripted() -> ScriptedModel:
-    model = ScriptedModel(messages=script())
+    model = ScriptedModel(messages=reading(TURNS, ANSWER))
     model.seen = []
     return model
 

@@ -16,19 +16,15 @@ from agents import Agent, Model, ModelResponse, Runner, SQLiteSession, Usage, fu
 from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
 
 from compactor.openai_agents import CompactingSession, CompactorInputFilter
+import scripted
 from conftest import readme_example
+from scripted import ANSWER, SUMMARY, TASK
 
 set_tracing_disabled(True)  # no exporter: the runs stay on this machine
 
-TASK = "Find where the config is parsed."
-ANSWER = "It is parsed in src/config.rs."
-SUMMARY = "Read src/m0.rs onwards; no config parsing there."
 
 
-@function_tool
-def read_file(path: str) -> str:
-    """Reads a file of the repository."""
-    return "".join(f"{path}:{n}: let value_{n} = compute({n});\n" for n in range(40))
+read_file = function_tool(scripted.read_file)
 
 
 class ScriptedModel(Model):

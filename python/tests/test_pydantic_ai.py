@@ -27,16 +27,11 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from compactor import CompactorError
 from compactor.pydantic_ai import CompactorProcessor, from_dicts, to_dicts
 from conftest import readme_example
+from scripted import ANSWER, SUMMARY, TASK, read_file
 
 TURNS = 40
-TASK = "Find where the config is parsed."
-ANSWER = "It is parsed in src/config.rs."
-SUMMARY = "Read src/m0.rs onwards; no config parsing there."
 
 
-def read_file(path: str) -> str:
-    """Reads a file of the repository."""
-    return "".join(f"{path}:{n}: let value_{n} = compute({n});\n" for n in range(40))
 
 
 def scripted() -> "tuple[FunctionModel, List[List[ModelMessage]]]":

@@ -86,6 +86,27 @@ fn the_sample_plans_and_small_windows_call_for_compaction() {
     );
 }
 
+#[test]
+fn the_readme_shows_the_report_its_first_command_prints() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let sample = format!("{root}/samples/sample.json");
+    let output = compactor(&[
+        "compact",
+        &sample,
+        "--max-context",
+        "3000",
+        "--output-reserve",
+        "500",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let printed = stdout(&output).replace(&sample, "samples/sample.json");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).expect("the README");
+    assert!(
+        readme.contains(&printed),
+        "the README's report is not what the command prints:\n{printed}"
+    );
+}
+
 fn with_file(contents: &str, run: impl FnOnce(&str)) {
     let dir = std::env::temp_dir().join(format!("compactor-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
