@@ -266,14 +266,16 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // and the session's cost-aware policy about 30 kB more: 231,566 B; the policy's summary
 // sizing and text actions paired with their outputs about 1.8 kB more: 235,142 B. A price
 // error message that printed its numbers with `f64`'s own formatting pulled in core's
-// float printer: written through zmij as every other float, 224,872 B. 230 kB holds the
-// line (leaving the item formats out of the lite build behind a feature is the next
+// float printer: written through zmij as every other float, 224,872 B. The host layer (one
+// options table with its ranges and names, the session handle and driver moved into the
+// engine for every host), standing instructions, the trail's entries and counting facts in
+// context about 44 kB more: 268,702 B. 275 kB holds the line (leaving the item formats out of the lite build behind a feature is the next
 // candidate to win bytes back) (a current Binaryen's wasm-opt saves at most 2.9 kB gzipped
 // here: see wasm/build.sh). Where the bytes go, per function and per crate:
 // `scripts/wasm_sections.py functions` on the lite build passed through
 // `wasm-bindgen --keep-debug` (its code is about 82% of the module gzipped, spread thin: the
 // engine's own functions, then iterator and collection code instantiated for its types).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 230 kB", (t) => {
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 275 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -282,5 +284,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 230
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 230_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 275_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
