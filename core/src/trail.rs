@@ -277,6 +277,16 @@ impl Trail {
     }
 
     fn subject(&mut self, subject: Subject) -> usize {
+        // A command or a file without words (`;`) names nothing a reader could look for:
+        // what it printed stands on its own.
+        let subject = match subject {
+            Subject::Command(label) | Subject::File(label)
+                if label.chars().filter(|c| c.is_alphanumeric()).count() < 2 =>
+            {
+                Subject::Loose
+            }
+            subject => subject,
+        };
         if let Some(&at) = self.by_subject.get(&subject) {
             return at;
         }
@@ -400,7 +410,7 @@ impl Trail {
         let bonus = if edits { EDIT_BONUS } else { COMMAND_BONUS };
         let text = match self.subjects[subject].subject {
             // A command's label says it: its record adds no text.
-            Subject::Command(_) => String::new(),
+            Subject::Command(_) | Subject::Loose => String::new(),
             _ => format!("`{head}`"),
         };
         let head = self

@@ -24,8 +24,6 @@ fn rules_and_decisions_are_told_from_chatter() {
         "From now on, answer in metric units.",
         "Always write tests first.",
         "I'd prefer tabs over spaces in this repo.",
-        "I need everything in metric.",
-        "We can't use any GPL code.",
         "Remember, the deadline is Friday.",
         "Prefer composition over inheritance.",
         "The budget is capped at 2000 euros.",
