@@ -143,7 +143,7 @@ fn contiguous_folds(
         .target
         .tokens
         .saturating_sub(kept + SUMMARY_FRAMING_TOKENS * ranges.len() as u64);
-    let allowance = room * 19 / 20;
+    let allowance = room * 9 / 10;
     ranges
         .into_iter()
         .filter_map(|range| {
