@@ -161,13 +161,6 @@ const RULE_MARKS: &[&str] = &[
     "maximum",
     "in total",
     "within",
-    "remember",
-    "prefer",
-    "capped at",
-    "is capped",
-    "limited to",
-    "the limit is",
-    "the deadline is",
 ];
 
 /// Words that make a sentence a decision among options, whoever its subject ("The
@@ -198,7 +191,6 @@ const DECISION_IDIOMS: &[&str] = &[
     "decided to",
     "decided on",
     "decision made",
-    "decision:",
     "decision is",
     "my decision",
     "my pick",
@@ -484,11 +476,6 @@ fn addresses_the_work(lower: &str) -> bool {
         "are never",
         "is to be",
         "are to be",
-        "is capped",
-        "capped at",
-        "is limited to",
-        "the limit is",
-        "the deadline is",
     ];
     SUBJECT_MODALS.iter().any(|m| contains_phrase(lower, m))
 }

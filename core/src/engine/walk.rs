@@ -9,7 +9,7 @@ use crate::ladder::{
     Clearing, Fold, Level, LevelContext, MIN_CLIPPED_TOKENS, clips, plan_light, plan_moderate,
     plan_running, predict,
 };
-use crate::message::{Message, MessageId};
+use crate::message::Message;
 use crate::observation::observations;
 use crate::prompt::PROMPT_VERSION;
 use crate::prune::{apply_clearings, apply_summaries, shrink, summary_message};
@@ -257,11 +257,7 @@ impl Run {
         } else {
             replacements
         };
-        let written: Vec<MessageId> = replacements.iter().map(|(_, m)| m.id.clone()).collect();
         apply_summaries(&mut self.current, replacements);
-        if level == Level::Aggressive {
-            self.fit_summaries(&written);
-        }
         if level == Level::Moderate
             && round_went_through
             && level_run.round < MODERATE_ROUNDS
@@ -284,41 +280,6 @@ impl Run {
         }
         if self.target.is_met(tokens, self.current.len()) || level == Level::Maximum {
             self.finish(tokens);
-        }
-    }
-
-    /// Summaries that came back a little over their room leave the run just over its
-    /// target: the summaries `written` give way by the excess (their standing instructions
-    /// kept longest), largest first, rather than the next level folding everything again.
-    /// A miss larger than a quarter of them is not a little over: it is the next level's.
-    fn fit_summaries(&mut self, written: &[MessageId]) {
-        let accountant = self.compactor.accountant.clone();
-        let Some(mut excess) = self.tokens().checked_sub(self.target.tokens) else {
-            return;
-        };
-        let mut sizes: Vec<(u64, usize)> = self
-            .current
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| written.contains(&m.id))
-            .map(|(i, m)| (accountant.message_tokens(m), i))
-            .collect();
-        let total: u64 = sizes.iter().map(|(size, _)| size).sum();
-        if excess == 0 || excess > total / 4 {
-            return;
-        }
-        sizes.sort_unstable_by(|a, b| b.cmp(a));
-        for (size, i) in sizes {
-            shrink(
-                &mut self.current[i],
-                &accountant,
-                size.saturating_sub(excess + excess / 8),
-            );
-            let now = accountant.message_tokens(&self.current[i]);
-            excess = excess.saturating_sub(size.saturating_sub(now));
-            if excess == 0 {
-                break;
-            }
         }
     }
 
