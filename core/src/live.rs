@@ -257,6 +257,12 @@ impl Session {
                 .max_summary_tokens
                 .min((budget.target_tokens as f64 * policy::SUMMARY_SHARE) as u64),
             keep_turns: config.keep_recent_turns,
+            newest: crate::task::newest_turn(&self.messages).map_or(0, |start| {
+                self.assessment.messages[start..]
+                    .iter()
+                    .map(|m| m.tokens)
+                    .sum()
+            }),
         })
     }
 
@@ -578,6 +584,50 @@ mod tests {
         assert!(calm < target / 2, "{calm} of {target}");
         assert!(after > calm, "{after} vs {calm}");
         assert!(after <= calm + target / 5, "{after} vs {calm} of {target}");
+    }
+
+    #[test]
+    fn a_large_newest_output_leaves_the_summaries_their_room() {
+        let compactor = Compactor::for_window(24_000);
+        let mut messages = fact_rich(60, 30);
+        // The newest call read a large file: it stays verbatim whatever the cut.
+        let call = ToolCall {
+            id: "big".into(),
+            name: "bash".into(),
+            arguments: "{\"cmd\":\"cat src/big.rs\"}".into(),
+        };
+        messages.push(Message::assistant_calls("ab", None, [call]));
+        let listing: String = (0..900)
+            .map(|j| format!("{j}: let v{j} = {j};\n"))
+            .collect();
+        messages.push(Message::tool_result("tb", "big", &listing));
+        let mut session = Session::new(&compactor, "s", messages[..2].to_vec());
+        for pair in messages[2..].chunks(2) {
+            session.append(pair.iter().cloned());
+        }
+        assert!(session.assess().needs_compaction());
+        let cut =
+            futures_executor::block_on(session.compact(Trigger::Proactive, &Extractive, &Stopped))
+                .expect("compacts");
+        let accountant = compactor.accountant();
+        let newest = accountant.message_tokens(messages.last().expect("output"));
+        assert_eq!(cut.messages.last(), messages.last(), "kept verbatim");
+        let summaries: u64 = cut
+            .messages
+            .iter()
+            .filter(|m| m.is_compaction())
+            .map(|m| accountant.message_tokens(m))
+            .sum();
+        // The summaries get what a cut leaves them beside any newest turn, however large.
+        let room = (compactor.budget().target_tokens as f64 * policy::SUMMARY_SHARE) as u64;
+        let after: u64 = cut
+            .messages
+            .iter()
+            .map(|m| accountant.message_tokens(m))
+            .sum();
+        assert!(newest > room, "{newest}");
+        assert!(summaries > room / 4, "summaries {summaries} of {room}");
+        assert!(after > newest + room * 3 / 4, "{after} beside {newest}");
     }
 
     /// The share of the summaries' tokens in `messages` their summarizer wrote (the rest

@@ -221,12 +221,17 @@ pub struct Observed {
     pub summary: u64,
     /// Recent calls kept raw.
     pub keep_turns: usize,
+    /// The newest turn: it stays verbatim whatever the cut.
+    pub newest: u64,
 }
 
 /// The tokens a compaction should bring the conversation to: the floor of what must
-/// stay, at most the configured target.
+/// stay, at most the configured target. The raw tail is `keep_turns` calls of growth, and
+/// never less than the newest turn: it stays verbatim however deep the cut, and a floor
+/// that left it no room would squeeze the summaries to nothing (an 8,000-token output
+/// kept beside a 100-token summary of everything before it).
 pub fn depth(seen: &Observed) -> u64 {
-    let tail = seen.growth * seen.keep_turns as f64;
+    let tail = (seen.growth * seen.keep_turns as f64).max(seen.newest as f64);
     let floor = seen.stable as f64 + seen.summary as f64 + tail;
     if floor.is_finite() && floor < seen.target as f64 {
         floor as u64
@@ -261,6 +266,7 @@ mod tests {
             absolute: window,
             summary: 1_000,
             keep_turns: 4,
+            newest: 0,
         }
     }
 

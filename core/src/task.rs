@@ -195,6 +195,20 @@ pub fn prefix(messages: &[Message]) -> Prefix {
     }
 }
 
+/// Where the newest turn starts: the last assistant response, however many assistant
+/// messages in a row it takes (a Responses `reasoning`, `message` and `function_call`
+/// item each, as it is one Chat message), followed by everything after it. `None` when
+/// no assistant has spoken.
+pub fn newest_turn(messages: &[Message]) -> Option<usize> {
+    let last = messages.iter().rposition(|m| m.role == Role::Assistant)?;
+    Some(
+        messages[..last]
+            .iter()
+            .rposition(|m| m.role != Role::Assistant)
+            .map_or(0, |i| i + 1),
+    )
+}
+
 /// The newest message with the user's words.
 pub fn newest_words(messages: &[Message]) -> Option<usize> {
     messages.iter().rposition(has_user_words)

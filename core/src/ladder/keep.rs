@@ -15,7 +15,7 @@
 
 use crate::config::MIN_SUMMARY_TOKENS;
 use crate::ladder::{Level, LevelContext, MIN_CLIPPED_TOKENS};
-use crate::message::{Message, Role};
+use crate::message::Message;
 use crate::task;
 
 /// A message of the user's own words alone: no tool result beside them.
@@ -35,14 +35,8 @@ fn always(ctx: &LevelContext<'_>) -> Vec<bool> {
     if let Some(newest) = task::newest_words(messages) {
         keep[newest] = true;
     }
-    // The newest turn: the last assistant response and everything after it. A response
-    // may be several assistant messages in a row (a Responses `reasoning`, `message` and
-    // `function_call` item each), as it is one Chat message: all of it stays.
-    if let Some(last) = messages.iter().rposition(|m| m.role == Role::Assistant) {
-        let first = messages[..last]
-            .iter()
-            .rposition(|m| m.role != Role::Assistant)
-            .map_or(0, |i| i + 1);
+    // The newest turn: the last assistant response and everything after it.
+    if let Some(first) = task::newest_turn(messages) {
         keep[first..].iter_mut().for_each(|k| *k = true);
     }
     keep
