@@ -442,8 +442,9 @@ impl Trail {
         }
         let mut first_error = true;
         let lines: Vec<&str> = text.lines().collect();
+        let mut listing = Listing::default();
         for (at, line) in lines.iter().enumerate() {
-            if is_elision(line) || is_passed_frame(&lines, at) {
+            if is_elision(line) || is_passed_frame(&lines, at) || listing.reads(line) {
                 continue;
             }
             let line = strip_markup(line);
@@ -454,7 +455,7 @@ impl Trail {
                 continue;
             }
             for excerpt in excerpts(&line) {
-                self.excerpt(subject, excerpt, position, 0);
+                self.excerpt(subject, listing.place(excerpt), position, 0);
             }
         }
     }
@@ -948,6 +949,56 @@ fn is_passed_frame(lines: &[&str], at: usize) -> bool {
         .iter()
         .take_while(|line| is_frame(line) || line.starts_with([' ', '\t']))
         .any(|line| is_frame(line) && !LIBRARY.iter().any(|l| line.contains(l)))
+}
+
+/// Where a recursive listing (`ls -R`) is: each block of names follows its directory's
+/// line (`./src/domains:`). A line of names quoted without it says which files exist, not
+/// where; the trail writes the directory after them, relative to the listing's first.
+#[derive(Debug, Default)]
+struct Listing<'a> {
+    root: Option<&'a str>,
+    dir: Option<&'a str>,
+}
+
+impl<'a> Listing<'a> {
+    /// Takes `line` when it opens or closes a directory's block (nothing to quote).
+    fn reads(&mut self, line: &'a str) -> bool {
+        if line.trim().is_empty() {
+            self.dir = None;
+            return false;
+        }
+        let Some(dir) = line.strip_suffix(':') else {
+            return false;
+        };
+        let is_dir = !dir.is_empty()
+            && !dir.contains(char::is_whitespace)
+            && (dir.contains('/') || dir == ".");
+        if !is_dir {
+            return false;
+        }
+        let root = *self.root.get_or_insert(dir);
+        self.dir = dir
+            .strip_prefix(root)
+            .map(|rest| rest.trim_start_matches('/'))
+            .filter(|rest| !rest.is_empty())
+            .or((dir != root).then_some(dir));
+        true
+    }
+
+    /// `excerpt`, with the directory it was listed in (its last two names: enough to
+    /// tell it, where the whole path would cost the excerpt a third again).
+    fn place(&self, excerpt: String) -> String {
+        match self.dir {
+            Some(dir) => {
+                let short = dir
+                    .rmatch_indices('/')
+                    .nth(1)
+                    .map_or(dir, |(at, _)| &dir[at + 1..]);
+                format!("{excerpt} (in {short})")
+            }
+            None => excerpt,
+        }
+    }
 }
 
 /// Is `line` a notice that output was cut (`57447 characters elided`, `[120 lines

@@ -316,3 +316,27 @@ fn a_traceback_gives_its_innermost_frame_of_the_code_and_no_cut_notice_is_quoted
         assert!(!block.contains(gone), "{gone} in:\n{block}");
     }
 }
+
+#[test]
+fn names_of_a_recursive_listing_say_which_directory_holds_them() {
+    let run = vec![
+        Message::assistant("a1", "```bash\nls -R /repo\n```"),
+        Message::user(
+            "o1",
+            "<returncode>0</returncode>\n<output>\n/repo:\nREADME.md setup.py src\n\n\
+             /repo/src:\n__init__.py app.py\n\n/repo/src/domains:\n__init__.py c.py \
+             python.py rst.py\n</output>",
+        ),
+    ];
+    let block = Trail::new(&run, &HashSet::new())
+        .block("", 400, &accountant())
+        .expect("a block");
+    assert!(
+        block.contains("__init__.py c.py python.py rst.py (in src/domains)"),
+        "{block}"
+    );
+    assert!(block.contains("__init__.py app.py (in src)"), "{block}");
+    // The listing's own directory is the entry's subject: its names stand as they are.
+    assert!(block.contains(": README.md setup.py src ·"), "{block}");
+    assert!(!block.contains("(in /repo)"), "{block}");
+}
