@@ -227,14 +227,18 @@ fn clipped_to(counter: &dyn TokenCounter, chars: &[char], total: u64, keep: usiz
     format!("{head}\n[… {cut} {CLIP_MARKER} …]\n{tail}")
 }
 
-/// Replaces each cleared tool result's body with its placeholder.
+/// Replaces each cleared tool result's body (or clipped text) with its placeholder.
 pub fn apply_clearings(messages: &mut [Message], clearings: &[Clearing]) {
     for clearing in clearings {
-        if let Some(Part::ToolResult(result)) = messages
+        match messages
             .get_mut(clearing.message)
             .and_then(|m| m.parts.get_mut(clearing.part))
         {
-            result.content = vec![Part::text(clearing.placeholder.clone())];
+            Some(Part::ToolResult(result)) => {
+                result.content = vec![Part::text(clearing.placeholder.clone())];
+            }
+            Some(Part::Text { text }) => text.clone_from(&clearing.placeholder),
+            _ => {}
         }
     }
 }

@@ -978,3 +978,46 @@ fn a_large_newest_exchange_stays_raw_rather_than_everything_folding_under_the_ba
         );
     }
 }
+
+#[test]
+fn an_answer_larger_than_the_whole_target_is_clipped_and_the_rest_stays_raw() {
+    // An agent caught in a loop: one answer larger than the whole target. Folded whole,
+    // it would take the rest into its summary and leave the run far under the target;
+    // clipped middle-out to what the rest leaves, everything else stays as it was.
+    let mut messages = agent_session(20, 40);
+    let at = messages
+        .iter()
+        .position(|m| m.id.as_str() == "r14")
+        .expect("a reply of the agent's");
+    let rest = tokens_of(&messages) - tokens_of(&messages[at..=at]);
+    let loop_text = "Wait, is it `msubsup` or `mmsubsup`? I am confused.\n".repeat(2_000);
+    messages[at] = Message::assistant("r14", loop_text.as_str());
+    let total = tokens_of(&messages);
+    let share = (rest as f64 * 1.1) / total as f64;
+    let compactor = compactor_for(total, share, |_| {});
+    assert!(tokens_of(&messages[at..=at]) > compactor.budget().target_tokens);
+    let (outcome, _) = run_with(
+        &compactor,
+        messages.clone(),
+        Trigger::Proactive,
+        &Scripted::always(Script::Extract),
+    );
+    let outcome = outcome.expect("compacts");
+    let clipped = outcome
+        .messages
+        .iter()
+        .find(|m| m.id.as_str() == "r14")
+        .unwrap_or_else(|| panic!("the loop stays, clipped: {:?}", outcome.report.levels));
+    assert!(clipped.text().contains(compactor::prune::CLIP_MARKER));
+    assert!(
+        !outcome.messages.iter().any(|m| m.is_compaction()),
+        "nothing folded"
+    );
+    assert!(
+        outcome.report.tokens_after * 100 >= outcome.report.target_tokens * 85,
+        "{} of {}",
+        outcome.report.tokens_after,
+        outcome.report.target_tokens
+    );
+    assert_sound(&messages, &outcome);
+}

@@ -10,9 +10,9 @@
 use std::collections::HashMap;
 
 use crate::facts::command_of;
-use crate::ladder::LevelContext;
+use crate::ladder::{LevelContext, MIN_CLIPPED_TOKENS};
 use crate::level::Clearing;
-use crate::message::{Part, ToolCall, text_of};
+use crate::message::{Part, Role, ToolCall, text_of};
 use crate::prune::{cleared_placeholder, clip_middle, is_cleared, placeholder_room};
 use crate::tokens::TokenAccountant;
 
@@ -50,12 +50,11 @@ pub fn plan_light(ctx: &LevelContext<'_>, accountant: &TokenAccountant) -> Vec<C
     // folded itself, the run far under its target. It keeps the lines that hold its facts,
     // in a quarter of the target (and up to half of it, head and tail, when that is all
     // the target still needs cut).
-    let newest_turn = ctx
-        .messages
-        .iter()
-        .rposition(|m| m.role == crate::message::Role::Assistant)
-        .unwrap_or(ctx.messages.len());
-    for (clearing, placeholder_tokens) in huge(ctx, &outputs, accountant, newest_turn) {
+    let newest_turn = crate::task::newest_turn(ctx.messages).unwrap_or(ctx.messages.len());
+    let huge = huge(ctx, &outputs, accountant, newest_turn)
+        .into_iter()
+        .chain(huge_texts(ctx, accountant, newest_turn));
+    for (clearing, placeholder_tokens) in huge {
         last_saving = clearing.tokens.saturating_sub(placeholder_tokens);
         saved += last_saving;
         plan.push(clearing);
@@ -200,6 +199,48 @@ fn huge(
             Some((clearing, placeholder_tokens))
         })
         .collect()
+}
+
+/// The assistant's own texts before `newest_turn` larger than the whole target (a model
+/// caught in a loop writes 40,000 tokens of "Wait, …"), each clipped middle-out: folded
+/// whole into a summary, such a message leaves the run far under its target, everything
+/// else summarized with it. Its head and tail keep what the target leaves beside
+/// everything else, when that is something; at most a quarter of the target (what it
+/// repeats is worth less than the rest), at least a sixteenth.
+fn huge_texts(
+    ctx: &LevelContext<'_>,
+    accountant: &TokenAccountant,
+    newest_turn: usize,
+) -> Vec<(Clearing, u64)> {
+    let whole = ctx.target.tokens;
+    let mut found = Vec::new();
+    for (i, message) in ctx.messages.iter().enumerate().take(newest_turn) {
+        if message.role != Role::Assistant || !message.compactable || ctx.counts[i] <= whole {
+            continue;
+        }
+        for (p, part) in message.parts.iter().enumerate() {
+            let Part::Text { text } = part else {
+                continue;
+            };
+            let tokens = accountant.text_tokens(text);
+            if tokens <= whole {
+                continue;
+            }
+            let left = whole.saturating_sub(ctx.total.saturating_sub(tokens));
+            let keep = left.min(whole / 4).max(whole / 16).max(MIN_CLIPPED_TOKENS);
+            if let Some(clipped) = clip_middle(accountant.counter(), text, keep) {
+                let clipped_tokens = accountant.text_tokens(&clipped);
+                let clearing = Clearing {
+                    message: i,
+                    part: p,
+                    placeholder: clipped,
+                    tokens,
+                };
+                found.push((clearing, clipped_tokens));
+            }
+        }
+    }
+    found
 }
 
 /// Every tool result worth clearing (its placeholder is under half its size), oldest first,
