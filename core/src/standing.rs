@@ -137,7 +137,14 @@ const RULE_MARKS: &[&str] = &[
     "i want you to",
     "i don't want",
     "i do not want",
+    "we don't want",
+    "we do not want",
+    "throughout",
+    "unless i say otherwise",
+    "unless told otherwise",
+    "assume",
     "keep it",
+    "keep the",
     "remember to",
     "remember that",
     "is a must",
@@ -184,6 +191,14 @@ const DECISION_IDIOMS: &[&str] = &[
     "settle on",
     "settled on",
     "opt for",
+    "settling on",
+    "commit to",
+    "committing to",
+    "changing course",
+    "change course",
+    "second thoughts",
+    "decided:",
+    "decision:",
     "i've decided",
     "i have decided",
     "we've decided",
@@ -227,6 +242,9 @@ const DECISION_IDIOMS: &[&str] = &[
     "let's keep",
     "let's drop",
     "switch to",
+    "switch the",
+    "switch our",
+    "switch my",
     "go back to",
     "swap",
     "i think we should",
@@ -239,6 +257,33 @@ const DECISION_IDIOMS: &[&str] = &[
     "we're going to",
     "we are going to",
 ];
+
+/// Words that move the conversation along, not choose within it ("Let's keep going",
+/// "Let's wrap up for today").
+const GOING_ON: &[&str] = &[
+    "keep going",
+    "wrap up",
+    "wrap things up",
+    "move on",
+    "get started",
+    "get going",
+    "carry on",
+    "call it a day",
+    "take a break",
+    "pick this up",
+    "pick up where",
+];
+
+/// Does it settle what a part of the work will be ("The auction format will be a silent
+/// auction.", "Our venue will be the boathouse.")? The part named first, a plain
+/// statement, short.
+fn settles(lower: &str) -> bool {
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    matches!(words.first(), Some(&("the" | "our")))
+        && words.len() <= 16
+        && words.windows(2).any(|w| w == ["will", "be"])
+        && !is_personal(lower)
+}
 
 /// Words that make a sentence a decision when the user speaks for the work (not "my
 /// partner keeps watching videos instead of packing", not "I'll take the dog out").
@@ -254,8 +299,9 @@ const DECISION_MARKS: &[&str] = &[
     "pick ",
     "instead of",
     "rather than",
-    "i want",
-    "we want",
+    "i want to use",
+    "we want to use",
+    "i want us to",
     "i'd rather",
     "we'd rather",
 ];
@@ -263,6 +309,15 @@ const DECISION_MARKS: &[&str] = &[
 /// Words that make an instruction override an earlier one, wherever they stand.
 const OVERRIDE_MARKS: &[&str] = &[
     "instead",
+    "changing course",
+    "change course",
+    "second thoughts",
+    "after all",
+    "is now",
+    "are now",
+    "switch the",
+    "switch our",
+    "switch my",
     "change of plan",
     "changed my mind",
     "change my mind",
@@ -321,10 +376,11 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     }
     let lower = text.to_lowercase();
     let has = |marks: &[&str]| marks.iter().any(|m| contains_phrase(&lower, m));
-    let idiom = has(DECISION_IDIOMS) || ends_choosing(&lower);
-    if (idiom && !is_personal(&lower))
-        || ((has(DECISION_MARKS) || proposes(&lower)) && speaks_for_the_work(&lower))
-    {
+    let replaces = contains_phrase(&lower, "replace") && lower.contains(" with ");
+    let idiom = has(DECISION_IDIOMS) || ends_choosing(&lower) || settles(&lower) || replaces;
+    let decides = (idiom && !is_personal(&lower))
+        || ((has(DECISION_MARKS) || proposes(&lower)) && speaks_for_the_work(&lower));
+    if decides && !has(GOING_ON) {
         return Some(Kind::Decision);
     }
     // A rule may be one clause of the sentence: "I don't own a mixer, so don't suggest
@@ -348,12 +404,13 @@ fn clauses(lower: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Does it propose what the work will do (`let's return errors as JSON`, `we'll hardcode
-/// the keys`, `we should cache it`), not a look around (`let's see`, `we'll need to check`)?
+/// the keys`, `we should cache it`), not a look around (`let's see`, `we'll need to check`) nor
+/// a word on the pace (`let's not overthink it`)?
 fn proposes(lower: &str) -> bool {
     const LOOKS: &[&str] = &[
         "see", "check", "look", "talk", "chat", "think", "discuss", "try", "wait", "review",
         "recap", "start", "begin", "plan", "get", "figure", "need", "have", "be", "dig",
-        "probably", "also", "continue", "go", "keep",
+        "probably", "also", "continue", "go", "keep", "not",
     ];
     let words = first_words(lower);
     let bare = |w: &str| -> String {
@@ -450,6 +507,12 @@ fn addresses_the_work(lower: &str) -> bool {
         "i would prefer",
         "i don't want",
         "i do not want",
+        "we don't want",
+        "we do not want",
+        "i'd like all",
+        "i'd like every",
+        "i'd like only",
+        "i would like all",
         "must be",
         "must not",
         "must never",
@@ -483,7 +546,17 @@ fn addresses_the_work(lower: &str) -> bool {
 /// Does a sentence end by choosing: "The Lumiares Hotel it is.", "Fine, the train then."?
 fn ends_choosing(lower: &str) -> bool {
     let end = lower.trim_end_matches(['.', '!']).trim_end();
+    let end = end.strip_suffix(" after all").unwrap_or(end);
+    // "Ardour it is for the recording software": the choice, then what it is for.
+    let end = end
+        .split_once(" it is for ")
+        .map_or(end, |(choice, _)| choice);
+    let end = end
+        .strip_suffix(" it is, then")
+        .map_or(end, |choice| choice);
     end.ends_with(" it is")
+        || lower.contains(" it is for ")
+        || lower.contains(" it is, then")
         || (end.ends_with(" then")
             && end.split_whitespace().count() <= 10
             && ["fine", "ok", "okay", "alright", "sure", "right"]
@@ -592,6 +665,32 @@ fn sentences(text: &str) -> Vec<&str> {
     out
 }
 
+/// `text` without the sentences that are instructions, line by line: what else the user
+/// said. An instruction is carried by the block of standing ones while it stands, and
+/// never quoted once a later one replaced it.
+pub fn without_instructions(text: &str) -> String {
+    let mut fenced = false;
+    text.lines()
+        .map(|line| {
+            let trimmed = line.trim_start();
+            if trimmed.starts_with("```") {
+                fenced = !fenced;
+                return line.to_owned();
+            }
+            // Code and quoted material are not the user's instructions (`sentences`).
+            if fenced || trimmed.starts_with('>') {
+                return line.to_owned();
+            }
+            let kept: Vec<&str> = sentences(line)
+                .into_iter()
+                .filter(|sentence| kind_of(sentence).is_none())
+                .collect();
+            kept.join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Is `message` the user's own words (not a tool's output carried in a user turn, not a
 /// summary, not an agent's observation)?
 fn is_users_words(message: &Message) -> bool {
@@ -612,6 +711,8 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
     // What each instruction of `found` is about: its words of substance, and for a decision
     // those of the choice it made.
     let mut abouts: Vec<Vec<String>> = Vec::new();
+    // The words of substance of each one's own sentences (not of the message around them).
+    let mut subjects: Vec<Vec<String>> = Vec::new();
     // Read only once a decision needs them: most of an agent's run offers no choice.
     let offers = std::cell::OnceCell::new();
     for (index, message) in messages.iter().enumerate() {
@@ -619,6 +720,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             for mut instruction in read_block(&meta.summary_text) {
                 instruction.message = index;
                 abouts.push(subject_words(&instruction.text));
+                subjects.push(subject_words(&instruction.text));
                 found.push(instruction);
             }
             continue;
@@ -651,11 +753,15 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         // Whether it overrides is read in its own sentences, not in what else the message
         // says around them.
         let overriding = kinds.iter().any(|(_, sentence)| is_override(sentence));
-        let mut add = |kind: Kind, text: &str, override_said: bool| {
-            let overrides = !found.is_empty() && override_said;
-            let about = about(kind, text, index, || {
+        // `said`: the sentences that make it an instruction, which tell what it is about.
+        let mut add = |kind: Kind, text: &str, said: &str, override_said: bool| {
+            let about = about(kind, said, index, || {
                 offers.get_or_init(|| offers_in(messages, &is_output))
             });
+            let subject = subject_words(said);
+            let overrides = !found.is_empty()
+                && (override_said
+                    || (kind == Kind::Decision && restates(&found, &subjects, &subject)));
             if overrides {
                 supersede(&mut found, &abouts, &about, kind);
             }
@@ -667,6 +773,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                 message: index,
             });
             abouts.push(about);
+            subjects.push(subject);
         };
         if short {
             // The whole message: the instruction with its reason, as the user put it.
@@ -675,10 +782,11 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             } else {
                 Kind::Rule
             };
-            add(kind, text.trim(), overriding);
+            let said: Vec<&str> = kinds.iter().map(|(_, sentence)| *sentence).collect();
+            add(kind, text.trim(), &said.join(" "), overriding);
         } else {
             for (kind, sentence) in kinds {
-                add(kind, sentence, is_override(sentence));
+                add(kind, sentence, sentence, is_override(sentence));
             }
         }
     }
@@ -818,6 +926,20 @@ fn about<'a>(
 /// How many of `a`'s words `b` holds.
 fn shared(a: &[String], b: &[String]) -> usize {
     a.iter().filter(|w| b.contains(w)).count()
+}
+
+/// Does a decision (its words of substance `subject`) decide again what an earlier one
+/// still standing decided (`subjects`, theirs): two
+/// words of substance of what it is about in common ("The recording software will be
+/// Reaper." — "So Ardour it is for the recording software.")? A choice is made once;
+/// the newer one replaces it, said with "instead" or not. One word is not enough: "Postgres
+/// for the main database" and "Redis for the cache database" both stand.
+fn restates(found: &[Instruction], subjects: &[Vec<String>], subject: &[String]) -> bool {
+    found
+        .iter()
+        .zip(subjects)
+        .filter(|(i, _)| i.kind == Kind::Decision && !i.superseded)
+        .any(|(_, words)| shared(subject, words) >= 2)
 }
 
 /// Marks superseded the instruction an overriding one (of `kind`, about `about`) replaces:

@@ -221,7 +221,12 @@ impl Trail {
                     }
                     Part::Text { text } => match awaiting.take() {
                         Some(invocation) => trail.output(Some(invocation), text, position),
-                        None => trail.prose(text, position, USER_BONUS),
+                        // The user's instructions are the standing block's to carry.
+                        None => trail.prose(
+                            &crate::standing::without_instructions(text),
+                            position,
+                            USER_BONUS,
+                        ),
                     },
                     _ => {}
                 }

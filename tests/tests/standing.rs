@@ -124,7 +124,11 @@ fn rules_and_newest_decisions_survive_and_nothing_superseded_is_stated_as_curren
             };
             scored += 1;
             let k = kept(chat, &output, limit);
-            if k.rules < k.rules_all || k.decisions < k.decisions_all || k.stale_current > 0 {
+            if k.rules < k.rules_all
+                || k.decisions < k.decisions_all
+                || k.stale_current > 0
+                || k.stale_in_summary > 0
+            {
                 misses.push(format!("{} ({k:?})", chat.name));
             }
             assert!(k.within_limit, "{} at {share}: over the limit", chat.name);

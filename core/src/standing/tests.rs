@@ -210,3 +210,82 @@ fn an_override_replaces_the_decision_of_the_same_choice() {
         ]
     );
 }
+
+#[test]
+fn what_else_the_user_said_is_kept_without_the_instructions() {
+    let text = "OK, I've thought about it. We'll use itch.io for the release platform.\n\
+                The build is at build/web/index.html.\n```\nnever run this\n```";
+    let rest = without_instructions(text);
+    assert!(!rest.contains("itch.io"), "{rest}");
+    assert!(rest.contains("OK, I've thought about it."), "{rest}");
+    assert!(rest.contains("build/web/index.html"), "{rest}");
+    assert!(rest.contains("```\nnever run this\n```"), "{rest}");
+}
+
+#[test]
+fn choices_said_in_many_ways_are_decisions_and_going_on_is_not() {
+    for decision in [
+        "We're changing course: the VPN is now Tailscale.",
+        "Switch the web framework to FastAPI.",
+        "So Ardour it is for the recording software after all.",
+        "The auction format will be a silent auction.",
+        "Please replace a worm farm with bokashi buckets for the compost system.",
+        "Decided: Kickstarter for the crowdfunding platform.",
+        "Let's commit to a spreadsheet as the accounting tool.",
+        "I'm settling on OPNsense for the router platform.",
+    ] {
+        assert_eq!(kind_of(decision), Some(Kind::Decision), "{decision}");
+    }
+    for rule in [
+        "Assume the law of England and Wales unless I say otherwise.",
+        "Write in the first person plural, as 'we', throughout the proposal.",
+        "Keep the drums acoustic, we don't want any sample replacement.",
+        "I'd like all temperatures in Celsius and weights in grams, please.",
+    ] {
+        assert_eq!(kind_of(rule), Some(Kind::Rule), "{rule}");
+    }
+    for chatter in [
+        "Quick break: I made some tea. Let's keep going.",
+        "Let's wrap up for today.",
+        "Fine, let's not overthink it.",
+        "I want to write a command-line tool that syncs my photos.",
+    ] {
+        assert_eq!(kind_of(chatter), None, "{chatter}");
+    }
+}
+
+#[test]
+fn a_choice_made_again_replaces_the_earlier_one_with_or_without_instead() {
+    let found = read(&[
+        ("user", "Help me record an EP."),
+        (
+            "user",
+            "Fine, let's not overthink it. The recording software will be Reaper.",
+        ),
+        (
+            "user",
+            "Fine, let's not overthink it. We'll use a local studio for the mastering.",
+        ),
+        (
+            "user",
+            "Hmm, the numbers changed. So Ardour it is for the recording software after all.",
+        ),
+        ("user", "We'll use Postgres for the main database."),
+        ("user", "We'll use Redis for the cache database."),
+    ]);
+    let standing: Vec<&str> = found
+        .iter()
+        .filter(|i| !i.superseded)
+        .map(|i| i.text.as_str())
+        .collect();
+    assert!(
+        !standing.iter().any(|t| t.contains("Reaper")),
+        "{standing:?}"
+    );
+    for kept in ["Ardour", "local studio", "Postgres", "Redis"] {
+        assert!(
+            standing.iter().any(|t| t.contains(kept)),
+            "{kept}: {standing:?}"
+        );
+    }
+}
