@@ -492,7 +492,6 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
             "i will",
             "i'll",
             "we will",
-            "instead",
             "chose",
             "the fix",
             "root cause",
@@ -535,8 +534,29 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
     if role == "tool" && heading != Heading::Errors {
         score = 0;
     }
-    let small_talk =
-        text.len() < 40 && has(&["thanks", "thank you", "great", "sure", "ok", "hello", "hi "]);
+    // "Got it. I'll work within that from here on." acknowledges; it decides nothing.
+    const ACKNOWLEDGES: &[&str] = &[
+        "got it",
+        "understood",
+        "no problem",
+        "noted",
+        "of course",
+        "will do",
+        "sounds good",
+        "sure",
+        "ok",
+        "okay",
+        "fair point",
+    ];
+    let acknowledges = text.split_whitespace().count() <= 12
+        && ACKNOWLEDGES.iter().any(|a| {
+            lower
+                .strip_prefix(a)
+                .is_some_and(|rest| rest.starts_with(|c: char| !c.is_alphanumeric()))
+        });
+    let small_talk = acknowledges
+        || (text.len() < 40
+            && has(&["thanks", "thank you", "great", "sure", "ok", "hello", "hi "]));
     if small_talk && score < 4 {
         score = 0;
     }
