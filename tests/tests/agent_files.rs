@@ -27,7 +27,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use compactor::engine::{CompactError, Event, Outcome};
+use compactor::engine::{CompactError, Event, Outcome, Trigger};
 use compactor::format::recording;
 use compactor::format::{Conversation, Format, ParseOptions, gemini, parse_str, parse_str_auto};
 use compactor::message::{Message, Part, Role};
@@ -35,7 +35,7 @@ use compactor::segment::segment;
 use compactor::task::{newest_words, prefix};
 use compactor::validate::{validate, validate_format};
 use compactor_tests::harness::{Script, Scripted, SimClock, drive_bounded};
-use compactor_tests::setup::{begin, compactor_for, tokens_of};
+use compactor_tests::setup::{compactor_for, tokens_of};
 use serde_json::Value;
 
 const SHARES: [f64; 2] = [0.5, 0.25];
@@ -209,7 +209,13 @@ fn one_run(name: &str, conversation: &Conversation, share: f64, tally: &mut Tall
     let total = tokens_of(messages);
     let compactor = compactor_for(total, share, |_| {});
     let target = compactor.budget().target_tokens;
-    let mut run = begin(&compactor, messages.clone());
+    // A session with nothing but what always stays (its prompt, the task) has nothing to
+    // compact at any size.
+    let mut run = match compactor.begin("s1", messages.clone(), Trigger::Proactive, 0) {
+        Ok(run) => run,
+        Err(CompactError::NoMessagesToCompact) => return,
+        Err(error) => panic!("{name}: {error}"),
+    };
     run.check_format(format);
     let result = drive_bounded(
         &mut run,

@@ -1021,3 +1021,49 @@ fn an_answer_larger_than_the_whole_target_is_clipped_and_the_rest_stays_raw() {
     );
     assert_sound(&messages, &outcome);
 }
+
+#[test]
+fn the_newest_words_stay_whole_where_the_agents_later_steps_can_give_way() {
+    // The user spoke, then the agent took many steps, each its own assistant message (as
+    // gemini-cli and Chat record them): all of it the newest turn. When it does not fit
+    // the limit beside the user's words, the earlier steps are clipped, not the words.
+    let mut messages = vec![
+        Message::system("sys", "You are a coding agent."),
+        Message::user("task", "Fix the failing test in src/lib.rs."),
+        Message::assistant("a0", "Looking at src/lib.rs now."),
+        Message::user(
+            "words",
+            "Here is the whole spec you need to follow. "
+                .repeat(150)
+                .as_str(),
+        ),
+    ];
+    for i in 0..6 {
+        let step = format!("Step {i}: reading module {i} and noting what it exports. ").repeat(25);
+        messages.push(Message::assistant(format!("s{i}").as_str(), step.as_str()));
+    }
+    let words = tokens_of(&messages[3..4]);
+    let steps = tokens_of(&messages[4..]);
+    let total = tokens_of(&messages);
+    // A limit under the words and the steps together, well over the words alone.
+    let limit_share = (words + steps / 2) as f64 / total as f64;
+    let compactor = compactor_for(total, limit_share * 0.75, |_| {});
+    assert!(compactor.budget().absolute_limit < words + steps);
+    let (outcome, _) = run_with(
+        &compactor,
+        messages.clone(),
+        Trigger::Proactive,
+        &Scripted::always(Script::Extract),
+    );
+    let outcome = outcome.expect("compacts");
+    assert!(
+        outcome.messages.iter().any(|m| *m == messages[3]),
+        "the newest words verbatim"
+    );
+    assert_eq!(
+        outcome.messages.last(),
+        messages.last(),
+        "the last step whole"
+    );
+    assert!(outcome.report.tokens_after <= compactor.budget().absolute_limit);
+}

@@ -111,6 +111,42 @@ pub fn clips(ctx: &LevelContext<'_>) -> Vec<(usize, u64)> {
     if needed <= limit {
         return Vec::new();
     }
+    // The newest user words are what the run must answer: when the newest turn is many
+    // messages (an agent's steps since the user last spoke, each its own response in
+    // gemini-cli's and Chat's records), its earlier ones give way first, each by its share
+    // of what is over.
+    let newest = task::newest_words(ctx.messages);
+    let last = ctx
+        .messages
+        .iter()
+        .rposition(|m| m.role == crate::message::Role::Assistant)
+        .unwrap_or(ctx.messages.len());
+    let prefix = task::prefix(ctx.messages);
+    let earlier: Vec<usize> = (0..last)
+        .filter(|&i| {
+            keep[i] && ctx.messages[i].compactable && Some(i) != newest && !prefix.holds(i)
+        })
+        .filter(|&i| ctx.counts[i] > MIN_CLIPPED_TOKENS)
+        .collect();
+    let excess = needed - limit;
+    let spare: u64 = earlier
+        .iter()
+        .map(|&i| ctx.counts[i] - MIN_CLIPPED_TOKENS)
+        .sum();
+    if newest.is_some_and(|n| n > prefix.end()) && spare > excess + excess / 8 {
+        let cut = excess + excess / 8;
+        return earlier
+            .into_iter()
+            .map(|i| {
+                let own = ctx.counts[i] - MIN_CLIPPED_TOKENS;
+                let share = (cut as f64 * own as f64 / spare as f64).ceil() as u64;
+                (
+                    i,
+                    ctx.counts[i].saturating_sub(share).max(MIN_CLIPPED_TOKENS),
+                )
+            })
+            .collect();
+    }
     let quarter = limit / 4;
     let oversized: Vec<usize> = (0..ctx.messages.len())
         .filter(|&i| keep[i] && ctx.messages[i].compactable && ctx.counts[i] > quarter)
