@@ -534,7 +534,21 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
     if role == "tool" && heading != Heading::Errors {
         score = 0;
     }
-    // "Got it. I'll work within that from here on." acknowledges; it decides nothing.
+    let small_talk = acknowledges(&lower)
+        || (text.len() < 40
+            && has(&["thanks", "thank you", "great", "sure", "ok", "hello", "hi "]));
+    if small_talk && score < 4 {
+        score = 0;
+    }
+    if lower.contains("«artifact:") {
+        score += 5;
+    }
+    (heading, score)
+}
+
+/// Does a short line only acknowledge ("Got it. I'll work within that from here on.")? It
+/// decides nothing.
+fn acknowledges(lower: &str) -> bool {
     const ACKNOWLEDGES: &[&str] = &[
         "got it",
         "understood",
@@ -548,22 +562,12 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
         "okay",
         "fair point",
     ];
-    let acknowledges = text.split_whitespace().count() <= 12
+    lower.split_whitespace().count() <= 12
         && ACKNOWLEDGES.iter().any(|a| {
             lower
                 .strip_prefix(a)
                 .is_some_and(|rest| rest.starts_with(|c: char| !c.is_alphanumeric()))
-        });
-    let small_talk = acknowledges
-        || (text.len() < 40
-            && has(&["thanks", "thank you", "great", "sure", "ok", "hello", "hi "]));
-    if small_talk && score < 4 {
-        score = 0;
-    }
-    if lower.contains("«artifact:") {
-        score += 5;
-    }
-    (heading, score)
+        })
 }
 
 mod read;

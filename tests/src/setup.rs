@@ -148,3 +148,11 @@ pub fn conversation_json_ok(text: &str, messages: &[Message]) -> bool {
     let again = lenient(&json.to_string(), Format::OpenAi).expect("output parses");
     again.messages.len() == messages.len()
 }
+
+/// Where the message with id `id` stands in `messages`.
+pub fn position_of(messages: &[Message], id: &str) -> usize {
+    messages
+        .iter()
+        .position(|m| m.id.as_str() == id)
+        .unwrap_or_else(|| panic!("no message {id}"))
+}

@@ -209,12 +209,10 @@ fn one_run(name: &str, conversation: &Conversation, share: f64, tally: &mut Tall
     let total = tokens_of(messages);
     let compactor = compactor_for(total, share, |_| {});
     let target = compactor.budget().target_tokens;
-    // A session with nothing but what always stays (its prompt, the task) has nothing to
-    // compact at any size.
+    // Nothing but what always stays (its prompt, the task): nothing to compact.
     let mut run = match compactor.begin("s1", messages.clone(), Trigger::Proactive, 0) {
-        Ok(run) => run,
         Err(CompactError::NoMessagesToCompact) => return,
-        Err(error) => panic!("{name}: {error}"),
+        run => run.unwrap_or_else(|error| panic!("{name}: {error}")),
     };
     run.check_format(format);
     let result = drive_bounded(

@@ -318,10 +318,7 @@ fn light_clips_the_last_result_it_needs_to_just_enough() {
     // An old result far larger than the target needs cleared: clearing it whole would land
     // far under the target; its head and tail stay, the middle clipped to what is needed.
     let mut messages = agent_session(12, 40);
-    let big = messages
-        .iter()
-        .position(|m| m.id.as_str() == "t2")
-        .expect("t2");
+    let big = position_of(&messages, "t2");
     let body = (0..400)
         .map(|w| format!("row {w} of the dump of src/module_2.py value {}", w * 7))
         .collect::<Vec<_>>()
@@ -446,10 +443,7 @@ fn a_segment_far_larger_than_the_rest_is_folded_without_the_older_ones() {
     // An agent that looped on one answer: a message holding half the run, well after its
     // start. Folding it meets the target; the older segments stay raw, not folded with it.
     let mut messages = agent_session(20, 40);
-    let at = messages
-        .iter()
-        .position(|m| m.id.as_str() == "r14")
-        .expect("a reply of the agent's");
+    let at = position_of(&messages, "r14");
     let loop_text = "Wait, is it `msubsup` or `mmsubsup`? I am confused.\n".repeat(500);
     messages[at] = Message::assistant("r14", loop_text.as_str());
     let compactor = summarizing_compactor(&messages, 0.6, |_| {});
@@ -985,10 +979,7 @@ fn an_answer_larger_than_the_whole_target_is_clipped_and_the_rest_stays_raw() {
     // it would take the rest into its summary and leave the run far under the target;
     // clipped middle-out to what the rest leaves, everything else stays as it was.
     let mut messages = agent_session(20, 40);
-    let at = messages
-        .iter()
-        .position(|m| m.id.as_str() == "r14")
-        .expect("a reply of the agent's");
+    let at = position_of(&messages, "r14");
     let rest = tokens_of(&messages) - tokens_of(&messages[at..=at]);
     let loop_text = "Wait, is it `msubsup` or `mmsubsup`? I am confused.\n".repeat(2_000);
     messages[at] = Message::assistant("r14", loop_text.as_str());

@@ -100,10 +100,7 @@ fn a_pinned_message_too_large_for_the_window_is_a_context_overflow_naming_it() {
     let mut messages = agent_session(8, 10);
     // A plain assistant message in the old part (not a tool call: its result would be
     // left without it).
-    let big = messages
-        .iter()
-        .position(|m| m.id.as_str() == "r4")
-        .expect("a checkpoint");
+    let big = position_of(&messages, "r4");
     messages[big] = Message::assistant("big", "a long analysis ".repeat(2_000));
     let compactor = compactor_for(2_000, 1.0, |_| {});
     match run_pinned(&compactor, messages.clone(), &Pins::indices([big])) {
