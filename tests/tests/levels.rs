@@ -987,12 +987,7 @@ fn an_answer_larger_than_the_whole_target_is_clipped_and_the_rest_stays_raw() {
     let share = (rest as f64 * 1.1) / total as f64;
     let compactor = compactor_for(total, share, |_| {});
     assert!(tokens_of(&messages[at..=at]) > compactor.budget().target_tokens);
-    let (outcome, _) = run_with(
-        &compactor,
-        messages.clone(),
-        Trigger::Proactive,
-        &Scripted::always(Script::Extract),
-    );
+    let (outcome, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
     let outcome = outcome.expect("compacts");
     let clipped = outcome
         .messages
@@ -1040,12 +1035,7 @@ fn the_newest_words_stay_whole_where_the_agents_later_steps_can_give_way() {
     let limit_share = (words + steps / 2) as f64 / total as f64;
     let compactor = compactor_for(total, limit_share * 0.75, |_| {});
     assert!(compactor.budget().absolute_limit < words + steps);
-    let (outcome, _) = run_with(
-        &compactor,
-        messages.clone(),
-        Trigger::Proactive,
-        &Scripted::always(Script::Extract),
-    );
+    let (outcome, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
     let outcome = outcome.expect("compacts");
     assert!(
         outcome.messages.iter().any(|m| *m == messages[3]),
