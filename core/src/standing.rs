@@ -547,13 +547,7 @@ fn addresses_the_work(lower: &str) -> bool {
 fn ends_choosing(lower: &str) -> bool {
     let end = lower.trim_end_matches(['.', '!']).trim_end();
     let end = end.strip_suffix(" after all").unwrap_or(end);
-    // "Ardour it is for the recording software": the choice, then what it is for.
-    let end = end
-        .split_once(" it is for ")
-        .map_or(end, |(choice, _)| choice);
-    let end = end
-        .strip_suffix(" it is, then")
-        .map_or(end, |choice| choice);
+    // "Ardour it is for the recording software", "Ardour it is, then": the choice first.
     end.ends_with(" it is")
         || lower.contains(" it is for ")
         || lower.contains(" it is, then")

@@ -15,7 +15,7 @@
 
 use crate::config::MIN_SUMMARY_TOKENS;
 use crate::ladder::{Level, LevelContext, MIN_CLIPPED_TOKENS};
-use crate::message::Message;
+use crate::message::{Message, Role};
 use crate::task;
 
 /// A message of the user's own words alone: no tool result beside them.
@@ -119,7 +119,7 @@ pub fn clips(ctx: &LevelContext<'_>) -> Vec<(usize, u64)> {
     let last = ctx
         .messages
         .iter()
-        .rposition(|m| m.role == crate::message::Role::Assistant)
+        .rposition(|m| m.role == Role::Assistant)
         .unwrap_or(ctx.messages.len());
     let prefix = task::prefix(ctx.messages);
     let earlier: Vec<usize> = (0..last)
@@ -129,12 +129,12 @@ pub fn clips(ctx: &LevelContext<'_>) -> Vec<(usize, u64)> {
         .filter(|&i| ctx.counts[i] > MIN_CLIPPED_TOKENS)
         .collect();
     let excess = needed - limit;
+    let cut = excess + excess / 8;
     let spare: u64 = earlier
         .iter()
         .map(|&i| ctx.counts[i] - MIN_CLIPPED_TOKENS)
         .sum();
-    if newest.is_some_and(|n| n > prefix.end()) && spare > excess + excess / 8 {
-        let cut = excess + excess / 8;
+    if newest.is_some_and(|n| n > prefix.end()) && spare > cut {
         return earlier
             .into_iter()
             .map(|i| {
