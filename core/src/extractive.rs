@@ -472,9 +472,14 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
     // What the agent would do about an error ("I should not include the keys if I want a
     // KeyError") is not one.
     let intends = has(&["i should", "i want", "if i ", "i can ", "i could", "i need"]);
+    // An apology ("I apologize for the error in my last edit") reports no error and decides
+    // nothing; the error it regrets is on its own line elsewhere.
+    let agent = role != "user";
+    let apologizes = agent && apologizes(&lower);
     let error = is_error_line(text)
         || (role != "tool"
             && !intends
+            && !apologizes
             && has(&[
                 "error",
                 "failed",
@@ -484,9 +489,12 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
                 "panicked",
             ]));
     // The user's decisions and rules are the engine's ([`crate::standing`]); what else a
-    // user says mid-run is worth a line for its facts, not for its words.
-    let agent = role != "user";
+    // user says mid-run is worth a line for its facts, not for its words. A guess
+    // ("Maybe the issue is in the parser") decides nothing, whatever words it uses.
+    let guess = agent && is_guess(&lower);
     let decision = agent
+        && !guess
+        && !apologizes
         && has(&[
             "decid",
             "i will",
@@ -510,8 +518,8 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
             "left to do",
         ]);
     let finding = agent && has_finding(&lower) && text.split_whitespace().count() >= 4;
-    // A guess is worth less than what was found, whatever words it uses.
-    if agent && is_guess(&lower) {
+    // A guess is worth less than what was found.
+    if guess {
         score = score.saturating_sub(2);
     }
     let heading = if error {
@@ -535,6 +543,7 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
         score = 0;
     }
     let small_talk = acknowledges(&lower)
+        || apologizes
         || (text.len() < 40
             && has(&["thanks", "thank you", "great", "sure", "ok", "hello", "hi "]));
     if small_talk && score < 4 {
@@ -568,6 +577,23 @@ fn acknowledges(lower: &str) -> bool {
                 .strip_prefix(a)
                 .is_some_and(|rest| rest.starts_with(|c: char| !c.is_alphanumeric()))
         })
+}
+
+/// Does an agent's line open with an apology ("I apologize for the confusion. Let me…")?
+fn apologizes(lower: &str) -> bool {
+    const APOLOGIES: &[&str] = &[
+        "i apologize",
+        "i apologise",
+        "apologies",
+        "my apologies",
+        "sorry",
+        "i'm sorry",
+        "i am sorry",
+        "my mistake",
+        "you're right, i",
+        "you are right, i",
+    ];
+    APOLOGIES.iter().any(|a| lower.trim_start().starts_with(a))
 }
 
 mod read;

@@ -181,3 +181,26 @@ fn lead_ins_labels_and_intentions_stay_out_and_findings_stay() {
     }
     assert!(!summary.contains("## Errors"), "{summary}");
 }
+
+#[test]
+fn guesses_and_apologies_are_not_decisions_nor_errors() {
+    let messages = vec![
+        Message::user("u", "Fix the collation bug in django."),
+        Message::assistant(
+            "a",
+            "Maybe the issue is in `django/db/models/fields/related.py` because of the clone.\n\n\
+             I apologize for the error in my last edit of `django/db/backends/mysql/schema.py`.\n\n\
+             The root cause is that `ForeignKey.db_parameters` drops `collation`.",
+        ),
+    ];
+    let summary = summarize(&messages, 400);
+    let decisions = summary
+        .split("## Decisions")
+        .nth(1)
+        .map(|s| s.split("\n## ").next().unwrap_or(s))
+        .unwrap_or_default();
+    assert!(decisions.contains("The root cause is"), "{summary}");
+    assert!(!decisions.contains("Maybe the issue"), "{summary}");
+    assert!(!summary.contains("I apologize"), "{summary}");
+    assert!(!summary.contains("## Errors"), "{summary}");
+}
