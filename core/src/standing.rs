@@ -170,6 +170,50 @@ const RULE_MARKS: &[&str] = &[
     "within",
 ];
 
+/// The marks of [`RULE_MARKS`] that make a rule wherever they stand in a sentence; the
+/// others (quantities and limits: "every", "only", "under") only in an order.
+const STRONG_RULE_MARKS: &[&str] = &[
+    "never",
+    "always",
+    "must",
+    "mustn't",
+    "don't",
+    "dont",
+    "do not",
+    "no exceptions",
+    "from now on",
+    "from here on",
+    "going forward",
+    "at all times",
+    "under no circumstances",
+    "make sure",
+    "be sure to",
+    "ensure",
+    "avoid",
+];
+
+/// Does `clause`, a slice of `lower` ([`clauses`]), continue the sentence before it (after
+/// a comma, a "so" or a "but"), rather than open it or follow a colon?
+fn continues(lower: &str, clause: &str) -> bool {
+    (clause.as_ptr() as usize)
+        .checked_sub(lower.as_ptr() as usize)
+        .and_then(|at| lower.get(..at))
+        .map(str::trim_end)
+        .is_some_and(|before| !before.is_empty() && !before.ends_with([':', ';']))
+}
+
+/// Does a clause open with a quantifier or a preposition: no verb of its own?
+fn opens_a_fragment(clause: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "all", "every", "each", "some", "any", "no", "none", "most", "of", "in", "on", "at", "for",
+        "from", "with", "without", "by", "about", "like", "as",
+    ];
+    clause
+        .split_whitespace()
+        .next()
+        .is_some_and(|w| OPENERS.contains(&w))
+}
+
 /// Words that make a sentence a decision among options, whoever its subject ("The
 /// Lumiares Hotel it is", "My pick is PostgreSQL").
 const DECISION_IDIOMS: &[&str] = &[
@@ -199,6 +243,8 @@ const DECISION_IDIOMS: &[&str] = &[
     "second thoughts",
     "decided:",
     "decision:",
+    "decision on",
+    "off the table",
     "i've decided",
     "i have decided",
     "we've decided",
@@ -304,6 +350,8 @@ const DECISION_MARKS: &[&str] = &[
     "i want us to",
     "i'd rather",
     "we'd rather",
+    "will handle",
+    "will take care of",
 ];
 
 /// Words that make an instruction override an earlier one, wherever they stand.
@@ -346,15 +394,79 @@ const OVERRIDE_MARKS: &[&str] = &[
     "not the",
     "i'd rather",
     "we'd rather",
-    "forget",
+    "forget about",
     "pivot",
     "you know what",
     "revise",
+    "off the table",
 ];
 
 /// Words that make an instruction override an earlier one when it opens with them
-/// ("Actually, let's…"; "until it's actually paid" overrides nothing).
-const OVERRIDE_OPENERS: &[&str] = &["actually", "wait", "correction", "hmm"];
+/// ("Actually, let's…", "Forget Unity; …"; "until it's actually paid" and "before I
+/// forget" override nothing).
+const OVERRIDE_OPENERS: &[&str] = &[
+    "actually",
+    "wait",
+    "correction",
+    "hmm",
+    "forget",
+    "scrap",
+    "ditch",
+];
+
+/// Words that state what the work now is, said with an override ("Forget Postgres;
+/// we're doing BigQuery"); alone they report ("I'm glad we're doing this").
+const NOW_DOING: &[&str] = &[
+    "we're doing",
+    "we are doing",
+    "we're building",
+    "we're moving to",
+    "we are moving to",
+    "we're switching to",
+    "we are switching to",
+    "it's going to be",
+    "it will be",
+];
+
+/// How an opening message states the plan a later turn may change ("I'm planning to build
+/// it with Flask", "My idea was to release weekly"): a decision, in the task alone —
+/// elsewhere such words tell of the user's day.
+const PLAN_STATEMENTS: &[&str] = &[
+    "my plan was",
+    "my plan is",
+    "our plan was",
+    "our plan is",
+    "the plan was",
+    "the original plan",
+    "my idea was",
+    "my thought was",
+    "i was going to",
+    "we were going to",
+    "i was planning",
+    "we were planning",
+    "i'm planning",
+    "i am planning",
+    "we're planning",
+    "we are planning",
+    "i'd planned",
+    "we'd planned",
+    "i had planned",
+    "we had planned",
+    "i figured",
+    "we figured",
+    "i'm thinking we",
+    "i've been",
+    "i'd been",
+    "we've been",
+    "we'd been",
+    "my first idea",
+    "our first idea",
+    "the first idea",
+    "we'd tentatively",
+    "we've tentatively",
+    "i started",
+    "we started",
+];
 
 /// Words that carry no subject of their own, for telling what an instruction is about.
 const STOP_WORDS: &[&str] = &[
@@ -377,7 +489,9 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     let lower = text.to_lowercase();
     let has = |marks: &[&str]| marks.iter().any(|m| contains_phrase(&lower, m));
     let replaces = contains_phrase(&lower, "replace") && lower.contains(" with ");
-    let idiom = has(DECISION_IDIOMS) || ends_choosing(&lower) || settles(&lower) || replaces;
+    let now_doing = has(NOW_DOING) && is_override(&lower);
+    let idiom =
+        has(DECISION_IDIOMS) || ends_choosing(&lower) || settles(&lower) || replaces || now_doing;
     let decides = (idiom && !is_personal(&lower))
         || ((has(DECISION_MARKS) || proposes(&lower)) && speaks_for_the_work(&lower));
     if decides && !has(GOING_ON) {
@@ -386,7 +500,14 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     // A rule may be one clause of the sentence: "I don't own a mixer, so don't suggest
     // anything that needs one."
     let rule = clauses(&lower).any(|clause| {
-        RULE_MARKS.iter().any(|m| contains_phrase(clause, m))
+        let marked = |marks: &[&str]| marks.iter().any(|m| contains_phrase(clause, m));
+        // A clause that continues a sentence and opens with a quantifier or a
+        // preposition is a fragment ("I picked three colours, all some shade of green";
+        // "… of all places"; "… but no structure"), not an order, unless a strong mark
+        // makes it one.
+        let fragment = continues(&lower, clause) && opens_a_fragment(clause);
+        marked(RULE_MARKS)
+            && (!fragment || marked(STRONG_RULE_MARKS))
             && (is_imperative(clause) || addresses_the_work(clause))
     });
     // An order with the thing not to do beside it: "Give me grams, not cups."
@@ -462,13 +583,23 @@ fn first_words(lower: &str) -> Vec<&str> {
         .collect()
 }
 
+/// Is `word` an adverb in -ly ("absolutely", "initially"; not "apply", "reply")?
+fn is_adverb(word: &str) -> bool {
+    word.len() > 5 && word.ends_with("ly") && !["apply", "supply", "reply"].contains(&word)
+}
+
 /// Does it speak as an order: it starts with a verb or a rule word, not a subject?
 fn is_imperative(lower: &str) -> bool {
     let words = first_words(lower);
-    let Some(first) = words.first() else {
+    // An adverb opens an order ("Absolutely never…") or a statement ("Initially we
+    // figured…"): the word after it tells which.
+    let Some(first) = words
+        .iter()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
+        .find(|w| !is_adverb(w))
+    else {
         return false;
     };
-    let first = first.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
     // A sentence whose subject is a person or a thing states how things are ("I always
     // forget my keys"), not what to do.
     const SUBJECTS: &[&str] = &[
@@ -709,6 +840,12 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
     let mut subjects: Vec<Vec<String>> = Vec::new();
     // Read only once a decision needs them: most of an agent's run offers no choice.
     let offers = std::cell::OnceCell::new();
+    // The task: the first of the user's own messages, where the plan the work starts
+    // from is stated.
+    let task = messages
+        .iter()
+        .enumerate()
+        .position(|(i, m)| m.compaction.is_none() && is_users_words(m) && !is_output(i));
     for (index, message) in messages.iter().enumerate() {
         if let Some(meta) = &message.compaction {
             for mut instruction in read_block(&meta.summary_text) {
@@ -728,6 +865,8 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         for sentence in sentences(&text) {
             if let Some(kind) = kind_of(sentence) {
                 kinds.push((kind, sentence));
+            } else if task == Some(index) && states_a_plan(&sentence.to_lowercase()) {
+                kinds.push((Kind::Decision, sentence));
             }
         }
         let asked = index
@@ -757,7 +896,14 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                 && (override_said
                     || (kind == Kind::Decision && restates(&found, &subjects, &subject)));
             if overrides {
-                supersede(&mut found, &abouts, &about, kind);
+                supersede(
+                    &mut found,
+                    &abouts,
+                    &about,
+                    &subject,
+                    refers_back(text),
+                    kind,
+                );
             }
             found.push(Instruction {
                 kind,
@@ -807,6 +953,13 @@ fn answers_a_choice(question: &str, reply: &str) -> bool {
         return false;
     }
     let lower = reply.to_lowercase();
+    // "I'm back, sorry — got pulled into something": no pick.
+    if ["sorry", "i'm back", "be right back"]
+        .iter()
+        .any(|w| contains_phrase(&lower, w))
+    {
+        return false;
+    }
     if !speaks_for_the_work(&lower) {
         return false;
     }
@@ -816,11 +969,30 @@ fn answers_a_choice(question: &str, reply: &str) -> bool {
 
 fn is_override(text: &str) -> bool {
     let lower = text.to_lowercase();
-    let opens = lower
-        .split(|c: char| !c.is_alphanumeric())
-        .find(|w| !w.is_empty())
-        .is_some_and(|w| OVERRIDE_OPENERS.contains(&w));
+    let bare = |w: &&str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned();
+    // The first word, or the first after the openers ("Okay, forget Unity").
+    let first = lower.split_whitespace().next().map(|w| bare(&w));
+    let verb = first_words(&lower).first().map(bare);
+    let opens = [first, verb]
+        .into_iter()
+        .flatten()
+        .any(|w| OVERRIDE_OPENERS.contains(&w.as_str()));
     opens || OVERRIDE_MARKS.iter().any(|m| contains_phrase(&lower, m))
+}
+
+/// Does an opening message's sentence state the plan the work starts from ("I'm planning
+/// to build the backend with Flask")? A plan to ask or tell something is not one.
+fn states_a_plan(lower: &str) -> bool {
+    let words = first_words(lower).join(" ");
+    let words = words
+        .split_once(' ')
+        .filter(|(first, _)| is_adverb(first))
+        .map_or(words.as_str(), |(_, rest)| rest);
+    PLAN_STATEMENTS.iter().any(|p| words.starts_with(p))
+        && !["ask", "tell", "say", "mention", "check with"]
+            .iter()
+            .any(|w| contains_phrase(lower, w))
+        && !is_personal(lower)
 }
 
 /// The words of substance of `text`: what it is about.
@@ -894,12 +1066,7 @@ fn offers_in(messages: &[&Message], is_output: &impl Fn(usize) -> bool) -> Vec<O
 /// decision those of the choice it picks from — the offer before it (or in its message)
 /// that shares the most words with it. So "switch us to Cascais" is about the day trip
 /// that "Sintra, Cascais or Évora?" offered, and replaces "We're going with Évora."
-fn about<'a>(
-    kind: Kind,
-    text: &str,
-    at: usize,
-    offers: impl FnOnce() -> &'a [Offer],
-) -> Vec<String> {
+fn about<'a>(kind: Kind, text: &str, at: usize, offers: impl Fn() -> &'a [Offer]) -> Vec<String> {
     let mut words = subject_words(text);
     if kind == Kind::Decision {
         let choice = offers()
@@ -908,7 +1075,12 @@ fn about<'a>(
             .map(|offer| (shared(&words, &offer.words), offer))
             .filter(|(n, _)| *n > 0)
             .max_by_key(|(n, offer)| (*n, offer.message));
-        if let Some((_, offer)) = choice {
+        // Else the offer said in its own message ("I've thought about the writing tool
+        // options. We're going with Word."): the choice it names is this one's.
+        let choice = choice
+            .map(|(_, offer)| offer)
+            .or_else(|| offers().iter().rfind(|offer| offer.message == at));
+        if let Some(offer) = choice {
             words.extend(offer.words.iter().cloned());
         }
     }
@@ -936,16 +1108,61 @@ fn restates(found: &[Instruction], subjects: &[Vec<String>], subject: &[String])
         .any(|(_, words)| shared(subject, words) >= 2)
 }
 
+/// The most words of substance an override says of its own and still points back at the
+/// instruction before it.
+const POINTING_BACK_WORDS: usize = 3;
+
+/// Does an override say it takes back what was said before ("scratch that", "ignore the
+/// earlier instruction", "Forget A and B — go with C")?
+fn refers_back(said: &str) -> bool {
+    const BACK: &[&str] = &[
+        "scratch that",
+        "forget that",
+        "forget what",
+        "forget about",
+        "ignore that",
+        "ignore the earlier",
+        "ignore what",
+        "ignore everything",
+        "undo that",
+        "reverse that",
+        "not what i said",
+        "total reset",
+        "start over",
+        "take that back",
+        "taking that back",
+        "let me revise",
+        "off the table",
+    ];
+    let lower = said.to_lowercase();
+    BACK.iter().any(|b| contains_phrase(&lower, b))
+        || sentences(&lower).iter().any(|sentence| {
+            first_words(sentence).first().is_some_and(|w| {
+                ["forget", "scrap", "ditch"]
+                    .contains(&w.trim_matches(|c: char| !c.is_alphanumeric()))
+            })
+        })
+}
+
 /// Marks superseded the instruction an overriding one (of `kind`, about `about`) replaces:
 /// of the earlier ones of its kind still standing (a decision replaces a decision, a rule
 /// a rule), the one it shares the most words of substance with — the same choice ("a lemon
 /// tart instead of the galette" replaces the galette, not the chicken with lemon) — the
-/// newest of those tied; else the instruction just before it, when that is of its kind
+/// newest of those tied; else the instruction just before it, when that is of its kind and
+/// the override says it takes that back (`points_back`) or, by its own words of substance
+/// (`said`), names little
 /// ("let's return raw errors" — "scratch that, let's wrap them instead"). Never one
 /// further back that shares nothing with it: the one it meant may be gone already,
 /// replaced in an earlier compaction, and a wrong guess would drop an instruction that
 /// still holds.
-fn supersede(found: &mut [Instruction], abouts: &[Vec<String>], about: &[String], kind: Kind) {
+fn supersede(
+    found: &mut [Instruction],
+    abouts: &[Vec<String>],
+    about: &[String],
+    said: &[String],
+    points_back: bool,
+    kind: Kind,
+) {
     let best = found
         .iter()
         .zip(abouts)
@@ -954,9 +1171,14 @@ fn supersede(found: &mut [Instruction], abouts: &[Vec<String>], about: &[String]
         .map(|(at, (_, words))| (shared(about, words), at))
         .filter(|(n, _)| *n > 0)
         .max();
+    // The one just before, for an override that points back and names little of its own
+    // ("scratch that, let's wrap them instead", "Actually, make it MySQL"); one that names
+    // its subject ("revisit the point of view: go with close third person") and matches
+    // nothing replaces nothing.
+    let points_back = points_back || said.len() <= POINTING_BACK_WORDS;
     let at = best.map(|(_, at)| at).or_else(|| {
         let last = found.len().checked_sub(1)?;
-        (found[last].kind == kind && !found[last].superseded).then_some(last)
+        (points_back && found[last].kind == kind && !found[last].superseded).then_some(last)
     });
     if let Some(at) = at {
         found[at].superseded = true;

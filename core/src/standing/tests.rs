@@ -289,3 +289,113 @@ fn a_choice_made_again_replaces_the_earlier_one_with_or_without_instead() {
         );
     }
 }
+
+#[test]
+fn overrides_said_as_users_say_them_and_fragments_that_are_not_rules() {
+    for decision in [
+        "Forget Unity; we're doing Godot.",
+        "Decision on the rail pass: a national rail pass.",
+        "The skip code review plan is off the table.",
+        "Farid will handle the CSRF tokens on our behalf.",
+    ] {
+        assert_eq!(kind_of(decision), Some(Kind::Decision), "{decision}");
+    }
+    assert_eq!(
+        kind_of("Before I forget — keep every weekday session under 45 minutes."),
+        Some(Kind::Rule)
+    );
+    for chatter in [
+        "I picked three cabinet colours I like, all some shade of green.",
+        "Found about 40 receipts from last quarter in my car, of all places.",
+        "I have characters and a rough premise but no structure.",
+        "Initially we figured we'd run it on the website only.",
+        "I'm glad we're doing this properly.",
+    ] {
+        assert_eq!(kind_of(chatter), None, "{chatter}");
+    }
+    // "Before I forget" takes nothing back.
+    let found = read(&[
+        ("user", "Plan my training."),
+        ("user", "No exercises that load my left knee."),
+        (
+            "user",
+            "Before I forget — keep every weekday session under 45 minutes.",
+        ),
+    ]);
+    assert!(found.iter().all(|i| !i.superseded), "{found:?}");
+}
+
+#[test]
+fn the_plan_a_task_states_is_a_decision_a_later_turn_replaces() {
+    let superseded = |turns: &[(&str, &str)]| -> Vec<String> {
+        read(turns)
+            .into_iter()
+            .filter(|i| i.superseded)
+            .map(|i| i.text)
+            .collect()
+    };
+    let task = (
+        "user",
+        "I want to make a small puzzle game for phones, with about forty levels, a calm \
+         art style and no ads at all; my sister will draw the tiles and compose the music. \
+         I was planning to build it in Unity. Can you help me plan it?",
+    );
+    assert_eq!(
+        superseded(&[
+            task,
+            ("assistant", "Sure."),
+            ("user", "Forget Unity; we're doing Godot."),
+        ]),
+        ["I was planning to build it in Unity."]
+    );
+    // Elsewhere such words tell of the user's day.
+    assert!(read(&[task, ("user", "I was going to call my sister tonight.")]).len() == 1);
+    // The options a message names are what its decision chooses among.
+    assert_eq!(
+        superseded(&[
+            ("user", "Help me outline my thesis."),
+            (
+                "user",
+                "I've thought about the writing tool options. We're going with Word with styles."
+            ),
+            (
+                "user",
+                "Never use first person plural in the methods chapter."
+            ),
+            (
+                "user",
+                "I've changed my mind on the writing tool — LaTeX on Overleaf instead."
+            ),
+        ]),
+        ["I've thought about the writing tool options. We're going with Word with styles."]
+    );
+    // An override that names a subject of its own and matches nothing replaces nothing,
+    // not even the decision just before it; one that takes back what was said does.
+    let title = (
+        "user",
+        "I've thought it over. We're going with Salt and Silence.",
+    );
+    assert!(
+        superseded(&[
+            ("user", "Help me outline my novel."),
+            title,
+            (
+                "user",
+                "Wait, I want to revisit the point of view: go with close third person \
+                 alternating between two characters instead."
+            ),
+        ])
+        .is_empty()
+    );
+    assert_eq!(
+        superseded(&[
+            ("user", "Help me outline my novel."),
+            title,
+            (
+                "user",
+                "Scratch that, go with close third person alternating between two characters."
+            ),
+        ]),
+        [title.1]
+    );
+}
