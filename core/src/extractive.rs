@@ -459,9 +459,69 @@ fn has_path(text: &str) -> bool {
     line_facts(text).iter().any(|f| f.kind == FactKind::Path)
 }
 
+/// Words that make an agent's line a decision or a finding of cause.
+const DECISION_WORDS: &[&str] = &[
+    "decid",
+    "i will",
+    "i'll",
+    "we will",
+    "chose",
+    "the fix",
+    "root cause",
+    "because",
+    "the issue is",
+    "the problem is",
+    "the bug",
+];
+
+/// Words that make an agent's line a step still to take.
+const NEXT_WORDS: &[&str] = &[
+    "next step",
+    "todo",
+    "remaining",
+    "still need",
+    "then run",
+    "left to do",
+];
+
+/// Words that make a line report an error.
+const ERROR_WORDS: &[&str] = &[
+    "error",
+    "failed",
+    "failure",
+    "exception",
+    "traceback",
+    "panicked",
+];
+
+/// The heading a line goes under, and whether it is one of the heading's own (a finding
+/// under Facts is; a line that merely holds facts is not).
+fn heading_of(role: &str, text: &str, lower: &str) -> (Heading, bool) {
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    // What the agent would do about an error ("I should not include the keys if I want a
+    // KeyError") is not one; nor is an apology ("I apologize for the error in my last
+    // edit"), which decides nothing either: the error it regrets is on a line of its own.
+    let intends = has(&["i should", "i want", "if i ", "i can ", "i could", "i need"]);
+    let agent = role != "user";
+    let apologizes = agent && apologizes(lower);
+    if is_error_line(text) || (role != "tool" && !intends && !apologizes && has(ERROR_WORDS)) {
+        return (Heading::Errors, true);
+    }
+    // The user's decisions and rules are the engine's ([`crate::standing`]); what else a
+    // user says mid-run is worth a line for its facts, not for its words. A guess
+    // ("Maybe the issue is in the parser") decides nothing, whatever words it uses.
+    if agent && !is_guess(lower) && !apologizes && has(DECISION_WORDS) {
+        (Heading::Decisions, true)
+    } else if agent && has(NEXT_WORDS) {
+        (Heading::Next, true)
+    } else {
+        let finding = agent && has_finding(lower) && text.split_whitespace().count() >= 4;
+        (Heading::Facts, finding)
+    }
+}
+
 fn classify(role: &str, text: &str) -> (Heading, u32) {
     let lower = text.to_lowercase();
-    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
     let mut score: u32 = 0;
     if has_path(text) {
         score += 2;
@@ -469,83 +529,30 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
     if text.contains('`') || text.contains("::") || text.contains("()") {
         score += 1;
     }
-    // What the agent would do about an error ("I should not include the keys if I want a
-    // KeyError") is not one.
-    let intends = has(&["i should", "i want", "if i ", "i can ", "i could", "i need"]);
-    // An apology ("I apologize for the error in my last edit") reports no error and decides
-    // nothing; the error it regrets is on its own line elsewhere.
     let agent = role != "user";
-    let apologizes = agent && apologizes(&lower);
-    let error = is_error_line(text)
-        || (role != "tool"
-            && !intends
-            && !apologizes
-            && has(&[
-                "error",
-                "failed",
-                "failure",
-                "exception",
-                "traceback",
-                "panicked",
-            ]));
-    // The user's decisions and rules are the engine's ([`crate::standing`]); what else a
-    // user says mid-run is worth a line for its facts, not for its words. A guess
-    // ("Maybe the issue is in the parser") decides nothing, whatever words it uses.
-    let guess = agent && is_guess(&lower);
-    let decision = agent
-        && !guess
-        && !apologizes
-        && has(&[
-            "decid",
-            "i will",
-            "i'll",
-            "we will",
-            "chose",
-            "the fix",
-            "root cause",
-            "because",
-            "the issue is",
-            "the problem is",
-            "the bug",
-        ]);
-    let next = agent
-        && has(&[
-            "next step",
-            "todo",
-            "remaining",
-            "still need",
-            "then run",
-            "left to do",
-        ]);
-    let finding = agent && has_finding(&lower) && text.split_whitespace().count() >= 4;
     // A guess is worth less than what was found.
-    if guess {
+    if agent && is_guess(&lower) {
         score = score.saturating_sub(2);
     }
-    let heading = if error {
-        score += if role == "tool" { 4 } else { 2 };
-        Heading::Errors
-    } else if decision {
-        score += 3;
-        Heading::Decisions
-    } else if next {
-        score += 3;
-        Heading::Next
-    } else if finding {
-        score += 3;
-        Heading::Facts
-    } else {
-        Heading::Facts
-    };
+    let (heading, own) = heading_of(role, text, &lower);
+    if own {
+        score += match heading {
+            Heading::Errors if role == "tool" => 4,
+            Heading::Errors => 2,
+            _ => 3,
+        };
+    }
     // What a tool printed that names no error is the trail's: its facts are kept there,
     // in context, and a line of it here says nothing the trail does not.
     if role == "tool" && heading != Heading::Errors {
         score = 0;
     }
     let small_talk = acknowledges(&lower)
-        || apologizes
+        || (agent && apologizes(&lower))
         || (text.len() < 40
-            && has(&["thanks", "thank you", "great", "sure", "ok", "hello", "hi "]));
+            && ["thanks", "thank you", "great", "sure", "ok", "hello", "hi "]
+                .iter()
+                .any(|w| lower.contains(w)));
     if small_talk && score < 4 {
         score = 0;
     }

@@ -861,25 +861,11 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         }
         let text = message.text();
         let short = text.trim().len() <= MAX_CHARS / 2 && !text.contains('\n');
-        let mut kinds = Vec::new();
-        for sentence in sentences(&text) {
-            if let Some(kind) = kind_of(sentence) {
-                kinds.push((kind, sentence));
-            } else if task == Some(index) && states_a_plan(&sentence.to_lowercase()) {
-                kinds.push((Kind::Decision, sentence));
-            }
-        }
         let asked = index
             .checked_sub(1)
             .map(|p| messages[p])
-            .filter(|m| m.role == Role::Assistant)
-            .map(|m| m.text());
-        if kinds.is_empty()
-            && let Some(question) = asked
-            && answers_a_choice(&question, text.trim())
-        {
-            kinds.push((Kind::Decision, text.trim()));
-        }
+            .filter(|m| m.role == Role::Assistant);
+        let kinds = kinds_in(&text, task == Some(index), asked);
         if kinds.is_empty() {
             continue;
         }
@@ -931,6 +917,24 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         }
     }
     found
+}
+
+/// The sentences of a user's message that are instructions, each with its kind: a plan
+/// the task states is a decision, and so is a short reply that picks one of the options
+/// the assistant's message before it (`asked`) offered.
+fn kinds_in<'t>(text: &'t str, is_task: bool, asked: Option<&Message>) -> Vec<(Kind, &'t str)> {
+    let mut kinds = Vec::new();
+    for sentence in sentences(text) {
+        if let Some(kind) = kind_of(sentence) {
+            kinds.push((kind, sentence));
+        } else if is_task && states_a_plan(&sentence.to_lowercase()) {
+            kinds.push((Kind::Decision, sentence));
+        }
+    }
+    if kinds.is_empty() && asked.is_some_and(|m| answers_a_choice(&m.text(), text.trim())) {
+        kinds.push((Kind::Decision, text.trim()));
+    }
+    kinds
 }
 
 /// Is `reply` a short answer that picks one of the options `question` offered ("Which
@@ -1236,6 +1240,29 @@ pub fn read_block(summary: &str) -> Vec<Instruction> {
             }
         })
         .collect()
+}
+
+/// A block of standing instructions (as [`block`] writes it) with each instruction cut to
+/// the sentences that make it one: "Actually, wait — scratch that. Instead, let's skip
+/// email verification. Ignore the earlier instruction." keeps "Instead, let's skip email
+/// verification." — the user's words still, for a room too small for their reasons.
+/// `None` when that saves nothing.
+pub fn tightened(block: &str) -> Option<String> {
+    let instructions: Vec<Instruction> = read_block(block)
+        .into_iter()
+        .map(|mut instruction| {
+            let said: Vec<&str> = sentences(&instruction.text)
+                .into_iter()
+                .filter(|sentence| kind_of(sentence).is_some())
+                .collect();
+            if !said.is_empty() {
+                instruction.text = said.join(" ");
+            }
+            instruction
+        })
+        .collect();
+    let tight = self::block(&instructions, |_| true)?;
+    (tight.len() < block.trim_end().len()).then_some(tight)
 }
 
 /// `summary` without its block of standing instructions: what its summarizer wrote (and
