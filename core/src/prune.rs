@@ -32,9 +32,8 @@ pub fn summary_message(
     let first = covers.first().map(MessageId::as_str).unwrap_or("-");
     let last = covers.last().map(MessageId::as_str).unwrap_or("-");
     let header = format!(
-        "{SUMMARY_MARKER} level={level} covers={} first={first} last={last} v={prompt_version}]\n\
-         {SUMMARY_FRAMING}\n\n",
-        covers.len()
+        "{SUMMARY_MARKER} level={level} first={first} last={last} v={prompt_version}]\n\
+         {SUMMARY_FRAMING}\n\n"
     );
     let id = MessageId::new(format!(
         "c{}",
@@ -321,8 +320,9 @@ pub fn as_prose(message: &Message) -> Option<Message> {
 
 /// Shrinks a summary by what matters least first: its trail and prose are clipped before
 /// its block of standing instructions (the user's words, verbatim); then the prose and
-/// trail go, then the line that explains what a summary is, and the block itself is clipped
-/// only when nothing else is left. `false` when `message` is not a summary.
+/// trail go, then the line that explains what a summary is, then each instruction's
+/// reasons around its own sentences ([`crate::standing::tightened`]), and the block itself
+/// is clipped only when nothing else is left. `false` when `message` is not a summary.
 fn shrink_summary(message: &mut Message, accountant: &TokenAccountant, max_tokens: u64) -> bool {
     let Some(meta) = message.compaction.as_mut() else {
         return false;
@@ -334,25 +334,34 @@ fn shrink_summary(message: &mut Message, accountant: &TokenAccountant, max_token
         return false;
     };
     let header = header.to_owned();
-    let first_line = header.lines().next().unwrap_or_default().to_owned();
+    let line = format!("{}\n", header.lines().next().unwrap_or_default());
     let rest = crate::standing::without_block(&meta.summary_text);
     let block = meta.summary_text[..meta.summary_text.len() - rest.len()].to_owned();
+    let block = block.trim_end();
     let counter = accountant.counter();
     let count = |t: &str| accountant.text_tokens(t);
     let fits = |header: &str, summary: &str| count(header) + count(summary) + 4 <= max_tokens;
+    let tight = crate::standing::tightened(block);
     let (header, summary) =
-        if fits(&header, &block) && count(&header) + count(&block) + 24 <= max_tokens {
-            let allowed = max_tokens - count(&header) - count(&block) - 4;
+        if fits(&header, block) && count(&header) + count(block) + 24 <= max_tokens {
+            let allowed = max_tokens - count(&header) - count(block) - 4;
+            let rest = &meta.summary_text[block.len()..];
             let rest = clip_middle(counter, rest, allowed).unwrap_or_else(|| rest.to_owned());
             (header, format!("{block}{rest}"))
-        } else if fits(&header, block.trim_end()) {
-            (header, block.trim_end().to_owned())
+        } else if let Some(block) = [Some(block), tight.as_deref()]
+            .into_iter()
+            .flatten()
+            .find(|block| !block.is_empty() && fits(&line, block))
+        {
+            // The marker line and the block, whole or each instruction to its own sentences;
+            // the explanation too where it fits.
+            let header = if fits(&header, block) { header } else { line };
+            (header, block.to_owned())
         } else {
-            let line = format!("{first_line}\n");
             let allowed = max_tokens.saturating_sub(count(&line) + 4);
+            let least = tight.as_deref().unwrap_or(&meta.summary_text);
             let summary = if allowed >= 28 {
-                clip_middle(counter, &meta.summary_text, allowed)
-                    .unwrap_or_else(|| meta.summary_text.clone())
+                clip_middle(counter, least, allowed).unwrap_or_else(|| least.to_owned())
             } else {
                 String::new()
             };
@@ -388,6 +397,45 @@ mod tests {
         );
         assert_eq!(meta.summary_text, "- fixed src/lib.rs");
         assert_eq!(meta.covers, [MessageId::new("m1"), MessageId::new("m3")]);
+    }
+
+    #[test]
+    fn a_summary_too_small_for_its_instructions_reasons_keeps_their_own_sentences() {
+        let accountant = TokenAccountant::new(std::sync::Arc::new(Estimator));
+        let instruction = "Actually, wait — scratch that. Instead, let's skip email \
+                           verification for the beta. Ignore the earlier instruction, it \
+                           came from an old ticket we closed.";
+        let block = format!(
+            "{}\n- Decided (replacing an earlier decision): {instruction}",
+            crate::standing::STANDING_HEADER
+        );
+        let summary = format!(
+            "{block}\n\n- The team talked about {}",
+            "a release. ".repeat(40)
+        );
+        let covers = vec![MessageId::new("m1"), MessageId::new("m9")];
+        let message = summary_message(&summary, covers, Level::Maximum, "k", 4);
+        let line = accountant.text_tokens(message.text().lines().next().unwrap_or_default());
+        let sizes = |m: &Message| accountant.message_tokens(m);
+        // Room for the marker line and the block with each instruction cut to its own
+        // sentences, not for the whole block.
+        let whole = sizes(&message);
+        let tight = crate::standing::tightened(&block).expect("shorter");
+        let room = line + accountant.text_tokens(&tight) + 8;
+        assert!(line + accountant.text_tokens(&block) > room);
+        let mut shrunk = message.clone();
+        shrink(&mut shrunk, &accountant, room);
+        let text = shrunk.text();
+        assert!(sizes(&shrunk) <= room && sizes(&shrunk) < whole, "{text}");
+        assert!(
+            text.contains("Instead, let's skip email verification for the beta."),
+            "{text}"
+        );
+        assert!(
+            !text.contains("old ticket") && !text.contains(CLIP_MARKER),
+            "{text}"
+        );
+        assert_eq!(crate::standing::read_block(&text).len(), 1, "{text}");
     }
 
     #[test]

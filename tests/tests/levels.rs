@@ -1048,3 +1048,37 @@ fn the_newest_words_stay_whole_where_the_agents_later_steps_can_give_way() {
     );
     assert!(outcome.report.tokens_after <= compactor.budget().absolute_limit);
 }
+
+#[test]
+fn in_a_chat_awaiting_its_answer_the_reply_before_the_newest_words_gives_way_to_the_rules() {
+    // A chat ends with the user's words: the assistant's reply before them closed the turn
+    // before and folds at MAXIMUM like the rest, and the room it leaves keeps the rule the
+    // user stated, in the summary's block, where the reply kept raw left none.
+    let rule = "Never trust the X-Forwarded-For header blindly.";
+    let messages = vec![
+        Message::user("task", "Let's plan the CI overhaul with Iris."),
+        Message::assistant("a0", "Sounds good. What constraints should I keep in mind?"),
+        Message::user("rule", rule),
+        Message::user("u1", "Do you happen to know what a quokka is?"),
+        Message::assistant("a1", "It is a small marsupial from Western Australia."),
+        Message::user(
+            "u2",
+            "I just remembered I need to send someone an email later.",
+        ),
+        Message::assistant(
+            "a2",
+            "I can answer, but let me know when you want to return to the main question \
+             about the overhaul and what comes first in it.",
+        ),
+        Message::user("newest", "Given all that, propose a concrete next step."),
+    ];
+    let total = tokens_of(&messages);
+    // A window where the reply kept raw leaves the rule no room.
+    let compactor = compactor_for(total, 0.5, |c| c.clear_at_least = u64::MAX);
+    let (outcome, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
+    let outcome = outcome.expect("compacts");
+    let text: String = outcome.messages.iter().map(|m| m.text() + "\n").collect();
+    assert!(text.contains(rule), "{text}");
+    assert_eq!(outcome.messages.last(), messages.last());
+    assert!(outcome.report.tokens_after <= compactor.budget().absolute_limit);
+}

@@ -2,7 +2,8 @@
 //! injected before the task, and the task: the first message with the user's words, see
 //! [`crate::task`]), the newest user words (whatever message carries them: text beside tool
 //! results, an interrupted turn) and the newest turn (the last assistant response, however
-//! many messages in a row it takes, and what follows it, unanswered tool calls included);
+//! many messages in a row it takes, and what follows it, unanswered tool calls included;
+//! when the conversation ends with the user's own words, the turn they open is those words);
 //! below MAXIMUM also the user's own messages in between (not a text-action agent's
 //! [observations](crate::observation), which are folded with their commands), newest
 //! first, up to `max_preserved_user_tokens` (and a quarter of the target, and what the
@@ -32,11 +33,18 @@ fn always(ctx: &LevelContext<'_>) -> Vec<bool> {
     for (i, k) in keep.iter_mut().enumerate() {
         *k |= prefix.holds(i);
     }
-    if let Some(newest) = task::newest_words(messages) {
+    let newest = task::newest_words(messages);
+    if let Some(newest) = newest {
         keep[newest] = true;
     }
-    // The newest turn: the last assistant response and everything after it.
-    if let Some(first) = task::newest_turn(messages) {
+    // The newest turn: the last assistant response and everything after it — unless the
+    // user has spoken since, in words of their own (a chat awaiting its answer): the turn
+    // is then those words, and the answer before them closed the turn before.
+    let opens_a_turn = newest
+        .is_some_and(|n| n + 1 == messages.len() && !ctx.observed[n] && plain_user(&messages[n]));
+    if let Some(first) = task::newest_turn(messages)
+        && !opens_a_turn
+    {
         keep[first..].iter_mut().for_each(|k| *k = true);
     }
     keep
