@@ -96,7 +96,7 @@ fn agent_of(path: &Path, otherwise: &str) -> String {
         .and_then(|n| n.to_str())
         .unwrap_or_default();
     match folder {
-        "codex" | "claude-code" | "gemini-cli" => folder.to_owned(),
+        "codex" | "claude-code" | "gemini-cli" | "qwen-code" => folder.to_owned(),
         _ => otherwise.to_owned(),
     }
 }

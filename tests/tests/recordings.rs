@@ -212,3 +212,69 @@ fn a_gemini_cli_checkpoint_and_its_prompt_log_read() {
     let plain = r#"[{"role":"user","parts":[{"text":"hi"}]}]"#;
     assert_eq!(recording::read(plain), Ok(None));
 }
+
+#[test]
+fn a_gemini_cli_chat_in_json_lines_is_the_contents_gemini_cli_sent() {
+    let recording = reads_as_rebuilt(
+        "gemini-chat-lines.jsonl",
+        Agent::GeminiCli,
+        Format::Gemini,
+        5,
+    );
+    assert_eq!(recording.model(), Some("gemini-2.5-pro"));
+    // The `$set` of messages that replaced the history with a summary.
+    assert_eq!(recording.compactions(), 1);
+    let after = list(&recording.request(4).expect("a call"), Format::Gemini);
+    let opening = after[0]["parts"][0]["text"].as_str().unwrap_or_default();
+    assert!(opening.starts_with("<state_snapshot>"));
+    // The summary, its answer and the turns kept; the duplicate of the kept results is
+    // not sent twice.
+    assert_eq!(after.len(), 7);
+    let conversation =
+        parse(&recording.run(), Format::Gemini, ParseOptions::default()).expect("reads");
+    let m = &conversation.messages;
+    // The rewound turn and the interface's notice are not in it, nor the summary (the
+    // agent's own compaction).
+    assert!(m.iter().all(|m| {
+        let text = m.text();
+        !text.contains("panic") && !text.contains("cancelled") && !text.contains("state_snapshot")
+    }));
+    // Each call answered once: by the results on its record, not again by the message
+    // gemini-cli 0.44 writes of the responses it sends.
+    assert_eq!(m.iter().flat_map(|m| m.tool_calls()).count(), 2);
+    assert_eq!(m.iter().flat_map(|m| m.tool_results()).count(), 2);
+    assert_eq!(
+        m[newest_words(m).expect("words")].text(),
+        "Now add a test for it."
+    );
+}
+
+#[test]
+fn a_qwen_code_chat_is_the_contents_qwen_code_sent() {
+    let recording = reads_as_rebuilt("qwen-chat.jsonl", Agent::QwenCode, Format::Gemini, 5);
+    assert_eq!(recording.model(), Some("qwen3-coder-plus"));
+    // The compression checkpoint: later requests start from its compressed history.
+    assert_eq!(recording.compactions(), 1);
+    let after = list(&recording.request(4).expect("a call"), Format::Gemini);
+    assert_eq!(after.len(), 3);
+    let opening = after[0]["parts"][0]["text"].as_str().unwrap_or_default();
+    assert!(opening.starts_with("<state_snapshot>"));
+    let conversation =
+        parse(&recording.run(), Format::Gemini, ParseOptions::default()).expect("reads");
+    let m = &conversation.messages;
+    // The turn the user rewound is off the chain of parents.
+    assert!(m.iter().all(|m| !m.text().contains("Abandoned")));
+    // One response's streamed records are one turn: its thought and both calls; their
+    // two results (a record each) one user turn.
+    let calls: Vec<&str> = m[1].tool_calls().map(|c| c.id.as_str()).collect();
+    assert_eq!(calls, ["call_a", "call_b"]);
+    let results: Vec<&str> = m[2].tool_results().map(|r| r.call_id.as_str()).collect();
+    assert_eq!(results, calls);
+    // A message typed mid-turn joins the tool's result.
+    assert_eq!(m[4].tool_results().count(), 1);
+    assert!(m[4].text().contains("Also document it in the README."));
+    assert_eq!(
+        m[newest_words(m).expect("words")].text(),
+        "Now run the tests."
+    );
+}

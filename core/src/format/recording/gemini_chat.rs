@@ -1,5 +1,7 @@
-//! A gemini-cli chat (`~/.gemini/tmp/<project>/chats/session-*.json`; Qwen Code writes
-//! the same under `~/.qwen`), read as the Gemini `contents` requests it sent.
+//! A gemini-cli chat (`~/.gemini/tmp/<project>/chats/session-*.json`, before 0.39; older
+//! Qwen Code versions wrote the same under `~/.qwen/tmp`), read as the Gemini `contents`
+//! requests it sent. gemini-cli 0.39 on writes the same messages as JSON Lines, read by
+//! `gemini_jsonl` through [`Turns`].
 //!
 //! A chat is one JSON object: `sessionId`, `projectHash`, times, and `messages`, each with
 //! a `type`: `user` (its `content` a string or Gemini parts), `gemini` (`qwen` in Qwen
@@ -7,7 +9,9 @@
 //! beside it, and the `toolCalls` it made, each with its `result` parts), or `info` and
 //! `error` (the interface's own, never sent). Each model answer is one call, its request
 //! every content before it: a user turn, a `model` turn of its text and its calls, and
-//! the user turn of its calls' results, right after it.
+//! the user turn of its calls' results, right after it. gemini-cli 0.44 on also records
+//! the responses it sends as a `user` message of their own, and may rewrite an answer's
+//! `content` as the model turn it holds, its calls in it: neither is sent twice.
 //!
 //! A checkpoint (`/chat save`, `checkpoint-<tag>.json`) is the Gemini contents gemini-cli
 //! held, its setup context first: read as they are, each `model` turn a call.
@@ -19,8 +23,9 @@
 //! without an `id` and its results with gemini-cli's (`read_file-1752306492234-58dd…`),
 //! paired by name and order (see [`super::gemini`]). Qwen Code's calls keep the id their
 //! API gave them. A response whose call the chat did not record (older versions kept a
-//! tool's result in the user's turn and dropped the call) is kept as text. Thoughts are not sent back, nor recorded with their signatures; the
-//! system instruction and the tools are not in the file.
+//! tool's result in the user's turn and dropped the call) is kept as text. Thoughts are
+//! not sent back, nor recorded with their signatures; the system instruction and the tools
+//! are not in the file.
 
 use serde_json::{Map, Value, json};
 
@@ -111,48 +116,84 @@ pub(crate) fn read(chat: &Map<String, Value>) -> Result<Recording, FormatError> 
         .get("messages")
         .and_then(Value::as_array)
         .ok_or_else(|| FormatError::new("messages", "missing or not an array"))?;
-    let mut fields = Map::new();
-    let mut epoch = Epoch::default();
+    let mut turns = Turns::default();
     for (i, message) in messages.iter().enumerate() {
-        let path = index("messages", i);
+        turns.message(message, &index("messages", i))?;
+    }
+    Ok(turns.finish(vec![]))
+}
+
+/// A chat's messages turned into Gemini contents, one message at a time.
+#[derive(Default)]
+pub(crate) struct Turns {
+    /// The contents so far, and the calls among them.
+    pub(crate) epoch: Epoch,
+    /// The first model named.
+    model: Option<String>,
+    /// The result parts the last answer's calls gave. gemini-cli 0.44 on also records the
+    /// responses it sends as a user message of their own: the same parts, not sent twice.
+    answered: Vec<Value>,
+}
+
+impl Turns {
+    /// Adds `message` (at `path`, for errors): a `user` turn, a model answer (one call,
+    /// then the user turn of its calls' results), or the interface's own (nothing).
+    pub(crate) fn message(&mut self, message: &Value, path: &str) -> Result<(), FormatError> {
         let kind = message
             .get("type")
             .and_then(Value::as_str)
             .unwrap_or_default();
         match kind {
             "user" => {
-                let parts = parts(message.get("content"), &at(&path, "content"))?;
-                let parts = unanswering(parts, epoch.items.last());
-                epoch.items.push(json!({"role": "user", "parts": parts}));
+                let mut parts = parts(message.get("content"), &at(path, "content"))?;
+                let recorded = parts.len();
+                for result in std::mem::take(&mut self.answered) {
+                    if let Some(at) = parts.iter().position(|part| *part == result) {
+                        parts.remove(at);
+                    }
+                }
+                if recorded > 0 && parts.is_empty() {
+                    return Ok(()); // only the results, already sent
+                }
+                let parts = unanswering(parts, self.epoch.items.last());
+                self.epoch
+                    .items
+                    .push(json!({"role": "user", "parts": parts}));
             }
             "gemini" | "qwen" => {
                 if let Some(model) = message.get("model").and_then(Value::as_str) {
-                    fields
-                        .entry("model")
-                        .or_insert_with(|| Value::String(model.to_owned()));
+                    self.model.get_or_insert_with(|| model.to_owned());
                 }
-                epoch.calls.push(epoch.items.len());
-                let (turn, results) = answer(message, &path, kind == "qwen")?;
-                epoch.items.push(turn);
+                self.epoch.calls.push(self.epoch.items.len());
+                let (turn, results) = answer(message, path, kind == "qwen")?;
+                self.epoch.items.push(turn);
                 if !results.is_empty() {
-                    epoch.items.push(json!({"role": "user", "parts": results}));
+                    self.epoch
+                        .items
+                        .push(json!({"role": "user", "parts": results.clone()}));
                 }
+                self.answered = results;
             }
             _ => {}
         }
+        Ok(())
     }
-    Ok(Recording::new(
-        Agent::GeminiCli,
-        Format::Gemini,
-        fields,
-        vec![epoch],
-    ))
+
+    /// The recording: earlier `epochs`, then this one.
+    pub(crate) fn finish(self, mut epochs: Vec<Epoch>) -> Recording {
+        let mut fields = Map::new();
+        if let Some(model) = self.model {
+            fields.insert("model".into(), Value::String(model));
+        }
+        epochs.push(self.epoch);
+        Recording::new(Agent::GeminiCli, Format::Gemini, fields, epochs)
+    }
 }
 
 /// `parts` with each `functionResponse` that answers no call of `before` (the turn before,
 /// when it is the model's: older chats did not record their calls) as a text part of its
 /// response: the API refuses a response without its call.
-fn unanswering(parts: Vec<Value>, before: Option<&Value>) -> Vec<Value> {
+pub(crate) fn unanswering(parts: Vec<Value>, before: Option<&Value>) -> Vec<Value> {
     let mut calls: Vec<&str> = before
         .filter(|turn| turn.get("role").and_then(Value::as_str) == Some("model"))
         .and_then(|turn| turn.get("parts"))
@@ -214,15 +255,35 @@ fn answer(message: &Value, path: &str, keep_ids: bool) -> Result<(Value, Vec<Val
             ));
         }
     };
+    // gemini-cli 0.44 on may rewrite an answer's content as the model turn it holds, its
+    // calls in it: those are not added again.
+    let mut in_content: Vec<&Value> = turn
+        .iter()
+        .filter_map(|part| part.get("functionCall"))
+        .collect();
+    let mut added = Vec::new();
     for (j, call) in calls.iter().enumerate() {
         let call_path = index(&at(path, "toolCalls"), j);
         let name = crate::format::required_str(call, &call_path, "name")?;
-        let mut function =
-            json!({"name": name, "args": call.get("args").cloned().unwrap_or(json!({}))});
-        if keep_ids && let Some(id) = call.get("id") {
-            function["id"] = id.clone();
+        let same = in_content
+            .iter()
+            .position(|function| match function.get("id") {
+                Some(id) => Some(id) == call.get("id"),
+                None => function.get("name").and_then(Value::as_str) == Some(name),
+            });
+        match same {
+            Some(at) => {
+                in_content.remove(at);
+            }
+            None => {
+                let mut function =
+                    json!({"name": name, "args": call.get("args").cloned().unwrap_or(json!({}))});
+                if keep_ids && let Some(id) = call.get("id") {
+                    function["id"] = id.clone();
+                }
+                added.push(json!({ "functionCall": function }));
+            }
         }
-        turn.push(json!({ "functionCall": function }));
         match call.get("result") {
             Some(Value::Array(parts)) => results.extend(parts.iter().cloned()),
             None | Some(Value::Null) => {}
@@ -234,5 +295,6 @@ fn answer(message: &Value, path: &str, keep_ids: bool) -> Result<(Value, Vec<Val
             }
         }
     }
+    turn.extend(added);
     Ok((json!({"role": "model", "parts": turn}), results))
 }

@@ -1,20 +1,21 @@
 //! An agent's own record of a session, read as the requests it sent.
 //!
 //! Coding agents keep every session in a file of their own: Codex a rollout (read by the
-//! private module `codex_rollout` inside this one), Claude Code a transcript (`claude_transcript`),
-//! gemini-cli and Qwen Code a chat (`gemini_chat`). [`read`] tells them apart by their
-//! content, not their name, and turns one into a [`Recording`]: the request bodies the agent sent, one
-//! per model call, in the provider's own format (OpenAI Responses, Anthropic Messages,
-//! Gemini `contents`), with the system prompt, the model and the tools where the file
-//! records them. A gemini-cli checkpoint is the list of Gemini contents it held, told by
-//! its setup context; its `logs.json` holds only the prompts typed, read as user turns
-//! with no call.
+//! private module `codex_rollout` inside this one), Claude Code a transcript
+//! (`claude_transcript`), gemini-cli a chat, one JSON object (`gemini_chat`) or, from 0.39
+//! on, JSON Lines (`gemini_jsonl`), and Qwen Code a chat of its own in JSON Lines
+//! (`qwen_chat`). [`read`] tells them apart by their content, not their name, and turns one
+//! into a [`Recording`]: the request bodies the agent sent, one per model call, in the
+//! provider's own format (OpenAI Responses, Anthropic Messages, Gemini `contents`), with the
+//! system prompt, the model and the tools where the file records them. A gemini-cli
+//! checkpoint is the list of Gemini contents it held, told by its setup context; its
+//! `logs.json` holds only the prompts typed, read as user turns with no call.
 //!
 //! An agent may compact its own context mid-session (Codex's `compacted` records, Claude
-//! Code's compact boundaries): the requests after it start from what the agent put in
-//! place of the turns before (its *lead*: a summary, a provider's compaction item, the
-//! user's messages kept). A recording keeps each stretch between two such compactions as
-//! an *epoch*, and gives the session two ways:
+//! Code's compact boundaries, Qwen Code's and gemini-cli's compressions): the requests
+//! after it start from what the agent put in place of the turns before (its *lead*: a
+//! summary, a provider's compaction item, the user's messages kept). A recording keeps each
+//! stretch between two such compactions as an *epoch*, and gives the session two ways:
 //!
 //! - [`Recording::run`]: the whole run as one request body, the agent's own compactions
 //!   left out — every item the model saw first, in order, the last answer included. What
@@ -32,6 +33,8 @@ use super::{Format, FormatError};
 mod claude_transcript;
 mod codex_rollout;
 mod gemini_chat;
+mod gemini_jsonl;
+mod qwen_chat;
 
 /// The agents whose session files are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -41,9 +44,11 @@ pub enum Agent {
     Codex,
     /// Claude Code: a transcript, `~/.claude/projects/<project>/<session>.jsonl`.
     ClaudeCode,
-    /// gemini-cli (and Qwen Code, which writes the same): a chat,
-    /// `~/.gemini/tmp/<project>/chats/session-*.json` (`~/.qwen/tmp/…`).
+    /// gemini-cli: a chat, `~/.gemini/tmp/<project>/chats/session-*.jsonl` (`.json` before
+    /// 0.39; older Qwen Code versions wrote the same under `~/.qwen/tmp/…`).
     GeminiCli,
+    /// Qwen Code: a chat, `~/.qwen/projects/<project>/chats/<session>.jsonl`.
+    QwenCode,
 }
 
 impl Agent {
@@ -53,6 +58,7 @@ impl Agent {
             Agent::Codex => "Codex",
             Agent::ClaudeCode => "Claude Code",
             Agent::GeminiCli => "gemini-cli",
+            Agent::QwenCode => "Qwen Code",
         }
     }
 }
@@ -202,9 +208,14 @@ pub fn read(text: &str) -> Result<Option<Recording>, FormatError> {
     if trimmed.starts_with('{')
         && let Ok(Value::Object(object)) = serde_json::from_str::<Value>(trimmed)
     {
-        // One JSON object: a gemini-cli chat, or a request body.
+        // One JSON object: a gemini-cli chat, a chat in JSON Lines one line long (gemini-cli's
+        // metadata alone, or one Qwen Code record), or a request body.
         return if gemini_chat::is_chat(&object) {
             gemini_chat::read(&object).map(Some)
+        } else if gemini_jsonl::is_start(&object) {
+            gemini_jsonl::read(&Lines::of(text)?).map(Some)
+        } else if qwen_chat::is_record(&object) {
+            qwen_chat::read(&Lines::of(text)?).map(Some)
         } else {
             Ok(None)
         };
@@ -228,6 +239,13 @@ pub fn read(text: &str) -> Result<Option<Recording>, FormatError> {
     if codex_rollout::is_rollout(&first.1) {
         return codex_rollout::read(&lines).map(Some);
     }
+    if gemini_jsonl::is_start(&first.1) {
+        return gemini_jsonl::read(&lines).map(Some);
+    }
+    // Before Claude Code's: Qwen Code's records have a `uuid` and a `parentUuid` too.
+    if lines.objects.iter().any(|(_, o)| qwen_chat::is_record(o)) {
+        return qwen_chat::read(&lines).map(Some);
+    }
     if lines
         .objects
         .iter()
@@ -244,9 +262,10 @@ pub(crate) struct Lines {
 }
 
 impl Lines {
-    /// Reads every non-empty line as a JSON object. A last line that is not JSON is a write
-    /// cut short (the agent was stopped mid-line) and is left out; any other is an error
-    /// at its line.
+    /// Reads every non-empty line as a JSON object. A line of objects one after another is
+    /// each of them: an append whose newline was lost (Qwen Code's reader recovers those
+    /// too). A last line that is not JSON is a write cut short (the agent was stopped
+    /// mid-line) and is left out; any other is an error at its line.
     fn of(text: &str) -> Result<Self, FormatError> {
         let lines: Vec<(usize, &str)> = text
             .lines()
@@ -264,6 +283,9 @@ impl Lines {
                         format!("expected an object, found {}", super::kind_of(&other)),
                     ));
                 }
+                Err(_) if let Some(glued) = glued(line) => {
+                    objects.extend(glued.into_iter().map(|object| (number, object)));
+                }
                 Err(_) if k + 1 == lines.len() && k > 0 => {}
                 Err(error) => {
                     return Err(FormatError::new(
@@ -275,6 +297,18 @@ impl Lines {
         }
         Ok(Self { objects })
     }
+}
+
+/// `line` as two or more JSON objects written one after another, if it is that.
+fn glued(line: &str) -> Option<Vec<Map<String, Value>>> {
+    let objects = serde_json::Deserializer::from_str(line)
+        .into_iter::<Value>()
+        .map(|value| match value {
+            Ok(Value::Object(object)) => Some(object),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    (objects.len() > 1).then_some(objects)
 }
 
 /// The path of line `number` of a JSON Lines file.
@@ -309,6 +343,19 @@ mod tests {
         let bad = format!("{good}\nnot json\n{item}");
         let error = read(&bad).expect_err("a bad line");
         assert_eq!(error.path, "line 2");
+    }
+
+    #[test]
+    fn a_line_of_objects_glued_together_is_each_of_them() {
+        let first = r#"{"uuid":"a","parentUuid":null,"type":"user","message":{"role":"user","parts":[{"text":"hi"}]}}"#;
+        let second = r#"{"uuid":"b","parentUuid":"a","type":"assistant","message":{"role":"model","parts":[{"text":"hello"}]}}"#;
+        let recording = read(&format!("{first}{second}\n"))
+            .expect("reads")
+            .expect("a chat");
+        assert_eq!(recording.calls(), 1);
+        // Glued to what is no object: an error at its line.
+        let error = read(&format!("{first}[1]\n{second}")).expect_err("refused");
+        assert_eq!(error.path, "line 1");
     }
 
     #[test]
