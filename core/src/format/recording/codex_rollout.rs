@@ -106,7 +106,7 @@ impl Reader {
         if payload.get("role").and_then(Value::as_str) == Some("user") {
             self.user_messages.push(payload.clone());
         }
-        self.epoch.items.push(payload.clone());
+        self.epoch.items.push(sendable(payload));
         Ok(())
     }
 
@@ -173,4 +173,22 @@ pub(crate) fn read(lines: &Lines) -> Result<Recording, FormatError> {
         }
     }
     Ok(reader.finish())
+}
+
+/// An item as Codex sends it. Newer versions record a tool's output that is one content
+/// item (`{"type": "input_text", "text": …}`) as that object alone; the Responses API takes
+/// a string or a list of content items, and the request held the list of one.
+fn sendable(item: &Value) -> Value {
+    let mut item = item.clone();
+    let output_item = matches!(
+        item.get("type").and_then(Value::as_str),
+        Some("function_call_output" | "custom_tool_call_output")
+    );
+    if output_item
+        && let Some(output) = item.get_mut("output")
+        && output.get("type").is_some()
+    {
+        *output = Value::Array(vec![output.take()]);
+    }
+    item
 }

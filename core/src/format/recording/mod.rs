@@ -334,6 +334,28 @@ mod tests {
     }
 
     #[test]
+    fn a_codex_tool_output_recorded_as_one_content_item_is_sent_as_a_list_of_it() {
+        let meta = r#"{"type":"session_meta","payload":{"id":"x"}}"#;
+        let call = r#"{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c1"}}"#;
+        let output = r#"{"type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":{"type":"input_text","text":"a.txt"}}}"#;
+        let recording = read(&format!(
+            "{meta}
+{call}
+{output}"
+        ))
+        .expect("reads")
+        .expect("a rollout");
+        let run = recording.run();
+        assert_eq!(
+            run["input"][1]["output"],
+            json!([{"type": "input_text", "text": "a.txt"}])
+        );
+        let conversation = crate::format::parse(&run, recording.format, Default::default())
+            .expect("a valid request");
+        assert_eq!(conversation.messages.len(), 2);
+    }
+
+    #[test]
     fn a_torn_last_line_is_left_out_and_a_bad_line_before_it_is_an_error() {
         let good = r#"{"type":"session_meta","payload":{"id":"x"}}"#;
         let item = r#"{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}}"#;
