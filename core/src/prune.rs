@@ -93,11 +93,12 @@ fn parse_marker(text: &str) -> Option<CompactionMeta> {
         "maximum" => Level::Maximum,
         _ => return None,
     };
-    let (first, last) = (field("first")?, field("last")?);
-    let covers = if first == last {
-        vec![MessageId::new(first)]
-    } else {
-        vec![MessageId::new(first), MessageId::new(last)]
+    // A summary squeezed into a tiny window names no ids ([`short_marker`]): it stands for
+    // what it covered, unnamed.
+    let covers = match (field("first"), field("last")) {
+        (Some(first), Some(last)) if first == last => vec![MessageId::new(first)],
+        (Some(first), Some(last)) => vec![MessageId::new(first), MessageId::new(last)],
+        _ => Vec::new(),
     };
     let summary_text = body.split_once("\n\n").map_or(body, |(_, s)| s).to_owned();
     Some(CompactionMeta {
@@ -318,6 +319,20 @@ pub fn as_prose(message: &Message) -> Option<Message> {
     Some(read)
 }
 
+/// The marker line of a summary squeezed into a window too small for the ids of what it
+/// covers: recognized all the same, covering messages it no longer names.
+fn short_marker(meta: &CompactionMeta) -> String {
+    format!(
+        "{SUMMARY_MARKER} level={} v={}]\n",
+        meta.level, meta.prompt_version
+    )
+}
+
+/// The fewest tokens a summary can be shrunk to: its short marker line, and a few words.
+pub fn summary_floor(meta: &CompactionMeta, accountant: &TokenAccountant) -> u64 {
+    accountant.text_tokens(&short_marker(meta)) + 16
+}
+
 /// Shrinks a summary by what matters least first: its trail and prose are clipped before
 /// its block of standing instructions (the user's words, verbatim); then the prose and
 /// trail go, then the line that explains what a summary is, then each instruction's
@@ -342,30 +357,37 @@ fn shrink_summary(message: &mut Message, accountant: &TokenAccountant, max_token
     let count = |t: &str| accountant.text_tokens(t);
     let fits = |header: &str, summary: &str| count(header) + count(summary) + 4 <= max_tokens;
     let tight = crate::standing::tightened(block);
+    // What can head the summary, the most first: the marker line with the explanation,
+    // the marker line alone, and the marker without the covered ids.
+    let heads = [header.clone(), line, short_marker(meta)];
     let (header, summary) =
         if fits(&header, block) && count(&header) + count(block) + 24 <= max_tokens {
             let allowed = max_tokens - count(&header) - count(block) - 4;
             let rest = &meta.summary_text[block.len()..];
             let rest = clip_middle(counter, rest, allowed).unwrap_or_else(|| rest.to_owned());
             (header, format!("{block}{rest}"))
-        } else if let Some(block) = [Some(block), tight.as_deref()]
-            .into_iter()
+        } else if let Some((head, block)) = heads
+            .iter()
+            .flat_map(|head| [Some(block), tight.as_deref()].map(|b| b.map(|b| (head, b))))
             .flatten()
-            .find(|block| !block.is_empty() && fits(&line, block))
+            .find(|(head, block)| !block.is_empty() && fits(head, block))
         {
-            // The marker line and the block, whole or each instruction to its own sentences;
-            // the explanation too where it fits.
-            let header = if fits(&header, block) { header } else { line };
-            (header, block.to_owned())
+            // The block, whole or each instruction to its own sentences, under the fullest
+            // head that fits beside it.
+            (head.clone(), block.to_owned())
         } else {
-            let allowed = max_tokens.saturating_sub(count(&line) + 4);
+            let head = heads
+                .iter()
+                .find(|head| fits(head, ""))
+                .unwrap_or(&heads[2]);
+            let allowed = max_tokens.saturating_sub(count(head) + 4);
             let least = tight.as_deref().unwrap_or(&meta.summary_text);
             let summary = if allowed >= 28 {
                 clip_middle(counter, least, allowed).unwrap_or_else(|| least.to_owned())
             } else {
                 String::new()
             };
-            (line, summary)
+            (head.clone(), summary)
         };
     *text = format!("{header}{summary}");
     meta.summary_text = summary;
@@ -436,6 +458,36 @@ mod tests {
             "{text}"
         );
         assert_eq!(crate::standing::read_block(&text).len(), 1, "{text}");
+    }
+
+    #[test]
+    fn a_summary_squeezed_below_its_marker_line_keeps_a_short_marker_that_is_still_known() {
+        let accountant = TokenAccountant::new(std::sync::Arc::new(Estimator));
+        let covers = vec![
+            MessageId::new("m0123456789ab"),
+            MessageId::new("mba9876543210"),
+        ];
+        let mut message = summary_message(
+            "- the team talked about a release",
+            covers,
+            Level::Maximum,
+            "k",
+            4,
+        );
+        let meta = message.compaction.clone().expect("a summary");
+        let floor = summary_floor(&meta, &accountant);
+        shrink(&mut message, &accountant, floor);
+        assert!(
+            accountant.message_tokens(&message) <= floor,
+            "{}",
+            message.text()
+        );
+        assert!(!message.text().contains("first="), "{}", message.text());
+        let mut plain = Message::new(message.id.clone(), Role::User, message.parts.clone());
+        recognize(std::slice::from_mut(&mut plain));
+        let known = plain.compaction.expect("still a summary");
+        assert_eq!(known.level, Level::Maximum);
+        assert!(known.covers.is_empty(), "it names none of what it covers");
     }
 
     #[test]

@@ -1082,3 +1082,56 @@ fn in_a_chat_awaiting_its_answer_the_reply_before_the_newest_words_gives_way_to_
     assert_eq!(outcome.messages.last(), messages.last());
     assert!(outcome.report.tokens_after <= compactor.budget().absolute_limit);
 }
+
+#[test]
+fn a_window_with_room_for_what_stays_verbatim_but_not_for_a_marker_line_still_compacts() {
+    // The task and the newest words fit the limit; beside them a summary's full marker
+    // line does not. The summary keeps a short marker instead of failing the run, and the
+    // conversation it leaves compacts again (its summary named none of what it covers).
+    // Ids as long as the ones the formats derive from content.
+    let id = |i: usize| format!("m{:012x}", i * 7_919_003);
+    let mut messages = vec![Message::user(
+        "task",
+        "Let's plan the CI overhaul with Iris.",
+    )];
+    for i in 0..6 {
+        messages.push(Message::assistant(
+            id(2 * i).as_str(),
+            "Noted. Do you want to get back to the plan we were making earlier?",
+        ));
+        messages.push(Message::user(
+            id(2 * i + 1).as_str(),
+            "I just remembered I need to send someone an email later today.",
+        ));
+    }
+    messages.push(Message::user("newest", "Remind me what we decided."));
+    let verbatim = tokens_of(&[messages[0].clone(), messages[messages.len() - 1].clone()]);
+    let total = tokens_of(&messages);
+    let compactor = compactor_for(total, (verbatim + 24) as f64 * 0.75 / total as f64, |c| {
+        c.clear_at_least = u64::MAX
+    });
+    let limit = compactor.budget().absolute_limit;
+    let (outcome, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
+    let outcome = outcome.expect("compacts");
+    assert!(outcome.report.tokens_after <= limit);
+    let summary = outcome
+        .messages
+        .iter()
+        .find(|m| m.is_compaction())
+        .expect("a summary");
+    assert!(!summary.text().contains("first="), "{}", summary.text());
+    // Handed back as plain messages, with more said.
+    let mut again: Vec<Message> = outcome
+        .messages
+        .iter()
+        .map(|m| Message::new(m.id.clone(), m.role, m.parts.clone()))
+        .collect();
+    again.push(Message::assistant(
+        "a9",
+        "We decided nothing yet, apart from the plan.",
+    ));
+    again.push(Message::user("later", "Then remind me of the plan."));
+    let (outcome, _) = run_extracting(&compactor, again, Trigger::Proactive);
+    let outcome = outcome.expect("compacts again");
+    assert!(outcome.report.tokens_after <= limit);
+}

@@ -105,8 +105,9 @@ impl Job {
             .replace
             .iter()
             .flat_map(|&i| match &messages[i].compaction {
-                Some(meta) => meta.covers.clone(),
-                None => vec![messages[i].id.clone()],
+                Some(meta) if !meta.covers.is_empty() => meta.covers.clone(),
+                // A summary that names none of what it covers stands for itself.
+                _ => vec![messages[i].id.clone()],
             })
             .collect();
         // With incremental summaries the existing running summary is the prompt's base,

@@ -442,14 +442,10 @@ impl Run {
                 if size == 0 {
                     break;
                 }
-                // A summary may go down to its framing and the marker: a window too small
-                // for more is still no reason to lose the run.
+                // A summary may go down to a marker: a window too small for more is still
+                // no reason to lose the run.
                 let floor = match &self.current[i].compaction {
-                    Some(meta) => {
-                        let text = self.current[i].text();
-                        let framing = text.len().saturating_sub(meta.summary_text.len());
-                        accountant.text_tokens(&text[..framing]) + 16
-                    }
+                    Some(meta) => crate::prune::summary_floor(meta, &accountant),
                     None => MIN_CLIPPED_TOKENS,
                 };
                 if size <= floor {
