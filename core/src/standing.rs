@@ -86,27 +86,11 @@ const OPENERS: &[&str] = &[
     "right",
 ];
 
-/// Words that make a sentence a rule that holds from now on.
+/// Words that make a sentence a rule, beside [`STRONG_RULE_MARKS`]; among them quantities
+/// and limits ("every", "only", "under"), which make none in a fragment of a sentence.
 const RULE_MARKS: &[&str] = &[
-    "never",
-    "always",
-    "must",
-    "mustn't",
-    "don't",
-    "dont",
-    "do not",
-    "no exceptions",
-    "from now on",
-    "from here on",
-    "going forward",
-    "at all times",
-    "under no circumstances",
     "stick to",
     "stick with",
-    "make sure",
-    "be sure to",
-    "ensure",
-    "avoid",
     "only ever",
     "red line",
     "non-negotiable",
@@ -170,8 +154,7 @@ const RULE_MARKS: &[&str] = &[
     "within",
 ];
 
-/// The marks of [`RULE_MARKS`] that make a rule wherever they stand in a sentence; the
-/// others (quantities and limits: "every", "only", "under") only in an order.
+/// Words that make a sentence a rule that holds from now on, wherever they stand in it.
 const STRONG_RULE_MARKS: &[&str] = &[
     "never",
     "always",
@@ -506,8 +489,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         // "… of all places"; "… but no structure"), not an order, unless a strong mark
         // makes it one.
         let fragment = continues(&lower, clause) && opens_a_fragment(clause);
-        marked(RULE_MARKS)
-            && (!fragment || marked(STRONG_RULE_MARKS))
+        let strong = marked(STRONG_RULE_MARKS);
+        (strong || (marked(RULE_MARKS) && !fragment))
             && (is_imperative(clause) || addresses_the_work(clause))
     });
     // An order with the thing not to do beside it: "Give me grams, not cups."
@@ -1010,6 +993,7 @@ fn is_marking_word(word: &str) -> bool {
             OVERRIDE_MARKS,
             OVERRIDE_OPENERS,
             RULE_MARKS,
+            STRONG_RULE_MARKS,
         ]
         .iter()
         .any(|marks| {

@@ -13,6 +13,15 @@ fn read(turns: &[(&str, &str)]) -> Vec<Instruction> {
     instructions(&refs, |_| false)
 }
 
+/// The texts of the instructions of `turns` that a later one superseded.
+fn superseded(turns: &[(&str, &str)]) -> Vec<String> {
+    read(turns)
+        .into_iter()
+        .filter(|i| i.superseded)
+        .map(|i| i.text)
+        .collect()
+}
+
 #[test]
 fn rules_and_decisions_are_told_from_chatter() {
     for rule in [
@@ -75,13 +84,6 @@ fn a_later_decision_supersedes_the_one_it_overrides() {
     );
     // Without a shared word, the override replaces the instruction just before it when
     // that is a decision ...
-    let superseded = |turns: &[(&str, &str)]| -> Vec<String> {
-        read(turns)
-            .into_iter()
-            .filter(|i| i.superseded)
-            .map(|i| i.text)
-            .collect()
-    };
     let decision = (
         "user",
         "For the rewrite, let's return raw exception messages to end users.",
@@ -327,13 +329,6 @@ fn overrides_said_as_users_say_them_and_fragments_that_are_not_rules() {
 
 #[test]
 fn the_plan_a_task_states_is_a_decision_a_later_turn_replaces() {
-    let superseded = |turns: &[(&str, &str)]| -> Vec<String> {
-        read(turns)
-            .into_iter()
-            .filter(|i| i.superseded)
-            .map(|i| i.text)
-            .collect()
-    };
     let task = (
         "user",
         "I want to make a small puzzle game for phones, with about forty levels, a calm \
