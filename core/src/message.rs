@@ -362,6 +362,15 @@ impl Message {
         self.compaction.is_some()
     }
 
+    /// The ids of the messages this one stands for: a summary's covered messages, or the
+    /// message itself (a message, or a summary that names none of what it covers).
+    pub fn stands_for(&self) -> &[MessageId] {
+        match &self.compaction {
+            Some(meta) if !meta.covers.is_empty() => &meta.covers,
+            _ => std::slice::from_ref(&self.id),
+        }
+    }
+
     /// The message's text parts (and tool-result text) joined by newlines: what a person
     /// would read, and what summaries are made of.
     pub fn text(&self) -> String {

@@ -234,10 +234,7 @@ pub fn conserved(original: &[Message], result: &[Message]) -> Result<(), Validat
     }
     let mut expected: Vec<&MessageId> = Vec::new();
     for (message, _) in original.iter().zip(&kept).filter(|(_, kept)| !**kept) {
-        match &message.compaction {
-            Some(meta) if !meta.covers.is_empty() => expected.extend(&meta.covers),
-            _ => expected.push(&message.id),
-        }
+        expected.extend(message.stands_for());
     }
     let Some(k) =
         (0..expected.len().max(covered.len())).find(|&k| expected.get(k) != covered.get(k))

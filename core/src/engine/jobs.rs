@@ -104,11 +104,7 @@ impl Job {
         let covers: Vec<MessageId> = fold
             .replace
             .iter()
-            .flat_map(|&i| match &messages[i].compaction {
-                Some(meta) if !meta.covers.is_empty() => meta.covers.clone(),
-                // A summary that names none of what it covers stands for itself.
-                _ => vec![messages[i].id.clone()],
-            })
+            .flat_map(|&i| messages[i].stands_for().iter().cloned())
             .collect();
         // With incremental summaries the existing running summary is the prompt's base,
         // not part of the transcript.
