@@ -52,9 +52,17 @@ pub(crate) fn is_entry(object: &Map<String, Value>) -> bool {
     let session = object.contains_key("sessionId") && !object.contains_key("payload");
     let summary = kind == Some("summary") && object.contains_key("leafUuid");
     let snapshot = kind == Some("file-history-snapshot") && object.contains_key("messageId");
+    // A transcript trimmed of its ids (by a viewer, an export) is still its entries: a
+    // `user` or `assistant` type around a `message` with content.
+    let bare = matches!(kind, Some("user" | "assistant"))
+        && object
+            .get("message")
+            .and_then(Value::as_object)
+            .is_some_and(|m| m.contains_key("content"));
     (session && kind.is_some_and(|k| ENTRIES.contains(&k)))
         || summary
         || snapshot
+        || bare
         || (object.contains_key("uuid") && object.contains_key("parentUuid"))
 }
 
@@ -314,6 +322,15 @@ fn spine(entries: &[Entry<'_>], ours: &dyn Fn(&Entry<'_>) -> bool) -> Vec<bool> 
                     .rev()
                     .find(|&j| ours(&entries[j]) && entries[j].object.contains_key("uuid"))
             }),
+            // An entry without ids (a transcript trimmed of them): the entry of the
+            // conversation before it in the file.
+            None if !entry.object.contains_key("uuid")
+                && !entry.object.contains_key("parentUuid") =>
+            {
+                (0..i).rev().find(|&j| {
+                    ours(&entries[j]) && matches!(entries[j].kind(), Some("user" | "assistant"))
+                })
+            }
             None => None,
         };
     }

@@ -253,6 +253,17 @@ pub fn read(text: &str) -> Result<Option<Recording>, FormatError> {
     {
         return claude_transcript::read(&lines).map(Some);
     }
+    if lines.objects.len() > 1 {
+        // Records one per line, of no agent this reads: say so, not "trailing characters".
+        return Err(FormatError::new(
+            "$",
+            format!(
+                "JSON Lines of {} records, none of them a session's: not a Codex rollout, a \
+                 Claude Code transcript, or a gemini-cli or Qwen Code chat",
+                lines.objects.len()
+            ),
+        ));
+    }
     Ok(None)
 }
 
@@ -365,6 +376,33 @@ mod tests {
         let bad = format!("{good}\nnot json\n{item}");
         let error = read(&bad).expect_err("a bad line");
         assert_eq!(error.path, "line 2");
+    }
+
+    #[test]
+    fn a_claude_transcript_trimmed_of_its_ids_is_read_in_file_order() {
+        let lines = [
+            r#"{"type":"user","message":{"content":"Fix the login bug"}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Reading it."},{"type":"tool_use","id":"t1","name":"Read","input":{}}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Fixed."}]}}"#,
+        ];
+        let recording = read(&lines.join("\n"))
+            .expect("reads")
+            .expect("a transcript");
+        let run = recording.run();
+        let messages = run["messages"].as_array().expect("messages");
+        assert_eq!(messages.len(), 4, "{run}");
+        assert_eq!(messages[0]["content"], "Fix the login bug");
+        assert_eq!(messages[3]["content"][0]["text"], "Fixed.");
+    }
+
+    #[test]
+    fn json_lines_of_no_agent_are_refused_by_what_they_are() {
+        let text = "{\"sessionId\":\"s\",\"message\":{\"usage\":{}}}\n\
+                    {\"sessionId\":\"s\",\"message\":{\"usage\":{}}}";
+        let error = read(text).expect_err("no session");
+        assert_eq!(error.path, "$");
+        assert!(error.message.contains("JSON Lines of 2 records"), "{error}");
     }
 
     #[test]
