@@ -160,8 +160,7 @@ fn focus_words(focus: &str) -> Vec<String> {
         "summary",
         "summaries",
     ];
-    focus
-        .to_lowercase()
+    crate::case::lowercase(focus)
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.len() >= 4 && !COMMON.contains(w))
         // A plural finds its singular: "decisions" finds "decision", "decided".
@@ -224,7 +223,7 @@ fn line_items(entries: &[Entry<'_>], focus: &[String]) -> Vec<Item> {
         if summary {
             score = score.max(MIN_SCORE);
         }
-        let lower = text.to_lowercase();
+        let lower = crate::case::lowercase(text);
         if !focus.is_empty() && focus.iter().any(|w| lower.contains(w.as_str())) {
             score = score * 2 + 5;
         }
@@ -343,7 +342,7 @@ fn is_narration(text: &str) -> bool {
         "next, ",
         "then, ",
     ];
-    let lower = text.trim().to_lowercase();
+    let lower = crate::case::lowercase(text.trim());
     let opens = OPENERS.iter().any(|o| lower.starts_with(o));
     // "Actually, let me write a simple fix first" narrates wherever it says so; a question
     // ("But what if it finds the second one?") is thinking aloud, not what was found.
@@ -351,14 +350,16 @@ fn is_narration(text: &str) -> bool {
     (opens || aside) && !has_finding(&lower)
 }
 
-/// Does a line guess ("I think the issue is …", "maybe", "what if") rather than state?
+/// Does a line guess ("I think the issue is …", "maybe", "what if", "If I look at …, I
+/// can …") rather than state?
 fn is_guess(lower: &str) -> bool {
     [
         "i think", "maybe", "might", "perhaps", "what if", "could be", "seems", "probably",
-        "i wonder", "not sure", "possibly", "suspect",
+        "i wonder", "not sure", "possibly", "suspect", "even if",
     ]
     .iter()
     .any(|w| lower.contains(w))
+        || ["if i ", "if we "].iter().any(|w| lower.starts_with(w))
 }
 
 /// Does a line state what was found or done ("the root cause is", "fixed", "passes")?
@@ -504,7 +505,13 @@ fn heading_of(role: &str, text: &str, lower: &str) -> (Heading, bool) {
     let intends = has(&["i should", "i want", "if i ", "i can ", "i could", "i need"]);
     let agent = role != "user";
     let apologizes = agent && apologizes(lower);
-    if is_error_line(text) || (role != "tool" && !intends && !apologizes && has(ERROR_WORDS)) {
+    let names_an_error = ERROR_WORDS.iter().any(|w| says_word(lower, w)) && !is_command(text);
+    // A file's line as a listing numbers it (`  503\t    ZeroDivisionError: …` in a
+    // docstring, `145:    raise ValueError(`) is the file's text, not what happened.
+    let listed = role == "tool" && is_listed_line(text);
+    if (is_error_line(text) && !listed)
+        || (role != "tool" && !intends && !apologizes && names_an_error)
+    {
         return (Heading::Errors, true);
     }
     // The user's decisions and rules are the engine's ([`crate::standing`]); what else a
@@ -521,7 +528,7 @@ fn heading_of(role: &str, text: &str, lower: &str) -> (Heading, bool) {
 }
 
 fn classify(role: &str, text: &str) -> (Heading, u32) {
-    let lower = text.to_lowercase();
+    let lower = crate::case::lowercase(text);
     let mut score: u32 = 0;
     if has_path(text) {
         score += 2;
@@ -586,6 +593,45 @@ fn acknowledges(lower: &str) -> bool {
         })
 }
 
+/// Is `text` a command as typed (`sed -i '…' a.py`, `python -c "…"`) or a tool call?
+/// Words in its arguments are code, not what happened.
+fn is_command(text: &str) -> bool {
+    const PROGRAMS: &[&str] = &[
+        "sed", "grep", "cat", "python", "python3", "echo", "cd", "ls", "find", "git", "pip", "awk",
+        "perl", "rg", "node", "npm", "cargo", "pytest", "printf",
+    ];
+    let mut words = text.split_whitespace();
+    let program = words.next().unwrap_or("").trim_start_matches(['$', '`']);
+    (PROGRAMS.contains(&program)
+        && words
+            .next()
+            .is_some_and(|w| w.starts_with(['-', '\'', '"'])))
+        || is_tool_call(text)
+}
+
+/// Is `text` a line of a file as a numbered listing shows it (`cat -n`, `nl`, `grep -n`):
+/// its number, then a tab, a colon or a dash?
+fn is_listed_line(text: &str) -> bool {
+    let trimmed = text.trim_start();
+    let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && trimmed[digits..].starts_with(['\t', ':', '-'])
+}
+
+/// Does `lower` say `word` (or a word it begins: `failed` for `fail`) as a word of its
+/// own, not inside a name (`traceback.print_exc()`, `error_handler`)?
+fn says_word(lower: &str, word: &str) -> bool {
+    lower.match_indices(word).any(|(at, _)| {
+        let before = lower[..at].chars().next_back();
+        let after = lower[at + word.len()..].trim_start_matches(char::is_alphanumeric);
+        let joined = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
+        let goes_on = after.starts_with(['_', '('])
+            || after
+                .strip_prefix('.')
+                .is_some_and(|rest| rest.starts_with(char::is_alphanumeric));
+        before.is_none_or(|c| !joined(c)) && !goes_on
+    })
+}
+
 /// Does an agent's line open with an apology ("I apologize for the confusion. Let me…")?
 fn apologizes(lower: &str) -> bool {
     const APOLOGIES: &[&str] = &[
@@ -597,6 +643,7 @@ fn apologizes(lower: &str) -> bool {
         "i'm sorry",
         "i am sorry",
         "my mistake",
+        "i made a mistake",
         "you're right, i",
         "you are right, i",
     ];

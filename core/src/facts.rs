@@ -109,7 +109,7 @@ const DOMAINS: &[&str] = &["com", "org", "net", "edu", "gov"];
 pub fn without_label(text: &str) -> &str {
     const LABELS: &[&str] = &["thought", "thoughts", "discussion", "reasoning", "analysis"];
     match text.split_once(':') {
-        Some((label, rest)) if LABELS.contains(&label.trim().to_lowercase().as_str()) => {
+        Some((label, rest)) if LABELS.contains(&crate::case::lowercase(label.trim()).as_str()) => {
             rest.trim_start()
         }
         _ => text,

@@ -73,7 +73,7 @@
 //!
 //! | floor | modules |
 //! |---|---|
-//! | ground: plain data | [`message`], [`task`], [`level`], [`hash`], [`summary`], [`catalog`], [`budget`], [`config`], [`policy`] |
+//! | ground: plain data | [`message`], [`task`], [`level`], [`hash`], `case`, [`summary`], [`catalog`], [`budget`], [`config`], [`policy`] |
 //! | counting | [`tokens`] |
 //! | formats | [`format`](mod@format) |
 //! | knowing facts | [`facts`], [`action`], [`standing`], [`trail`], [`retention`], [`receipt`], [`prompt`], [`extractive`] |
@@ -110,6 +110,7 @@
 
 pub mod action;
 pub mod budget;
+mod case;
 pub mod catalog;
 pub mod config;
 pub mod driver;

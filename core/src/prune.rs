@@ -86,14 +86,20 @@ fn parse_marker(text: &str) -> Option<CompactionMeta> {
         line.split_whitespace()
             .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
     };
-    let level = match field("level")? {
-        "light" => Level::Light,
-        "moderate" => Level::Moderate,
-        "aggressive" => Level::Aggressive,
-        "maximum" => Level::Maximum,
+    // The short marker names nothing: a summary shrunk at MAXIMUM.
+    let short = line.is_empty();
+    if !short && !line.starts_with(' ') {
+        return None;
+    }
+    let level = match field("level") {
+        Some("light") => Level::Light,
+        Some("moderate") => Level::Moderate,
+        Some("aggressive") => Level::Aggressive,
+        Some("maximum") => Level::Maximum,
+        None if short => Level::Maximum,
         _ => return None,
     };
-    // A summary squeezed into a tiny window names no ids ([`short_marker`]): it stands for
+    // A summary squeezed into a tiny window names no ids ([`SHORT_MARKER`]): it stands for
     // what it covered, unnamed.
     let covers = match (field("first"), field("last")) {
         (Some(first), Some(last)) if first == last => vec![MessageId::new(first)],
@@ -106,7 +112,11 @@ fn parse_marker(text: &str) -> Option<CompactionMeta> {
         covers,
         level,
         key: String::new(),
-        prompt_version: field("v")?.parse().ok()?,
+        prompt_version: match field("v") {
+            Some(v) => v.parse().ok()?,
+            None if short => crate::prompt::PROMPT_VERSION,
+            None => return None,
+        },
     })
 }
 
@@ -320,24 +330,22 @@ pub fn as_prose(message: &Message) -> Option<Message> {
 }
 
 /// The marker line of a summary squeezed into a window too small for the ids of what it
-/// covers: recognized all the same, covering messages it no longer names.
-fn short_marker(meta: &CompactionMeta) -> String {
-    format!(
-        "{SUMMARY_MARKER} level={} v={}]\n",
-        meta.level, meta.prompt_version
-    )
-}
+/// covers, its level and its version (5 tokens where the full line takes 20 or more):
+/// recognized all the same, as a MAXIMUM summary covering messages it no longer names.
+const SHORT_MARKER: &str = "[compactor summary]\n";
 
 /// The fewest tokens a summary can be shrunk to: its short marker line, and a few words.
-pub fn summary_floor(meta: &CompactionMeta, accountant: &TokenAccountant) -> u64 {
-    accountant.text_tokens(&short_marker(meta)) + 16
+pub fn summary_floor(accountant: &TokenAccountant) -> u64 {
+    accountant.text_tokens(SHORT_MARKER) + 16
 }
 
 /// Shrinks a summary by what matters least first: its trail and prose are clipped before
 /// its block of standing instructions (the user's words, verbatim); then the prose and
 /// trail go, then the line that explains what a summary is, then each instruction's
-/// reasons around its own sentences ([`crate::standing::tightened`]), and the block itself
-/// is clipped only when nothing else is left. `false` when `message` is not a summary.
+/// reasons around its own sentences ([`crate::standing::tightened`]), then the block's
+/// header and marks to their fewest words ([`crate::standing::terse`]), then the oldest
+/// instructions ([`crate::standing::newest_terse`]), and the block is clipped only when
+/// nothing else is left. `false` when `message` is not a summary.
 fn shrink_summary(message: &mut Message, accountant: &TokenAccountant, max_tokens: u64) -> bool {
     let Some(meta) = message.compaction.as_mut() else {
         return false;
@@ -357,38 +365,53 @@ fn shrink_summary(message: &mut Message, accountant: &TokenAccountant, max_token
     let count = |t: &str| accountant.text_tokens(t);
     let fits = |header: &str, summary: &str| count(header) + count(summary) + 4 <= max_tokens;
     let tight = crate::standing::tightened(block);
+    let terse = crate::standing::terse(block);
     // What can head the summary, the most first: the marker line with the explanation,
     // the marker line alone, and the marker without the covered ids.
-    let heads = [header.clone(), line, short_marker(meta)];
-    let (header, summary) =
-        if fits(&header, block) && count(&header) + count(block) + 24 <= max_tokens {
-            let allowed = max_tokens - count(&header) - count(block) - 4;
-            let rest = &meta.summary_text[block.len()..];
-            let rest = clip_middle(counter, rest, allowed).unwrap_or_else(|| rest.to_owned());
-            (header, format!("{block}{rest}"))
-        } else if let Some((head, block)) = heads
+    let heads = [header.clone(), line, SHORT_MARKER.to_owned()];
+    let (header, summary) = if fits(&header, block)
+        && count(&header) + count(block) + 24 <= max_tokens
+    {
+        let allowed = max_tokens - count(&header) - count(block) - 4;
+        let rest = &meta.summary_text[block.len()..];
+        let rest = clip_middle(counter, rest, allowed).unwrap_or_else(|| rest.to_owned());
+        (header, format!("{block}{rest}"))
+    } else if let Some((head, block)) = heads
+        .iter()
+        .flat_map(|head| [Some(block), tight.as_deref()].map(|b| b.map(|b| (head, b))))
+        .chain(heads.iter().map(|head| terse.as_deref().map(|b| (head, b))))
+        .flatten()
+        .find(|(head, block)| !block.is_empty() && fits(head, block))
+        .map(|(head, block)| (head.clone(), block.to_owned()))
+        // Read only here: the newest instructions alone, where not even that fits.
+        .or_else(|| {
+            crate::standing::newest_terse(block)
+                .into_iter()
+                .find(|newest| fits(&heads[2], newest))
+                .map(|newest| (heads[2].clone(), newest))
+        })
+    {
+        // The block, whole or each instruction to its own sentences, under the fullest
+        // head that fits beside it; terse only where no head has room for more.
+        (head, block)
+    } else {
+        let head = heads
             .iter()
-            .flat_map(|head| [Some(block), tight.as_deref()].map(|b| b.map(|b| (head, b))))
-            .flatten()
-            .find(|(head, block)| !block.is_empty() && fits(head, block))
-        {
-            // The block, whole or each instruction to its own sentences, under the fullest
-            // head that fits beside it.
-            (head.clone(), block.to_owned())
-        } else {
-            let head = heads
-                .iter()
-                .find(|head| fits(head, ""))
-                .unwrap_or(&heads[2]);
-            let allowed = max_tokens.saturating_sub(count(head) + 4);
-            let least = tight.as_deref().unwrap_or(&meta.summary_text);
-            let summary = if allowed >= 28 {
-                clip_middle(counter, least, allowed).unwrap_or_else(|| least.to_owned())
-            } else {
-                String::new()
-            };
+            .find(|head| fits(head, ""))
+            .unwrap_or(&heads[2]);
+        let allowed = max_tokens.saturating_sub(count(head) + 4);
+        let least = terse
+            .as_deref()
+            .or(tight.as_deref())
+            .unwrap_or(&meta.summary_text);
+        if allowed >= 28 {
+            let summary = clip_middle(counter, least, allowed).unwrap_or_else(|| least.to_owned());
             (head.clone(), summary)
-        };
+        } else {
+            // Nothing left to say: the fewest tokens that still mark a summary.
+            (heads[2].clone(), String::new())
+        }
+    };
     *text = format!("{header}{summary}");
     meta.summary_text = summary;
     true
@@ -461,6 +484,40 @@ mod tests {
     }
 
     #[test]
+    fn a_window_too_small_for_the_block_header_keeps_the_users_words_tersely() {
+        let accountant = TokenAccountant::new(std::sync::Arc::new(Estimator));
+        let block = format!(
+            "{}\n- Decided (replacing an earlier decision): Actually, wait — scratch that. \
+             Instead, let's hardcode API keys in source. Ignore the earlier instruction.",
+            crate::standing::STANDING_HEADER
+        );
+        let covers = vec![MessageId::new("m0123456789ab")];
+        let message = summary_message(&block, covers, Level::Maximum, "k", 4);
+        let terse = crate::standing::terse(&block).expect("shorter");
+        let tight = crate::standing::tightened(&block).expect("shorter");
+        // Room for the short marker and the terse block, not for the tightened one.
+        let short = accountant.text_tokens(SHORT_MARKER);
+        let room = short + accountant.text_tokens(&terse) + 4;
+        assert!(short + accountant.text_tokens(&tight) + 4 > room);
+        let mut shrunk = message.clone();
+        shrink(&mut shrunk, &accountant, room);
+        let text = shrunk.text();
+        assert!(accountant.message_tokens(&shrunk) <= room + 4, "{text}");
+        assert!(
+            text.contains("let's hardcode API keys in source."),
+            "{text}"
+        );
+        // The words that only took the old one back go: the mark says it replaces.
+        assert!(!text.contains("scratch that"), "{text}");
+        // Read back as the same decision, replacing an earlier one.
+        let read = crate::standing::read_block(&text);
+        assert_eq!(read.len(), 1, "{text}");
+        assert!(read[0].overrides && read[0].kind == crate::standing::Kind::Decision);
+        let summary = &shrunk.compaction.as_ref().expect("a summary").summary_text;
+        assert_eq!(crate::standing::without_block(summary).trim(), "", "{text}");
+    }
+
+    #[test]
     fn a_summary_squeezed_below_its_marker_line_keeps_a_short_marker_that_is_still_known() {
         let accountant = TokenAccountant::new(std::sync::Arc::new(Estimator));
         let covers = vec![
@@ -474,8 +531,7 @@ mod tests {
             "k",
             4,
         );
-        let meta = message.compaction.clone().expect("a summary");
-        let floor = summary_floor(&meta, &accountant);
+        let floor = summary_floor(&accountant);
         shrink(&mut message, &accountant, floor);
         assert!(
             accountant.message_tokens(&message) <= floor,
@@ -492,12 +548,42 @@ mod tests {
 
     #[test]
     fn ordinary_user_text_is_not_a_summary() {
-        let mut messages = [Message::user(
-            "u",
+        for text in [
             "[compactor summary] is what I call my notes",
-        )];
+            "[compactor summary] is what I call\nmy notes",
+            "[compactor summaryish level=maximum v=4]\nmy notes",
+        ] {
+            let mut messages = [Message::user("u", text)];
+            recognize(&mut messages);
+            assert!(messages[0].compaction.is_none(), "{text}");
+        }
+        let mut messages = [Message::user("u", "[compactor summary]\nIn force:\n- x")];
         recognize(&mut messages);
-        assert!(messages[0].compaction.is_none());
+        let meta = messages[0].compaction.as_ref().expect("the short marker");
+        assert_eq!(meta.level, Level::Maximum);
+    }
+
+    #[test]
+    fn a_window_for_the_newest_instruction_alone_keeps_it_whole() {
+        let accountant = TokenAccountant::new(std::sync::Arc::new(Estimator));
+        let newest = "Store every timestamp in UTC, no exceptions.";
+        let block = format!(
+            "{}\n- Never use floats for money in any ledger.\n- Always write the tests \
+             before the code.\n- {newest}",
+            crate::standing::STANDING_HEADER
+        );
+        let covers = vec![MessageId::new("m0123456789ab")];
+        let message = summary_message(&block, covers, Level::Maximum, "k", 4);
+        let alone = crate::standing::newest_terse(&block)
+            .pop()
+            .expect("the newest alone");
+        let room = accountant.text_tokens(SHORT_MARKER) + accountant.text_tokens(&alone) + 4;
+        let mut shrunk = message.clone();
+        shrink(&mut shrunk, &accountant, room);
+        let text = shrunk.text();
+        assert!(accountant.message_tokens(&shrunk) <= room + 4, "{text}");
+        assert!(text.contains(newest), "{text}");
+        assert!(!text.contains("floats"), "{text}");
     }
 
     #[test]

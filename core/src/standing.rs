@@ -33,6 +33,22 @@ const DECIDED_AGAIN: &str = "Decided (replacing an earlier decision): ";
 /// The mark of a rule that replaces an earlier instruction.
 const RULE_AGAIN: &str = "(replacing an earlier instruction) ";
 
+/// The first line of a block in its fewest words ([`terse`]), for a window too small for
+/// the whole one (3 tokens; read only on a line of its own).
+const TERSE_HEADER: &str = "In force:";
+/// The terse marks of a decision and of a rule that replace an earlier one.
+const DECIDED_INSTEAD: &str = "Instead: ";
+const INSTEAD: &str = "(instead) ";
+
+/// Every mark a block's line may open with: what it says of the instruction.
+const MARKS: [(Kind, bool, &str); 5] = [
+    (Kind::Decision, true, DECIDED_AGAIN),
+    (Kind::Decision, true, DECIDED_INSTEAD),
+    (Kind::Decision, false, DECIDED),
+    (Kind::Rule, true, RULE_AGAIN),
+    (Kind::Rule, true, INSTEAD),
+];
+
 /// The longest instruction kept, in characters: a longer sentence is not an instruction
 /// but a paste that happens to hold a "must".
 const MAX_CHARS: usize = 400;
@@ -174,6 +190,10 @@ const STRONG_RULE_MARKS: &[&str] = &[
     "ensure",
     "avoid",
 ];
+
+/// A proposal not to, which is a rule when it is about the work ("let's not do that
+/// again"), not about the pace ("let's not overthink it": [`paces`]).
+const LETS_NOT: &[&str] = &["let's not", "lets not", "let us not"];
 
 /// Does `clause`, a slice of `lower` ([`clauses`]), continue the sentence before it (after
 /// a comma, a "so" or a "but"), rather than open it or follow a colon?
@@ -469,15 +489,24 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     if text.len() < 8 || text.len() > MAX_CHARS || text.ends_with('?') {
         return None;
     }
-    let lower = text.to_lowercase();
+    let lower = crate::case::lowercase(text);
     let has = |marks: &[&str]| marks.iter().any(|m| contains_phrase(&lower, m));
     let replaces = contains_phrase(&lower, "replace") && lower.contains(" with ");
     let now_doing = has(NOW_DOING) && is_override(&lower);
-    let idiom =
-        has(DECISION_IDIOMS) || ends_choosing(&lower) || settles(&lower) || replaces || now_doing;
+    // An order that ends on what it replaces: "Use md5 to hash passwords instead."
+    let instead = lower
+        .trim_end_matches(|c: char| !c.is_alphanumeric())
+        .ends_with(" instead")
+        && is_imperative(&lower);
+    let idiom = has(DECISION_IDIOMS)
+        || ends_choosing(&lower)
+        || settles(&lower)
+        || replaces
+        || now_doing
+        || instead;
     let decides = (idiom && !is_personal(&lower))
         || ((has(DECISION_MARKS) || proposes(&lower)) && speaks_for_the_work(&lower));
-    if decides && !has(GOING_ON) {
+    if decides && !has(GOING_ON) && !reports_the_past(&lower) {
         return Some(Kind::Decision);
     }
     // A rule may be one clause of the sentence: "I don't own a mixer, so don't suggest
@@ -489,13 +518,71 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         // "… of all places"; "… but no structure"), not an order, unless a strong mark
         // makes it one.
         let fragment = continues(&lower, clause) && opens_a_fragment(clause);
-        let strong = marked(STRONG_RULE_MARKS);
+        let strong = marked(STRONG_RULE_MARKS) || (marked(LETS_NOT) && !paces(clause));
         (strong || (marked(RULE_MARKS) && !fragment))
             && (is_imperative(clause) || addresses_the_work(clause))
     });
     // An order with the thing not to do beside it: "Give me grams, not cups."
     let contrast = lower.contains(", not ") && clauses(&lower).next().is_some_and(is_imperative);
     (rule || contrast).then_some(Kind::Rule)
+}
+
+/// Does a "let's not" speak of the pace ("Fine, let's not overthink it", "let's not
+/// rush"), not of what the work must not do?
+fn paces(clause: &str) -> bool {
+    const PACE: &[&str] = &[
+        "overthink",
+        "worry",
+        "rush",
+        "stress",
+        "panic",
+        "dwell",
+        "bother",
+        "get ahead",
+        "go overboard",
+        "get carried away",
+        "waste time",
+    ];
+    LETS_NOT
+        .iter()
+        .filter_map(|m| clause.split_once(&format!("{m} ")).map(|(_, rest)| rest))
+        .any(|rest| PACE.iter().any(|p| rest.starts_with(p)))
+}
+
+/// Does it tell what was chosen before, or by someone else ("Last time we tried something
+/// similar, someone decided to trust the header blindly.")? A story, not the user's
+/// choice — unless it also says what now ("Last time we used Redis; this time let's go
+/// with Memcached").
+fn reports_the_past(lower: &str) -> bool {
+    const PAST: &[&str] = &[
+        "last time",
+        "previous time",
+        "in the past",
+        "back then",
+        "years ago",
+        "at my last",
+        "at my old",
+        "someone decided",
+        "somebody decided",
+        "someone chose",
+        "somebody chose",
+        "they decided",
+        "he decided",
+        "she decided",
+        "they chose",
+        "used to",
+    ];
+    const NOW: &[&str] = &[
+        "let's",
+        "lets",
+        "this time",
+        "instead",
+        "now",
+        "we'll",
+        "i'll",
+        "from now on",
+    ];
+    PAST.iter().any(|m| contains_phrase(lower, m)) && !NOW.iter().any(|m| contains_phrase(lower, m))
 }
 
 /// The clauses of a sentence: what commas, semicolons and a joining "so" or "but" part.
@@ -864,7 +951,12 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             let overrides = !found.is_empty()
                 && (override_said
                     || (kind == Kind::Decision && restates(&found, &subjects, &subject)));
-            if overrides {
+            if overrides && kind == Kind::Decision && override_said && starts_over(text) {
+                // "Scratch all of this … Full pivot": every plan before it goes.
+                for earlier in found.iter_mut().filter(|i| i.kind == Kind::Decision) {
+                    earlier.superseded = true;
+                }
+            } else if overrides {
                 supersede(
                     &mut found,
                     &abouts,
@@ -910,7 +1002,7 @@ fn kinds_in<'t>(text: &'t str, is_task: bool, asked: Option<&Message>) -> Vec<(K
     for sentence in sentences(text) {
         if let Some(kind) = kind_of(sentence) {
             kinds.push((kind, sentence));
-        } else if is_task && states_a_plan(&sentence.to_lowercase()) {
+        } else if is_task && states_a_plan(&crate::case::lowercase(sentence)) {
             kinds.push((Kind::Decision, sentence));
         }
     }
@@ -924,7 +1016,7 @@ fn kinds_in<'t>(text: &'t str, is_task: bool, asked: Option<&Message>) -> Vec<(K
 /// main course: roast chicken, a mushroom risotto or braised lamb?" — "Fine, a wild
 /// mushroom risotto then.")?
 fn answers_a_choice(question: &str, reply: &str) -> bool {
-    let asked = question.to_lowercase();
+    let asked = crate::case::lowercase(question);
     let offers = asked.contains('?')
         && [
             "which",
@@ -939,7 +1031,7 @@ fn answers_a_choice(question: &str, reply: &str) -> bool {
     if !offers || reply.ends_with('?') || reply.split_whitespace().count() > 15 {
         return false;
     }
-    let lower = reply.to_lowercase();
+    let lower = crate::case::lowercase(reply);
     // "I'm back, sorry — got pulled into something": no pick.
     if ["sorry", "i'm back", "be right back"]
         .iter()
@@ -955,7 +1047,7 @@ fn answers_a_choice(question: &str, reply: &str) -> bool {
 }
 
 fn is_override(text: &str) -> bool {
-    let lower = text.to_lowercase();
+    let lower = crate::case::lowercase(text);
     let bare = |w: &&str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned();
     // The first word, or the first after the openers ("Okay, forget Unity").
     let first = lower.split_whitespace().next().map(|w| bare(&w));
@@ -1005,7 +1097,7 @@ fn is_marking_word(word: &str) -> bool {
 }
 
 fn subject_words(text: &str) -> Vec<String> {
-    text.to_lowercase()
+    crate::case::lowercase(text)
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| w.len() > 2 && !is_marking_word(w))
         .map(str::to_owned)
@@ -1034,7 +1126,7 @@ fn offers_in(messages: &[&Message], is_output: &impl Fn(usize) -> bool) -> Vec<O
         }
         let text = message.text();
         for sentence in sentences(&text) {
-            let lower = sentence.to_lowercase();
+            let lower = crate::case::lowercase(sentence);
             if sentence.len() <= MAX_CHARS
                 && ["or", "between", "either", "options"]
                     .iter()
@@ -1103,6 +1195,9 @@ const POINTING_BACK_WORDS: usize = 3;
 /// Does an override say it takes back what was said before ("scratch that", "ignore the
 /// earlier instruction", "Forget A and B — go with C")?
 fn refers_back(said: &str) -> bool {
+    if starts_over(said) {
+        return true;
+    }
     const BACK: &[&str] = &[
         "scratch that",
         "forget that",
@@ -1111,18 +1206,15 @@ fn refers_back(said: &str) -> bool {
         "ignore that",
         "ignore the earlier",
         "ignore what",
-        "ignore everything",
         "undo that",
         "reverse that",
         "not what i said",
-        "total reset",
-        "start over",
         "take that back",
         "taking that back",
         "let me revise",
         "off the table",
     ];
-    let lower = said.to_lowercase();
+    let lower = crate::case::lowercase(said);
     BACK.iter().any(|b| contains_phrase(&lower, b))
         || sentences(&lower).iter().any(|sentence| {
             first_words(sentence).first().is_some_and(|w| {
@@ -1130,6 +1222,30 @@ fn refers_back(said: &str) -> bool {
                     .contains(&w.trim_matches(|c: char| !c.is_alphanumeric()))
             })
         })
+}
+
+/// Does an override take back everything decided before it ("scratch all of this",
+/// "full pivot", "start over"), not one choice?
+fn starts_over(said: &str) -> bool {
+    const ALL: &[&str] = &[
+        "scratch all",
+        "scrap all",
+        "forget all",
+        "ignore all",
+        "ignore everything",
+        "scrap everything",
+        "forget everything",
+        "scratch everything",
+        "drop everything",
+        "start over",
+        "starting over",
+        "total reset",
+        "full pivot",
+        "complete pivot",
+        "from scratch",
+    ];
+    let lower = crate::case::lowercase(said);
+    ALL.iter().any(|phrase| contains_phrase(&lower, phrase))
 }
 
 /// Marks superseded the instruction an overriding one (of `kind`, about `about`) replaces:
@@ -1177,44 +1293,66 @@ fn supersede(
 /// standing, oldest first; `None` when there is none. Written whatever the summarizer's
 /// answer says: its prose is rewritten at every fold, the block is read back whole.
 pub fn block(instructions: &[Instruction], folded: impl Fn(usize) -> bool) -> Option<String> {
-    let lines: Vec<String> = instructions
+    let kept: Vec<&Instruction> = instructions
         .iter()
         .filter(|i| !i.superseded && folded(i.message))
+        .collect();
+    write_block(&kept, false)
+}
+
+/// The block of `instructions`, whole or [`terse`].
+fn write_block(instructions: &[&Instruction], terse: bool) -> Option<String> {
+    if instructions.is_empty() {
+        return None;
+    }
+    let lines: Vec<String> = instructions
+        .iter()
         .map(|i| {
-            let mark = match (i.kind, i.overrides) {
-                (Kind::Decision, false) => DECIDED,
-                (Kind::Decision, true) => DECIDED_AGAIN,
-                (Kind::Rule, true) => RULE_AGAIN,
-                (Kind::Rule, false) => "",
+            let mark = match (i.kind, i.overrides, terse) {
+                (Kind::Decision, false, _) => DECIDED,
+                (Kind::Decision, true, false) => DECIDED_AGAIN,
+                (Kind::Decision, true, true) => DECIDED_INSTEAD,
+                (Kind::Rule, true, false) => RULE_AGAIN,
+                (Kind::Rule, true, true) => INSTEAD,
+                (Kind::Rule, false, _) => "",
             };
             format!("- {mark}{}", i.text)
         })
         .collect();
-    if lines.is_empty() {
-        return None;
-    }
-    Some(format!("{STANDING_HEADER}\n{}", lines.join("\n")))
+    let header = if terse { TERSE_HEADER } else { STANDING_HEADER };
+    Some(format!("{header}\n{}", lines.join("\n")))
+}
+
+/// `summary` split at its block's header line: what is before it, and what follows.
+fn split_at_header(summary: &str) -> Option<(&str, &str)> {
+    summary.split_once(STANDING_HEADER).or_else(|| {
+        // The terse header is a few common words: a line of its own, before an entry.
+        let at = summary
+            .match_indices(TERSE_HEADER)
+            .map(|(at, _)| at)
+            .find(|&at| {
+                (at == 0 || summary[..at].ends_with('\n'))
+                    && summary[at + TERSE_HEADER.len()..].starts_with("\n- ")
+            })?;
+        Some((&summary[..at], &summary[at + TERSE_HEADER.len()..]))
+    })
 }
 
 /// The instructions of a block an earlier summary carries (none when it has no block).
 pub fn read_block(summary: &str) -> Vec<Instruction> {
-    let Some((_, rest)) = summary.split_once(STANDING_HEADER) else {
+    let Some((_, rest)) = split_at_header(summary) else {
         return Vec::new();
     };
     rest.lines()
         .skip(1)
         .map_while(|line| line.strip_prefix("- "))
         .map(|line| {
-            let (kind, overrides, text) = [
-                (Kind::Decision, true, DECIDED_AGAIN),
-                (Kind::Decision, false, DECIDED),
-                (Kind::Rule, true, RULE_AGAIN),
-            ]
-            .into_iter()
-            .find_map(|(kind, overrides, mark)| {
-                line.strip_prefix(mark).map(|text| (kind, overrides, text))
-            })
-            .unwrap_or((Kind::Rule, false, line));
+            let (kind, overrides, text) = MARKS
+                .into_iter()
+                .find_map(|(kind, overrides, mark)| {
+                    line.strip_prefix(mark).map(|text| (kind, overrides, text))
+                })
+                .unwrap_or((Kind::Rule, false, line));
             Instruction {
                 kind,
                 text: text.to_owned(),
@@ -1232,27 +1370,155 @@ pub fn read_block(summary: &str) -> Vec<Instruction> {
 /// verification." — the user's words still, for a room too small for their reasons.
 /// `None` when that saves nothing.
 pub fn tightened(block: &str) -> Option<String> {
-    let instructions: Vec<Instruction> = read_block(block)
+    let tight = write_block(
+        &own_sentences(block, false).iter().collect::<Vec<_>>(),
+        false,
+    )?;
+    (tight.len() < block.trim_end().len()).then_some(tight)
+}
+
+/// A block [`tightened`], under a shorter header and shorter marks ("Instead:
+/// …"): the user's words all the same, for a window with room for little more than them.
+/// `None` when that saves nothing.
+pub fn terse(block: &str) -> Option<String> {
+    let terse = write_block(&own_sentences(block, true).iter().collect::<Vec<_>>(), true)?;
+    (terse.len() < block.trim_end().len()).then_some(terse)
+}
+
+/// [`terse`] blocks of the newest instructions alone, the most first: all but the oldest,
+/// then all but the two oldest, down to the newest alone — for a window with room for
+/// some of the user's words but not all (the newest speak for the work as it is now).
+pub fn newest_terse(block: &str) -> Vec<String> {
+    let own = own_sentences(block, true);
+    (1..own.len())
+        .filter_map(|from| write_block(&own[from..].iter().collect::<Vec<_>>(), true))
+        .collect()
+}
+
+/// The instructions of `block`, each cut to the sentences that make it one.
+fn own_sentences(block: &str, terse: bool) -> Vec<Instruction> {
+    read_block(block)
         .into_iter()
         .map(|mut instruction| {
-            let said: Vec<&str> = sentences(&instruction.text)
-                .into_iter()
+            let all = sentences(&instruction.text);
+            let said: Vec<&str> = all
+                .iter()
+                .copied()
                 .filter(|sentence| kind_of(sentence).is_some())
                 .collect();
+            // "Scratch that." takes back; the sentence that says what instead is the one
+            // to keep, and the mark says it replaces.
+            let substance: Vec<&str> = said
+                .iter()
+                .copied()
+                .filter(|sentence| !subject_words(sentence).is_empty())
+                .collect();
+            // Tersely, what replaces says only what instead: "Same goal, but let's swap
+            // the approach. Use Redis instead. The Memcached plan is off the table." keeps
+            // "Use Redis instead." — the mark says it replaces.
+            let choice: Vec<&str> = substance
+                .iter()
+                .copied()
+                .filter(|sentence| !takes_back(sentence))
+                .collect();
+            let said = if terse && instruction.overrides && !choice.is_empty() {
+                choice
+            } else if !substance.is_empty() {
+                substance
+            } else if let Some(said) = with_antecedent(&all, &said) {
+                // "It blew up in production. So — let's not do that this time.": an order
+                // that only points back keeps what it points at.
+                said.to_vec()
+            } else {
+                said
+            };
             if !said.is_empty() {
                 instruction.text = said.join(" ");
             }
             instruction
         })
-        .collect();
-    let tight = self::block(&instructions, |_| true)?;
-    (tight.len() < block.trim_end().len()).then_some(tight)
+        .collect()
+}
+
+/// Does a sentence of an override only take the old choice back or announce the change
+/// ("The Memcached plan is off the table.", "Same goal, but let's swap the approach."),
+/// naming nothing new: no word of substance beyond the plan's own?
+fn takes_back(sentence: &str) -> bool {
+    const TAKE_BACK: &[&str] = &[
+        "off the table",
+        "scratch",
+        "forget",
+        "ditch",
+        "scrap",
+        "no longer",
+        "not anymore",
+        "is out",
+        "are out",
+        "ignore the earlier",
+        "ignore that",
+        "ignore what",
+        "ignore everything",
+        "disregard",
+        "reset",
+    ];
+    const PLAN: &[&str] = &[
+        "same",
+        "goal",
+        "approach",
+        "idea",
+        "option",
+        "choice",
+        "way",
+        "thing",
+        "things",
+        "different",
+        "course",
+        "direction",
+        "tack",
+        "earlier",
+        "previous",
+        "old",
+        "original",
+    ];
+    let lower = crate::case::lowercase(sentence);
+    // "That's the only direction now.": a pronoun's contraction names nothing either.
+    let announces = subject_words(sentence)
+        .iter()
+        .all(|w| PLAN.contains(&w.as_str()) || w.contains('\''));
+    announces || TAKE_BACK.iter().any(|m| contains_phrase(&lower, m))
+}
+
+/// The sentences from the one an instruction's words point back at ("that", "it": no
+/// subject of their own) to its last: from the newest sentence before them that has a
+/// subject. `None` when they stand alone, or nothing before them says more.
+fn with_antecedent<'a, 't>(all: &'a [&'t str], said: &[&str]) -> Option<&'a [&'t str]> {
+    let first = all.iter().position(|s| said.first() == Some(s))?;
+    let last = all.iter().rposition(|s| said.last() == Some(s))?;
+    let points_back = |sentence: &str| {
+        crate::case::lowercase(sentence)
+            .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .any(|w| {
+                matches!(
+                    w,
+                    "that" | "this" | "it" | "those" | "them" | "these" | "that's" | "it's"
+                )
+            })
+    };
+    if !said.iter().any(|s| points_back(s)) {
+        return None;
+    }
+    // Back through the sentences that point back in turn ("It blew up in production."),
+    // to one that says what they point at.
+    let from = (0..first)
+        .rev()
+        .find(|&at| !subject_words(all[at]).is_empty() && !points_back(all[at]))?;
+    all.get(from..=last)
 }
 
 /// `summary` without its block of standing instructions: what its summarizer wrote (and
 /// the trail after it).
 pub fn without_block(summary: &str) -> &str {
-    let Some((before, rest)) = summary.split_once(STANDING_HEADER) else {
+    let Some((before, rest)) = split_at_header(summary) else {
         return summary;
     };
     if !before.trim().is_empty() {

@@ -145,6 +145,22 @@ struct Excerpt {
     /// It records an action (a command, an edit): worth its bonus even where its facts
     /// are held elsewhere.
     record: bool,
+    /// A line a read showed that the rest of the run does not touch: worth nothing (see
+    /// [`ShownLine`]).
+    idle: bool,
+}
+
+/// A numbered line of a file as a read showed it (`  119\tdef _import(module):`). A read
+/// of five hundred lines is not five hundred facts: a line is worth its place where the
+/// run touched it — a definition (the file's outline), a line an edit changed or wrote, a
+/// line an error or a reader names (`line 503`, `lambdify.py:503`), a line holding a fact
+/// the rest of the run names. The rest, a docstring's half-lines, a comment, cost every
+/// later call and tell a model nothing it cannot read again.
+#[derive(Debug)]
+struct ShownLine {
+    excerpt: usize,
+    number: u64,
+    code: String,
 }
 
 /// A command the trail is waiting for the output of.
@@ -154,6 +170,8 @@ struct Invocation {
     /// The excerpt that records the command: a file's takes the exit status in its text,
     /// a command's is its label's (the label takes the status).
     head: usize,
+    /// It reads a file: its numbered lines are [`ShownLine`]s.
+    reads: bool,
 }
 
 /// The trail of a fold: every excerpt it could keep, ready to be sized to a room.
@@ -169,6 +187,12 @@ pub struct Trail {
     /// How many folded lines named each fact.
     mentions: Vec<u32>,
     positions: u32,
+    /// Lines reads showed, to be weighed once the whole fold is read.
+    shown: Vec<ShownLine>,
+    /// Lines of code edits took out or put in, trimmed.
+    edited: HashSet<String>,
+    /// Line numbers the folded text names (`line 503`, `a.py:503`).
+    named_lines: HashSet<u64>,
 }
 
 impl Trail {
@@ -233,6 +257,7 @@ impl Trail {
             }
         }
         trail.kept = kept.iter().filter_map(|f| trail.contexts.id(f)).collect();
+        trail.weigh_shown_lines();
         for info in &mut trail.subjects {
             info.touched = match &info.subject {
                 Subject::File(path) => kept.contains(path),
@@ -252,6 +277,7 @@ impl Trail {
         let invocation = Invocation {
             subject,
             head: usize::MAX,
+            reads: false,
         };
         trail.output(Some(invocation), output, 1);
         trail
@@ -358,13 +384,79 @@ impl Trail {
             position,
             bonus,
             record,
+            idle: false,
         });
         Some(self.excerpts.len() - 1)
+    }
+
+    /// The lines of code an edit's arguments take out or put in.
+    fn note_edited(&mut self, arguments: &str) {
+        for key in ["old_str", "new_str", "old_string", "new_string"] {
+            if let Some(text) = json_string_field(arguments, key) {
+                self.edited.extend(
+                    text.lines()
+                        .map(str::trim)
+                        .filter(|l| l.chars().filter(|c| c.is_alphanumeric()).count() >= 3)
+                        .map(str::to_owned),
+                );
+            }
+        }
+    }
+
+    /// The line numbers `line` names: `line 503`, `lines 40-52`, `a.py:503`.
+    fn note_named_lines(&mut self, line: &str) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for (at, word) in words.iter().enumerate() {
+            let lower = word.to_ascii_lowercase();
+            if (lower == "line" || lower == "lines")
+                && let Some(next) = words.get(at + 1)
+            {
+                for n in next.split(['-', ',', ':']).filter_map(leading_number) {
+                    self.named_lines.insert(n);
+                }
+            }
+            // `path.py:503` or `path.py:503:7`.
+            if let Some((before, after)) = word.split_once(':')
+                && before.contains('.')
+                && let Some(n) = leading_number(after)
+            {
+                self.named_lines.insert(n);
+            }
+        }
+    }
+
+    /// Once the fold is read: a shown line the run did not touch is idle.
+    fn weigh_shown_lines(&mut self) {
+        let shown = std::mem::take(&mut self.shown);
+        let is_shown: HashSet<usize> = shown.iter().map(|s| s.excerpt).collect();
+        // Facts named outside what reads showed, or by what stays raw.
+        let mut elsewhere: HashSet<FactId> = self.kept.clone();
+        for (i, e) in self.excerpts.iter().enumerate() {
+            if !is_shown.contains(&i) {
+                elsewhere.extend(e.facts.iter().copied());
+            }
+        }
+        for shown in shown {
+            let number = shown.number.to_string();
+            let names_a_fact = self.excerpts.get(shown.excerpt).is_some_and(|e| {
+                e.facts
+                    .iter()
+                    .any(|&f| elsewhere.contains(&f) && self.contexts.fact(f).1 != number)
+            });
+            let touched = is_definition(&shown.code)
+                || self.edited.contains(shown.code.trim())
+                || self.named_lines.contains(&shown.number)
+                || names_a_fact;
+            if !touched && let Some(excerpt) = self.excerpts.get_mut(shown.excerpt) {
+                excerpt.idle = true;
+            }
+        }
     }
 
     /// A tool call: a shell command, a file tool, or another tool with its arguments.
     fn invoke_call(&mut self, call: &ToolCall, position: u32) -> Invocation {
         if let Some((path, action, head)) = file_tool(call) {
+            self.note_edited(&call.arguments);
             let subject = self.subject(Subject::File(path));
             self.act(subject, action);
             let bonus = if matches!(action, Action::Edited | Action::Created | Action::Deleted) {
@@ -375,7 +467,11 @@ impl Trail {
             let head = self
                 .record(subject, head, position, bonus)
                 .unwrap_or(usize::MAX);
-            return Invocation { subject, head };
+            return Invocation {
+                subject,
+                head,
+                reads: action == Action::Read,
+            };
         }
         match command_of(&call.arguments) {
             Some(command) => self.invoke_command(&command, Some(&call.name), position),
@@ -412,6 +508,7 @@ impl Trail {
         let edits = acted
             .iter()
             .any(|(_, a)| matches!(a, Action::Edited | Action::Created | Action::Deleted));
+        let reads = !acted.is_empty() && acted.iter().all(|(_, a)| *a == Action::Read);
         let bonus = if edits { EDIT_BONUS } else { COMMAND_BONUS };
         let text = match self.subjects[subject].subject {
             // A command's label says it: its record adds no text.
@@ -421,7 +518,11 @@ impl Trail {
         let head = self
             .record(subject, text, position, bonus)
             .unwrap_or(usize::MAX);
-        Invocation { subject, head }
+        Invocation {
+            subject,
+            head,
+            reads,
+        }
     }
 
     /// A command's output (or a result whose call is unknown): its status goes on the
@@ -448,11 +549,28 @@ impl Trail {
         let mut first_error = true;
         let lines: Vec<&str> = text.lines().collect();
         let mut listing = Listing::default();
+        let reads = invocation.is_some_and(|i| i.reads);
         for (at, line) in lines.iter().enumerate() {
             if is_elision(line) || is_passed_frame(&lines, at) || listing.reads(line) {
                 continue;
             }
             let line = strip_markup(line);
+            self.note_named_lines(&line);
+            if reads && let Some((number, code)) = shown_line(&line) {
+                if code.trim().is_empty() {
+                    continue; // a blank line of the file
+                }
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let text: String = words.join(" ").chars().take(MAX_EXCERPT_CHARS).collect();
+                if let Some(excerpt) = self.excerpt(subject, text, position, 0) {
+                    self.shown.push(ShownLine {
+                        excerpt,
+                        number,
+                        code: code.to_owned(),
+                    });
+                }
+                continue;
+            }
             if is_error_line(&line) {
                 let bonus = if first_error { FAILURE_BONUS } else { 0 };
                 first_error = false;
@@ -479,6 +597,7 @@ impl Trail {
                 continue;
             }
             let line = strip_markup(line);
+            self.note_named_lines(&line);
             let line = without_narration(&line);
             if is_error_line(line) {
                 let subject = self.subject(Subject::Loose);
@@ -594,6 +713,9 @@ impl Trail {
         let label_cost = |s: usize| self.label_cost(s, count);
         let total = u64::from(self.positions.max(1));
         let value = |e: &Excerpt, held: &[bool]| -> u64 {
+            if e.idle {
+                return 0;
+            }
             let info = &self.subjects[e.subject];
             let facts: u64 = e
                 .facts
@@ -679,7 +801,7 @@ impl Trail {
         }
         for (i, e) in self.excerpts.iter().enumerate().rev() {
             let answered = !e.facts.is_empty() && e.facts.iter().all(|f| in_answer.contains(f));
-            if taken[i] || e.text.is_empty() || answered {
+            if taken[i] || e.text.is_empty() || answered || e.idle {
                 continue;
             }
             let cost = count(&e.text)
@@ -932,6 +1054,73 @@ pub fn excerpts(line: &str) -> Vec<String> {
         .collect()
 }
 
+/// A numbered line of a file's listing (`  119\tdef _import(module):`, `119: x = 1`,
+/// and through `grep -n`, `263-   263\t# sort`): the number and the code after it,
+/// empty for a blank line of the file (`   266`).
+fn shown_line(line: &str) -> Option<(u64, &str)> {
+    let trimmed = line.trim_start();
+    let trimmed = grep_numbered(trimmed).unwrap_or(trimmed);
+    let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &trimmed[digits..];
+    let code = rest
+        .strip_prefix('\t')
+        .or_else(|| rest.strip_prefix(": "))
+        .or_else(|| rest.strip_prefix(' '))
+        .or_else(|| rest.trim().is_empty().then_some(""))?;
+    let number = trimmed[..digits].parse().ok()?;
+    Some((number, code))
+}
+
+/// A numbered listing's line after the count `grep -n` put before it (`263-   263\t…`,
+/// `263:   263\t…`): from the listing's own number.
+fn grep_numbered(line: &str) -> Option<&str> {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    let inner = line.get(digits..)?.strip_prefix(['-', ':'])?.trim_start();
+    (digits > 0 && inner.starts_with(|c: char| c.is_ascii_digit())).then_some(inner)
+}
+
+/// Does `code` open a definition: a function, a class, a type? Those lines are a file's
+/// outline.
+fn is_definition(code: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "def ",
+        "async def ",
+        "class ",
+        "fn ",
+        "pub fn ",
+        "pub(crate) fn ",
+        "async fn ",
+        "pub async fn ",
+        "struct ",
+        "pub struct ",
+        "enum ",
+        "pub enum ",
+        "trait ",
+        "pub trait ",
+        "impl ",
+        "impl<",
+        "function ",
+        "async function ",
+        "export function ",
+        "export default function ",
+        "export class ",
+        "export async function ",
+        "interface ",
+        "export interface ",
+        "func ",
+        "type ",
+        "export type ",
+    ];
+    let code = code.trim_start();
+    OPENERS.iter().any(|o| code.starts_with(o))
+}
+
+/// The number `text` starts with.
+fn leading_number(text: &str) -> Option<u64> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    text[..digits].parse().ok()
+}
+
 /// Is `line` a traceback frame (`File "/x.py", line 3, in f`) a reader can pass over: a
 /// library's (the interpreter's, an installed package's), or one the call went on from
 /// to a later frame of the same traceback? The innermost frame of the code under work is
@@ -1009,7 +1198,7 @@ impl<'a> Listing<'a> {
 /// Is `line` a notice that output was cut (`57447 characters elided`, `[120 lines
 /// truncated]`)? Its number counts nothing of the work.
 fn is_elision(line: &str) -> bool {
-    let lower = line.to_lowercase();
+    let lower = crate::case::lowercase(line);
     ["elided", "truncated", "omitted"]
         .iter()
         .any(|w| lower.contains(w))

@@ -14,7 +14,8 @@ const FLOORS: &[(&str, &[&str])] = &[
     (
         "ground: plain data",
         &[
-            "message", "task", "level", "hash", "summary", "catalog", "budget", "config", "policy",
+            "message", "task", "level", "hash", "case", "summary", "catalog", "budget", "config",
+            "policy",
         ],
     ),
     ("counting", &["tokens"]),
@@ -581,7 +582,9 @@ fn documented(lib: &str) -> Vec<(String, Vec<String>)> {
         let names = modules
             .split(", ")
             .map(|link| {
-                link.trim_start_matches("[`")
+                // A private module is named without a link: `` `case` ``.
+                link.trim_start_matches('[')
+                    .trim_start_matches('`')
                     .split('`')
                     .next()
                     .unwrap_or_default()

@@ -129,7 +129,7 @@ fn rules_and_newest_decisions_survive_and_nothing_superseded_is_stated_as_curren
                 || k.stale_current > 0
                 || k.stale_in_summary > 0
             {
-                misses.push(format!("{} ({k:?})", chat.name));
+                misses.push(format!("{} in {limit} tokens ({k:?})", chat.name));
             }
             assert!(k.within_limit, "{} at {share}: over the limit", chat.name);
             sum.rules += k.rules;
@@ -151,7 +151,7 @@ fn rules_and_newest_decisions_survive_and_nothing_superseded_is_stated_as_curren
             sum.superseded_all,
             sum.stale_in_summary,
         ));
-        for miss in misses.iter().take(8) {
+        for miss in misses.iter().take(40) {
             report.push_str(&format!("  missed: {miss}\n"));
         }
         sums.push(sum);
@@ -178,12 +178,14 @@ fn show() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(0.5);
     let chat = chats().into_iter().find(|c| c.name == name).expect("chat");
-    let (output, _) = compact(&chat, share).expect("compacts");
+    let (output, limit) = compact(&chat, share).expect("compacts");
+    println!("{} tokens, limit {limit}", tokens_of(&output));
     for m in &output {
         println!(
-            "--- {:?}{}\n{}",
+            "--- {:?}{} ({} tokens)\n{}",
             m.role,
             if m.is_compaction() { " (summary)" } else { "" },
+            tokens_of(std::slice::from_ref(m)),
             m.text()
         );
     }

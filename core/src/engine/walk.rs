@@ -414,6 +414,7 @@ impl Run {
     /// conversation is at or below `limit`, or nothing is left to clip.
     fn clip_to(&mut self, limit: u64, summaries: bool) {
         let accountant = self.compactor.accountant.clone();
+        let summary_floor = crate::prune::summary_floor(&accountant);
         // Largest first, each cut by what is still over (clipping is approximate: a few
         // passes at most), never below what a message needs to say anything.
         for _ in 0..4 {
@@ -444,16 +445,24 @@ impl Run {
                 }
                 // A summary may go down to a marker: a window too small for more is still
                 // no reason to lose the run.
-                let floor = match &self.current[i].compaction {
-                    Some(meta) => crate::prune::summary_floor(meta, &accountant),
-                    None => MIN_CLIPPED_TOKENS,
+                let floor = if self.current[i].is_compaction() {
+                    summary_floor
+                } else {
+                    MIN_CLIPPED_TOKENS
                 };
                 if size <= floor {
                     tokens[i] = 0;
                     continue;
                 }
                 tokens[i] = 0;
-                let keep = size.saturating_sub(excess + excess / 8).max(floor);
+                // A summary is shrunk by counting what it keeps: no margin for the
+                // approximation of clipping text middle-out.
+                let margin = if self.current[i].is_compaction() {
+                    0
+                } else {
+                    excess / 8
+                };
+                let keep = size.saturating_sub(excess + margin).max(floor);
                 shrink(&mut self.current[i], &accountant, keep);
                 let now = accountant.message_tokens(&self.current[i]);
                 excess = excess.saturating_sub(size.saturating_sub(now));

@@ -204,3 +204,80 @@ fn guesses_and_apologies_are_not_decisions_nor_errors() {
     assert!(!summary.contains("I apologize"), "{summary}");
     assert!(!summary.contains("## Errors"), "{summary}");
 }
+
+#[test]
+fn a_conditional_plan_is_no_decision_and_code_naming_a_traceback_is_no_error() {
+    let messages = vec![
+        Message::user("u", "Fix the lazy object crash in django."),
+        Message::assistant(
+            "a",
+            "If I look at `django/db/models/sql/query.py`, I can add a check because the value is lazy.\n\n\
+             I made a mistake in the previous turn by running two commands in `django/db/models/query.py`.\n\n\
+             traceback.print_exc() in `django/db/backends/sqlite3/base.py` prints the stack.\n\n\
+             sed -i '1030i import traceback' django/db/models/fields/__init__.py\n\n\
+             The root cause is that `sqlite3` cannot bind a `SimpleLazyObject` in `django/db/backends/sqlite3/operations.py`.",
+        ),
+    ];
+    let summary = summarize(&messages, 400);
+    let section = |name: &str| {
+        summary
+            .split(name)
+            .nth(1)
+            .map(|s| s.split("\n## ").next().unwrap_or(s).to_owned())
+            .unwrap_or_default()
+    };
+    assert!(
+        section("## Decisions").contains("The root cause is"),
+        "{summary}"
+    );
+    assert!(!section("## Decisions").contains("If I look"), "{summary}");
+    assert!(!summary.contains("I made a mistake"), "{summary}");
+    assert!(!summary.contains("## Errors"), "{summary}");
+}
+
+#[test]
+fn an_error_in_a_files_numbered_listing_is_the_files_text_not_an_error() {
+    let call = |id: &str, args: &str| crate::message::ToolCall {
+        id: id.into(),
+        name: "str_replace_editor".into(),
+        arguments: args.into(),
+    };
+    let messages = vec![
+        Message::user(
+            "u",
+            "Fix the tuple printing in sympy/utilities/lambdify.py.",
+        ),
+        Message::assistant_calls(
+            "a1",
+            None,
+            vec![call(
+                "c1",
+                r#"{"command": "view", "path": "/repo/sympy/utilities/lambdify.py"}"#,
+            )],
+        ),
+        Message::tool_result(
+            "t1",
+            "c1",
+            "   501\t    >>> f(0)\n   502\t    Traceback (most recent call last):\n   503\t    ZeroDivisionError: division by zero",
+        ),
+        Message::assistant_calls(
+            "a2",
+            None,
+            vec![call(
+                "c2",
+                r#"{"command": "view", "path": "/repo/reproduce.py"}"#,
+            )],
+        ),
+        Message::tool_result(
+            "t2",
+            "c2",
+            "TypeError: cannot unpack non-iterable int object",
+        ),
+    ];
+    let summary = summarize(&messages, 400);
+    assert!(
+        summary.contains("TypeError: cannot unpack non-iterable int object"),
+        "{summary}"
+    );
+    assert!(!summary.contains("ZeroDivisionError"), "{summary}");
+}

@@ -43,6 +43,7 @@ fn rules_and_decisions_are_told_from_chatter() {
         "I'll take Flask.",
         "I've decided to ship on Friday.",
         "Change of plan: FastAPI instead of Flask.",
+        "Use md5 to hash passwords instead.",
     ] {
         assert_eq!(kind_of(decision), Some(Kind::Decision), "{decision}");
     }
@@ -55,6 +56,7 @@ fn rules_and_decisions_are_told_from_chatter() {
         "Should we always use UTC?",
         "I'll take the dog out in a minute.",
         "I can't believe how hot it is today.",
+        "I took the train instead.",
     ] {
         assert_eq!(kind_of(chatter), None, "{chatter}");
     }
@@ -392,5 +394,119 @@ fn the_plan_a_task_states_is_a_decision_a_later_turn_replaces() {
             ),
         ]),
         [title.1]
+    );
+}
+
+#[test]
+fn starting_over_takes_back_every_plan_before_it_but_no_rule() {
+    let turns = [
+        (
+            "user",
+            "Plan for the billing rewrite: we'll store the invoices in MySQL.",
+        ),
+        ("assistant", "Makes sense."),
+        (
+            "user",
+            "Yeah, I think storing the invoices in MySQL is the right call.",
+        ),
+        ("user", "Never log card numbers."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "Wait — scratch all of this. We're going to move billing to Stripe instead. Full pivot.",
+        ),
+    ];
+    let found = read(&turns);
+    let standing: Vec<&str> = found
+        .iter()
+        .filter(|i| !i.superseded)
+        .map(|i| i.text.as_str())
+        .collect();
+    assert_eq!(standing.len(), 2, "{found:#?}");
+    assert!(
+        standing[0].starts_with("Never log card numbers"),
+        "{found:#?}"
+    );
+    assert!(standing[1].contains("move billing to Stripe"), "{found:#?}");
+}
+
+#[test]
+fn an_order_that_points_back_keeps_what_it_points_at_and_a_story_is_no_decision() {
+    let said = "Last time we tried something similar, someone decided to trust the \
+                X-Forwarded-For header blindly. It blew up in production. So — let's not do \
+                that this time.";
+    // What someone chose before is the story; "let's not do that" is the rule.
+    assert_eq!(kind_of(sentences(said)[0]), None);
+    assert_eq!(
+        kind_of("So — let's not do that this time."),
+        Some(Kind::Rule)
+    );
+    assert_eq!(kind_of("Fine, let's not overthink it."), None);
+    assert_eq!(
+        kind_of("Last time we used Redis; this time let's go with Memcached."),
+        Some(Kind::Decision)
+    );
+    let found = read(&[("user", "Plan the rollout."), ("user", said)]);
+    let block = block_for(&found, 1).expect("a block");
+    // Cut to its own sentences, the order keeps the ones it points back at: alone it
+    // would say nothing, and the first alone would say the opposite.
+    for cut in [tightened(&block), terse(&block)] {
+        let cut = cut.unwrap_or_else(|| block.clone());
+        assert!(cut.contains(said), "{cut}");
+    }
+}
+
+#[test]
+fn tersely_an_override_says_only_what_it_chose_instead() {
+    let found = read(&[
+        (
+            "user",
+            "Plan the notifications work. Current plan: skip code review.",
+        ),
+        (
+            "user",
+            "Ignore everything we've said so far. Total reset. New plan: use regex to parse \
+             HTML. That's the only direction now.",
+        ),
+    ]);
+    let block = block_for(&found, 1).expect("a block");
+    assert_eq!(
+        terse(&block).as_deref(),
+        Some("In force:\n- Instead: New plan: use regex to parse HTML.")
+    );
+    // Read back as the same decision, replacing an earlier one.
+    let read = read_block(&terse(&block).expect("terse"));
+    assert!(
+        read[0].overrides && read[0].kind == Kind::Decision,
+        "{read:?}"
+    );
+    // The tightened form keeps what it took back: it has the room to say so.
+    assert!(tightened(&block).is_none_or(|t| t.contains("Ignore everything")));
+}
+
+#[test]
+fn the_terse_header_is_read_only_on_a_line_of_its_own() {
+    assert!(read_block("Which rules were in force: none.\n- a note").is_empty());
+    assert!(read_block("- a note\nIn force: the old rules\n- a note").is_empty());
+    let read = read_block("In force:\n- Never log tokens.\n- Instead: Use Redis.");
+    assert_eq!(read.len(), 2);
+    assert_eq!(read[1].text, "Use Redis.");
+}
+
+#[test]
+fn the_newest_instructions_alone_the_most_first() {
+    let found = read(&[
+        ("user", "Build the billing service."),
+        ("user", "Never use floats for money."),
+        ("user", "Always write tests first."),
+        ("user", "Store every timestamp in UTC, no exceptions."),
+    ]);
+    let block = block(&found, |_| true).expect("a block");
+    let newest = newest_terse(&block);
+    assert_eq!(newest.len(), 2, "{newest:?}");
+    assert!(newest[0].contains("tests first") && !newest[0].contains("floats"));
+    assert_eq!(
+        newest[1],
+        "In force:\n- Store every timestamp in UTC, no exceptions."
     );
 }

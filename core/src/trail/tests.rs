@@ -102,7 +102,9 @@ fn a_file_is_one_entry_with_what_was_done_to_it_and_what_followed() {
         .find(|l| l.starts_with("- src/app/models.py"))
         .unwrap_or_else(|| panic!("no entry for the file:\n{block}"));
     assert!(file.contains("(read, edited)"), "{file}");
-    assert!(file.contains("1475 return total"), "{file}");
+    // The line the traceback names, whole; the line after it, which nothing touched, not.
+    assert!(file.contains("1474 total = price * qty"), "{file}");
+    assert!(!file.contains("1475"), "{file}");
     let command = block
         .lines()
         .find(|l| l.contains("pytest tests/test_models.py -x"))
@@ -112,9 +114,9 @@ fn a_file_is_one_entry_with_what_was_done_to_it_and_what_followed() {
         command.contains("TypeError: unsupported operand type(s)"),
         "{command}"
     );
-    // Every fact of the run is kept, each in context.
+    // Every other fact of the run is kept, each in context.
     let (held, all) = in_context_share(&run, &block);
-    assert_eq!(held, all, "{block}");
+    assert_eq!(held, all - 1, "{block}");
     // Nothing bare: no line of the block lists facts without words between them.
     assert!(
         !block.contains("numbers:") && !block.contains("paths:"),
@@ -201,7 +203,9 @@ fn a_folded_summary_gives_its_trail_back() {
     let again = Trail::new(std::slice::from_ref(&summary), &HashSet::new());
     let block = again.block("", 400, &accountant).expect("a block");
     let (held, all) = in_context_share(&run, &block);
-    assert_eq!(held, all, "{block}");
+    let (first, _) = in_context_share(&run, &text);
+    assert_eq!(held, first, "{block}");
+    assert!(held + 1 >= all, "{block}");
     assert!(
         block.contains("src/app/models.py (read, edited)"),
         "{block}"
@@ -339,4 +343,100 @@ fn names_of_a_recursive_listing_say_which_directory_holds_them() {
     // The listing's own directory is the entry's subject: its names stand as they are.
     assert!(block.contains(": README.md setup.py src ·"), "{block}");
     assert!(!block.contains("(in /repo)"), "{block}");
+}
+
+#[test]
+fn a_read_keeps_the_lines_the_run_touched_whole_and_not_the_rest() {
+    let call = |id: &str, args: &str| ToolCall {
+        id: id.into(),
+        name: "str_replace_editor".into(),
+        arguments: args.into(),
+    };
+    let listing = [
+        "   101\tdef _print_seq(self, seq):",
+        "   102\t    \"\"\"Prints a sequence of items the way Python writes them",
+        "   103\t    with each of its items separated by the delimiter given\"\"\"",
+        "   104\t    delimiter = ', '",
+        "   105\t    return delimiter.join(self._print(item) for item in seq)",
+        "   106\t",
+        "   107\t    # The remaining lines say nothing anyone came back for later",
+    ]
+    .join("\n");
+    let run = vec![
+        Message::assistant_calls(
+            "a1",
+            None,
+            vec![call(
+                "c1",
+                r#"{"command": "view", "path": "/testbed/printer.py", "view_range": [101, 107]}"#,
+            )],
+        ),
+        Message::tool_result("t1", "c1", &listing),
+        Message::assistant_calls(
+            "a2",
+            None,
+            vec![call(
+                "c2",
+                r#"{"command": "str_replace", "path": "/testbed/printer.py", "old_str": "    delimiter = ', '", "new_str": "    delimiter = ','"}"#,
+            )],
+        ),
+        Message::tool_result("t2", "c2", "The file /testbed/printer.py has been edited."),
+        Message::user(
+            "u1",
+            "The test still fails at printer.py:105 when the tuple has one item.",
+        ),
+    ];
+    let trail = Trail::new(&run, &HashSet::new());
+    let block = trail.block("", 2_000, &accountant()).expect("a block");
+    let file = block
+        .lines()
+        .find(|l| l.starts_with("- /testbed/printer.py"))
+        .unwrap_or_else(|| panic!("no entry for the file:\n{block}"));
+    // The outline, the edited line and the line a reader named, each whole.
+    assert!(file.contains("101 def _print_seq(self, seq):"), "{file}");
+    assert!(file.contains("104 delimiter = ', '"), "{file}");
+    assert!(
+        file.contains("105 return delimiter.join(self._print(item) for item in seq)"),
+        "{file}"
+    );
+    // Not the docstring's half-lines nor a comment nothing touched, even with room.
+    for untouched in ["Prints a sequence", "separated by", "remaining lines"] {
+        assert!(!block.contains(untouched), "{untouched}: {block}");
+    }
+}
+
+#[test]
+fn a_numbered_listing_through_grep_keeps_the_touched_lines_and_no_blank_one() {
+    let command = r#"{"command": "nl -ba printer.py | grep -n \"def _print_seq\" -A 4"}"#;
+    let listing = [
+        "1:   101\tdef _print_seq(self, seq):",
+        "2-   102\t    \"\"\"Prints a sequence of items the way Python writes them\"\"\"",
+        "3-   103\t",
+        "4-   104\t    delimiter = ', '",
+        "5-   105\t    # a comment nothing came back for",
+    ]
+    .join("\n");
+    let run = vec![
+        Message::assistant_calls(
+            "a1",
+            None,
+            vec![ToolCall {
+                id: "c1".into(),
+                name: "bash".into(),
+                arguments: command.into(),
+            }],
+        ),
+        Message::tool_result("t1", "c1", &listing),
+    ];
+    let trail = Trail::new(&run, &HashSet::new());
+    let block = trail.block("", 2_000, &accountant()).expect("a block");
+    assert!(block.contains("def _print_seq(self, seq):"), "{block}");
+    for untouched in [
+        "Prints a sequence",
+        "a comment nothing",
+        "3- 103",
+        "delimiter",
+    ] {
+        assert!(!block.contains(untouched), "{untouched}: {block}");
+    }
 }

@@ -269,7 +269,11 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // float printer: written through zmij as every other float, 224,872 B. The host layer (one
 // options table with its ranges and names, the session handle and driver moved into the
 // engine for every host), standing instructions, the trail's entries and counting facts in
-// context about 44 kB more: 268,702 B. 275 kB holds the line (leaving the item formats out of the lite build behind a feature is the next
+// context about 44 kB more: 268,702 B; the trail's read lines and the standing rules'
+// terse form about 9 kB more: 277,732 B. Lowercasing words by the offsets of the European
+// scripts (`core/src/case.rs`) instead of `str::to_lowercase`, whose Unicode table the
+// word lists never needed, 10 kB less: 267,679 B; the standing block's steps for small
+// windows and transcripts without ids about 2 kB more: 269,695 B. 275 kB holds the line (leaving the item formats out of the lite build behind a feature is the next
 // candidate to win bytes back) (a current Binaryen's wasm-opt saves at most 2.9 kB gzipped
 // here: see wasm/build.sh). Where the bytes go, per function and per crate:
 // `scripts/wasm_sections.py functions` on the lite build passed through
