@@ -191,6 +191,14 @@ fn line_items(entries: &[Entry<'_>], focus: &[String]) -> Vec<Item> {
     for (position, entry) in entries.iter().enumerate() {
         let text = without_label(entry.text.trim().trim_start_matches("- ").trim());
         let summary = entry.role == "summary";
+        // What the agent said it was about to do goes; what it found stays.
+        let stated;
+        let text = if entry.role == "assistant" {
+            stated = without_narrated_sentences(text);
+            stated.as_str()
+        } else {
+            text
+        };
         if text.is_empty()
             || is_list_line(text)
             || is_fragment(text)
@@ -347,15 +355,87 @@ fn is_narration(text: &str) -> bool {
     // "Actually, let me write a simple fix first" narrates wherever it says so; a question
     // ("But what if it finds the second one?") is thinking aloud, not what was found.
     let aside = lower.contains("let me ") || lower.contains("let's ") || lower.ends_with('?');
-    (opens || aside) && !has_finding(&lower)
+    (opens || aside) && (!has_finding(&lower) || is_guess(&lower))
+}
+
+/// `text` without the sentences that narrate what comes next ("Let me look at the code
+/// one more time."), when others in it say something: "Let me think about this
+/// differently. The issue is that `Delimited` matches nothing." keeps its finding alone.
+fn without_narrated_sentences(text: &str) -> String {
+    let sentences = sentences(text);
+    if sentences.len() < 2 {
+        return text.to_owned();
+    }
+    let kept: Vec<&str> = sentences
+        .iter()
+        .copied()
+        .filter(|s| !is_narration(s))
+        .collect();
+    if kept.is_empty() {
+        text.to_owned()
+    } else {
+        kept.join(" ")
+    }
+}
+
+/// The sentences of `text`: split after `.`, `!` or `?` and a space where a capital
+/// letter or a quote opens the next one (not inside a `code span`, nor after a
+/// one-letter abbreviation such as "e.g.").
+fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut in_code = false;
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'`' {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code || !matches!(b, b'.' | b'!' | b'?') {
+            continue;
+        }
+        let next = bytes.get(i + 1).copied();
+        let opens = bytes.get(i + 2).copied();
+        let abbreviation = i >= 2 && bytes[i - 2] == b'.';
+        if next == Some(b' ')
+            && opens.is_some_and(|c| c.is_ascii_uppercase() || c == b'`' || c == b'"')
+            && !abbreviation
+        {
+            out.push(text[start..=i].trim());
+            start = i + 2;
+        }
+    }
+    let rest = text[start.min(text.len())..].trim();
+    if !rest.is_empty() {
+        out.push(rest);
+    }
+    out
 }
 
 /// Does a line guess ("I think the issue is …", "maybe", "what if", "If I look at …, I
 /// can …") rather than state?
 fn is_guess(lower: &str) -> bool {
     [
-        "i think", "maybe", "might", "perhaps", "what if", "could be", "seems", "probably",
-        "i wonder", "not sure", "possibly", "suspect", "even if",
+        "i think",
+        "maybe",
+        "might",
+        "perhaps",
+        "what if",
+        "could be",
+        "seems",
+        "probably",
+        "i wonder",
+        "not sure",
+        "possibly",
+        "suspect",
+        "even if",
+        "check if",
+        "check whether",
+        "see if",
+        "see whether",
+        "if the issue",
+        "if the problem",
+        "whether the",
     ]
     .iter()
     .any(|w| lower.contains(w))
@@ -479,7 +559,11 @@ const DECISION_WORDS: &[&str] = &[
 const NEXT_WORDS: &[&str] = &[
     "next step",
     "todo",
-    "remaining",
+    "remaining step",
+    "remaining work",
+    "remaining task",
+    "remaining issue",
+    "remaining fail",
     "still need",
     "then run",
     "left to do",
@@ -537,10 +621,6 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
         score += 1;
     }
     let agent = role != "user";
-    // A guess is worth less than what was found.
-    if agent && is_guess(&lower) {
-        score = score.saturating_sub(2);
-    }
     let (heading, own) = heading_of(role, text, &lower);
     if own {
         score += match heading {
@@ -548,6 +628,11 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
             Heading::Errors => 2,
             _ => 3,
         };
+    }
+    // A guess is worth less than what was found, whatever words it uses ("I think the
+    // issue is …" is no finding until a later line says it is).
+    if agent && is_guess(&lower) {
+        score = score.saturating_sub(2);
     }
     // What a tool printed that names no error is the trail's: its facts are kept there,
     // in context, and a line of it here says nothing the trail does not.

@@ -281,3 +281,71 @@ fn an_error_in_a_files_numbered_listing_is_the_files_text_not_an_error() {
     );
     assert!(!summary.contains("ZeroDivisionError"), "{summary}");
 }
+
+#[test]
+fn a_finding_is_kept_without_the_narration_around_it_and_data_remaining_is_no_next_step() {
+    let messages = vec![
+        Message::user("u", "Fix the doubled semicolon crash in sqlfluff."),
+        Message::assistant(
+            "a1",
+            "I think the issue is in the `Delimited.match` method.",
+        ),
+        Message::assistant(
+            "a2",
+            "Let me think about this differently. The issue is that `Delimited` drops the \
+             second delimiter in `src/sqlfluff/core/parser/grammar/delimited.py`. Let me look \
+             at the code one more time.",
+        ),
+        Message::assistant(
+            "a3",
+            "4. It continues with the remaining segments after the delimiter.",
+        ),
+        Message::assistant(
+            "a4",
+            "The remaining step is to run `test/core/parser/grammar_test.py` again.",
+        ),
+    ];
+    let summary = summarize(&messages, 400);
+    assert!(
+        summary.contains(
+            "- The issue is that `Delimited` drops the second delimiter in \
+             `src/sqlfluff/core/parser/grammar/delimited.py`.\n"
+        ),
+        "{summary}"
+    );
+    assert!(!summary.contains("Let me"), "{summary}");
+    assert!(!summary.contains("I think the issue"), "{summary}");
+    assert!(!summary.contains("remaining segments"), "{summary}");
+    let next = summary.split("## Next steps").nth(1).unwrap_or_default();
+    assert!(next.contains("The remaining step is to run"), "{summary}");
+}
+
+#[test]
+fn sentences_split_where_a_new_one_opens_not_inside_code_nor_after_an_abbreviation() {
+    assert_eq!(
+        sentences("Let me look. The fix is in `a.py. B`, e.g. Foo works. Done!"),
+        vec![
+            "Let me look.",
+            "The fix is in `a.py. B`, e.g. Foo works.",
+            "Done!"
+        ]
+    );
+}
+
+#[test]
+fn checking_whether_something_is_the_issue_finds_nothing() {
+    let messages = vec![
+        Message::user("u", "Fix the doubled semicolon crash in sqlfluff."),
+        Message::assistant(
+            "a1",
+            "Let me check if the issue is in how `Delimited` handles `StatementSegment`.",
+        ),
+        Message::assistant(
+            "a2",
+            "The root cause is that `Delimited` keeps the delimiter in `pre_content`.",
+        ),
+    ];
+    let summary = summarize(&messages, 400);
+    assert!(summary.contains("The root cause is"), "{summary}");
+    assert!(!summary.contains("check if the issue"), "{summary}");
+}
