@@ -189,16 +189,9 @@ fn line_items(entries: &[Entry<'_>], focus: &[String]) -> Vec<Item> {
     let total = entries.len();
     let mut first_task_line = true;
     for (position, entry) in entries.iter().enumerate() {
-        let text = without_label(entry.text.trim().trim_start_matches("- ").trim());
+        let stated = stated(entry);
+        let text = stated.as_ref();
         let summary = entry.role == "summary";
-        // What the agent said it was about to do goes; what it found stays.
-        let stated;
-        let text = if entry.role == "assistant" {
-            stated = without_narrated_sentences(text);
-            stated.as_str()
-        } else {
-            text
-        };
         if text.is_empty()
             || is_list_line(text)
             || is_fragment(text)
@@ -275,6 +268,17 @@ fn line_items(entries: &[Entry<'_>], focus: &[String]) -> Vec<Item> {
         .filter(|(i, _)| !dropped.contains(i))
         .map(|(_, item)| item)
         .collect()
+}
+
+/// What an entry states: its line without a list mark or a label, and an agent's without
+/// the sentences that say what it was about to do.
+fn stated<'e>(entry: &'e Entry<'_>) -> Cow<'e, str> {
+    let text = without_label(entry.text.trim().trim_start_matches("- ").trim());
+    if entry.role == "assistant" {
+        Cow::Owned(without_narrated_sentences(text))
+    } else {
+        Cow::Borrowed(text)
+    }
 }
 
 /// Does the line only lead into what follows it (`` `schema.py` imports: ``, "And the
