@@ -166,8 +166,11 @@ const RULE_MARKS: &[&str] = &[
     "no more than",
     "minimum",
     "maximum",
+    "max",
+    "tops",
     "in total",
     "within",
+    "between",
 ];
 
 /// Words that make a sentence a rule that holds from now on, wherever they stand in it.
@@ -185,6 +188,12 @@ const STRONG_RULE_MARKS: &[&str] = &[
     "going forward",
     "at all times",
     "under no circumstances",
+    "we will not",
+    "we won't",
+    "we will never",
+    "we'll never",
+    "we're not going to",
+    "we are not going to",
     "make sure",
     "be sure to",
     "ensure",
@@ -208,8 +217,8 @@ fn continues(lower: &str, clause: &str) -> bool {
 /// Does a clause open with a quantifier or a preposition: no verb of its own?
 fn opens_a_fragment(clause: &str) -> bool {
     const OPENERS: &[&str] = &[
-        "all", "every", "each", "some", "any", "no", "none", "most", "of", "in", "on", "at", "for",
-        "from", "with", "without", "by", "about", "like", "as",
+        "all", "every", "each", "some", "any", "no", "none", "nothing", "most", "of", "in", "on",
+        "at", "for", "from", "with", "without", "by", "about", "like", "as",
     ];
     clause
         .split_whitespace()
@@ -263,6 +272,16 @@ const DECISION_IDIOMS: &[&str] = &[
     "our choice",
     "final choice",
     "final answer",
+    "final call",
+    "final decision",
+    "final pick",
+    "switching to",
+    "we're hiring",
+    "we are hiring",
+    "we're cutting",
+    "we are cutting",
+    "we're dropping",
+    "we are dropping",
     "change of plan",
     "scratch that",
     "on second thought",
@@ -317,6 +336,9 @@ const GOING_ON: &[&str] = &[
     "get started",
     "get going",
     "carry on",
+    "get back to",
+    "get back",
+    "get to it",
     "call it a day",
     "take a break",
     "pick this up",
@@ -355,6 +377,33 @@ const DECISION_MARKS: &[&str] = &[
     "we'd rather",
     "will handle",
     "will take care of",
+    // What the user commits to do, buy or book ("I'll get the X-T30 II", "I'll submit
+    // the first paper to …").
+    "i'll get",
+    "i will get",
+    "we'll get",
+    "i'll buy",
+    "we'll buy",
+    "i'll book",
+    "we'll book",
+    "i'll hire",
+    "we'll hire",
+    "i'll open",
+    "we'll open",
+    "i'll order",
+    "we'll order",
+    "i'll submit",
+    "we'll submit",
+    "i'll move",
+    "we'll move",
+    "i'll sign",
+    "we'll sign",
+    "i'll rent",
+    "we'll rent",
+    "i'll apply",
+    "we'll apply",
+    "i'll install",
+    "we'll install",
 ];
 
 /// Words that make an instruction override an earlier one, wherever they stand.
@@ -383,6 +432,7 @@ const OVERRIDE_MARKS: &[&str] = &[
     "not anymore",
     "replace",
     "switch to",
+    "switching to",
     "let's switch",
     "reverse that",
     "undo that",
@@ -458,6 +508,10 @@ const PLAN_STATEMENTS: &[&str] = &[
     "i figured",
     "we figured",
     "i'm thinking we",
+    "i was leaning",
+    "we were leaning",
+    "i'm leaning",
+    "we're leaning",
     "i've been",
     "i'd been",
     "we've been",
@@ -490,6 +544,9 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         return None;
     }
     let lower = crate::case::lowercase(text);
+    if asks(&lower) {
+        return None;
+    }
     let has = |marks: &[&str]| marks.iter().any(|m| contains_phrase(&lower, m));
     let replaces = contains_phrase(&lower, "replace") && lower.contains(" with ");
     let now_doing = has(NOW_DOING) && is_override(&lower);
@@ -504,27 +561,307 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         || replaces
         || now_doing
         || instead;
-    let decides = (idiom && !is_personal(&lower))
-        || ((has(DECISION_MARKS) || proposes(&lower)) && speaks_for_the_work(&lower));
+    // "One of my engineers asked whether we should use X": a question reported.
+    let wonders = has(&["whether", "wondering if", "wonder if", "asked if"]);
+    let decides = !wonders
+        && ((idiom && !is_personal(&lower))
+            || ((has(DECISION_MARKS) || proposes(&lower))
+                && speaks_for_the_work(&lower)
+                && !is_habit(&lower)));
     if decides && !has(GOING_ON) && !reports_the_past(&lower) {
         return Some(Kind::Decision);
     }
     // A rule may be one clause of the sentence: "I don't own a mixer, so don't suggest
     // anything that needs one."
     let rule = clauses(&lower).any(|clause| {
+        if deduces(clause) {
+            return false;
+        }
         let marked = |marks: &[&str]| marks.iter().any(|m| contains_phrase(clause, m));
         // A clause that continues a sentence and opens with a quantifier or a
         // preposition is a fragment ("I picked three colours, all some shade of green";
         // "… of all places"; "… but no structure"), not an order, unless a strong mark
         // makes it one.
-        let fragment = continues(&lower, clause) && opens_a_fragment(clause);
-        let strong = marked(STRONG_RULE_MARKS) || (marked(LETS_NOT) && !paces(clause));
-        (strong || (marked(RULE_MARKS) && !fragment))
-            && (is_imperative(clause) || addresses_the_work(clause))
+        // So is a few words that open with one ("Nothing perfect, just a sanity check"),
+        // unless they forbid a thing ("No peanuts", "keep it clean — no swearing"), not
+        // say what is missing ("… a rough premise but no structure").
+        let forbids = forbids_a_thing(clause) && !lower.contains(&format!(" but {clause}"));
+        let fragment = opens_a_fragment(clause)
+            && !forbids
+            && (continues(&lower, clause) || clause.split_whitespace().count() < 4);
+        let strong =
+            marked(STRONG_RULE_MARKS) || (marked(LETS_NOT) && !paces(clause)) || keeps_to(clause);
+        let ordered = is_imperative(clause)
+            || addresses_the_work(clause)
+            || reported_order(clause).is_some_and(is_imperative);
+        ((strong || (marked(RULE_MARKS) && !fragment)) && ordered)
+            || binds(clause)
+            || prohibits(clause)
+            || sets_a_deadline(clause)
     });
-    // An order with the thing not to do beside it: "Give me grams, not cups."
-    let contrast = lower.contains(", not ") && clauses(&lower).next().is_some_and(is_imperative);
+    // An order with the thing not to do beside it: "Give me grams, not cups.", "write it
+    // in plain English, no legalese".
+    let contrast = (lower.contains(", not ") || excludes(&lower))
+        && clauses(&lower).next().is_some_and(is_imperative);
     (rule || contrast).then_some(Kind::Rule)
+}
+
+/// Does it ask ("should i keep it or swap to nginx", "can we skip the tests"), with or
+/// without its question mark? A question decides nothing and orders nothing.
+fn asks(lower: &str) -> bool {
+    const ASKING: &[&str] = &[
+        "should", "can", "could", "would", "will", "do", "does", "did", "is", "are", "am",
+    ];
+    const WHO: &[&str] = &[
+        "i", "we", "you", "it", "they", "there", "he", "she", "this", "that", "the", "a", "an",
+        "my", "our", "your", "one", "is", "are", "do", "does", "should", "would", "can",
+    ];
+    const LEADS: &[&str] = &[
+        "so", "and", "but", "ok", "okay", "also", "oh", "hey", "well",
+    ];
+    let words: Vec<&str> = lower
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
+        .skip_while(|w| LEADS.contains(w))
+        .take(2)
+        .collect();
+    matches!(words.as_slice(), [first, second] if ASKING.contains(first) && WHO.contains(second))
+}
+
+/// The clause's subject when it opens with one of the words that make a sentence a
+/// statement ("it", "the"), or the first word.
+fn subject_of(clause: &str) -> &str {
+    first_words(clause)
+        .into_iter()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
+        .find(|w| !is_adverb(w))
+        .unwrap_or("")
+}
+
+/// What an instruction says it replaces ("… instead of a unit test", "… rather than
+/// transferring copyright"): the words of substance after it, up to the clause's end.
+fn replaced(said: &str) -> Option<Vec<String>> {
+    let lower = crate::case::lowercase(said);
+    ["instead of ", "rather than "].iter().find_map(|phrase| {
+        let (_, rest) = lower.split_once(phrase)?;
+        let named = rest.split([',', '.', ';', ':', '!', '?', '—']).next()?;
+        let words = subject_words(named);
+        (!words.is_empty()).then_some(words)
+    })
+}
+
+/// Does it tell what someone does as a habit ("I always pick one at random"), not what
+/// they chose?
+fn is_habit(lower: &str) -> bool {
+    [
+        "always",
+        "usually",
+        "often",
+        "sometimes",
+        "never",
+        "normally",
+        "tend to",
+    ]
+    .iter()
+    .any(|w| contains_phrase(lower, w))
+}
+
+/// Does a modal bind the work whatever its subject ("The narrative must stay within 2,500
+/// words", "builds should not take longer than 10 minutes", "opening budget can't exceed
+/// 120k")? Not a deduction ("that must be hard", "it shouldn't matter", "I must say").
+fn binds(clause: &str) -> bool {
+    const PEOPLE: &[&str] = &["i", "i'm", "he", "she", "they", "you"];
+    const THINGS: &[&str] = &["it", "it's", "that", "this", "there", "which", "what"];
+    const LIMITS: &[&str] = &[
+        "can't exceed",
+        "cannot exceed",
+        "can not exceed",
+        "must not exceed",
+        "may not exceed",
+        "not to exceed",
+        "capped at",
+        "is capped",
+        "are capped",
+        "hard limit",
+        "hard cap",
+    ];
+    let subject = subject_of(clause);
+    if PEOPLE.contains(&subject) {
+        return false;
+    }
+    if LIMITS.iter().any(|m| contains_phrase(clause, m)) {
+        return true;
+    }
+    let words: Vec<&str> = clause
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
+        .collect();
+    let thing = THINGS.contains(&subject);
+    words.iter().enumerate().any(|(at, word)| {
+        let next = words.get(at + 1).copied().unwrap_or("");
+        let after = words.get(at + 2).copied().unwrap_or("");
+        match *word {
+            // "must be" of a thing deduces ("it must be the cache"); of the work it binds.
+            "must" => {
+                let deduced = matches!(next, "say" | "admit" | "confess" | "")
+                    || (next == "have" && after == "been")
+                    || (thing && matches!(next, "be" | "have"));
+                !deduced
+            }
+            "mustn't" => true,
+            "should" => !thing && matches!(next, "not" | "never" | "always" | "still" | "only"),
+            "shouldn't" => !thing,
+            _ => false,
+        }
+    })
+}
+
+/// Does a clause guess at how things are ("that must be frustrating", "it must have been
+/// the cache")? It orders nothing. ("You must be concise" does.)
+fn deduces(clause: &str) -> bool {
+    const GUESSED: &[&str] = &[
+        "it", "it's", "that", "this", "there", "he", "she", "which", "what",
+    ];
+    GUESSED.contains(&subject_of(clause))
+        && (contains_phrase(clause, "must be") || contains_phrase(clause, "must have been"))
+}
+
+/// Does a clause forbid ("no personal data may leave the EU", "nothing can be deleted
+/// by hand")?
+fn prohibits(clause: &str) -> bool {
+    let words: Vec<&str> = first_words(clause);
+    matches!(words.first(), Some(&("no" | "nothing" | "nobody" | "none")))
+        && words.iter().skip(1).any(|w| {
+            matches!(
+                w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''),
+                "may" | "can" | "should" | "must" | "shall" | "gets" | "allowed"
+            )
+        })
+}
+
+/// Does a clause open with "keep" what the work must stay within ("keep chapter lengths
+/// between 3,000 and 4,000 words", "keep the tone casual"), not the pace ("keep going",
+/// "keep me posted")?
+fn keeps_to(clause: &str) -> bool {
+    const PACE: &[&str] = &[
+        "going", "up", "at", "trying", "me", "us", "in", "on", "reading", "working", "it",
+    ];
+    let words = first_words(clause);
+    words.first() == Some(&"keep")
+        && words.get(1).is_some_and(|w| {
+            !PACE.contains(&w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
+        })
+}
+
+/// What someone else ordered, as reported ("my supervisor said keep the survey under 15
+/// minutes", "we agreed keep episodes to 25 minutes"): the order.
+fn reported_order(clause: &str) -> Option<&str> {
+    const SAID: &[&str] = &[
+        " said to ",
+        " said that ",
+        " said ",
+        " says ",
+        " agreed to ",
+        " agreed that ",
+        " agreed ",
+        " insists ",
+        " told us to ",
+        " told me to ",
+        " asked us to ",
+        " asked me to ",
+        " wants us to ",
+    ];
+    SAID.iter()
+        .find_map(|s| clause.split_once(s).map(|(_, rest)| rest.trim()))
+        .filter(|rest| !rest.is_empty())
+}
+
+/// Does a clause set a date the work must meet ("i need the shower usable again by march
+/// 15", "it has to be done before Friday")?
+fn sets_a_deadline(clause: &str) -> bool {
+    const NEEDS: &[&str] = &[
+        "need", "needs", "must", "has to", "have to", "due", "ready", "done", "finished",
+        "deadline",
+    ];
+    const WHEN: &[&str] = &[
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "tomorrow",
+        "tonight",
+        "noon",
+        "midnight",
+        "eod",
+        "end",
+        "the",
+        "next",
+    ];
+    let by = [" by ", " before ", " no later than "].iter().any(|at| {
+        clause.split(at).skip(1).any(|rest| {
+            let first = rest.split_whitespace().next().unwrap_or("");
+            let first = first.trim_matches(|c: char| !c.is_alphanumeric());
+            let dated = WHEN.contains(&first) || first.bytes().all(|b| b.is_ascii_digit());
+            // "by the end of …", "by the 15th": the date after "the".
+            dated
+                && (first != "the"
+                    || rest.split_whitespace().nth(1).is_some_and(|w| {
+                        w.starts_with("end") || w.starts_with(|c: char| c.is_ascii_digit())
+                    }))
+                && !first.is_empty()
+        })
+    });
+    by && NEEDS.iter().any(|n| contains_phrase(clause, n))
+}
+
+/// Does an order end by excluding what it must not hold ("write the contract in plain
+/// English, no legalese")? Not a word on the pace ("no rush").
+fn excludes(lower: &str) -> bool {
+    lower.split(", no ").skip(1).any(names_a_thing)
+}
+
+/// Does the word `rest` opens with name a thing, not the pace ("no rush", "no worries")?
+fn names_a_thing(rest: &str) -> bool {
+    const PACE: &[&str] = &[
+        "rush", "worries", "worry", "problem", "problems", "pressure", "hurry", "need", "idea",
+        "thanks", "way",
+    ];
+    rest.split_whitespace()
+        .next()
+        .is_some_and(|w| !PACE.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())))
+}
+
+/// Does a clause forbid a thing by naming it ("no peanuts", "no swearing stronger than
+/// 'damn'")?
+fn forbids_a_thing(clause: &str) -> bool {
+    clause.strip_prefix("no ").is_some_and(names_a_thing)
 }
 
 /// Does a "let's not" speak of the pace ("Fine, let's not overthink it", "let's not
@@ -585,10 +922,11 @@ fn reports_the_past(lower: &str) -> bool {
     PAST.iter().any(|m| contains_phrase(lower, m)) && !NOW.iter().any(|m| contains_phrase(lower, m))
 }
 
-/// The clauses of a sentence: what commas, semicolons and a joining "so" or "but" part.
+/// The clauses of a sentence: what commas, semicolons, colons, dashes and a joining "so"
+/// or "but" part.
 fn clauses(lower: &str) -> impl Iterator<Item = &str> {
     lower
-        .split([',', ';', ':'])
+        .split([',', ';', ':', '—'])
         .flat_map(|part| part.split(" so ").flat_map(|p| p.split(" but ")))
         .map(str::trim)
         .filter(|clause| !clause.is_empty())
@@ -673,10 +1011,75 @@ fn is_imperative(lower: &str) -> bool {
     // A sentence whose subject is a person or a thing states how things are ("I always
     // forget my keys"), not what to do.
     const SUBJECTS: &[&str] = &[
-        "i", "i'm", "i've", "i'd", "my", "he", "she", "they", "it", "it's", "there", "that",
-        "this", "the", "a", "an", "what", "who", "when", "where", "why", "how", "if", "yes",
-        "thanks", "thank", "sounds", "great", "cool", "nice", "sure", "hmm", "well", "we", "our",
-        "you", "your", "is", "are", "was", "can", "could", "would", "will",
+        "i",
+        "i'm",
+        "i've",
+        "i'd",
+        "my",
+        "he",
+        "she",
+        "they",
+        "it",
+        "it's",
+        "there",
+        "that",
+        "this",
+        "the",
+        "a",
+        "an",
+        "what",
+        "who",
+        "when",
+        "where",
+        "why",
+        "how",
+        "if",
+        "yes",
+        "thanks",
+        "thank",
+        "sounds",
+        "great",
+        "cool",
+        "nice",
+        "sure",
+        "hmm",
+        "well",
+        "we",
+        "our",
+        "you",
+        "your",
+        "is",
+        "are",
+        "was",
+        "were",
+        "am",
+        "been",
+        "being",
+        "had",
+        "did",
+        "does",
+        "can",
+        "could",
+        "would",
+        "will",
+        "mine",
+        "yours",
+        "ours",
+        "theirs",
+        "his",
+        "her",
+        "its",
+        "someone",
+        "somebody",
+        "everyone",
+        "everybody",
+        "people",
+        "what's",
+        "whats",
+        "how's",
+        "here's",
+        "here",
+        "which",
     ];
     !SUBJECTS.contains(&first)
 }
@@ -740,6 +1143,23 @@ fn addresses_the_work(lower: &str) -> bool {
         "are never",
         "is to be",
         "are to be",
+        // What the user can and cannot give the work: "I can only run four days a week",
+        // "we only have hot plates".
+        "i can only",
+        "we can only",
+        "i only have",
+        "we only have",
+        "i've only got",
+        "we've only got",
+        "i have only",
+        "we have only",
+        // What the user committed the work to: "we will not touch the emergency fund".
+        "we will not",
+        "we won't",
+        "we will never",
+        "we'll never",
+        "we're not going to",
+        "we are not going to",
     ];
     SUBJECT_MODALS.iter().any(|m| contains_phrase(lower, m))
 }
@@ -752,6 +1172,7 @@ fn ends_choosing(lower: &str) -> bool {
     end.ends_with(" it is")
         || lower.contains(" it is for ")
         || lower.contains(" it is, then")
+        || picks_it(lower)
         || (end.ends_with(" then")
             && end.split_whitespace().count() <= 10
             && ["fine", "ok", "okay", "alright", "sure", "right"]
@@ -759,16 +1180,51 @@ fn ends_choosing(lower: &str) -> bool {
                 .any(|w| end.starts_with(w)))
 }
 
+/// Does a clause name its choice and say "it is" after it ("traefik it is, since k3s
+/// ships it", "okay, Wonderwall it is as my first song")? Not "whatever it is", "as it
+/// is", "here it is".
+fn picks_it(lower: &str) -> bool {
+    const NOT_A_CHOICE: &[&str] = &[
+        "whatever", "what", "as", "how", "way", "here", "there", "where", "so", "think", "know",
+        "is", "that", "because", "since", "if", "whether", "and", "but", "when", "who",
+    ];
+    lower.match_indices(" it is").any(|(at, m)| {
+        let after = &lower[at + m.len()..];
+        let ends = after.is_empty()
+            || after.starts_with([',', '.', '!', ';', ' '])
+                && (after.starts_with([',', '.', '!', ';'])
+                    || [" as ", " for ", " then", " after all"]
+                        .iter()
+                        .any(|w| after.starts_with(w)));
+        let before: Vec<&str> = lower[..at].split_whitespace().collect();
+        let named = before
+            .last()
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .is_some_and(|w| !w.is_empty() && !NOT_A_CHOICE.contains(&w));
+        // The choice opens its clause: a few words after a comma or the start.
+        let clause = lower[..at]
+            .rsplit([',', '.', ';', ':'])
+            .next()
+            .unwrap_or("");
+        ends && named && clause.split_whitespace().count() <= 5
+    })
+}
+
 /// Is it about someone's day rather than the work ("I'll take the dog out")?
 fn is_personal(lower: &str) -> bool {
     [
-        "dog",
-        "kids",
+        "the dog",
+        "my dog",
+        "the kids",
+        "my kids",
         "lunch break",
-        "shower",
-        "nap",
-        "walk",
-        "coffee",
+        "a shower",
+        "a nap",
+        "a walk",
+        "for a walk",
+        "a coffee",
+        "coffee break",
+        "some coffee",
     ]
     .iter()
     .any(|w| contains_phrase(lower, w))
@@ -827,7 +1283,7 @@ fn speaks_for_the_work(lower: &str) -> bool {
 /// The sentences of `text`, each with the text it stands in (a short message is read as
 /// one instruction with its reason: "Never run migrations in a request. That is a red
 /// line."). Code blocks and quoted material are not the user's instructions.
-fn sentences(text: &str) -> Vec<&str> {
+fn sentences<'t>(text: &'t str) -> Vec<&'t str> {
     let mut out = Vec::new();
     let mut in_fence = false;
     for line in text.lines() {
@@ -841,21 +1297,21 @@ fn sentences(text: &str) -> Vec<&str> {
         }
         let mut start = 0;
         let bytes = trimmed.as_bytes();
+        let mut push = |sentence: &'t str| {
+            // A quoted passage (a draft's line, a character's speech) is not the user's.
+            if !sentence.is_empty() && !sentence.starts_with(['"', '“', '\'']) {
+                out.push(sentence);
+            }
+        };
         for (i, &b) in bytes.iter().enumerate() {
             let ends = matches!(b, b'.' | b'!' | b'?')
                 && bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace());
             if ends {
-                let sentence = trimmed[start..=i].trim();
-                if !sentence.is_empty() {
-                    out.push(sentence);
-                }
+                push(trimmed[start..=i].trim());
                 start = i + 1;
             }
         }
-        let rest = trimmed[start..].trim();
-        if !rest.is_empty() {
-            out.push(rest);
-        }
+        push(trimmed[start..].trim());
     }
     out
 }
@@ -952,12 +1408,12 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                 && (override_said
                     || (kind == Kind::Decision && restates(&found, &subjects, &subject)));
             if overrides && kind == Kind::Decision && override_said && starts_over(text) {
-                // "Scratch all of this … Full pivot": every plan before it goes.
-                for earlier in found.iter_mut().filter(|i| i.kind == Kind::Decision) {
-                    earlier.superseded = true;
-                }
+                take_back_every_decision(&mut found);
+            } else if overrides && let Some(named) = replaced(said) {
+                take_back_named(&mut found, &subjects, &named, kind, index);
             } else if overrides {
                 supersede(
+                    index,
                     &mut found,
                     &abouts,
                     &about,
@@ -1016,19 +1472,30 @@ fn kinds_in<'t>(text: &'t str, is_task: bool, asked: Option<&Message>) -> Vec<(K
 /// main course: roast chicken, a mushroom risotto or braised lamb?" — "Fine, a wild
 /// mushroom risotto then.")?
 fn answers_a_choice(question: &str, reply: &str) -> bool {
+    const OFFERS: &[&str] = &[
+        "which",
+        "would you like",
+        "do you prefer",
+        "would you prefer",
+        "options",
+        " or ",
+    ];
     let asked = crate::case::lowercase(question);
-    let offers = asked.contains('?')
-        && [
-            "which",
-            "would you like",
-            "do you prefer",
-            "would you prefer",
-            "options",
-            " or ",
-        ]
-        .iter()
-        .any(|w| asked.contains(w));
-    if !offers || reply.ends_with('?') || reply.split_whitespace().count() > 15 {
+    // The options: the questions that offer them, and the lines that list them.
+    let offered: Vec<&str> = asked
+        .lines()
+        .flat_map(|line| {
+            let listed = line
+                .trim_start()
+                .starts_with(|c: char| c == '-' || c == '*' || c.is_ascii_digit());
+            let questions = sentences(line)
+                .into_iter()
+                .filter(|s| s.ends_with('?') && OFFERS.iter().any(|w| s.contains(w)));
+            listed.then_some(line).into_iter().chain(questions)
+        })
+        .collect();
+    let offers = asked.contains('?') && OFFERS.iter().any(|w| asked.contains(w));
+    if !offers || reply.contains('?') || reply.split_whitespace().count() > 15 {
         return false;
     }
     let lower = crate::case::lowercase(reply);
@@ -1042,7 +1509,7 @@ fn answers_a_choice(question: &str, reply: &str) -> bool {
     if !speaks_for_the_work(&lower) {
         return false;
     }
-    let options = subject_words(&asked);
+    let options = subject_words(&offered.join(" "));
     subject_words(reply).iter().any(|w| options.contains(w))
 }
 
@@ -1248,6 +1715,38 @@ fn starts_over(said: &str) -> bool {
     ALL.iter().any(|phrase| contains_phrase(&lower, phrase))
 }
 
+/// "Scratch all of this … Full pivot": every plan before it goes, no rule.
+fn take_back_every_decision(found: &mut [Instruction]) {
+    for earlier in found.iter_mut().filter(|i| i.kind == Kind::Decision) {
+        earlier.superseded = true;
+    }
+}
+
+/// Marks superseded the instruction an override said in message `message` names as what
+/// it replaces ("a project-based assessment instead of a unit test"): of the earlier ones
+/// of its kind still standing, said before its message, the one whose own sentences
+/// (`subjects`) share the most of the `named` words — none, when it only turned down an
+/// option no one chose.
+fn take_back_named(
+    found: &mut [Instruction],
+    subjects: &[Vec<String>],
+    named: &[String],
+    kind: Kind,
+    message: usize,
+) {
+    let target = found
+        .iter()
+        .zip(subjects)
+        .enumerate()
+        .filter(|(_, (i, _))| i.kind == kind && !i.superseded && i.message != message)
+        .map(|(at, (_, words))| (shared(named, words), at))
+        .filter(|(n, _)| *n > 0)
+        .max();
+    if let Some((_, at)) = target {
+        found[at].superseded = true;
+    }
+}
+
 /// Marks superseded the instruction an overriding one (of `kind`, about `about`) replaces:
 /// of the earlier ones of its kind still standing (a decision replaces a decision, a rule
 /// a rule), the one it shares the most words of substance with — the same choice ("a lemon
@@ -1260,6 +1759,7 @@ fn starts_over(said: &str) -> bool {
 /// replaced in an earlier compaction, and a wrong guess would drop an instruction that
 /// still holds.
 fn supersede(
+    message: usize,
     found: &mut [Instruction],
     abouts: &[Vec<String>],
     about: &[String],
@@ -1267,11 +1767,15 @@ fn supersede(
     points_back: bool,
     kind: Kind,
 ) {
+    // What the same message said stands beside it: "We'll do the cabinets in sage green.
+    // On second thought, butcher block on the island" takes back an earlier word on the
+    // countertops, not the cabinets it has just decided.
+    let said_before = |i: &Instruction| i.message != message;
     let best = found
         .iter()
         .zip(abouts)
         .enumerate()
-        .filter(|(_, (i, _))| i.kind == kind && !i.superseded)
+        .filter(|(_, (i, _))| i.kind == kind && !i.superseded && said_before(i))
         .map(|(at, (_, words))| (shared(about, words), at))
         .filter(|(n, _)| *n > 0)
         .max();

@@ -510,3 +510,126 @@ fn the_newest_instructions_alone_the_most_first() {
         "In force:\n- Store every timestamp in UTC, no exceptions."
     );
 }
+
+#[test]
+fn constraints_said_of_the_work_whatever_the_subject_are_rules() {
+    for rule in [
+        "The report must fit on two pages for the board.",
+        "Also, deploys should not take longer than five minutes.",
+        "Late invoices should still be paid in full.",
+        "The whole trip is capped at 3,000 pounds including flights.",
+        "Our hosting bill can't exceed 50 dollars a month.",
+        "In addition, no customer records may leave the UK data centre.",
+        "Realistically I can only train three evenings a week.",
+        "We only have a microwave and a kettle in the office.",
+        "We will not borrow against the house for this.",
+        "My manager said keep every slide under 30 words.",
+        "I need the garage cleared out by October 3 for the movers.",
+        "Translate the menu into plain Spanish, no regional slang.",
+        "Keep the sentences between 10 and 20 words where you can.",
+        "keep it formal — no emoji in anything customer-facing",
+        "No nuts, my daughter is allergic.",
+        "It must run on a laptop without a GPU.",
+    ] {
+        assert_eq!(kind_of(rule), Some(Kind::Rule), "{rule}");
+    }
+    for chatter in [
+        "That must be frustrating for the whole team.",
+        "It shouldn't matter much either way.",
+        "I must say the second draft reads better.",
+        "Mine always comes out too salty.",
+        "whats the difference between a lease and a rental, quick version",
+        "Nothing fancy, just a quick check.",
+        "should i keep the old router or swap it for a mesh system",
+        "Keep going, this is useful.",
+        "Thanks, no rush on the rest.",
+        "Been meaning to ask about this for weeks, but I never remember.",
+    ] {
+        assert_eq!(kind_of(chatter), None, "{chatter}");
+    }
+}
+
+#[test]
+fn choices_announced_or_committed_to_are_decisions_and_habits_are_not() {
+    for decision in [
+        "fine, Postgres it is, since the team knows it",
+        "okay, the blue tent it is as our main shelter",
+        "I'll get the 14-inch model with the larger battery.",
+        "I'll submit the abstract to the spring conference first.",
+        "We're hiring the agency from Leeds.",
+        "We're cutting the second act entirely.",
+        "I'm switching to the annual plan for the hosting.",
+        "Final call: the workshop runs on Saturday mornings.",
+        "Let's go with the river walk route rather than the ridge.",
+    ] {
+        assert_eq!(kind_of(decision), Some(Kind::Decision), "{decision}");
+    }
+    for chatter in [
+        "I always pick the first option without reading.",
+        "One of my colleagues asked whether we should go with Azure instead of AWS.",
+        "Whatever it is, it can wait until Monday.",
+        "I'll get back to you on the budget tomorrow.",
+    ] {
+        assert_eq!(kind_of(chatter), None, "{chatter}");
+    }
+}
+
+#[test]
+fn what_an_override_names_as_replaced_is_what_it_replaces() {
+    // Turning down an option no one chose replaces nothing.
+    let found = read(&[
+        ("user", "Plan the chemistry unit."),
+        (
+            "user",
+            "We'll do the baking soda volcano as the opening demo.",
+        ),
+        (
+            "assistant",
+            "For the assessment: a unit test, a project, or a lab practical?",
+        ),
+        ("user", "Let's go with a project instead of a unit test."),
+    ]);
+    assert!(found.iter().all(|i| !i.superseded), "{found:?}");
+    // Naming what was chosen before replaces it, and only it.
+    assert_eq!(
+        superseded(&[
+            ("user", "Plan the conference."),
+            (
+                "user",
+                "We'll use Slido for the questions from the audience."
+            ),
+            ("user", "Let's go with the harbour hotel for the venue."),
+            ("user", "Let's use Mentimeter rather than Slido."),
+        ]),
+        ["We'll use Slido for the questions from the audience."]
+    );
+    // An override does not take back what its own message has just decided.
+    assert_eq!(
+        superseded(&[
+            ("user", "Plan the kitchen."),
+            (
+                "user",
+                "Let's go with white quartz for all the countertops."
+            ),
+            (
+                "user",
+                "We'll do the cabinets in sage green shaker style with brass pulls. \
+                 On second thought, butcher block on the island and quartz only on the \
+                 perimeter countertops."
+            ),
+        ]),
+        ["Let's go with white quartz for all the countertops."]
+    );
+}
+
+#[test]
+fn a_quoted_passage_is_not_the_users_instruction() {
+    let found = read(&[
+        ("user", "Edit my opening chapter."),
+        (
+            "user",
+            "Here is the new first line:\n\"You must never look back at the river, Gran always said.\"",
+        ),
+    ]);
+    assert!(found.is_empty(), "{found:?}");
+}
