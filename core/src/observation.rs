@@ -112,13 +112,21 @@ mod tests {
                 "I used <execute_bash> tags before. Try:\n```python\nprint(1)\n```",
             ),
             Message::user("u6", "It printed 1."),
+            // A chat answer that shows shell commands and goes on explaining them: the
+            // reply is the user's words, their instructions read as such.
+            Message::assistant(
+                "a7",
+                "Biggest files:\n```bash\ndu -h . | sort -hr | head\n```\n\
+                 The `-h` flag prints sizes a person can read.",
+            ),
+            Message::user("u7", "Thanks! Keep daily walking under 5 km for my mom."),
         ];
         let segmentation = crate::segment::segment(&messages).expect("valid");
         assert_eq!(
             observations(&segmentation, &messages),
             [
                 false, false, false, true, false, false, false, true, false, false, false, true,
-                false, false
+                false, false, false, false
             ]
         );
         // OpenHands CodeAct's tag is the command, not the fenced block before it.
