@@ -377,33 +377,6 @@ const DECISION_MARKS: &[&str] = &[
     "we'd rather",
     "will handle",
     "will take care of",
-    // What the user commits to do, buy or book ("I'll get the X-T30 II", "I'll submit
-    // the first paper to …").
-    "i'll get",
-    "i will get",
-    "we'll get",
-    "i'll buy",
-    "we'll buy",
-    "i'll book",
-    "we'll book",
-    "i'll hire",
-    "we'll hire",
-    "i'll open",
-    "we'll open",
-    "i'll order",
-    "we'll order",
-    "i'll submit",
-    "we'll submit",
-    "i'll move",
-    "we'll move",
-    "i'll sign",
-    "we'll sign",
-    "i'll rent",
-    "we'll rent",
-    "i'll apply",
-    "we'll apply",
-    "i'll install",
-    "we'll install",
 ];
 
 /// Words that make an instruction override an earlier one, wherever they stand.
@@ -565,7 +538,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     let wonders = has(&["whether", "wondering if", "wonder if", "asked if"]);
     let decides = !wonders
         && ((idiom && !is_personal(&lower))
-            || ((has(DECISION_MARKS) || proposes(&lower))
+            || ((has(DECISION_MARKS) || proposes(&lower) || commits(&lower))
                 && speaks_for_the_work(&lower)
                 && !is_habit(&lower)));
     if decides && !has(GOING_ON) && !reports_the_past(&lower) {
@@ -621,7 +594,7 @@ fn asks(lower: &str) -> bool {
     ];
     let words: Vec<&str> = lower
         .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
+        .map(|w| word(w))
         .skip_while(|w| LEADS.contains(w))
         .take(2)
         .collect();
@@ -633,7 +606,7 @@ fn asks(lower: &str) -> bool {
 fn subject_of(clause: &str) -> &str {
     first_words(clause)
         .into_iter()
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
+        .map(|w| word(w))
         .find(|w| !is_adverb(w))
         .unwrap_or("")
 }
@@ -642,12 +615,24 @@ fn subject_of(clause: &str) -> &str {
 /// transferring copyright"): the words of substance after it, up to the clause's end.
 fn replaced(said: &str) -> Option<Vec<String>> {
     let lower = crate::case::lowercase(said);
-    ["instead of ", "rather than "].iter().find_map(|phrase| {
-        let (_, rest) = lower.split_once(phrase)?;
-        let named = rest.split([',', '.', ';', ':', '!', '?', '—']).next()?;
-        let words = subject_words(named);
-        (!words.is_empty()).then_some(words)
-    })
+    let (_, rest) = lower
+        .split_once("instead of ")
+        .or_else(|| lower.split_once("rather than "))?;
+    let named = rest.split([',', '.', ';', ':', '!', '?', '—']).next()?;
+    let words = subject_words(named);
+    (!words.is_empty()).then_some(words)
+}
+
+/// Does the user commit to get, book or submit something ("I'll get the X-T30 II", "we'll
+/// submit the first paper to …")?
+fn commits(lower: &str) -> bool {
+    const VERBS: &[&str] = &[
+        "get", "buy", "book", "hire", "open", "order", "submit", "move", "sign", "rent", "apply",
+        "install",
+    ];
+    first_words(lower)
+        .windows(2)
+        .any(|w| matches!(w[0], "i'll" | "we'll") && VERBS.contains(&word(w[1])))
 }
 
 /// Does it tell what someone does as a habit ("I always pick one at random"), not what
@@ -692,10 +677,7 @@ fn binds(clause: &str) -> bool {
     if LIMITS.iter().any(|m| contains_phrase(clause, m)) {
         return true;
     }
-    let words: Vec<&str> = clause
-        .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
-        .collect();
+    let words: Vec<&str> = clause.split_whitespace().map(|w| word(w)).collect();
     let thing = THINGS.contains(&subject);
     words.iter().enumerate().any(|(at, word)| {
         let next = words.get(at + 1).copied().unwrap_or("");
@@ -733,7 +715,7 @@ fn prohibits(clause: &str) -> bool {
     matches!(words.first(), Some(&("no" | "nothing" | "nobody" | "none")))
         && words.iter().skip(1).any(|w| {
             matches!(
-                w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''),
+                word(w),
                 "may" | "can" | "should" | "must" | "shall" | "gets" | "allowed"
             )
         })
@@ -747,10 +729,7 @@ fn keeps_to(clause: &str) -> bool {
         "going", "up", "at", "trying", "me", "us", "in", "on", "reading", "working", "it",
     ];
     let words = first_words(clause);
-    words.first() == Some(&"keep")
-        && words.get(1).is_some_and(|w| {
-            !PACE.contains(&w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
-        })
+    words.first() == Some(&"keep") && words.get(1).is_some_and(|w| !PACE.contains(&word(w)))
 }
 
 /// What someone else ordered, as reported ("my supervisor said keep the survey under 15
@@ -777,67 +756,30 @@ fn reported_order(clause: &str) -> Option<&str> {
 }
 
 /// Does a clause set a date the work must meet ("i need the shower usable again by march
-/// 15", "it has to be done before Friday")?
+/// 15", "it has to be done before Friday", "ready by the end of the month")?
 fn sets_a_deadline(clause: &str) -> bool {
     const NEEDS: &[&str] = &[
         "need", "needs", "must", "has to", "have to", "due", "ready", "done", "finished",
         "deadline",
     ];
-    const WHEN: &[&str] = &[
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "jan",
-        "feb",
-        "mar",
-        "apr",
-        "jun",
-        "jul",
-        "aug",
-        "sep",
-        "sept",
-        "oct",
-        "nov",
-        "dec",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "tomorrow",
-        "tonight",
-        "noon",
-        "midnight",
-        "eod",
-        "end",
-        "the",
-        "next",
-    ];
-    let by = [" by ", " before ", " no later than "].iter().any(|at| {
-        clause.split(at).skip(1).any(|rest| {
-            let first = rest.split_whitespace().next().unwrap_or("");
-            let first = first.trim_matches(|c: char| !c.is_alphanumeric());
-            let dated = WHEN.contains(&first) || first.bytes().all(|b| b.is_ascii_digit());
-            // "by the end of …", "by the 15th": the date after "the".
-            dated
-                && (first != "the"
-                    || rest.split_whitespace().nth(1).is_some_and(|w| {
-                        w.starts_with("end") || w.starts_with(|c: char| c.is_ascii_digit())
-                    }))
-                && !first.is_empty()
-        })
-    });
+    // A month, a weekday, "tomorrow", "tonight", "noon", "midnight", "next", "end", by the
+    // first three letters.
+    const WHEN: &str = "jan feb mar apr may jun jul aug sep oct nov dec mon tue wed thu fri sat sun tom ton noo mid eod nex end";
+    let mut words = clause.split_whitespace().peekable();
+    let mut by = false;
+    while let Some(word) = words.next() {
+        if !matches!(word, "by" | "before" | "than") {
+            continue;
+        }
+        let mut next = words.peek().copied().unwrap_or("");
+        if next == "the" {
+            words.next();
+            next = words.peek().copied().unwrap_or("");
+        }
+        let stem = next.get(..3).unwrap_or("");
+        by |= next.starts_with(|c: char| c.is_ascii_digit())
+            || (!stem.is_empty() && WHEN.split(' ').any(|w| w == stem));
+    }
     by && NEEDS.iter().any(|n| contains_phrase(clause, n))
 }
 
@@ -855,7 +797,7 @@ fn names_a_thing(rest: &str) -> bool {
     ];
     rest.split_whitespace()
         .next()
-        .is_some_and(|w| !PACE.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())))
+        .is_some_and(|w| !PACE.contains(&word(w)))
 }
 
 /// Does a clause forbid a thing by naming it ("no peanuts", "no swearing stronger than
@@ -942,10 +884,7 @@ fn proposes(lower: &str) -> bool {
         "probably", "also", "continue", "go", "keep", "not",
     ];
     let words = first_words(lower);
-    let bare = |w: &str| -> String {
-        w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
-            .to_owned()
-    };
+    let bare = |w: &str| -> String { word(w).to_owned() };
     let verb_after = |at: usize| words.get(at).map(|w| bare(w));
     let at = words
         .iter()
@@ -982,12 +921,18 @@ fn contains_phrase(lower: &str, phrase: &str) -> bool {
     false
 }
 
+/// `w` without the punctuation around it (an apostrophe inside or at its ends stays:
+/// "let's", "kids'").
+fn word(w: &str) -> &str {
+    w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+}
+
 /// The sentence's words after the openers that are not its verb.
 fn first_words(lower: &str) -> Vec<&str> {
     lower
         .split(|c: char| c.is_whitespace() || c == ',' || c == ':' || c == '—' || c == '-')
         .filter(|w| !w.is_empty())
-        .skip_while(|w| OPENERS.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())))
+        .skip_while(|w| OPENERS.contains(&word(w)))
         .collect()
 }
 
@@ -1001,11 +946,7 @@ fn is_imperative(lower: &str) -> bool {
     let words = first_words(lower);
     // An adverb opens an order ("Absolutely never…") or a statement ("Initially we
     // figured…"): the word after it tells which.
-    let Some(first) = words
-        .iter()
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
-        .find(|w| !is_adverb(w))
-    else {
+    let Some(first) = words.iter().map(|w| word(w)).find(|w| !is_adverb(w)) else {
         return false;
     };
     // A sentence whose subject is a person or a thing states how things are ("I always
@@ -1199,7 +1140,7 @@ fn picks_it(lower: &str) -> bool {
         let before: Vec<&str> = lower[..at].split_whitespace().collect();
         let named = before
             .last()
-            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .map(|w| word(w))
             .is_some_and(|w| !w.is_empty() && !NOT_A_CHOICE.contains(&w));
         // The choice opens its clause: a few words after a comma or the start.
         let clause = lower[..at]
@@ -1241,7 +1182,7 @@ fn speaks_for_the_work(lower: &str) -> bool {
     if is_personal(lower) {
         return false;
     }
-    let first = first.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
+    let first = word(first);
     // Someone else, or a thing, as the subject: a report, not a choice.
     const OTHERS: &[&str] = &[
         "what",
@@ -1482,18 +1423,22 @@ fn answers_a_choice(question: &str, reply: &str) -> bool {
     ];
     let asked = crate::case::lowercase(question);
     // The options: the questions that offer them, and the lines that list them.
-    let offered: Vec<&str> = asked
-        .lines()
-        .flat_map(|line| {
-            let listed = line
-                .trim_start()
-                .starts_with(|c: char| c == '-' || c == '*' || c.is_ascii_digit());
-            let questions = sentences(line)
-                .into_iter()
-                .filter(|s| s.ends_with('?') && OFFERS.iter().any(|w| s.contains(w)));
-            listed.then_some(line).into_iter().chain(questions)
-        })
-        .collect();
+    let mut offered = String::new();
+    for line in asked.lines() {
+        if line
+            .trim_start()
+            .starts_with(|c: char| c == '-' || c == '*' || c.is_ascii_digit())
+        {
+            offered.push_str(line);
+            offered.push(' ');
+        }
+        for sentence in sentences(line) {
+            if sentence.ends_with('?') && OFFERS.iter().any(|w| sentence.contains(w)) {
+                offered.push_str(sentence);
+                offered.push(' ');
+            }
+        }
+    }
     let offers = asked.contains('?') && OFFERS.iter().any(|w| asked.contains(w));
     if !offers || reply.contains('?') || reply.split_whitespace().count() > 15 {
         return false;
@@ -1509,13 +1454,13 @@ fn answers_a_choice(question: &str, reply: &str) -> bool {
     if !speaks_for_the_work(&lower) {
         return false;
     }
-    let options = subject_words(&offered.join(" "));
+    let options = subject_words(&offered);
     subject_words(reply).iter().any(|w| options.contains(w))
 }
 
 fn is_override(text: &str) -> bool {
     let lower = crate::case::lowercase(text);
-    let bare = |w: &&str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned();
+    let bare = |w: &&str| word(w).to_owned();
     // The first word, or the first after the openers ("Okay, forget Unity").
     let first = lower.split_whitespace().next().map(|w| bare(&w));
     let verb = first_words(&lower).first().map(bare);
@@ -1684,10 +1629,9 @@ fn refers_back(said: &str) -> bool {
     let lower = crate::case::lowercase(said);
     BACK.iter().any(|b| contains_phrase(&lower, b))
         || sentences(&lower).iter().any(|sentence| {
-            first_words(sentence).first().is_some_and(|w| {
-                ["forget", "scrap", "ditch"]
-                    .contains(&w.trim_matches(|c: char| !c.is_alphanumeric()))
-            })
+            first_words(sentence)
+                .first()
+                .is_some_and(|w| ["forget", "scrap", "ditch"].contains(&word(w)))
         })
 }
 
