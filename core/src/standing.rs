@@ -594,7 +594,7 @@ fn asks(lower: &str) -> bool {
     ];
     let words: Vec<&str> = lower
         .split_whitespace()
-        .map(|w| word(w))
+        .map(word)
         .skip_while(|w| LEADS.contains(w))
         .take(2)
         .collect();
@@ -606,7 +606,7 @@ fn asks(lower: &str) -> bool {
 fn subject_of(clause: &str) -> &str {
     first_words(clause)
         .into_iter()
-        .map(|w| word(w))
+        .map(word)
         .find(|w| !is_adverb(w))
         .unwrap_or("")
 }
@@ -677,7 +677,7 @@ fn binds(clause: &str) -> bool {
     if LIMITS.iter().any(|m| contains_phrase(clause, m)) {
         return true;
     }
-    let words: Vec<&str> = clause.split_whitespace().map(|w| word(w)).collect();
+    let words: Vec<&str> = clause.split_whitespace().map(word).collect();
     let thing = THINGS.contains(&subject);
     words.iter().enumerate().any(|(at, word)| {
         let next = words.get(at + 1).copied().unwrap_or("");
@@ -946,7 +946,7 @@ fn is_imperative(lower: &str) -> bool {
     let words = first_words(lower);
     // An adverb opens an order ("Absolutely never…") or a statement ("Initially we
     // figured…"): the word after it tells which.
-    let Some(first) = words.iter().map(|w| word(w)).find(|w| !is_adverb(w)) else {
+    let Some(first) = words.iter().copied().map(word).find(|w| !is_adverb(w)) else {
         return false;
     };
     // A sentence whose subject is a person or a thing states how things are ("I always
@@ -1140,7 +1140,8 @@ fn picks_it(lower: &str) -> bool {
         let before: Vec<&str> = lower[..at].split_whitespace().collect();
         let named = before
             .last()
-            .map(|w| word(w))
+            .copied()
+            .map(word)
             .is_some_and(|w| !w.is_empty() && !NOT_A_CHOICE.contains(&w));
         // The choice opens its clause: a few words after a comma or the start.
         let clause = lower[..at]
