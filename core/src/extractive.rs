@@ -317,6 +317,8 @@ fn is_narration(text: &str) -> bool {
         "next, let me ",
         "i'll ",
         "i will ",
+        "we'll ",
+        "we will ",
         "now i'll ",
         "let's ",
         "now let's ",
@@ -433,13 +435,10 @@ fn is_guess(lower: &str) -> bool {
         "possibly",
         "suspect",
         "even if",
-        "check if",
-        "check whether",
-        "see if",
-        "see whether",
+        "is likely",
+        "are likely",
         "if the issue",
         "if the problem",
-        "whether the",
     ]
     .iter()
     .any(|w| lower.contains(w))
