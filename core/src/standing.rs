@@ -592,13 +592,12 @@ fn asks(lower: &str) -> bool {
     const LEADS: &[&str] = &[
         "so", "and", "but", "ok", "okay", "also", "oh", "hey", "well",
     ];
-    let words: Vec<&str> = lower
+    let mut words = lower
         .split_whitespace()
         .map(word)
-        .skip_while(|w| LEADS.contains(w))
-        .take(2)
-        .collect();
-    matches!(words.as_slice(), [first, second] if ASKING.contains(first) && WHO.contains(second))
+        .skip_while(|w| LEADS.contains(w));
+    words.next().is_some_and(|first| ASKING.contains(&first))
+        && words.next().is_some_and(|second| WHO.contains(&second))
 }
 
 /// The clause's subject when it opens with one of the words that make a sentence a
@@ -1137,10 +1136,9 @@ fn picks_it(lower: &str) -> bool {
                     || [" as ", " for ", " then", " after all"]
                         .iter()
                         .any(|w| after.starts_with(w)));
-        let before: Vec<&str> = lower[..at].split_whitespace().collect();
-        let named = before
-            .last()
-            .copied()
+        let named = lower[..at]
+            .split_whitespace()
+            .next_back()
             .map(word)
             .is_some_and(|w| !w.is_empty() && !NOT_A_CHOICE.contains(&w));
         // The choice opens its clause: a few words after a comma or the start.
@@ -1397,17 +1395,64 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
 /// the assistant's message before it (`asked`) offered.
 fn kinds_in<'t>(text: &'t str, is_task: bool, asked: Option<&Message>) -> Vec<(Kind, &'t str)> {
     let mut kinds = Vec::new();
+    let required = required_items(text);
     for sentence in sentences(text) {
         if let Some(kind) = kind_of(sentence) {
             kinds.push((kind, sentence));
         } else if is_task && states_a_plan(&crate::case::lowercase(sentence)) {
             kinds.push((Kind::Decision, sentence));
+        } else if required.iter().any(|line| within(sentence, line)) {
+            kinds.push((Kind::Rule, sentence));
         }
     }
     if kinds.is_empty() && asked.is_some_and(|m| answers_a_choice(&m.text(), text.trim())) {
         kinds.push((Kind::Decision, text.trim()));
     }
     kinds
+}
+
+/// The items of the lists `text` introduces as what the work must meet ("Some hard
+/// requirements for this project:", "Here's what they've asked for:"): each is a rule,
+/// however it is worded ("- partition the S3 data by date").
+fn required_items(text: &str) -> Vec<&str> {
+    const LEADS: &[&str] = &[
+        "requirement",
+        "constraint",
+        "rules",
+        "ground rule",
+        "must-have",
+        "asked for",
+        "non-negotiable",
+        "hard limit",
+        "guidelines",
+        "conditions",
+    ];
+    let mut items = Vec::new();
+    let mut under = false;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        let listed =
+            trimmed.starts_with(|c: char| matches!(c, '-' | '*' | '•') || c.is_ascii_digit());
+        if under && listed {
+            items.push(trimmed);
+        } else if trimmed.ends_with(':') {
+            let lower = crate::case::lowercase(trimmed);
+            under = LEADS.iter().any(|lead| lower.contains(lead));
+        } else {
+            under = false;
+        }
+    }
+    items
+}
+
+/// Does `part` lie within `whole` (both slices of one text)?
+fn within(part: &str, whole: &str) -> bool {
+    let (start, end) = (
+        whole.as_ptr() as usize,
+        whole.as_ptr() as usize + whole.len(),
+    );
+    let at = part.as_ptr() as usize;
+    at >= start && at + part.len() <= end
 }
 
 /// Is `reply` a short answer that picks one of the options `question` offered ("Which

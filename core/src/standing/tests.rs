@@ -633,3 +633,27 @@ fn a_quoted_passage_is_not_the_users_instruction() {
     ]);
     assert!(found.is_empty(), "{found:?}");
 }
+
+#[test]
+fn the_items_of_a_list_of_requirements_are_rules_however_worded() {
+    let found = read(&[
+        ("user", "Design the sensor pipeline."),
+        (
+            "user",
+            "Here's what the growers asked for:\n\
+             - partition the data by date and greenhouse\n\
+             - 5 minutes end-to-end latency at most\n\n\
+             Ideas for the dashboard:\n\
+             - a map of the greenhouses",
+        ),
+    ]);
+    let texts: Vec<&str> = found.iter().map(|i| i.text.as_str()).collect();
+    assert!(
+        texts.contains(&"- partition the data by date and greenhouse"),
+        "{texts:?}"
+    );
+    assert!(
+        !texts.iter().any(|t| t.contains("a map of the greenhouses")),
+        "{texts:?}"
+    );
+}
