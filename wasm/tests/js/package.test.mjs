@@ -274,8 +274,8 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // scripts (`core/src/case.rs`) instead of `str::to_lowercase`, whose Unicode table the
 // word lists never needed, 10 kB less: 267,679 B; the standing block's steps for small
 // windows and transcripts without ids about 2 kB more: 269,695 B; constraints and choices
-// read as users say them, and an agent's findings without its narration, 4.5 kB more:
-// 274,242 B. 275 kB holds the line: leaving the item formats out of the lite build behind
+// read as users say them, and an agent's findings without its narration, 4.9 kB more:
+// 274,565 B. 275 kB holds the line: leaving the item formats out of the lite build behind
 // a feature is the next candidate to win bytes back (a current Binaryen's wasm-opt saves
 // at most 2.9 kB gzipped here: see wasm/build.sh). Where the bytes go, per function and per crate:
 // `scripts/wasm_sections.py functions` on the lite build passed through
