@@ -470,10 +470,14 @@ const PLAN_STATEMENTS: &[&str] = &[
     "we were going to",
     "i was planning",
     "we were planning",
-    "i'm planning",
-    "i am planning",
-    "we're planning",
-    "we are planning",
+    "i'm planning to",
+    "i'm planning on",
+    "i am planning to",
+    "i am planning on",
+    "we're planning to",
+    "we're planning on",
+    "we are planning to",
+    "we are planning on",
     "i'd planned",
     "we'd planned",
     "i had planned",
@@ -1223,7 +1227,7 @@ fn speaks_for_the_work(lower: &str) -> bool {
 /// The sentences of `text`, each with the text it stands in (a short message is read as
 /// one instruction with its reason: "Never run migrations in a request. That is a red
 /// line."). Code blocks and quoted material are not the user's instructions.
-fn sentences<'t>(text: &'t str) -> Vec<&'t str> {
+fn sentences(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut in_fence = false;
     for line in text.lines() {
@@ -1232,26 +1236,34 @@ fn sentences<'t>(text: &'t str) -> Vec<&'t str> {
             in_fence = !in_fence;
             continue;
         }
-        if in_fence || trimmed.starts_with('>') || trimmed.is_empty() {
+        if in_fence || trimmed.starts_with('>') {
             continue;
         }
-        let mut start = 0;
-        let bytes = trimmed.as_bytes();
-        let mut push = |sentence: &'t str| {
-            // A quoted passage (a draft's line, a character's speech) is not the user's.
-            if !sentence.is_empty() && !sentence.starts_with(['"', '“', '\'']) {
+        // A quoted passage (a draft's line, a character's speech) is not the user's.
+        out.extend(
+            line_sentences(trimmed)
+                .into_iter()
+                .filter(|sentence| !sentence.starts_with(['"', '“', '\''])),
+        );
+    }
+    out
+}
+
+/// The sentences of one line of text: what ends at `.`, `!` or `?` before a space.
+pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = line.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        let ends = matches!(b, b'.' | b'!' | b'?')
+            && bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace());
+        if ends || i + 1 == bytes.len() {
+            let sentence = line[start..=i].trim();
+            if !sentence.is_empty() {
                 out.push(sentence);
             }
-        };
-        for (i, &b) in bytes.iter().enumerate() {
-            let ends = matches!(b, b'.' | b'!' | b'?')
-                && bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace());
-            if ends {
-                push(trimmed[start..=i].trim());
-                start = i + 1;
-            }
+            start = i + 1;
         }
-        push(trimmed[start..].trim());
     }
     out
 }
@@ -1759,22 +1771,31 @@ fn supersede(
 ) {
     // What the same message said stands beside it: "We'll do the cabinets in sage green.
     // On second thought, butcher block on the island" takes back an earlier word on the
-    // countertops, not the cabinets it has just decided.
-    let said_before = |i: &Instruction| i.message != message;
+    // countertops, not the cabinets it has just decided. And a message that took one back
+    // already ("Change of plan on the hours, sorry! We'll open Tuesday to Sunday") takes
+    // back another only by its own words.
+    let again = found.iter().any(|i| i.message == message && i.overrides);
     let best = found
         .iter()
-        .zip(abouts)
         .enumerate()
-        .filter(|(_, (i, _))| i.kind == kind && !i.superseded && said_before(i))
-        .map(|(at, (_, words))| (shared(about, words), at))
-        .filter(|(n, _)| *n > 0)
+        .filter(|(_, i)| i.kind == kind && !i.superseded && i.message != message)
+        // Its own words first ("close third person" replaces "first person from Mira's
+        // point of view", not a choice whose options spoke of chapters), then the choice.
+        .map(|(at, i)| {
+            (
+                shared(said, &subject_words(&i.text)),
+                shared(about, &abouts[at]),
+                at,
+            )
+        })
+        .filter(|&(own, choice, _)| own > 0 || (choice > 0 && !again))
         .max();
     // The one just before, for an override that points back and names little of its own
     // ("scratch that, let's wrap them instead", "Actually, make it MySQL"); one that names
     // its subject ("revisit the point of view: go with close third person") and matches
     // nothing replaces nothing.
     let points_back = points_back || said.len() <= POINTING_BACK_WORDS;
-    let at = best.map(|(_, at)| at).or_else(|| {
+    let at = best.map(|(_, _, at)| at).or_else(|| {
         let last = found.len().checked_sub(1)?;
         (points_back && found[last].kind == kind && !found[last].superseded).then_some(last)
     });

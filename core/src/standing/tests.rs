@@ -657,3 +657,51 @@ fn the_items_of_a_list_of_requirements_are_rules_however_worded() {
         "{texts:?}"
     );
 }
+
+#[test]
+fn an_override_takes_back_what_its_own_words_name_and_once_per_message() {
+    assert_eq!(
+        superseded(&[
+            ("user", "Plan the bakery."),
+            (
+                "user",
+                "Hours. We're exhausted just thinking about 7 days a week. We'll open \
+                 Wednesday to Sunday only, closed Monday and Tuesday."
+            ),
+            (
+                "assistant",
+                "For the POS: Square or Toast? Both handle hours and allergen buttons."
+            ),
+            (
+                "user",
+                "Let's go with Square for the POS. Allergen info on the item buttons is a \
+                 great idea."
+            ),
+            (
+                "user",
+                "Change of plan on the hours, sorry! We talked to the neighbouring offices \
+                 and apparently Tuesday is their big in-office day; everyone's there \
+                 Tuesday to Thursday. we'll open Tuesday to Sunday, and keep only Monday \
+                 off, which means lamination prep moves to Monday afternoons."
+            ),
+        ]),
+        [
+            "Hours. We're exhausted just thinking about 7 days a week. We'll open Wednesday to \
+          Sunday only, closed Monday and Tuesday."
+        ]
+    );
+}
+
+#[test]
+fn planning_a_trip_is_the_task_not_a_plan_a_later_turn_replaces() {
+    let found = read(&[(
+        "user",
+        "I'm planning a two-week trip to Japan for four of us. Could you help me plan it?",
+    )]);
+    assert!(found.is_empty(), "{found:?}");
+    let found = read(&[(
+        "user",
+        "I'm planning to build the app in React Native. What would the architecture be?",
+    )]);
+    assert_eq!(found.len(), 1, "{found:?}");
+}
