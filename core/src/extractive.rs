@@ -368,7 +368,7 @@ fn is_narration(text: &str) -> bool {
 /// one more time."), when others in it say something: "Let me think about this
 /// differently. The issue is that `Delimited` matches nothing." keeps its finding alone.
 fn without_narrated_sentences(text: &str) -> String {
-    let sentences = sentences(text);
+    let sentences = crate::standing::line_sentences(text);
     if sentences.len() < 2 {
         return text.to_owned();
     }
@@ -382,40 +382,6 @@ fn without_narrated_sentences(text: &str) -> String {
     } else {
         kept.join(" ")
     }
-}
-
-/// The sentences of `text`: split after `.`, `!` or `?` and a space where a capital
-/// letter or a quote opens the next one (not inside a `code span`, nor after a
-/// one-letter abbreviation such as "e.g.").
-fn sentences(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut in_code = false;
-    let bytes = text.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
-        if b == b'`' {
-            in_code = !in_code;
-            continue;
-        }
-        if in_code || !matches!(b, b'.' | b'!' | b'?') {
-            continue;
-        }
-        let next = bytes.get(i + 1).copied();
-        let opens = bytes.get(i + 2).copied();
-        let abbreviation = i >= 2 && bytes[i - 2] == b'.';
-        if next == Some(b' ')
-            && opens.is_some_and(|c| c.is_ascii_uppercase() || c == b'`' || c == b'"')
-            && !abbreviation
-        {
-            out.push(text[start..=i].trim());
-            start = i + 2;
-        }
-    }
-    let rest = text[start.min(text.len())..].trim();
-    if !rest.is_empty() {
-        out.push(rest);
-    }
-    out
 }
 
 /// Does a line guess ("I think the issue is …", "maybe", "what if", "If I look at …, I

@@ -321,18 +321,6 @@ fn a_finding_is_kept_without_the_narration_around_it_and_data_remaining_is_no_ne
 }
 
 #[test]
-fn sentences_split_where_a_new_one_opens_not_inside_code_nor_after_an_abbreviation() {
-    assert_eq!(
-        sentences("Let me look. The fix is in `a.py. B`, e.g. Foo works. Done!"),
-        vec![
-            "Let me look.",
-            "The fix is in `a.py. B`, e.g. Foo works.",
-            "Done!"
-        ]
-    );
-}
-
-#[test]
 fn checking_whether_something_is_the_issue_finds_nothing() {
     let messages = vec![
         Message::user("u", "Fix the doubled semicolon crash in sqlfluff."),

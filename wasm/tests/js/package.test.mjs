@@ -274,14 +274,16 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // scripts (`core/src/case.rs`) instead of `str::to_lowercase`, whose Unicode table the
 // word lists never needed, 10 kB less: 267,679 B; the standing block's steps for small
 // windows and transcripts without ids about 2 kB more: 269,695 B; constraints and choices
-// read as users say them, and an agent's findings without its narration, 4.9 kB more:
-// 274,565 B. 275 kB holds the line: leaving the item formats out of the lite build behind
-// a feature is the next candidate to win bytes back (a current Binaryen's wasm-opt saves
-// at most 2.9 kB gzipped here: see wasm/build.sh). Where the bytes go, per function and per crate:
+// read as users say them (modals on any subject, limits, deadlines, reported orders,
+// lists of requirements, what an override names), an agent's findings without its
+// narration, and one sentence splitter for both, 5.5 kB more: 275,180 B. The line moved
+// from 275 to 280 kB for them; leaving the item formats out of the lite build behind a
+// feature is the next candidate to win bytes back (a current Binaryen's wasm-opt saves at
+// most 2.9 kB gzipped here: see wasm/build.sh). Where the bytes go, per function and per crate:
 // `scripts/wasm_sections.py functions` on the lite build passed through
 // `wasm-bindgen --keep-debug` (its code is about 82% of the module gzipped, spread thin: the
 // engine's own functions, then iterator and collection code instantiated for its types).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 275 kB", (t) => {
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 280 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -290,5 +292,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 275
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 275_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 280_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
