@@ -168,6 +168,13 @@ const RULE_MARKS: &[&str] = &[
     "maximum",
     "max",
     "tops",
+    "ideally",
+    "hate",
+    "can't stand",
+    "dislike",
+    "important that",
+    "essential that",
+    "crucial that",
     "in total",
     "within",
     "between",
@@ -175,6 +182,10 @@ const RULE_MARKS: &[&str] = &[
 
 /// Words that make a sentence a rule that holds from now on, wherever they stand in it.
 const STRONG_RULE_MARKS: &[&str] = &[
+    "as a rule",
+    "golden rule",
+    "house rule",
+    "ground rule",
     "never",
     "always",
     "must",
@@ -218,7 +229,7 @@ fn continues(lower: &str, clause: &str) -> bool {
 fn opens_a_fragment(clause: &str) -> bool {
     const OPENERS: &[&str] = &[
         "all", "every", "each", "some", "any", "no", "none", "nothing", "most", "of", "in", "on",
-        "at", "for", "from", "with", "without", "by", "about", "like", "as",
+        "at", "for", "from", "with", "without", "by", "about", "like", "as", "after", "before",
     ];
     clause
         .split_whitespace()
@@ -274,6 +285,12 @@ const DECISION_IDIOMS: &[&str] = &[
     "final answer",
     "final call",
     "final decision",
+    "we decide",
+    "i decide",
+    "we're getting",
+    "we are getting",
+    "we're moving",
+    "we are moving",
     "final pick",
     "switching to",
     "we're hiring",
@@ -533,6 +550,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         .ends_with(" instead")
         && is_imperative(&lower);
     let idiom = has(DECISION_IDIOMS)
+        || drops_a_choice(&lower)
+        || orders_a_pick(&lower)
         || ends_choosing(&lower)
         || settles(&lower)
         || replaces
@@ -638,6 +657,25 @@ fn commits(lower: &str) -> bool {
         .any(|w| matches!(w[0], "i'll" | "we'll") && VERBS.contains(&word(w[1])))
 }
 
+/// Does a later clause drop an option ("oats for breakfast, forget the smoothie idea")?
+fn drops_a_choice(lower: &str) -> bool {
+    clauses(lower).skip(1).any(|clause| {
+        ["forget the ", "scrap the ", "ditch the ", "drop the "]
+            .iter()
+            .any(|verb| clause.starts_with(verb))
+    })
+}
+
+/// Is it an order that picks ("Drop Python 3.8 support in the next release", "use the
+/// title 'The Quiet Founder'")?
+fn orders_a_pick(lower: &str) -> bool {
+    let words = first_words(lower);
+    matches!(
+        words.as_slice(),
+        ["drop" | "pick" | "choose", ..] | ["use", "the" | "a" | "an", ..]
+    )
+}
+
 /// Does it tell what someone does as a habit ("I always pick one at random"), not what
 /// they chose?
 fn is_habit(lower: &str) -> bool {
@@ -694,7 +732,11 @@ fn binds(clause: &str) -> bool {
                 !deduced
             }
             "mustn't" => true,
-            "should" => !thing && matches!(next, "not" | "never" | "always" | "still" | "only"),
+            "should" => {
+                !thing && matches!(next, "not" | "never" | "always" | "still" | "only" | "be")
+            }
+            // "the kids' devices need to be on a separate network".
+            "need" | "needs" | "has" | "have" => !thing && next == "to" && after == "be",
             "shouldn't" => !thing,
             _ => false,
         }
@@ -1028,90 +1070,107 @@ fn is_imperative(lower: &str) -> bool {
     !SUBJECTS.contains(&first)
 }
 
+/// Words that make a clause speak to how the work must go, whatever opens it
+/// ([`addresses_the_work`]).
+const SUBJECT_MODALS: &[&str] = &[
+    "you must",
+    "you should",
+    "you need to",
+    "you have to",
+    "you can't",
+    "you cannot",
+    "we must",
+    "we should",
+    "we need to",
+    "we have to",
+    "we can't",
+    "we cannot",
+    "we never",
+    "we always",
+    "i want you to",
+    "i need you to",
+    "i'd like you to",
+    "i would like you to",
+    "i prefer",
+    "i'd prefer",
+    "i would prefer",
+    "i don't want",
+    "i do not want",
+    "we don't want",
+    "we do not want",
+    "i'd like all",
+    "i'd like every",
+    "i'd like only",
+    "i would like all",
+    "must be",
+    "must not",
+    "must never",
+    "must always",
+    "has to be",
+    "have to be",
+    "needs to be",
+    "is required",
+    "are required",
+    "no exceptions",
+    "from now on",
+    "from here on",
+    "going forward",
+    "red line",
+    "non-negotiable",
+    "under no circumstances",
+    "is a must",
+    "hard rule",
+    "has to",
+    "have to",
+    "is always",
+    "are always",
+    "is never",
+    "are never",
+    "is to be",
+    "are to be",
+    // What the user can and cannot give the work: "I can only run four days a week",
+    // "we only have hot plates".
+    "i can only",
+    "we can only",
+    "i only have",
+    "we only have",
+    "i've only got",
+    "we've only got",
+    "i have only",
+    "we have only",
+    // What the user committed the work to: "we will not touch the emergency fund".
+    "we will not",
+    "we won't",
+    "we will never",
+    "we'll never",
+    "we're not going to",
+    "we are not going to",
+    // What the user cannot stand, or holds important.
+    "as a rule",
+    "golden rule",
+    "house rule",
+    "ground rule",
+    "i hate",
+    "i can't stand",
+    "i cannot stand",
+    "i dislike",
+    "you don't",
+    "you do not",
+    "important that",
+    "essential that",
+    "crucial that",
+];
+
 /// Does it tell the assistant or the team how the work must go (`you must`, `we should
 /// never`, `I want you to`, `X must be`)?
 fn addresses_the_work(lower: &str) -> bool {
-    const SUBJECT_MODALS: &[&str] = &[
-        "you must",
-        "you should",
-        "you need to",
-        "you have to",
-        "you can't",
-        "you cannot",
-        "we must",
-        "we should",
-        "we need to",
-        "we have to",
-        "we can't",
-        "we cannot",
-        "we never",
-        "we always",
-        "i want you to",
-        "i need you to",
-        "i'd like you to",
-        "i would like you to",
-        "i prefer",
-        "i'd prefer",
-        "i would prefer",
-        "i don't want",
-        "i do not want",
-        "we don't want",
-        "we do not want",
-        "i'd like all",
-        "i'd like every",
-        "i'd like only",
-        "i would like all",
-        "must be",
-        "must not",
-        "must never",
-        "must always",
-        "has to be",
-        "have to be",
-        "needs to be",
-        "is required",
-        "are required",
-        "no exceptions",
-        "from now on",
-        "from here on",
-        "going forward",
-        "red line",
-        "non-negotiable",
-        "under no circumstances",
-        "is a must",
-        "hard rule",
-        "has to",
-        "have to",
-        "is always",
-        "are always",
-        "is never",
-        "are never",
-        "is to be",
-        "are to be",
-        // What the user can and cannot give the work: "I can only run four days a week",
-        // "we only have hot plates".
-        "i can only",
-        "we can only",
-        "i only have",
-        "we only have",
-        "i've only got",
-        "we've only got",
-        "i have only",
-        "we have only",
-        // What the user committed the work to: "we will not touch the emergency fund".
-        "we will not",
-        "we won't",
-        "we will never",
-        "we'll never",
-        "we're not going to",
-        "we are not going to",
-    ];
     SUBJECT_MODALS.iter().any(|m| contains_phrase(lower, m))
 }
 
 /// Does a sentence end by choosing: "The Lumiares Hotel it is.", "Fine, the train then."?
 fn ends_choosing(lower: &str) -> bool {
-    let end = lower.trim_end_matches(['.', '!']).trim_end();
-    let end = end.strip_suffix(" after all").unwrap_or(end);
+    let trimmed = lower.trim_end_matches(['.', '!']).trim_end();
+    let end = trimmed.strip_suffix(" after all").unwrap_or(trimmed);
     // "Ardour it is for the recording software", "Ardour it is, then": the choice first.
     end.ends_with(" it is")
         || lower.contains(" it is for ")
@@ -1119,9 +1178,23 @@ fn ends_choosing(lower: &str) -> bool {
         || picks_it(lower)
         || (end.ends_with(" then")
             && end.split_whitespace().count() <= 10
-            && ["fine", "ok", "okay", "alright", "sure", "right"]
+            && ["fine", "ok", "okay", "alright", "sure", "right", "so"]
                 .iter()
                 .any(|w| end.starts_with(w)))
+        // "the welcome dinner is Thursday after all".
+        || (end.len() < trimmed.len() && !lower.starts_with("after all"))
+        || names_then(lower)
+}
+
+/// Does a sentence open by naming its pick and "then" ("fastapi then, pydantic is
+/// already in our stack")? Not "see you then", "and then".
+fn names_then(lower: &str) -> bool {
+    let first = lower.split([',', ';', '—']).next().unwrap_or("").trim();
+    let words: Vec<&str> = first.split_whitespace().collect();
+    matches!(words.as_slice(), [.., before, "then"]
+        if words.len() <= 4
+            && !["see", "and", "since", "by", "until", "back", "only", "even", "just", "you"]
+                .contains(before))
 }
 
 /// Does a clause name its choice and say "it is" after it ("traefik it is, since k3s
@@ -1502,8 +1575,8 @@ fn answers_a_choice(question: &str, reply: &str) -> bool {
         return false;
     }
     let lower = crate::case::lowercase(reply);
-    // "I'm back, sorry — got pulled into something": no pick.
-    if ["sorry", "i'm back", "be right back"]
+    // "I'm back, sorry — got pulled into something", "thanks, that's helpful": no pick.
+    if ["sorry", "i'm back", "be right back", "thanks", "thank you"]
         .iter()
         .any(|w| contains_phrase(&lower, w))
     {
@@ -1526,7 +1599,7 @@ fn is_override(text: &str) -> bool {
         .into_iter()
         .flatten()
         .any(|w| OVERRIDE_OPENERS.contains(&w.as_str()));
-    opens || OVERRIDE_MARKS.iter().any(|m| contains_phrase(&lower, m))
+    opens || drops_a_choice(&lower) || OVERRIDE_MARKS.iter().any(|m| contains_phrase(&lower, m))
 }
 
 /// Does an opening message's sentence state the plan the work starts from ("I'm planning

@@ -705,3 +705,37 @@ fn planning_a_trip_is_the_task_not_a_plan_a_later_turn_replaces() {
     )]);
     assert_eq!(found.len(), 1, "{found:?}");
 }
+
+#[test]
+fn rules_said_as_preferences_and_choices_said_tersely() {
+    for rule in [
+        "As a rule, we don't offer refunds after 30 days.",
+        "I hate dashboards that need a login for every chart.",
+        "please you don't use the legal jargon in the letters",
+        "For me is important that it is cheap to run.",
+        "Ideally prices end in 9, like $29 not $30.",
+        "The guest devices need to be on a separate network.",
+        "All charts have to be readable in grayscale.",
+        "The annual plan should be the default on the pricing page.",
+    ] {
+        assert_eq!(kind_of(rule), Some(Kind::Rule), "{rule}");
+    }
+    for decision in [
+        "fastapi then, pydantic is already in our stack",
+        "So we're targeting Raleigh then.",
+        "The launch party is on Saturday after all.",
+        "We're getting a mesh system for the upstairs rooms.",
+        "Drop Windows 7 support in the next release.",
+        "Use the title 'Small Steps' for the first episode.",
+        "oats for breakfast, forget the smoothie idea",
+    ] {
+        assert_eq!(kind_of(decision), Some(Kind::Decision), "{decision}");
+    }
+    for chatter in [
+        "See you then.",
+        "After all, it's only a hobby project.",
+        "That should be fine for now.",
+    ] {
+        assert_eq!(kind_of(chatter), None, "{chatter}");
+    }
+}
