@@ -218,11 +218,23 @@ const LETS_NOT: &[&str] = &["let's not", "lets not", "let us not"];
 /// Does `clause`, a slice of `lower` ([`clauses`]), continue the sentence before it (after
 /// a comma, a "so" or a "but"), rather than open it or follow a colon?
 fn continues(lower: &str, clause: &str) -> bool {
+    before(lower, clause).is_some_and(|before| !before.is_empty() && !before.ends_with([':', ';']))
+}
+
+/// Does `clause` (a slice of `lower`) follow a "but" ("… a rough premise but no
+/// structure")?
+fn follows_but(lower: &str, clause: &str) -> bool {
+    before(lower, clause)
+        .and_then(|before| before.strip_suffix("but"))
+        .is_some_and(|rest| rest.is_empty() || rest.ends_with(' '))
+}
+
+/// What of `lower` comes before `clause`, a slice of it, trimmed at its end.
+fn before<'a>(lower: &'a str, clause: &str) -> Option<&'a str> {
     (clause.as_ptr() as usize)
         .checked_sub(lower.as_ptr() as usize)
         .and_then(|at| lower.get(..at))
         .map(str::trim_end)
-        .is_some_and(|before| !before.is_empty() && !before.ends_with([':', ';']))
 }
 
 /// Does a clause open with a quantifier or a preposition: no verb of its own?
@@ -541,15 +553,14 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     if asks(&lower) {
         return None;
     }
-    let has = |marks: &[&str]| marks.iter().any(|m| contains_phrase(&lower, m));
     let replaces = contains_phrase(&lower, "replace") && lower.contains(" with ");
-    let now_doing = has(NOW_DOING) && is_override(&lower);
+    let now_doing = says_any(&lower, NOW_DOING) && is_override(&lower);
     // An order that ends on what it replaces: "Use md5 to hash passwords instead."
     let instead = lower
         .trim_end_matches(|c: char| !c.is_alphanumeric())
         .ends_with(" instead")
         && is_imperative(&lower);
-    let idiom = has(DECISION_IDIOMS)
+    let idiom = says_any(&lower, DECISION_IDIOMS)
         || drops_a_choice(&lower)
         || orders_a_pick(&lower)
         || ends_choosing(&lower)
@@ -558,13 +569,16 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         || now_doing
         || instead;
     // "One of my engineers asked whether we should use X": a question reported.
-    let wonders = has(&["whether", "wondering if", "wonder if", "asked if"]);
+    let wonders = says_any(
+        &lower,
+        &["whether", "wondering if", "wonder if", "asked if"],
+    );
     let decides = !wonders
         && ((idiom && !is_personal(&lower))
-            || ((has(DECISION_MARKS) || proposes(&lower) || commits(&lower))
+            || ((says_any(&lower, DECISION_MARKS) || proposes(&lower) || commits(&lower))
                 && speaks_for_the_work(&lower)
                 && !is_habit(&lower)));
-    if decides && !has(GOING_ON) && !reports_the_past(&lower) {
+    if decides && !says_any(&lower, GOING_ON) && !reports_the_past(&lower) {
         return Some(Kind::Decision);
     }
     // A rule may be one clause of the sentence: "I don't own a mixer, so don't suggest
@@ -573,7 +587,6 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         if deduces(clause) {
             return false;
         }
-        let marked = |marks: &[&str]| marks.iter().any(|m| contains_phrase(clause, m));
         // A clause that continues a sentence and opens with a quantifier or a
         // preposition is a fragment ("I picked three colours, all some shade of green";
         // "… of all places"; "… but no structure"), not an order, unless a strong mark
@@ -581,16 +594,17 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         // So is a few words that open with one ("Nothing perfect, just a sanity check"),
         // unless they forbid a thing ("No peanuts", "keep it clean — no swearing"), not
         // say what is missing ("… a rough premise but no structure").
-        let forbids = forbids_a_thing(clause) && !lower.contains(&format!(" but {clause}"));
+        let forbids = forbids_a_thing(clause) && !follows_but(&lower, clause);
         let fragment = opens_a_fragment(clause)
             && !forbids
             && (continues(&lower, clause) || clause.split_whitespace().count() < 4);
-        let strong =
-            marked(STRONG_RULE_MARKS) || (marked(LETS_NOT) && !paces(clause)) || keeps_to(clause);
+        let strong = says_any(clause, STRONG_RULE_MARKS)
+            || (says_any(clause, LETS_NOT) && !paces(clause))
+            || keeps_to(clause);
         let ordered = is_imperative(clause)
             || addresses_the_work(clause)
             || reported_order(clause).is_some_and(is_imperative);
-        ((strong || (marked(RULE_MARKS) && !fragment)) && ordered)
+        ((strong || (says_any(clause, RULE_MARKS) && !fragment)) && ordered)
             || binds(clause)
             || prohibits(clause)
             || sets_a_deadline(clause)
@@ -679,17 +693,18 @@ fn orders_a_pick(lower: &str) -> bool {
 /// Does it tell what someone does as a habit ("I always pick one at random"), not what
 /// they chose?
 fn is_habit(lower: &str) -> bool {
-    [
-        "always",
-        "usually",
-        "often",
-        "sometimes",
-        "never",
-        "normally",
-        "tend to",
-    ]
-    .iter()
-    .any(|w| contains_phrase(lower, w))
+    says_any(
+        lower,
+        &[
+            "always",
+            "usually",
+            "often",
+            "sometimes",
+            "never",
+            "normally",
+            "tend to",
+        ],
+    )
 }
 
 /// Does a modal bind the work whatever its subject ("The narrative must stay within 2,500
@@ -715,7 +730,7 @@ fn binds(clause: &str) -> bool {
     if PEOPLE.contains(&subject) {
         return false;
     }
-    if LIMITS.iter().any(|m| contains_phrase(clause, m)) {
+    if says_any(clause, LIMITS) {
         return true;
     }
     let words: Vec<&str> = clause.split_whitespace().map(word).collect();
@@ -825,7 +840,7 @@ fn sets_a_deadline(clause: &str) -> bool {
         by |= next.starts_with(|c: char| c.is_ascii_digit())
             || (!stem.is_empty() && WHEN.split(' ').any(|w| w == stem));
     }
-    by && NEEDS.iter().any(|n| contains_phrase(clause, n))
+    by && says_any(clause, NEEDS)
 }
 
 /// Does an order end by excluding what it must not hold ("write the contract in plain
@@ -906,7 +921,7 @@ fn reports_the_past(lower: &str) -> bool {
         "i'll",
         "from now on",
     ];
-    PAST.iter().any(|m| contains_phrase(lower, m)) && !NOW.iter().any(|m| contains_phrase(lower, m))
+    says_any(lower, PAST) && !says_any(lower, NOW)
 }
 
 /// The clauses of a sentence: what commas, semicolons, colons, dashes and a joining "so"
@@ -947,6 +962,11 @@ fn proposes(lower: &str) -> bool {
         Some(verb) => !LOOKS.contains(&verb.as_str()) && !verb.is_empty(),
         None => false,
     }
+}
+
+/// Does any of `phrases` occur in `lower` at word boundaries?
+fn says_any(lower: &str, phrases: &[&str]) -> bool {
+    phrases.iter().any(|phrase| contains_phrase(lower, phrase))
 }
 
 /// Does `phrase` occur in `lower` at word boundaries?
@@ -1164,7 +1184,7 @@ const SUBJECT_MODALS: &[&str] = &[
 /// Does it tell the assistant or the team how the work must go (`you must`, `we should
 /// never`, `I want you to`, `X must be`)?
 fn addresses_the_work(lower: &str) -> bool {
-    SUBJECT_MODALS.iter().any(|m| contains_phrase(lower, m))
+    says_any(lower, SUBJECT_MODALS)
 }
 
 /// Does a sentence end by choosing: "The Lumiares Hotel it is.", "Fine, the train then."?
@@ -1229,22 +1249,23 @@ fn picks_it(lower: &str) -> bool {
 
 /// Is it about someone's day rather than the work ("I'll take the dog out")?
 fn is_personal(lower: &str) -> bool {
-    [
-        "the dog",
-        "my dog",
-        "the kids",
-        "my kids",
-        "lunch break",
-        "a shower",
-        "a nap",
-        "a walk",
-        "for a walk",
-        "a coffee",
-        "coffee break",
-        "some coffee",
-    ]
-    .iter()
-    .any(|w| contains_phrase(lower, w))
+    says_any(
+        lower,
+        &[
+            "the dog",
+            "my dog",
+            "the kids",
+            "my kids",
+            "lunch break",
+            "a shower",
+            "a nap",
+            "a walk",
+            "for a walk",
+            "a coffee",
+            "coffee break",
+            "some coffee",
+        ],
+    )
 }
 
 /// Does a decision speak for the work (`let's`, `we'll`, `I'll go with`, an order), not
@@ -1384,11 +1405,8 @@ fn is_users_words(message: &Message) -> bool {
 /// observation) from the user's words.
 pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) -> Vec<Instruction> {
     let mut found: Vec<Instruction> = Vec::new();
-    // What each instruction of `found` is about: its words of substance, and for a decision
-    // those of the choice it made.
-    let mut abouts: Vec<Vec<String>> = Vec::new();
-    // The words of substance of each one's own sentences (not of the message around them).
-    let mut subjects: Vec<Vec<String>> = Vec::new();
+    // The words of each instruction of `found`, beside it.
+    let mut words: Vec<Words> = Vec::new();
     // Read only once a decision needs them: most of an agent's run offers no choice.
     let offers = std::cell::OnceCell::new();
     // The task: the first of the user's own messages, where the plan the work starts
@@ -1401,8 +1419,12 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         if let Some(meta) = &message.compaction {
             for mut instruction in read_block(&meta.summary_text) {
                 instruction.message = index;
-                abouts.push(subject_words(&instruction.text));
-                subjects.push(subject_words(&instruction.text));
+                let own = subject_words(&instruction.text);
+                words.push(Words {
+                    about: own.clone(),
+                    said: own.clone(),
+                    own,
+                });
                 found.push(instruction);
             }
             continue;
@@ -1431,16 +1453,16 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             let subject = subject_words(said);
             let overrides = !found.is_empty()
                 && (override_said
-                    || (kind == Kind::Decision && restates(&found, &subjects, &subject)));
+                    || (kind == Kind::Decision && restates(&found, &words, &subject)));
             if overrides && kind == Kind::Decision && override_said && starts_over(text) {
                 take_back_every_decision(&mut found);
             } else if overrides && let Some(named) = replaced(said) {
-                take_back_named(&mut found, &subjects, &named, kind, index);
+                take_back_named(&mut found, &words, &named, kind, index);
             } else if overrides {
                 supersede(
                     index,
                     &mut found,
-                    &abouts,
+                    &words,
                     &about,
                     &subject,
                     refers_back(text),
@@ -1454,8 +1476,11 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                 superseded: false,
                 message: index,
             });
-            abouts.push(about);
-            subjects.push(subject);
+            words.push(Words {
+                about,
+                said: subject,
+                own: subject_words(text),
+            });
         };
         if short {
             // The whole message: the instruction with its reason, as the user put it.
@@ -1576,10 +1601,10 @@ fn answers_a_choice(question: &str, reply: &str) -> bool {
     }
     let lower = crate::case::lowercase(reply);
     // "I'm back, sorry — got pulled into something", "thanks, that's helpful": no pick.
-    if ["sorry", "i'm back", "be right back", "thanks", "thank you"]
-        .iter()
-        .any(|w| contains_phrase(&lower, w))
-    {
+    if says_any(
+        &lower,
+        &["sorry", "i'm back", "be right back", "thanks", "thank you"],
+    ) {
         return false;
     }
     if !speaks_for_the_work(&lower) {
@@ -1599,7 +1624,7 @@ fn is_override(text: &str) -> bool {
         .into_iter()
         .flatten()
         .any(|w| OVERRIDE_OPENERS.contains(&w.as_str()));
-    opens || drops_a_choice(&lower) || OVERRIDE_MARKS.iter().any(|m| contains_phrase(&lower, m))
+    opens || drops_a_choice(&lower) || says_any(&lower, OVERRIDE_MARKS)
 }
 
 /// Does an opening message's sentence state the plan the work starts from ("I'm planning
@@ -1611,9 +1636,7 @@ fn states_a_plan(lower: &str) -> bool {
         .filter(|(first, _)| is_adverb(first))
         .map_or(words.as_str(), |(_, rest)| rest);
     PLAN_STATEMENTS.iter().any(|p| words.starts_with(p))
-        && !["ask", "tell", "say", "mention", "check with"]
-            .iter()
-            .any(|w| contains_phrase(lower, w))
+        && !says_any(lower, &["ask", "tell", "say", "mention", "check with"])
         && !is_personal(lower)
 }
 
@@ -1637,6 +1660,14 @@ fn is_marking_word(word: &str) -> bool {
                     .any(|w| w == word)
             })
         })
+}
+
+/// The words of substance of one instruction: what it is about (for a decision, with
+/// those of the choice it made), of the sentences that make it one, and of its whole text.
+struct Words {
+    about: Vec<String>,
+    said: Vec<String>,
+    own: Vec<String>,
 }
 
 fn subject_words(text: &str) -> Vec<String> {
@@ -1671,9 +1702,7 @@ fn offers_in(messages: &[&Message], is_output: &impl Fn(usize) -> bool) -> Vec<O
         for sentence in sentences(&text) {
             let lower = crate::case::lowercase(sentence);
             if sentence.len() <= MAX_CHARS
-                && ["or", "between", "either", "options"]
-                    .iter()
-                    .any(|w| contains_phrase(&lower, w))
+                && says_any(&lower, &["or", "between", "either", "options"])
             {
                 out.push(Offer {
                     message: index,
@@ -1723,12 +1752,12 @@ fn shared(a: &[String], b: &[String]) -> usize {
 /// Reaper." — "So Ardour it is for the recording software.")? A choice is made once;
 /// the newer one replaces it, said with "instead" or not. One word is not enough: "Postgres
 /// for the main database" and "Redis for the cache database" both stand.
-fn restates(found: &[Instruction], subjects: &[Vec<String>], subject: &[String]) -> bool {
+fn restates(found: &[Instruction], words: &[Words], subject: &[String]) -> bool {
     found
         .iter()
-        .zip(subjects)
+        .zip(words)
         .filter(|(i, _)| i.kind == Kind::Decision && !i.superseded)
-        .any(|(_, words)| shared(subject, words) >= 2)
+        .any(|(_, w)| shared(subject, &w.said) >= 2)
 }
 
 /// The most words of substance an override says of its own and still points back at the
@@ -1758,7 +1787,7 @@ fn refers_back(said: &str) -> bool {
         "off the table",
     ];
     let lower = crate::case::lowercase(said);
-    BACK.iter().any(|b| contains_phrase(&lower, b))
+    says_any(&lower, BACK)
         || sentences(&lower).iter().any(|sentence| {
             first_words(sentence)
                 .first()
@@ -1787,7 +1816,7 @@ fn starts_over(said: &str) -> bool {
         "from scratch",
     ];
     let lower = crate::case::lowercase(said);
-    ALL.iter().any(|phrase| contains_phrase(&lower, phrase))
+    says_any(&lower, ALL)
 }
 
 /// "Scratch all of this … Full pivot": every plan before it goes, no rule.
@@ -1800,21 +1829,21 @@ fn take_back_every_decision(found: &mut [Instruction]) {
 /// Marks superseded the instruction an override said in message `message` names as what
 /// it replaces ("a project-based assessment instead of a unit test"): of the earlier ones
 /// of its kind still standing, said before its message, the one whose own sentences
-/// (`subjects`) share the most of the `named` words — none, when it only turned down an
-/// option no one chose.
+/// share the most of the `named` words — none, when it only turned down an option no one
+/// chose.
 fn take_back_named(
     found: &mut [Instruction],
-    subjects: &[Vec<String>],
+    words: &[Words],
     named: &[String],
     kind: Kind,
     message: usize,
 ) {
     let target = found
         .iter()
-        .zip(subjects)
+        .zip(words)
         .enumerate()
         .filter(|(_, (i, _))| i.kind == kind && !i.superseded && i.message != message)
-        .map(|(at, (_, words))| (shared(named, words), at))
+        .map(|(at, (_, w))| (shared(named, &w.said), at))
         .filter(|(n, _)| *n > 0)
         .max();
     if let Some((_, at)) = target {
@@ -1836,7 +1865,7 @@ fn take_back_named(
 fn supersede(
     message: usize,
     found: &mut [Instruction],
-    abouts: &[Vec<String>],
+    words: &[Words],
     about: &[String],
     said: &[String],
     points_back: bool,
@@ -1854,10 +1883,10 @@ fn supersede(
         .filter(|(_, i)| i.kind == kind && !i.superseded && i.message != message)
         // Its own words first ("close third person" replaces "first person from Mira's
         // point of view", not a choice whose options spoke of chapters), then the choice.
-        .map(|(at, i)| {
+        .map(|(at, _)| {
             (
-                shared(said, &subject_words(&i.text)),
-                shared(about, &abouts[at]),
+                shared(said, &words[at].own),
+                shared(about, &words[at].about),
                 at,
             )
         })
@@ -2073,7 +2102,7 @@ fn takes_back(sentence: &str) -> bool {
     let announces = subject_words(sentence)
         .iter()
         .all(|w| PLAN.contains(&w.as_str()) || w.contains('\''));
-    announces || TAKE_BACK.iter().any(|m| contains_phrase(&lower, m))
+    announces || says_any(&lower, TAKE_BACK)
 }
 
 /// The sentences from the one an instruction's words point back at ("that", "it": no
