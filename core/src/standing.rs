@@ -1419,12 +1419,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         if let Some(meta) = &message.compaction {
             for mut instruction in read_block(&meta.summary_text) {
                 instruction.message = index;
-                let own = subject_words(&instruction.text);
-                words.push(Words {
-                    about: own.clone(),
-                    said: own.clone(),
-                    own,
-                });
+                words.push(Words::of(&instruction.text));
                 found.push(instruction);
             }
             continue;
@@ -1668,6 +1663,18 @@ struct Words {
     about: Vec<String>,
     said: Vec<String>,
     own: Vec<String>,
+}
+
+impl Words {
+    /// The words of an instruction read back from a summary's block: all its text.
+    fn of(text: &str) -> Self {
+        let own = subject_words(text);
+        Words {
+            about: own.clone(),
+            said: own.clone(),
+            own,
+        }
+    }
 }
 
 fn subject_words(text: &str) -> Vec<String> {
