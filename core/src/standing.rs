@@ -1429,11 +1429,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         }
         let text = message.text();
         let short = text.trim().len() <= MAX_CHARS / 2 && !text.contains('\n');
-        let asked = index
-            .checked_sub(1)
-            .map(|p| messages[p])
-            .filter(|m| m.role == Role::Assistant);
-        let kinds = kinds_in(&text, task == Some(index), asked);
+        let kinds = kinds_in(&text, task == Some(index), asked_before(messages, index));
         if kinds.is_empty() {
             continue;
         }
@@ -1493,6 +1489,12 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         }
     }
     found
+}
+
+/// The assistant's message just before message `index`, which a short reply may answer.
+fn asked_before<'m>(messages: &[&'m Message], index: usize) -> Option<&'m Message> {
+    let before = messages.get(index.checked_sub(1)?)?;
+    (before.role == Role::Assistant).then_some(*before)
 }
 
 /// The sentences of a user's message that are instructions, each with its kind: a plan
