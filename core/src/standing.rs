@@ -378,11 +378,49 @@ const GOING_ON: &[&str] = &[
 /// auction.", "Our venue will be the boathouse.")? The part named first, a plain
 /// statement, short.
 fn settles(lower: &str) -> bool {
-    let words: Vec<&str> = lower.split_whitespace().collect();
-    matches!(words.first(), Some(&("the" | "our")))
+    // The first clause: "the house will be a small stone cottage by the river, just two
+    // rooms: …" settles the house.
+    let words = first_words(first_clause(lower));
+    matches!(words.first().map(|w| word(w)), Some("the" | "our"))
         && words.len() <= 16
         && words.windows(2).any(|w| w == ["will", "be"])
         && !is_personal(lower)
+}
+
+/// The first clause that says more than an opener ("OK, we do the welcome dinner on
+/// Friday" — "we do the welcome dinner on Friday").
+fn first_clause(lower: &str) -> &str {
+    lower
+        .split([',', ';', ':', '—'])
+        .find(|clause| !first_words(clause).is_empty())
+        .unwrap_or("")
+}
+
+/// Does it say in the present what the user and theirs do, as a plan ("We take adult dog,
+/// 3 or 4 years old", "We ship only 10 boxes", "OK, we do the welcome dinner on Friday
+/// evening")? A verb of doing, its object after it — not "we keep getting errors", not
+/// "we take turns to cook" said of a habit, not someone's day.
+fn does_as_a_plan(lower: &str) -> bool {
+    const DOING: &[&str] = &[
+        "take", "ship", "do", "use", "book", "pick", "choose", "keep", "buy", "hire", "launch",
+        "rent", "sell", "order", "host", "hold", "serve", "invite", "adopt", "drop", "skip", "cut",
+        "stick", "release", "deploy", "target", "publish", "submit", "switch", "move",
+    ];
+    let words: Vec<&str> = first_words(first_clause(lower))
+        .into_iter()
+        .map(word)
+        .collect();
+    let [who, verb, next, ..] = words.as_slice() else {
+        return false;
+    };
+    matches!(*who, "we" | "i")
+        && DOING.contains(verb)
+        && !next.ends_with("ing")
+        && !matches!(
+            *next,
+            "to" | "it" | "that" | "this" | "them" | "care" | "turns" | "a"
+        )
+        && !is_habit(lower)
 }
 
 /// Words that make a sentence a decision when the user speaks for the work (not "my
@@ -565,6 +603,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         || orders_a_pick(&lower)
         || ends_choosing(&lower)
         || settles(&lower)
+        || does_as_a_plan(&lower)
         || replaces
         || now_doing
         || instead;
@@ -666,9 +705,23 @@ fn commits(lower: &str) -> bool {
         "get", "buy", "book", "hire", "open", "order", "submit", "move", "sign", "rent", "apply",
         "install",
     ];
-    first_words(lower)
-        .windows(2)
-        .any(|w| matches!(w[0], "i'll" | "we'll") && VERBS.contains(&word(w[1])))
+    let words: Vec<&str> = first_words(lower).into_iter().map(word).collect();
+    // The verb after "I'll", "we'll", "I will", "we will", and the word after it.
+    let verb_at = |at: usize| match (words[at], words.get(at + 1)) {
+        ("i'll" | "we'll", _) => Some(at + 1),
+        ("i" | "we", Some(&"will")) => Some(at + 2),
+        _ => None,
+    };
+    (0..words.len()).filter_map(verb_at).any(|at| {
+        let next = words.get(at + 1).copied().unwrap_or("");
+        match words.get(at).copied() {
+            Some(verb) if VERBS.contains(&verb) => true,
+            // "I will try the oatmeal with walnuts": a thing to try, not "try to …", not
+            // "try it and see".
+            Some("try") => matches!(next, "the" | "a" | "an" | "out"),
+            _ => false,
+        }
+    })
 }
 
 /// Does a later clause drop an option ("oats for breakfast, forget the smoothie idea")?
@@ -1201,8 +1254,13 @@ fn ends_choosing(lower: &str) -> bool {
             && ["fine", "ok", "okay", "alright", "sure", "right", "so"]
                 .iter()
                 .any(|w| end.starts_with(w)))
-        // "the welcome dinner is Thursday after all".
-        || (end.len() < trimmed.len() && !lower.starts_with("after all"))
+        // "the welcome dinner is Thursday after all", "… after all, not Friday".
+        || clauses(lower).any(|clause| {
+            clause
+                .trim_end_matches(['.', '!'])
+                .strip_suffix(" after all")
+                .is_some_and(|before| !before.trim().is_empty())
+        })
         || names_then(lower)
 }
 
@@ -1249,8 +1307,11 @@ fn picks_it(lower: &str) -> bool {
 
 /// Is it about someone's day rather than the work ("I'll take the dog out")?
 fn is_personal(lower: &str) -> bool {
+    // What it says before its reason: "we decide for a puppy, because the kids want a
+    // small one" decides for the work.
+    let said = lower.split(" because ").next().unwrap_or(lower);
     says_any(
-        lower,
+        said,
         &[
             "the dog",
             "my dog",
@@ -1501,10 +1562,28 @@ fn asked_before<'m>(messages: &[&'m Message], index: usize) -> Option<&'m Messag
 /// the task states is a decision, and so is a short reply that picks one of the options
 /// the assistant's message before it (`asked`) offered.
 fn kinds_in<'t>(text: &'t str, is_task: bool, asked: Option<&Message>) -> Vec<(Kind, &'t str)> {
-    let mut kinds = Vec::new();
+    let mut kinds: Vec<(Kind, &'t str)> = Vec::new();
     let required = required_items(text);
-    for sentence in sentences(text) {
-        if let Some(kind) = kind_of(sentence) {
+    let said = sentences(text);
+    for (at, &sentence) in said.iter().enumerate() {
+        if let Some(before) = at.checked_sub(1).map(|b| said[b])
+            && stresses(sentence)
+            && !before.trim_end().ends_with('?')
+        {
+            // "snake_case in JSON. always.", "static IP for the pi. not a DHCP
+            // reservation", "tabs. not spaces. ever.": the words before, stressed, are
+            // a rule, said with the stress.
+            match kinds.last_mut() {
+                Some((_, last)) if last.as_ptr() == before.as_ptr() || within(before, last) => {
+                    *last = span(text, last, sentence).unwrap_or(last);
+                }
+                _ => {
+                    if let Some(both) = span(text, before, sentence) {
+                        kinds.push((Kind::Rule, both));
+                    }
+                }
+            }
+        } else if let Some(kind) = kind_of(sentence) {
             kinds.push((kind, sentence));
         } else if is_task && states_a_plan(&crate::case::lowercase(sentence)) {
             kinds.push((Kind::Decision, sentence));
@@ -1516,6 +1595,64 @@ fn kinds_in<'t>(text: &'t str, is_task: bool, asked: Option<&Message>) -> Vec<(K
         kinds.push((Kind::Decision, text.trim()));
     }
     kinds
+}
+
+/// Is a sentence only a stress on the one before ("always.", "No exceptions!", "ever.",
+/// "non-negotiable.") or the thing it is not ("not a DHCP reservation.", "not spaces.")?
+fn stresses(sentence: &str) -> bool {
+    const STRESS: &[&str] = &[
+        "always",
+        "never",
+        "ever",
+        "no exceptions",
+        "no exception",
+        "non-negotiable",
+        "not negotiable",
+        "period",
+        "mandatory",
+        "every time",
+        "every single time",
+        "without exception",
+    ];
+    const NOT_A_THING: &[&str] = &[
+        "sure",
+        "really",
+        "yet",
+        "now",
+        "bad",
+        "much",
+        "that",
+        "so",
+        "quite",
+        "exactly",
+        "necessarily",
+        "today",
+        "always",
+        "me",
+        "you",
+        "at",
+        "for",
+        "to",
+        "too",
+        "very",
+        "only",
+        "just",
+        "even",
+    ];
+    let lower = crate::case::lowercase(sentence.trim());
+    let bare = lower.trim_end_matches(['.', '!']).trim();
+    let words: Vec<&str> = bare.split_whitespace().collect();
+    STRESS.contains(&bare)
+        || matches!(words.as_slice(), ["not", next, ..]
+            if words.len() <= 6 && !NOT_A_THING.contains(next))
+}
+
+/// The part of `text` from `first` to the end of `last`, both slices of it.
+fn span<'t>(text: &'t str, first: &str, last: &str) -> Option<&'t str> {
+    let base = text.as_ptr() as usize;
+    let start = (first.as_ptr() as usize).checked_sub(base)?;
+    let end = (last.as_ptr() as usize + last.len()).checked_sub(base)?;
+    text.get(start..end)
 }
 
 /// The items of the lists `text` introduces as what the work must meet ("Some hard
@@ -1597,10 +1734,21 @@ fn answers_a_choice(question: &str, reply: &str) -> bool {
         return false;
     }
     let lower = crate::case::lowercase(reply);
-    // "I'm back, sorry — got pulled into something", "thanks, that's helpful": no pick.
+    // "I'm back, sorry — got pulled into something", "thanks, that's helpful", "lol it
+    // has been raining nonstop for 5 days": no pick.
     if says_any(
         &lower,
-        &["sorry", "i'm back", "be right back", "thanks", "thank you"],
+        &[
+            "sorry",
+            "i'm back",
+            "be right back",
+            "thanks",
+            "thank you",
+            "lol",
+            "has been",
+            "have been",
+            "had been",
+        ],
     ) {
         return false;
     }

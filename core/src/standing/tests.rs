@@ -739,3 +739,69 @@ fn rules_said_as_preferences_and_choices_said_tersely() {
         assert_eq!(kind_of(chatter), None, "{chatter}");
     }
 }
+
+#[test]
+fn plans_said_in_the_present_and_stresses_on_the_sentence_before() {
+    for decision in [
+        "We rent the small truck, the big one is overkill.",
+        "OK, we hold the retrospective on Thursday mornings.",
+        "Yes so the keynote is the opening slot after all, not the closing one.",
+        "the backend will be a single Go binary behind nginx, nothing fancy: one box.",
+        "We hire two juniors, because the kids in the bootcamp were great.",
+        "I will try the standing desk for a month.",
+        "we will get the refurbished model",
+    ] {
+        assert_eq!(kind_of(decision), Some(Kind::Decision), "{decision}");
+    }
+    for chatter in [
+        "we keep getting timeouts on the staging box",
+        "We usually take the bus to work.",
+        "I'll try to get to it tonight.",
+        "I'll try it and see what happens.",
+    ] {
+        assert_eq!(kind_of(chatter), None, "{chatter}");
+    }
+    // A stress alone after a sentence makes it a rule, said with the stress.
+    let found = read(&[
+        ("user", "Help me set up the repository."),
+        ("assistant", "Sure. What conventions do you want?"),
+        (
+            "user",
+            "Squash merges only. No exceptions. Also the README is in English. not in German.\n\
+             What do you think of the CI matrix, and could you draft it for three versions?",
+        ),
+    ]);
+    let texts: Vec<&str> = found.iter().map(|i| i.text.as_str()).collect();
+    assert!(
+        texts.contains(&"Squash merges only. No exceptions."),
+        "{texts:?}"
+    );
+    assert!(
+        texts.contains(&"Also the README is in English. not in German."),
+        "{texts:?}"
+    );
+    // Not after a question, and "not sure" is no stress.
+    let found = read(&[
+        ("user", "Help me set up the repository."),
+        ("assistant", "Sure. What conventions do you want?"),
+        (
+            "user",
+            "Do we need a changelog? Not sure.\nThe team lead is on holiday until Monday and \
+             I would rather wait for her before we settle anything about the release process.",
+        ),
+    ]);
+    assert!(found.iter().all(|i| i.kind != Kind::Rule), "{found:?}");
+    // A chatty reply is not a pick among the options offered.
+    let found = read(&[
+        ("user", "Plan a garden bed for me."),
+        (
+            "assistant",
+            "Which layout would you like: raised beds or rows?",
+        ),
+        (
+            "user",
+            "lol it has been raining on the rows of beds for days",
+        ),
+    ]);
+    assert!(found.is_empty(), "{found:?}");
+}
