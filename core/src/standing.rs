@@ -402,8 +402,8 @@ fn first_clause(lower: &str) -> &str {
 /// "we take turns to cook" said of a habit, not someone's day.
 fn does_as_a_plan(lower: &str) -> bool {
     const DOING: &[&str] = &[
-        "take", "ship", "do", "use", "book", "pick", "choose", "keep", "buy", "hire", "launch",
-        "rent", "sell", "order", "host", "hold", "serve", "invite", "adopt", "drop", "skip", "cut",
+        "take", "ship", "do", "book", "pick", "choose", "keep", "buy", "hire", "launch", "rent",
+        "sell", "order", "host", "hold", "serve", "invite", "adopt", "drop", "skip", "cut",
         "stick", "release", "deploy", "target", "publish", "submit", "switch", "move",
     ];
     let words: Vec<&str> = first_words(first_clause(lower))
@@ -473,7 +473,10 @@ const OVERRIDE_MARKS: &[&str] = &[
     "replace",
     "switch to",
     "switching to",
+    "we're switching",
+    "we are switching",
     "let's switch",
+    "changes everything",
     "reverse that",
     "undo that",
     "not what i said",
@@ -510,6 +513,8 @@ const OVERRIDE_OPENERS: &[&str] = &[
 /// Words that state what the work now is, said with an override ("Forget Postgres;
 /// we're doing BigQuery"); alone they report ("I'm glad we're doing this").
 const NOW_DOING: &[&str] = &[
+    "we're switching",
+    "we are switching",
     "we're doing",
     "we are doing",
     "we're building",
@@ -525,6 +530,8 @@ const NOW_DOING: &[&str] = &[
 /// it with Flask", "My idea was to release weekly"): a decision, in the task alone —
 /// elsewhere such words tell of the user's day.
 const PLAN_STATEMENTS: &[&str] = &[
+    "plan is to",
+    "the plan is",
     "my plan was",
     "my plan is",
     "our plan was",
@@ -571,14 +578,109 @@ const PLAN_STATEMENTS: &[&str] = &[
 
 /// Words that carry no subject of their own, for telling what an instruction is about.
 const STOP_WORDS: &[&str] = &[
-    "the", "a", "an", "and", "or", "but", "to", "of", "in", "on", "for", "with", "at", "by", "it",
-    "is", "be", "we", "i", "you", "let's", "lets", "let", "us", "go", "use", "will", "we'll",
-    "i'll", "that", "this", "instead", "actually", "of", "from", "now", "on", "please", "just",
-    "not", "no", "do", "don't", "never", "always", "must", "should", "all", "any", "our", "my",
-    "your", "as", "so", "then", "than", "rather", "plan", "change", "scratch", "wait", "ok",
-    "okay", "also", "what", "earlier", "decided", "decision", "going", "take", "pick", "choose",
-    "lock", "switch", "keep", "make", "sure", "want", "would", "prefer", "like", "more", "one",
-    "only", "every", "each", "time", "here",
+    "the",
+    "a",
+    "an",
+    "and",
+    "or",
+    "but",
+    "to",
+    "of",
+    "in",
+    "on",
+    "for",
+    "with",
+    "at",
+    "by",
+    "it",
+    "is",
+    "be",
+    "we",
+    "i",
+    "you",
+    "let's",
+    "lets",
+    "let",
+    "us",
+    "go",
+    "use",
+    "will",
+    "we'll",
+    "i'll",
+    "that",
+    "this",
+    "instead",
+    "actually",
+    "of",
+    "from",
+    "now",
+    "on",
+    "please",
+    "just",
+    "not",
+    "no",
+    "do",
+    "don't",
+    "never",
+    "always",
+    "must",
+    "should",
+    "all",
+    "any",
+    "our",
+    "my",
+    "your",
+    "as",
+    "so",
+    "then",
+    "than",
+    "rather",
+    "plan",
+    "change",
+    "scratch",
+    "wait",
+    "ok",
+    "okay",
+    "also",
+    "what",
+    "earlier",
+    "decided",
+    "decision",
+    "going",
+    "take",
+    "pick",
+    "choose",
+    "lock",
+    "switch",
+    "keep",
+    "make",
+    "sure",
+    "want",
+    "would",
+    "prefer",
+    "like",
+    "more",
+    "one",
+    "only",
+    "every",
+    "each",
+    "time",
+    "here",
+    "year",
+    "years",
+    "month",
+    "months",
+    "week",
+    "weeks",
+    "day",
+    "days",
+    "today",
+    "tomorrow",
+    "yesterday",
+    "tonight",
+    "morning",
+    "last",
+    "ago",
 ];
 
 /// Is `sentence` (any case) a rule, a decision, or neither?
@@ -607,10 +709,18 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         || replaces
         || now_doing
         || instead;
-    // "One of my engineers asked whether we should use X": a question reported.
+    // "One of my engineers asked whether we should use X": a question reported;
+    // "whatever we pick has to be easy to clean": a rule for any choice.
     let wonders = says_any(
         &lower,
-        &["whether", "wondering if", "wonder if", "asked if"],
+        &[
+            "whether",
+            "wondering if",
+            "wonder if",
+            "asked if",
+            "whatever",
+            "whichever",
+        ],
     );
     let decides = !wonders
         && ((idiom && !is_personal(&lower))
@@ -866,6 +976,13 @@ fn reported_order(clause: &str) -> Option<&str> {
     SAID.iter()
         .find_map(|s| clause.split_once(s).map(|(_, rest)| rest.trim()))
         .filter(|rest| !rest.is_empty())
+        // "the network team says nothing changed on their side": what happened, told.
+        .filter(|rest| {
+            !rest
+                .split_whitespace()
+                .nth(1)
+                .is_some_and(|verb| word(verb).ends_with("ed"))
+        })
 }
 
 /// Does a clause set a date the work must meet ("i need the shower usable again by march
@@ -1497,6 +1614,8 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         // Whether it overrides is read in its own sentences, not in what else the message
         // says around them.
         let overriding = kinds.iter().any(|(_, sentence)| is_override(sentence));
+        // The words of the whole message, for an override whose own words name nothing.
+        let around = subject_words(&text);
         // `said`: the sentences that make it an instruction, which tell what it is about.
         let mut add = |kind: Kind, text: &str, said: &str, override_said: bool| {
             let about = about(kind, said, index, || {
@@ -1511,15 +1630,15 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             } else if overrides && let Some(named) = replaced(said) {
                 take_back_named(&mut found, &words, &named, kind, index);
             } else if overrides {
-                supersede(
-                    index,
-                    &mut found,
-                    &words,
-                    &about,
-                    &subject,
-                    refers_back(text),
+                let turn = Turn {
+                    message: index,
                     kind,
-                );
+                    about: &about,
+                    said: &subject,
+                    around: &around,
+                    points_back: refers_back(text),
+                };
+                supersede(&mut found, &words, &turn);
             }
             found.push(Instruction {
                 kind,
@@ -1565,9 +1684,23 @@ fn kinds_in<'t>(text: &'t str, is_task: bool, asked: Option<&Message>) -> Vec<(K
     let mut kinds: Vec<(Kind, &'t str)> = Vec::new();
     let required = required_items(text);
     let said = sentences(text);
+    // "scratch offset.", "Change of plan!": a short override on its own, which the
+    // sentence after it says.
+    let mut turning: Option<&str> = None;
     for (at, &sentence) in said.iter().enumerate() {
+        if let Some(turn) = turning.take()
+            && !sentence.trim_end().ends_with('?')
+            && let Some(both) = span(text, turn, sentence)
+        {
+            // "scratch offset. cursor-based pagination for everything.": the sentence
+            // after the turn is what replaces, whatever its form.
+            kinds.push((kind_of(sentence).unwrap_or(Kind::Decision), both));
+            continue;
+        }
         if let Some(before) = at.checked_sub(1).map(|b| said[b])
             && stresses(sentence)
+            // "Not Berlin after all — Amsterdam then": an instruction of its own.
+            && (is_pure_stress(sentence) || kind_of(sentence).is_none())
             && !before.trim_end().ends_with('?')
         {
             // "snake_case in JSON. always.", "static IP for the pi. not a DHCP
@@ -1583,10 +1716,17 @@ fn kinds_in<'t>(text: &'t str, is_task: bool, asked: Option<&Message>) -> Vec<(K
                     }
                 }
             }
+        } else if is_task && states_a_plan(&crate::case::lowercase(sentence)) {
+            // "Plan is to keep the existing layout and just replace the cabinets": the
+            // plan, though it reads as an order.
+            kinds.push((Kind::Decision, sentence));
         } else if let Some(kind) = kind_of(sentence) {
             kinds.push((kind, sentence));
-        } else if is_task && states_a_plan(&crate::case::lowercase(sentence)) {
-            kinds.push((Kind::Decision, sentence));
+        } else if sentence.split_whitespace().count() <= 4
+            && says_any(&crate::case::lowercase(sentence), OVERRIDE_MARKS)
+        {
+            // Not a mere opener ("Hmm.", "Wait."): what takes something back.
+            turning = Some(sentence);
         } else if required.iter().any(|line| within(sentence, line)) {
             kinds.push((Kind::Rule, sentence));
         }
@@ -1600,20 +1740,6 @@ fn kinds_in<'t>(text: &'t str, is_task: bool, asked: Option<&Message>) -> Vec<(K
 /// Is a sentence only a stress on the one before ("always.", "No exceptions!", "ever.",
 /// "non-negotiable.") or the thing it is not ("not a DHCP reservation.", "not spaces.")?
 fn stresses(sentence: &str) -> bool {
-    const STRESS: &[&str] = &[
-        "always",
-        "never",
-        "ever",
-        "no exceptions",
-        "no exception",
-        "non-negotiable",
-        "not negotiable",
-        "period",
-        "mandatory",
-        "every time",
-        "every single time",
-        "without exception",
-    ];
     const NOT_A_THING: &[&str] = &[
         "sure",
         "really",
@@ -1639,12 +1765,36 @@ fn stresses(sentence: &str) -> bool {
         "just",
         "even",
     ];
+    if is_pure_stress(sentence) {
+        return true;
+    }
     let lower = crate::case::lowercase(sentence.trim());
     let bare = lower.trim_end_matches(['.', '!']).trim();
-    let words: Vec<&str> = bare.split_whitespace().collect();
-    STRESS.contains(&bare)
-        || matches!(words.as_slice(), ["not", next, ..]
+    // "not a DHCP reservation, I don't trust the router to keep it": its first clause.
+    let first = bare.split([',', ';', ':', '—']).next().unwrap_or("");
+    let words: Vec<&str> = first.split_whitespace().collect();
+    matches!(words.as_slice(), ["not", next, ..]
             if words.len() <= 6 && !NOT_A_THING.contains(next))
+}
+
+/// Is a sentence a stress alone ("always.", "No exceptions!", "ever.")?
+fn is_pure_stress(sentence: &str) -> bool {
+    const STRESS: &[&str] = &[
+        "always",
+        "never",
+        "ever",
+        "no exceptions",
+        "no exception",
+        "non-negotiable",
+        "not negotiable",
+        "period",
+        "mandatory",
+        "every time",
+        "every single time",
+        "without exception",
+    ];
+    let lower = crate::case::lowercase(sentence.trim());
+    STRESS.contains(&lower.trim_end_matches(['.', '!']).trim())
 }
 
 /// The part of `text` from `first` to the end of `last`, both slices of it.
@@ -2008,26 +2158,43 @@ fn take_back_named(
     }
 }
 
+/// An override as [`supersede`] reads it.
+struct Turn<'a> {
+    /// The message it is said in.
+    message: usize,
+    kind: Kind,
+    /// What it is about, with the choice it makes.
+    about: &'a [String],
+    /// The words of substance of its own sentences.
+    said: &'a [String],
+    /// Those of its whole message.
+    around: &'a [String],
+    /// Does it say it takes back what was said before ("scratch that")?
+    points_back: bool,
+}
+
 /// Marks superseded the instruction an overriding one (of `kind`, about `about`) replaces:
 /// of the earlier ones of its kind still standing (a decision replaces a decision, a rule
 /// a rule), the one it shares the most words of substance with — the same choice ("a lemon
 /// tart instead of the galette" replaces the galette, not the chicken with lemon) — the
-/// newest of those tied; else the instruction just before it, when that is of its kind and
+/// newest of those tied; else the one the words of its message name ("Bad news on
+/// citations. … So we're switching everything to Harvard style" replaces "For citations
+/// I'll use APA"); else the instruction just before it, when that is of its kind and
 /// the override says it takes that back (`points_back`) or, by its own words of substance
 /// (`said`), names little
 /// ("let's return raw errors" — "scratch that, let's wrap them instead"). Never one
 /// further back that shares nothing with it: the one it meant may be gone already,
 /// replaced in an earlier compaction, and a wrong guess would drop an instruction that
 /// still holds.
-fn supersede(
-    message: usize,
-    found: &mut [Instruction],
-    words: &[Words],
-    about: &[String],
-    said: &[String],
-    points_back: bool,
-    kind: Kind,
-) {
+fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn) {
+    let Turn {
+        message,
+        kind,
+        about,
+        said,
+        around,
+        points_back,
+    } = *turn;
     // What the same message said stands beside it: "We'll do the cabinets in sage green.
     // On second thought, butcher block on the island" takes back an earlier word on the
     // countertops, not the cabinets it has just decided. And a message that took one back
@@ -2054,7 +2221,20 @@ fn supersede(
     // its subject ("revisit the point of view: go with close third person") and matches
     // nothing replaces nothing.
     let points_back = points_back || said.len() <= POINTING_BACK_WORDS;
-    let at = best.map(|(_, _, at)| at).or_else(|| {
+    let named_around = || {
+        found
+            .iter()
+            .enumerate()
+            // A decision alone: a rule stands until its own words are taken back.
+            .filter(|(_, i)| {
+                kind == Kind::Decision && i.kind == kind && !i.superseded && i.message != message
+            })
+            .map(|(at, _)| (shared(around, &words[at].own), at))
+            .filter(|&(n, _)| n > 0 && !again)
+            .max()
+            .map(|(_, at)| at)
+    };
+    let at = best.map(|(_, _, at)| at).or_else(named_around).or_else(|| {
         let last = found.len().checked_sub(1)?;
         (points_back && found[last].kind == kind && !found[last].superseded).then_some(last)
     });

@@ -805,3 +805,67 @@ fn plans_said_in_the_present_and_stresses_on_the_sentence_before() {
     ]);
     assert!(found.is_empty(), "{found:?}");
 }
+
+#[test]
+fn an_override_said_in_two_sentences_or_named_by_its_message() {
+    // "scratch X." on its own, then what replaces it, whatever its form.
+    let stale = superseded(&[
+        ("user", "Help me write the deploy scripts."),
+        ("assistant", "Sure."),
+        ("user", "blue-green deploys, keep it boring."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "scratch blue-green. canary deploys for every service.\nthe last outage \
+             taught us that and the whole team agrees now, for what it is worth.",
+        ),
+    ]);
+    assert_eq!(stale, ["blue-green deploys, keep it boring."]);
+    // A mere "Hmm." turns nothing.
+    let found = read(&[
+        ("user", "Help me write the deploy scripts."),
+        ("assistant", "Sure."),
+        (
+            "user",
+            "Hmm. I think the staging box is slow today.\nThe logs are full of retries and \
+             I am not sure why, the network team says nothing changed on their side.",
+        ),
+    ]);
+    assert!(found.is_empty(), "{found:?}");
+    // The override's own sentence names nothing earlier; its message does.
+    let stale = superseded(&[
+        ("user", "Help me plan the office move."),
+        ("assistant", "Happy to."),
+        (
+            "user",
+            "For the movers we'll use Acme Relocation, they quoted lowest.",
+        ),
+        ("assistant", "Booked in the plan."),
+        ("user", "We'll do the packing on Friday afternoon."),
+        ("assistant", "Added."),
+        (
+            "user",
+            "Bad news on the movers: Acme cancelled on us this morning. So we're switching \
+             everything to Swift Vans, ugh.",
+        ),
+    ]);
+    assert_eq!(
+        stale,
+        ["For the movers we'll use Acme Relocation, they quoted lowest."]
+    );
+    // The plan the task states is a decision, though it reads as an order; "whatever we
+    // pick" makes no choice.
+    let found = read(&[
+        (
+            "user",
+            "Plan is to keep the old floor plan and just repaint the walls and the doors.",
+        ),
+        ("assistant", "Good."),
+        (
+            "user",
+            "Whatever we pick has to be washable, the kids draw on everything.",
+        ),
+    ]);
+    let kinds: Vec<Kind> = found.iter().map(|i| i.kind).collect();
+    assert_eq!(kinds, [Kind::Decision, Kind::Rule], "{found:?}");
+}
