@@ -134,6 +134,10 @@ const RULE_MARKS: &[&str] = &[
     "i prefer",
     "i'd prefer",
     "i would prefer",
+    "i'd rather not",
+    "we'd rather not",
+    "i would rather not",
+    "we would rather not",
     "i want you to",
     "i don't want",
     "i do not want",
@@ -722,7 +726,10 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
             "whichever",
         ],
     );
+    // "I'd rather not have a free tier at all": a preference against, a rule.
+    let refuses = contains_phrase(&lower, "rather not");
     let decides = !wonders
+        && !refuses
         && ((idiom && !is_personal(&lower))
             || ((says_any(&lower, DECISION_MARKS) || proposes(&lower) || commits(&lower))
                 && speaks_for_the_work(&lower)
@@ -1284,6 +1291,10 @@ const SUBJECT_MODALS: &[&str] = &[
     "i prefer",
     "i'd prefer",
     "i would prefer",
+    "i'd rather not",
+    "we'd rather not",
+    "i would rather not",
+    "we would rather not",
     "i don't want",
     "i do not want",
     "we don't want",
@@ -1919,7 +1930,13 @@ fn is_override(text: &str) -> bool {
         .into_iter()
         .flatten()
         .any(|w| OVERRIDE_OPENERS.contains(&w.as_str()));
-    opens || drops_a_choice(&lower) || says_any(&lower, OVERRIDE_MARKS)
+    // "I'd rather not …" prefers against something; it takes nothing back.
+    let refuses = contains_phrase(&lower, "rather not");
+    opens
+        || drops_a_choice(&lower)
+        || OVERRIDE_MARKS
+            .iter()
+            .any(|m| contains_phrase(&lower, m) && !(refuses && m.ends_with("rather")))
 }
 
 /// Does an opening message's sentence state the plan the work starts from ("I'm planning

@@ -749,10 +749,17 @@ fn plans_said_in_the_present_and_stresses_on_the_sentence_before() {
         "the backend will be a single Go binary behind nginx, nothing fancy: one box.",
         "We hire two juniors, because the kids in the bootcamp were great.",
         "I will try the standing desk for a month.",
+        "I'd rather go with the paper planner than the app.",
         "we will get the refurbished model",
     ] {
         assert_eq!(kind_of(decision), Some(Kind::Decision), "{decision}");
     }
+    // A preference against something is a rule, and takes nothing back.
+    assert_eq!(
+        kind_of("I'd rather not have a free tier at all."),
+        Some(Kind::Rule)
+    );
+    assert!(!is_override("I'd rather not have a free tier at all."));
     for chatter in [
         "we keep getting timeouts on the staging box",
         "We usually take the bus to work.",
