@@ -179,6 +179,11 @@ const RULE_MARKS: &[&str] = &[
     "important that",
     "essential that",
     "crucial that",
+    "ask that",
+    "requirement that",
+    "obligatory that",
+    "mandatory that",
+    "no matter what",
     "in total",
     "within",
     "between",
@@ -410,15 +415,40 @@ fn does_as_a_plan(lower: &str) -> bool {
         "sell", "order", "host", "hold", "serve", "invite", "adopt", "drop", "skip", "cut",
         "stick", "release", "deploy", "target", "publish", "submit", "switch", "move",
     ];
-    let words: Vec<&str> = first_words(first_clause(lower))
+    let mut words: Vec<&str> = first_words(first_clause(lower))
         .into_iter()
         .map(word)
         .collect();
+    if words.starts_with(&["we", "are"]) {
+        words.splice(..2, ["we're"]);
+    }
     let [who, verb, next, ..] = words.as_slice() else {
         return false;
     };
+    // "we're fixing the modal focus trap first", "We are pursuing the claim separately".
+    let doing_now = matches!(*who, "we're")
+        && verb.ends_with("ing")
+        && !matches!(
+            *verb,
+            "going"
+                | "thinking"
+                | "trying"
+                | "hoping"
+                | "looking"
+                | "having"
+                | "getting"
+                | "being"
+                | "wondering"
+                | "considering"
+                | "struggling"
+                | "waiting"
+                | "planning"
+        );
+    if doing_now && !matches!(*next, "to" | "a" | "for" | "about" | "on") {
+        return !is_habit(lower);
+    }
     matches!(*who, "we" | "i")
-        && DOING.contains(verb)
+        && (DOING.contains(verb) || (*who == "we" && *verb == "use"))
         && !next.ends_with("ing")
         && !matches!(
             *next,
@@ -856,7 +886,10 @@ fn orders_a_pick(lower: &str) -> bool {
     let words = first_words(lower);
     matches!(
         words.as_slice(),
-        ["drop" | "pick" | "choose", ..] | ["use", "the" | "a" | "an", ..]
+        ["drop" | "pick" | "choose", ..]
+            | ["use", "the" | "a" | "an", ..]
+            // "ship 4.2 on Thursday": a release, set.
+            | ["ship" | "launch" | "release", _, "on" | "in" | "by", ..]
     )
 }
 
@@ -959,7 +992,12 @@ fn keeps_to(clause: &str) -> bool {
         "going", "up", "at", "trying", "me", "us", "in", "on", "reading", "working", "it",
     ];
     let words = first_words(clause);
-    words.first() == Some(&"keep") && words.get(1).is_some_and(|w| !PACE.contains(&word(w)))
+    match words.first().map(|w| word(w)) {
+        Some("keep") => words.get(1).is_some_and(|w| !PACE.contains(&word(w))),
+        // "cap my study at 90 minutes a day", "limit each talk to 20 minutes".
+        Some("cap" | "limit") => clause.contains(|c: char| c.is_ascii_digit()),
+        _ => false,
+    }
 }
 
 /// What someone else ordered, as reported ("my supervisor said keep the survey under 15
@@ -1131,7 +1169,7 @@ fn proposes(lower: &str) -> bool {
             words
                 .windows(2)
                 .position(|w| {
-                    bare(w[0]) == "we" && matches!(bare(w[1]).as_str(), "will" | "should")
+                    bare(w[0]) == "we" && matches!(bare(w[1]).as_str(), "will" | "should" | "shall")
                 })
                 .map(|at| at + 2)
         });
@@ -1360,6 +1398,11 @@ const SUBJECT_MODALS: &[&str] = &[
     "important that",
     "essential that",
     "crucial that",
+    "ask that",
+    "requirement that",
+    "obligatory that",
+    "mandatory that",
+    "no matter what",
 ];
 
 /// Does it tell the assistant or the team how the work must go (`you must`, `we should
@@ -1604,6 +1647,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         .iter()
         .enumerate()
         .position(|(i, m)| m.compaction.is_none() && is_users_words(m) && !is_output(i));
+    let mut discussed = Discussed::default();
     for (index, message) in messages.iter().enumerate() {
         if let Some(meta) = &message.compaction {
             for mut instruction in read_block(&meta.summary_text) {
@@ -1618,7 +1662,12 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         }
         let text = message.text();
         let short = text.trim().len() <= MAX_CHARS / 2 && !text.contains('\n');
-        let kinds = kinds_in(&text, task == Some(index), asked_before(messages, index));
+        let kinds = kinds_in(
+            &text,
+            task == Some(index),
+            asked_before(messages, index),
+            discussed.up_to(messages, index),
+        );
         if kinds.is_empty() {
             continue;
         }
@@ -1636,11 +1685,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             let overrides = !found.is_empty()
                 && (override_said
                     || (kind == Kind::Decision && restates(&found, &words, &subject)));
-            if overrides && kind == Kind::Decision && override_said && starts_over(text) {
-                take_back_every_decision(&mut found);
-            } else if overrides && let Some(named) = replaced(said) {
-                take_back_named(&mut found, &words, &named, kind, index);
-            } else if overrides {
+            if overrides {
                 let turn = Turn {
                     message: index,
                     kind,
@@ -1649,7 +1694,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                     around: &around,
                     points_back: refers_back(text),
                 };
-                supersede(&mut found, &words, &turn);
+                take_back(&mut found, &words, &turn, (text, said), override_said);
             }
             found.push(Instruction {
                 kind,
@@ -1682,6 +1727,31 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
     found
 }
 
+/// The words of substance the assistant's messages (and summaries) spoke of, sorted: what
+/// a user's short statement may settle. Read forward only as far as a user's message asks.
+#[derive(Default)]
+struct Discussed {
+    words: Vec<String>,
+    read_up_to: usize,
+}
+
+impl Discussed {
+    /// The words spoken of before message `index`.
+    fn up_to(&mut self, messages: &[&Message], index: usize) -> &[String] {
+        if self.read_up_to < index {
+            for earlier in messages.get(self.read_up_to..index).unwrap_or_default() {
+                if earlier.role == Role::Assistant || earlier.is_compaction() {
+                    self.words.extend(subject_words(&earlier.text()));
+                }
+            }
+            self.words.sort_unstable();
+            self.words.dedup();
+            self.read_up_to = index;
+        }
+        &self.words
+    }
+}
+
 /// The assistant's message just before message `index`, which a short reply may answer.
 fn asked_before<'m>(messages: &[&'m Message], index: usize) -> Option<&'m Message> {
     let before = messages.get(index.checked_sub(1)?)?;
@@ -1691,10 +1761,16 @@ fn asked_before<'m>(messages: &[&'m Message], index: usize) -> Option<&'m Messag
 /// The sentences of a user's message that are instructions, each with its kind: a plan
 /// the task states is a decision, and so is a short reply that picks one of the options
 /// the assistant's message before it (`asked`) offered.
-fn kinds_in<'t>(text: &'t str, is_task: bool, asked: Option<&Message>) -> Vec<(Kind, &'t str)> {
+fn kinds_in<'t>(
+    text: &'t str,
+    is_task: bool,
+    asked: Option<&Message>,
+    discussed: &[String],
+) -> Vec<(Kind, &'t str)> {
     let mut kinds: Vec<(Kind, &'t str)> = Vec::new();
     let required = required_items(text);
     let said = sentences(text);
+    let asked = asked.map(Message::text);
     // "scratch offset.", "Change of plan!": a short override on its own, which the
     // sentence after it says.
     let mut turning: Option<&str> = None;
@@ -1733,6 +1809,14 @@ fn kinds_in<'t>(text: &'t str, is_task: bool, asked: Option<&Message>) -> Vec<(K
             kinds.push((Kind::Decision, sentence));
         } else if let Some(kind) = kind_of(sentence) {
             kinds.push((kind, sentence));
+        } else if sentence.len() > MAX_CHARS {
+            // A long run-on sentence: its parts, each read alone ("… so — we're
+            // switching to rooflights instead of the dormer, three on the back slope …").
+            kinds.extend(parts(sentence).filter_map(|part| Some((kind_of(part)?, part))));
+        } else if takes_back_outright(sentence)
+            || settles_what_was_asked(sentence, discussed, at == 0)
+        {
+            kinds.push((Kind::Decision, sentence));
         } else if sentence.split_whitespace().count() <= 4
             && says_any(&crate::case::lowercase(sentence), OVERRIDE_MARKS)
         {
@@ -1742,10 +1826,173 @@ fn kinds_in<'t>(text: &'t str, is_task: bool, asked: Option<&Message>) -> Vec<(K
             kinds.push((Kind::Rule, sentence));
         }
     }
-    if kinds.is_empty() && asked.is_some_and(|m| answers_a_choice(&m.text(), text.trim())) {
+    if kinds.is_empty()
+        && asked
+            .as_deref()
+            .is_some_and(|asked| answers_a_choice(asked, text.trim()))
+    {
         kinds.push((Kind::Decision, text.trim()));
     }
     kinds
+}
+
+/// The parts of a long run-on sentence, cut where a new thought starts (a dash, a
+/// semicolon, ", so", ", and", ", but").
+fn parts(sentence: &str) -> impl Iterator<Item = &str> {
+    sentence
+        .split([';', '—', '–'])
+        .flat_map(|part| part.split(", so "))
+        .flat_map(|part| part.split(", and "))
+        .flat_map(|part| part.split(", but "))
+        .map(str::trim)
+        .filter(|part| part.len() >= 8)
+}
+
+/// Does a sentence take an earlier choice back outright, naming what replaces it
+/// ("scratch Lightroom, moving to Capture One", "update: 4.2 goes out Tuesday", "the
+/// caterer fell through, so Luigi's")?
+fn takes_back_outright(sentence: &str) -> bool {
+    const OUTRIGHT: &[&str] = &[
+        "scratch",
+        "change of plan",
+        "changed our minds",
+        "changed my mind",
+        "fell through",
+        "not anymore",
+        "make that",
+    ];
+    let lower = crate::case::lowercase(sentence.trim());
+    let labelled = ["update:", "new info:", "correction:"]
+        .iter()
+        .any(|label| lower.starts_with(label));
+    !lower.ends_with('?')
+        && !lower.contains("scratch that")
+        && (labelled || says_any(&lower, OUTRIGHT))
+        && lower.split_whitespace().count() >= 3
+}
+
+/// The verbs that say what a thing the conversation spoke of is to be ("the theme is …",
+/// "the carousel gets removed", "the tomatoes go in the raised bed", "X wins").
+const SETTLING_VERBS: &[&str] = &[
+    "is", "are", "gets", "goes", "go", "wins", "starts", "opens", "runs", "stays", "will",
+];
+
+/// Words that are no thing of the work: pronouns, question words.
+const NOT_THINGS: &[&str] = &[
+    "it",
+    "this",
+    "that",
+    "he",
+    "she",
+    "they",
+    "i",
+    "we",
+    "you",
+    "there",
+    "what",
+    "which",
+    "who",
+    "my",
+    "your",
+    "his",
+    "her",
+    "their",
+    "one",
+    "everything",
+    "nothing",
+    "something",
+];
+
+/// Words that make a few words a sentence with a subject and a verb, not an option named
+/// alone ("The neighbours might join us").
+const SENTENCE_WORDS: &[&str] = &[
+    "was", "were", "am", "do", "did", "has", "have", "had", "might", "may", "could", "would",
+    "should", "can", "must", "us", "me", "him", "them", "not", "if",
+];
+
+/// Does a sentence settle something the conversation spoke of (`discussed`, the sorted
+/// words of substance of the assistant's messages so far): the thing, then what it is
+/// ("the theme is deep-sea salvage", "The venue is the Old Mill", "Hand limit: 7 wins",
+/// "Accelerometer: going LIS2DW12"); or, opening a reply, the option alone ("pgloader for
+/// the bulk copy", "Mixing in Reaper.")? Not a word on the weather: the thing must be one
+/// the conversation named.
+fn settles_what_was_asked(sentence: &str, discussed: &[String], opens_reply: bool) -> bool {
+    let lower = crate::case::lowercase(sentence.trim());
+    if lower.ends_with('?')
+        || is_personal(&lower)
+        || is_habit(&lower)
+        || reports_the_past(&lower)
+        || says_any(
+            &lower,
+            &["thanks", "thank you", "sorry", "great", "perfect", "looks"],
+        )
+    {
+        return false;
+    }
+    let spoke_of = |words: &[&str]| {
+        words.iter().any(|w| {
+            w.len() > 2
+                && !is_marking_word(w)
+                && discussed.binary_search_by(|d| d.as_str().cmp(w)).is_ok()
+        })
+    };
+    labels_a_value(&lower, &spoke_of)
+        || clauses(&lower)
+            .take(3)
+            .any(|clause| names_then_settles(clause, &spoke_of))
+        || (opens_reply && names_an_option(&lower, &spoke_of))
+}
+
+/// "Hand limit: 7 wins", "cutover: sunday night, 23:00 start": a label the conversation
+/// spoke of, then its value.
+fn labels_a_value(lower: &str, spoke_of: &impl Fn(&[&str]) -> bool) -> bool {
+    let Some((label, value)) = lower.split_once(": ") else {
+        return false;
+    };
+    let label: Vec<&str> = label.split_whitespace().map(word).collect();
+    (1..=3).contains(&label.len())
+        && spoke_of(&label)
+        && (1..=12).contains(&value.split_whitespace().count())
+}
+
+/// A clause that names the thing, then the verb that says what it is ("On tooling — the
+/// migration tool is Flyway, since …", "The Mazda CX-5 wins").
+fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bool) -> bool {
+    let words: Vec<&str> = first_words(clause).into_iter().map(word).collect();
+    let start = usize::from(matches!(words.first(), Some(&("the" | "our"))));
+    let Some(at) = words
+        .iter()
+        .enumerate()
+        .skip(start + 1)
+        .take(4)
+        .find(|(_, w)| SETTLING_VERBS.contains(w))
+        .map(|(at, _)| at)
+    else {
+        return false;
+    };
+    let thing = &words[start..at];
+    let future_be = words[at] != "will" || words.get(at + 1) == Some(&"be");
+    // "The Mazda CX-5 wins" ends on it; "… wins the race" is no pick.
+    let closes = words[at] != "wins" || words.len() == at + 1;
+    let has_value = words.len() > at + 1 || words[at] == "wins";
+    !thing.iter().any(|w| NOT_THINGS.contains(w))
+        && future_be
+        && closes
+        && has_value
+        && spoke_of(thing)
+}
+
+/// The option alone, a few words with no subject and no verb ("pgloader for the bulk
+/// copy", "Financing through the credit union").
+fn names_an_option(lower: &str, spoke_of: &impl Fn(&[&str]) -> bool) -> bool {
+    let words: Vec<&str> = first_words(first_clause(lower))
+        .into_iter()
+        .map(word)
+        .collect();
+    let verbless = !words.iter().any(|w| {
+        NOT_THINGS.contains(w) || SETTLING_VERBS.contains(w) || SENTENCE_WORDS.contains(w)
+    });
+    verbless && (2..=8).contains(&words.len()) && spoke_of(&words)
 }
 
 /// Is a sentence only a stress on the one before ("always.", "No exceptions!", "ever.",
@@ -2172,6 +2419,25 @@ fn take_back_named(
         .max();
     if let Some((_, at)) = target {
         found[at].superseded = true;
+    }
+}
+
+/// Marks superseded what an override (`turn`, its instruction's text and the sentences
+/// that make it one in `said`) takes back: every decision when it starts over, what it
+/// names as replaced ("instead of X"), else what [`supersede`] finds.
+fn take_back(
+    found: &mut [Instruction],
+    words: &[Words],
+    turn: &Turn,
+    (text, said): (&str, &str),
+    override_said: bool,
+) {
+    if turn.kind == Kind::Decision && override_said && starts_over(text) {
+        take_back_every_decision(found);
+    } else if let Some(named) = replaced(said) {
+        take_back_named(found, words, &named, turn.kind, turn.message);
+    } else {
+        supersede(found, words, turn);
     }
 }
 

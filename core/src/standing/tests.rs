@@ -876,3 +876,57 @@ fn an_override_said_in_two_sentences_or_named_by_its_message() {
     let kinds: Vec<Kind> = found.iter().map(|i| i.kind).collect();
     assert_eq!(kinds, [Kind::Decision, Kind::Rule], "{found:?}");
 }
+
+#[test]
+fn a_statement_settles_what_the_conversation_spoke_of() {
+    let decisions = |turns: &[(&str, &str)]| -> Vec<String> {
+        read(turns)
+            .into_iter()
+            .filter(|i| i.kind == Kind::Decision)
+            .map(|i| i.text)
+            .collect()
+    };
+    let asked = "For the mascot you could use a fox or an owl, and the colour scheme can be \
+                 warm or cool. The launch venue is still open too.";
+    let talk = |reply: &'static str| {
+        [
+            ("user", "Help me brand the bakery."),
+            ("assistant", asked),
+            ("user", reply),
+        ]
+    };
+    for reply in [
+        "The mascot is the owl.",
+        "Colour scheme: warm, with a bit of teal.",
+        "The fox wins.",
+        "Warm colours for the signage.",
+        "ok the launch venue will be the old station hall",
+    ] {
+        assert_eq!(decisions(&talk(reply)), [reply], "{reply}");
+    }
+    // What the conversation never spoke of, a statement with a subject of its own, or one
+    // about the past, settles nothing.
+    for reply in [
+        "The weather is awful today.",
+        "The neighbours might join us for the tasting.",
+        "It is a fox, I think.",
+        "The mascot was an owl in my old shop.",
+    ] {
+        assert!(decisions(&talk(reply)).is_empty(), "{reply}");
+    }
+    // A long run-on sentence is read in its parts.
+    let long = "So we talked it over at dinner and my partner made a very good point about \
+                the owl looking a bit too much like the one on the bank across the road, \
+                which nobody wants to be confused with, and honestly the fox always felt \
+                friendlier to me anyway, and the kids at the school fair last weekend kept drawing foxes \
+                on every paper plate we handed out, which my partner took as a sign from the \
+                universe, and I am not one to argue with the universe — we're switching to the fox for the mascot, \
+                with the warm colours we already picked and the hand-drawn lettering.";
+    let found = decisions(&talk(long));
+    assert!(
+        found
+            .iter()
+            .any(|d| d.starts_with("we're switching to the fox")),
+        "{found:?}"
+    );
+}
