@@ -426,24 +426,22 @@ fn does_as_a_plan(lower: &str) -> bool {
         return false;
     };
     // "we're fixing the modal focus trap first", "We are pursuing the claim separately".
-    let doing_now = matches!(*who, "we're")
-        && verb.ends_with("ing")
-        && !matches!(
-            *verb,
-            "going"
-                | "thinking"
-                | "trying"
-                | "hoping"
-                | "looking"
-                | "having"
-                | "getting"
-                | "being"
-                | "wondering"
-                | "considering"
-                | "struggling"
-                | "waiting"
-                | "planning"
-        );
+    const STATES: &[&str] = &[
+        "going",
+        "thinking",
+        "trying",
+        "hoping",
+        "looking",
+        "having",
+        "getting",
+        "being",
+        "wondering",
+        "considering",
+        "struggling",
+        "waiting",
+        "planning",
+    ];
+    let doing_now = *who == "we're" && verb.ends_with("ing") && !STATES.contains(verb);
     if doing_now && !matches!(*next, "to" | "a" | "for" | "about" | "on") {
         return !is_habit(lower);
     }
@@ -854,21 +852,22 @@ fn commits(lower: &str) -> bool {
     ];
     let words: Vec<&str> = first_words(lower).into_iter().map(word).collect();
     // The verb after "I'll", "we'll", "I will", "we will", and the word after it.
-    let verb_at = |at: usize| match (words[at], words.get(at + 1)) {
-        ("i'll" | "we'll", _) => Some(at + 1),
-        ("i" | "we", Some(&"will")) => Some(at + 2),
-        _ => None,
-    };
-    (0..words.len()).filter_map(verb_at).any(|at| {
-        let next = words.get(at + 1).copied().unwrap_or("");
-        match words.get(at).copied() {
-            Some(verb) if VERBS.contains(&verb) => true,
+    for at in 0..words.len() {
+        let verb = match words[at] {
+            "i'll" | "we'll" => at + 1,
+            "i" | "we" if words.get(at + 1) == Some(&"will") => at + 2,
+            _ => continue,
+        };
+        let next = words.get(verb + 1).copied().unwrap_or("");
+        match words.get(verb).copied() {
+            Some(verb) if VERBS.contains(&verb) => return true,
             // "I will try the oatmeal with walnuts": a thing to try, not "try to …", not
             // "try it and see".
-            Some("try") => matches!(next, "the" | "a" | "an" | "out"),
-            _ => false,
+            Some("try") if ["the", "a", "an", "out"].contains(&next) => return true,
+            _ => {}
         }
-    })
+    }
+    false
 }
 
 /// Does a later clause drop an option ("oats for breakfast, forget the smoothie idea")?
@@ -1812,7 +1811,11 @@ fn kinds_in<'t>(
         } else if sentence.len() > MAX_CHARS {
             // A long run-on sentence: its parts, each read alone ("… so — we're
             // switching to rooflights instead of the dormer, three on the back slope …").
-            kinds.extend(parts(sentence).filter_map(|part| Some((kind_of(part)?, part))));
+            for part in parts(sentence) {
+                if let Some(kind) = kind_of(part) {
+                    kinds.push((kind, part));
+                }
+            }
         } else if takes_back_outright(sentence)
             || settles_what_was_asked(sentence, discussed, at == 0)
         {
@@ -1838,14 +1841,24 @@ fn kinds_in<'t>(
 
 /// The parts of a long run-on sentence, cut where a new thought starts (a dash, a
 /// semicolon, ", so", ", and", ", but").
-fn parts(sentence: &str) -> impl Iterator<Item = &str> {
-    sentence
-        .split([';', '—', '–'])
-        .flat_map(|part| part.split(", so "))
-        .flat_map(|part| part.split(", and "))
-        .flat_map(|part| part.split(", but "))
-        .map(str::trim)
-        .filter(|part| part.len() >= 8)
+fn parts(sentence: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = sentence;
+    while !rest.is_empty() {
+        let cut = [";", "—", "–", ", so ", ", and ", ", but "]
+            .iter()
+            .filter_map(|mark| rest.find(mark).map(|at| (at, mark.len())))
+            .min();
+        let (part, next) = match cut {
+            Some((at, len)) => (&rest[..at], &rest[at + len..]),
+            None => (rest, ""),
+        };
+        if part.trim().len() >= 8 {
+            out.push(part.trim());
+        }
+        rest = next;
+    }
+    out
 }
 
 /// Does a sentence take an earlier choice back outright, naming what replaces it

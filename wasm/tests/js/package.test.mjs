@@ -277,14 +277,19 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // read as users say them (modals on any subject, limits, deadlines, reported orders,
 // lists of requirements, preferences, terse picks, what an override names), an agent's
 // findings without its narration, and one sentence splitter for both, 6.5 kB more:
-// 276,231 B. The line moved
-// from 275 to 280 kB for them; leaving the item formats out of the lite build behind a
+// 276,231 B, and the line moved from 275 to 280 kB for them. Choices said as statements of
+// what a thing is ("the venue is the Old Mill", "Hand limit: 7 wins", an option alone) when
+// the conversation spoke of it, plans in the present, stresses ("snake_case in JSON.
+// always."), overrides said in two sentences or named by their message, long run-on
+// sentences read in parts: 4.7 kB more, 280,934 B, and the line moved to 285 kB (rules and
+// decisions on chats not read before went from 86 to 92 of 98 and from 47 to 67 of 82:
+// what the lite package's users keep). Leaving the item formats out of the lite build behind a
 // feature is the next candidate to win bytes back (a current Binaryen's wasm-opt saves at
 // most 2.9 kB gzipped here: see wasm/build.sh). Where the bytes go, per function and per crate:
 // `scripts/wasm_sections.py functions` on the lite build passed through
 // `wasm-bindgen --keep-debug` (its code is about 82% of the module gzipped, spread thin: the
 // engine's own functions, then iterator and collection code instantiated for its types).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 280 kB", (t) => {
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 285 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -293,5 +298,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 280
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 280_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 285_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
