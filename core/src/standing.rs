@@ -422,6 +422,12 @@ fn does_as_a_plan(lower: &str) -> bool {
     if words.starts_with(&["we", "are"]) {
         words.splice(..2, ["we're"]);
     }
+    // "we are now insisting on 45-day terms": the verb after the adverb.
+    if words.len() > 2
+        && (matches!(words[1], "now" | "still" | "also" | "just") || is_adverb(words[1]))
+    {
+        words.remove(1);
+    }
     let [who, verb, next, ..] = words.as_slice() else {
         return false;
     };
@@ -1685,11 +1691,13 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                 && (override_said
                     || (kind == Kind::Decision && restates(&found, &words, &subject)));
             if overrides {
+                let head = subject_words(head_of(said));
                 let turn = Turn {
                     message: index,
                     kind,
                     about: &about,
                     said: &subject,
+                    head: &head,
                     around: &around,
                     points_back: refers_back(text),
                 };
@@ -1806,6 +1814,10 @@ fn kinds_in<'t>(
             // "Plan is to keep the existing layout and just replace the cabinets": the
             // plan, though it reads as an order.
             kinds.push((Kind::Decision, sentence));
+        } else if takes_back_outright(sentence) {
+            // "Update: the migrations are managed with Sqitch from now on": a choice
+            // replaced, though it reads as a rule.
+            kinds.push((Kind::Decision, sentence));
         } else if let Some(kind) = kind_of(sentence) {
             kinds.push((kind, sentence));
         } else if sentence.len() > MAX_CHARS {
@@ -1816,9 +1828,7 @@ fn kinds_in<'t>(
                     kinds.push((kind, part));
                 }
             }
-        } else if takes_back_outright(sentence)
-            || settles_what_was_asked(sentence, discussed, at == 0)
-        {
+        } else if settles_what_was_asked(sentence, discussed, at == 0) {
             kinds.push((Kind::Decision, sentence));
         } else if sentence.split_whitespace().count() <= 4
             && says_any(&crate::case::lowercase(sentence), OVERRIDE_MARKS)
@@ -1837,6 +1847,18 @@ fn kinds_in<'t>(
         kinds.push((Kind::Decision, text.trim()));
     }
     kinds
+}
+
+/// What a sentence says before its reasons: up to a dash, a semicolon, "because" or
+/// "since".
+fn head_of(sentence: &str) -> &str {
+    let mut head = sentence;
+    for mark in ["—", "–", ";", " because ", " since "] {
+        if let Some((before, _)) = head.split_once(mark) {
+            head = before;
+        }
+    }
+    head
 }
 
 /// The parts of a long run-on sentence, cut where a new thought starts (a dash, a
@@ -1946,7 +1968,9 @@ fn settles_what_was_asked(sentence: &str, discussed: &[String], opens_reply: boo
         words.iter().any(|w| {
             w.len() > 2
                 && !is_marking_word(w)
-                && discussed.binary_search_by(|d| d.as_str().cmp(w)).is_ok()
+                && discussed
+                    .binary_search_by(|d| d.as_str().cmp(singular(w)))
+                    .is_ok()
         })
     };
     labels_a_value(&lower, &spoke_of)
@@ -2194,6 +2218,7 @@ fn is_override(text: &str) -> bool {
     let refuses = contains_phrase(&lower, "rather not");
     opens
         || drops_a_choice(&lower)
+        || takes_back_outright(text)
         || OVERRIDE_MARKS
             .iter()
             .any(|m| contains_phrase(&lower, m) && !(refuses && m.ends_with("rather")))
@@ -2255,11 +2280,34 @@ impl Words {
 }
 
 fn subject_words(text: &str) -> Vec<String> {
-    crate::case::lowercase(text)
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| w.len() > 2 && !is_marking_word(w))
-        .map(str::to_owned)
-        .collect()
+    let lower = crate::case::lowercase(text);
+    let mut out = Vec::new();
+    for token in lower.split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '.') {
+        let token = token.trim_matches('.');
+        // A version stays whole ("4.2 goes out Tuesday" is about "ship 4.2"); other dots
+        // part words ("main.py").
+        let version = token.contains('.') && token.chars().all(|c| c.is_ascii_digit() || c == '.');
+        let words = if version {
+            vec![token]
+        } else {
+            token.split('.').collect()
+        };
+        for w in words {
+            if (w.len() > 2 || version) && !is_marking_word(w) {
+                out.push(singular(w).to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// A plural's singular, for telling two words the same thing ("migrations", "migration";
+/// "terms", "term"); a word in "ss" or too short to tell stays.
+fn singular(word: &str) -> &str {
+    match word.strip_suffix('s') {
+        Some(stem) if stem.len() > 3 && !stem.ends_with('s') => stem,
+        _ => word,
+    }
 }
 
 /// A sentence that offers a choice ("Sintra, Cascais or Évora?", "should we use Postgres
@@ -2463,6 +2511,9 @@ struct Turn<'a> {
     about: &'a [String],
     /// The words of substance of its own sentences.
     said: &'a [String],
+    /// Those of what it says before its reasons ("Update: the migrations are managed with
+    /// Sqitch from now on — our platform team standardised on it company-wide").
+    head: &'a [String],
     /// Those of its whole message.
     around: &'a [String],
     /// Does it say it takes back what was said before ("scratch that")?
@@ -2488,6 +2539,7 @@ fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn) {
         kind,
         about,
         said,
+        head,
         around,
         points_back,
     } = *turn;
@@ -2503,9 +2555,12 @@ fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn) {
         .filter(|(_, i)| i.kind == kind && !i.superseded && i.message != message)
         // Its own words first ("close third person" replaces "first person from Mira's
         // point of view", not a choice whose options spoke of chapters), then the choice.
+        // What it says before its reasons counts first: a word its reason shares with an
+        // unrelated choice ("company-wide") weighs less than one of its subject.
         .map(|(at, _)| {
+            let own = shared(said, &words[at].own);
             (
-                shared(said, &words[at].own),
+                own + shared(head, &words[at].own),
                 shared(about, &words[at].about),
                 at,
             )

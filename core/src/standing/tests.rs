@@ -930,3 +930,39 @@ fn a_statement_settles_what_the_conversation_spoke_of() {
         "{found:?}"
     );
 }
+
+#[test]
+fn an_update_replaces_by_the_words_of_its_subject() {
+    // "update:" takes back; a version is one word; a plural names the same thing; a word
+    // the reason shares with another choice does not outweigh the subject.
+    let stale = superseded(&[
+        ("user", "Plan the release of the mobile app with me."),
+        ("assistant", "Sure: versions, dates, the build tooling."),
+        ("user", "release 2.1 on Monday. plan backwards from that."),
+        ("assistant", "Planned."),
+        (
+            "user",
+            "For the builds we'll use the company runner pool, it is cheap.",
+        ),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "update: 2.1 goes out Wednesday, the store review takes longer this week.",
+        ),
+    ]);
+    assert_eq!(stale, ["release 2.1 on Monday. plan backwards from that."]);
+    let stale = superseded(&[
+        ("user", "Help me move our schemas to the new database."),
+        ("assistant", "Happy to. The migration tool matters most."),
+        ("user", "The migration tool is Flyway, people know it."),
+        ("assistant", "Fine."),
+        ("user", "We'll host the reporting on the company BI server."),
+        ("assistant", "Fine."),
+        (
+            "user",
+            "Update: migrations are managed with Liquibase from now on — the platform team \
+             standardised on it company-wide.",
+        ),
+    ]);
+    assert_eq!(stale, ["The migration tool is Flyway, people know it."]);
+}
