@@ -1718,11 +1718,8 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         };
         if short {
             // The whole message: the instruction with its reason, as the user put it.
-            let kind = if kinds.iter().any(|(k, _)| *k == Kind::Decision) {
-                Kind::Decision
-            } else {
-                Kind::Rule
-            };
+            let decides = kinds.iter().any(|(k, _)| *k == Kind::Decision);
+            let kind = if decides { Kind::Decision } else { Kind::Rule };
             let said: Vec<&str> = kinds.iter().map(|(_, sentence)| *sentence).collect();
             add(kind, text.trim(), &said.join(" "), overriding);
         } else {
