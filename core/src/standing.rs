@@ -1716,8 +1716,11 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                 own: subject_words(text),
             });
         };
-        if short {
-            // The whole message: the instruction with its reason, as the user put it.
+        let one_kind = kinds.iter().all(|(k, _)| *k == kinds[0].0);
+        if short && (one_kind || overriding) {
+            // The whole message: the instruction with its reason, as the user put it. A
+            // rule and a choice in one message stand apart: taking back the choice keeps
+            // the rule.
             let decides = kinds.iter().any(|(k, _)| *k == Kind::Decision);
             let kind = if decides { Kind::Decision } else { Kind::Rule };
             let said: Vec<&str> = kinds.iter().map(|(_, sentence)| *sentence).collect();
@@ -2004,11 +2007,40 @@ fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bool) -> bool
     else {
         return false;
     };
+    // Said with "is" or "are", the thing is a part of the work ("the theme", "our
+    // venue"), not people or things described ("Adjusters are busy", "sessions are about
+    // 40 minutes"); other verbs place or pick ("tomatoes go in the south bed",
+    // "Caro-Kann against 1.e4 wins", "Testing will be conducted with NVDA").
+    if start == 0 && matches!(words[at], "is" | "are") {
+        return false;
+    }
     let thing = &words[start..at];
     let future_be = words[at] != "will" || words.get(at + 1) == Some(&"be");
     // "The Mazda CX-5 wins" ends on it; "… wins the race" is no pick.
     let closes = words[at] != "wins" || words.len() == at + 1;
-    let has_value = words.len() > at + 1 || words[at] == "wins";
+    // A value, not a measure or a judgement ("head height is about 2.4", "the room is
+    // really small").
+    let has_value = words.len() > at + 1
+        && !matches!(
+            words[at + 1],
+            "about"
+                | "around"
+                | "roughly"
+                | "very"
+                | "really"
+                | "too"
+                | "so"
+                | "pretty"
+                | "quite"
+                | "not"
+                | "a"
+                | "an"
+                | "kind"
+                | "getting"
+                | "still"
+                | "already"
+        )
+        || words[at] == "wins";
     !thing.iter().any(|w| NOT_THINGS.contains(w))
         && future_be
         && closes

@@ -907,6 +907,8 @@ fn a_statement_settles_what_the_conversation_spoke_of() {
     // What the conversation never spoke of, a statement with a subject of its own, or one
     // about the past, settles nothing.
     for reply in [
+        "Foxes are shy, my kids say.",
+        "The mascot is about as old as the shop.",
         "The weather is awful today.",
         "The neighbours might join us for the tasting.",
         "It is a fox, I think.",
@@ -965,4 +967,29 @@ fn an_update_replaces_by_the_words_of_its_subject() {
         ),
     ]);
     assert_eq!(stale, ["The migration tool is Flyway, people know it."]);
+}
+
+#[test]
+fn a_rule_and_a_choice_in_one_short_message_stand_apart() {
+    // Taking the choice back later keeps the rule said beside it.
+    let found = read(&[
+        ("user", "Help me plan the fundraiser."),
+        ("assistant", "Sure. Which caterer, Luigi's or the deli?"),
+        (
+            "user",
+            "Let's go with Luigi's. Never serve anything with peanuts.",
+        ),
+        ("assistant", "Noted."),
+        ("user", "Scratch Luigi's, the deli is cheaper."),
+    ]);
+    let standing: Vec<&str> = found
+        .iter()
+        .filter(|i| !i.superseded)
+        .map(|i| i.text.as_str())
+        .collect();
+    assert!(
+        standing.contains(&"Never serve anything with peanuts."),
+        "{found:?}"
+    );
+    assert!(!standing.contains(&"Let's go with Luigi's."), "{found:?}");
 }
