@@ -261,6 +261,16 @@ fn opens_a_fragment(clause: &str) -> bool {
 /// Words that make a sentence a decision among options, whoever its subject ("The
 /// Lumiares Hotel it is", "My pick is PostgreSQL").
 const DECISION_IDIOMS: &[&str] = &[
+    "i've booked",
+    "we've booked",
+    "i've reserved",
+    "we've reserved",
+    "i've ordered",
+    "we've ordered",
+    "we've hired",
+    "i'm taking",
+    "we're taking",
+    "is the plan",
     "let's go with",
     "lets go with",
     "we'll go with",
@@ -2011,7 +2021,15 @@ fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bool) -> bool
     // venue"), not people or things described ("Adjusters are busy", "sessions are about
     // 40 minutes"); other verbs place or pick ("tomatoes go in the south bed",
     // "Caro-Kann against 1.e4 wins", "Testing will be conducted with NVDA").
-    if start == 0 && matches!(words[at], "is" | "are") {
+    // Unless what it is is a day, a time or a number ("Delivery days are Tuesday and
+    // Friday", "practices are Tuesday and Wednesday now").
+    let dated = words.get(at + 1).is_some_and(|w| {
+        w.starts_with(|c: char| c.is_ascii_digit())
+            || ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+                .iter()
+                .any(|day| w.starts_with(day) && w.ends_with(['y', 's']))
+    });
+    if start == 0 && matches!(words[at], "is" | "are") && !dated {
         return false;
     }
     let thing = &words[start..at];

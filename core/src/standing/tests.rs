@@ -750,6 +750,9 @@ fn plans_said_in_the_present_and_stresses_on_the_sentence_before() {
         "We hire two juniors, because the kids in the bootcamp were great.",
         "I will try the standing desk for a month.",
         "I'd rather go with the paper planner than the app.",
+        "I've booked the cabin by the lake for the first weekend.",
+        "I'm taking the early train on Friday.",
+        "A potluck lunch is the plan.",
         "we will get the refurbished model",
     ] {
         assert_eq!(kind_of(decision), Some(Kind::Decision), "{decision}");
@@ -887,7 +890,7 @@ fn a_statement_settles_what_the_conversation_spoke_of() {
             .collect()
     };
     let asked = "For the mascot you could use a fox or an owl, and the colour scheme can be \
-                 warm or cool. The launch venue is still open too.";
+                 warm or cool. The launch venue is still open too, and so are the tastings.";
     let talk = |reply: &'static str| {
         [
             ("user", "Help me brand the bakery."),
@@ -901,6 +904,7 @@ fn a_statement_settles_what_the_conversation_spoke_of() {
         "The fox wins.",
         "Warm colours for the signage.",
         "ok the launch venue will be the old station hall",
+        "Tastings are Saturdays at 10, in the back room.",
     ] {
         assert_eq!(decisions(&talk(reply)), [reply], "{reply}");
     }
