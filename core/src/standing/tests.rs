@@ -13,6 +13,13 @@ fn read(turns: &[(&str, &str)]) -> Vec<Instruction> {
     instructions(&refs, |_| false)
 }
 
+/// Each of `sentences` is read as `kind`.
+fn assert_kind(kind: Option<Kind>, sentences: &[&str]) {
+    for sentence in sentences {
+        assert_eq!(kind_of(sentence), kind, "{sentence}");
+    }
+}
+
 /// The texts of the instructions of `turns` that a later one superseded.
 fn superseded(turns: &[(&str, &str)]) -> Vec<String> {
     read(turns)
@@ -24,42 +31,45 @@ fn superseded(turns: &[(&str, &str)]) -> Vec<String> {
 
 #[test]
 fn rules_and_decisions_are_told_from_chatter() {
-    for rule in [
-        "Absolutely never use floats for money.",
-        "Store every timestamp in UTC, no exceptions.",
-        "Please stick to f-strings for string formatting from here on.",
-        "Don't add any new dependencies.",
-        "You must run the linter before every commit.",
-        "From now on, answer in metric units.",
-        "Always write tests first.",
-        "I'd prefer tabs over spaces in this repo.",
-    ] {
-        assert_eq!(kind_of(rule), Some(Kind::Rule), "{rule}");
-    }
-    for decision in [
-        "Let's go with option C.",
-        "We'll use PostgreSQL for the main store.",
-        "Let's lock in SQLite.",
-        "I'll take Flask.",
-        "I've decided to ship on Friday.",
-        "Change of plan: FastAPI instead of Flask.",
-        "Use md5 to hash passwords instead.",
-    ] {
-        assert_eq!(kind_of(decision), Some(Kind::Decision), "{decision}");
-    }
-    for chatter in [
-        "I just remembered I need to send someone an email later.",
-        "I always forget where I put my keys.",
-        "What time is it where you are?",
-        "Thanks, that sounds great.",
-        "The build never finished yesterday because the runner died.",
-        "Should we always use UTC?",
-        "I'll take the dog out in a minute.",
-        "I can't believe how hot it is today.",
-        "I took the train instead.",
-    ] {
-        assert_eq!(kind_of(chatter), None, "{chatter}");
-    }
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "Absolutely never use floats for money.",
+            "Store every timestamp in UTC, no exceptions.",
+            "Please stick to f-strings for string formatting from here on.",
+            "Don't add any new dependencies.",
+            "You must run the linter before every commit.",
+            "From now on, answer in metric units.",
+            "Always write tests first.",
+            "I'd prefer tabs over spaces in this repo.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Let's go with option C.",
+            "We'll use PostgreSQL for the main store.",
+            "Let's lock in SQLite.",
+            "I'll take Flask.",
+            "I've decided to ship on Friday.",
+            "Change of plan: FastAPI instead of Flask.",
+            "Use md5 to hash passwords instead.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "I just remembered I need to send someone an email later.",
+            "I always forget where I put my keys.",
+            "What time is it where you are?",
+            "Thanks, that sounds great.",
+            "The build never finished yesterday because the runner died.",
+            "Should we always use UTC?",
+            "I'll take the dog out in a minute.",
+            "I can't believe how hot it is today.",
+            "I took the train instead.",
+        ],
+    );
 }
 
 #[test]
@@ -154,15 +164,16 @@ fn block_for(found: &[Instruction], message: usize) -> Option<String> {
 
 #[test]
 fn limits_are_rules() {
-    for rule in [
-        "Keep active cooking time on Sunday under two hours.",
-        "Keep the emergency buffer at six months of expenses minimum.",
-        "Total accommodation has to stay under 1,800 euros.",
-        "Keep the hotels for the whole trip below 300,000 yen in total.",
-        "Give me quantities in grams and millilitres, not cups.",
-    ] {
-        assert_eq!(kind_of(rule), Some(Kind::Rule), "{rule}");
-    }
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "Keep active cooking time on Sunday under two hours.",
+            "Keep the emergency buffer at six months of expenses minimum.",
+            "Total accommodation has to stay under 1,800 euros.",
+            "Keep the hotels for the whole trip below 300,000 yen in total.",
+            "Give me quantities in grams and millilitres, not cups.",
+        ],
+    );
 }
 
 #[test]
@@ -228,34 +239,37 @@ fn what_else_the_user_said_is_kept_without_the_instructions() {
 
 #[test]
 fn choices_said_in_many_ways_are_decisions_and_going_on_is_not() {
-    for decision in [
-        "We're changing course: the VPN is now Tailscale.",
-        "Switch the web framework to FastAPI.",
-        "So Ardour it is for the recording software after all.",
-        "The auction format will be a silent auction.",
-        "Please replace a worm farm with bokashi buckets for the compost system.",
-        "Decided: Kickstarter for the crowdfunding platform.",
-        "Let's commit to a spreadsheet as the accounting tool.",
-        "I'm settling on OPNsense for the router platform.",
-    ] {
-        assert_eq!(kind_of(decision), Some(Kind::Decision), "{decision}");
-    }
-    for rule in [
-        "Assume the law of England and Wales unless I say otherwise.",
-        "Write in the first person plural, as 'we', throughout the proposal.",
-        "Keep the drums acoustic, we don't want any sample replacement.",
-        "I'd like all temperatures in Celsius and weights in grams, please.",
-    ] {
-        assert_eq!(kind_of(rule), Some(Kind::Rule), "{rule}");
-    }
-    for chatter in [
-        "Quick break: I made some tea. Let's keep going.",
-        "Let's wrap up for today.",
-        "Fine, let's not overthink it.",
-        "I want to write a command-line tool that syncs my photos.",
-    ] {
-        assert_eq!(kind_of(chatter), None, "{chatter}");
-    }
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "We're changing course: the VPN is now Tailscale.",
+            "Switch the web framework to FastAPI.",
+            "So Ardour it is for the recording software after all.",
+            "The auction format will be a silent auction.",
+            "Please replace a worm farm with bokashi buckets for the compost system.",
+            "Decided: Kickstarter for the crowdfunding platform.",
+            "Let's commit to a spreadsheet as the accounting tool.",
+            "I'm settling on OPNsense for the router platform.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "Assume the law of England and Wales unless I say otherwise.",
+            "Write in the first person plural, as 'we', throughout the proposal.",
+            "Keep the drums acoustic, we don't want any sample replacement.",
+            "I'd like all temperatures in Celsius and weights in grams, please.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "Quick break: I made some tea. Let's keep going.",
+            "Let's wrap up for today.",
+            "Fine, let's not overthink it.",
+            "I want to write a command-line tool that syncs my photos.",
+        ],
+    );
 }
 
 #[test]
@@ -296,27 +310,29 @@ fn a_choice_made_again_replaces_the_earlier_one_with_or_without_instead() {
 
 #[test]
 fn overrides_said_as_users_say_them_and_fragments_that_are_not_rules() {
-    for decision in [
-        "Forget Unity; we're doing Godot.",
-        "Decision on the rail pass: a national rail pass.",
-        "The skip code review plan is off the table.",
-        "Farid will handle the CSRF tokens on our behalf.",
-    ] {
-        assert_eq!(kind_of(decision), Some(Kind::Decision), "{decision}");
-    }
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Forget Unity; we're doing Godot.",
+            "Decision on the rail pass: a national rail pass.",
+            "The skip code review plan is off the table.",
+            "Farid will handle the CSRF tokens on our behalf.",
+        ],
+    );
     assert_eq!(
         kind_of("Before I forget — keep every weekday session under 45 minutes."),
         Some(Kind::Rule)
     );
-    for chatter in [
-        "I picked three cabinet colours I like, all some shade of green.",
-        "Found about 40 receipts from last quarter in my car, of all places.",
-        "I have characters and a rough premise but no structure.",
-        "Initially we figured we'd run it on the website only.",
-        "I'm glad we're doing this properly.",
-    ] {
-        assert_eq!(kind_of(chatter), None, "{chatter}");
-    }
+    assert_kind(
+        None,
+        &[
+            "I picked three cabinet colours I like, all some shade of green.",
+            "Found about 40 receipts from last quarter in my car, of all places.",
+            "I have characters and a rough premise but no structure.",
+            "Initially we figured we'd run it on the website only.",
+            "I'm glad we're doing this properly.",
+        ],
+    );
     // "Before I forget" takes nothing back.
     let found = read(&[
         ("user", "Plan my training."),
@@ -513,65 +529,69 @@ fn the_newest_instructions_alone_the_most_first() {
 
 #[test]
 fn constraints_said_of_the_work_whatever_the_subject_are_rules() {
-    for rule in [
-        "The report must fit on two pages for the board.",
-        "Also, deploys should not take longer than five minutes.",
-        "Late invoices should still be paid in full.",
-        "The whole trip is capped at 3,000 pounds including flights.",
-        "Our hosting bill can't exceed 50 dollars a month.",
-        "In addition, no customer records may leave the UK data centre.",
-        "Realistically I can only train three evenings a week.",
-        "We only have a microwave and a kettle in the office.",
-        "We will not borrow against the house for this.",
-        "My manager said keep every slide under 30 words.",
-        "I need the garage cleared out by October 3 for the movers.",
-        "Translate the menu into plain Spanish, no regional slang.",
-        "Keep the sentences between 10 and 20 words where you can.",
-        "keep it formal — no emoji in anything customer-facing",
-        "No nuts, my daughter is allergic.",
-        "It must run on a laptop without a GPU.",
-    ] {
-        assert_eq!(kind_of(rule), Some(Kind::Rule), "{rule}");
-    }
-    for chatter in [
-        "That must be frustrating for the whole team.",
-        "It shouldn't matter much either way.",
-        "I must say the second draft reads better.",
-        "Mine always comes out too salty.",
-        "whats the difference between a lease and a rental, quick version",
-        "Nothing fancy, just a quick check.",
-        "should i keep the old router or swap it for a mesh system",
-        "Keep going, this is useful.",
-        "Thanks, no rush on the rest.",
-        "Been meaning to ask about this for weeks, but I never remember.",
-    ] {
-        assert_eq!(kind_of(chatter), None, "{chatter}");
-    }
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "The report must fit on two pages for the board.",
+            "Also, deploys should not take longer than five minutes.",
+            "Late invoices should still be paid in full.",
+            "The whole trip is capped at 3,000 pounds including flights.",
+            "Our hosting bill can't exceed 50 dollars a month.",
+            "In addition, no customer records may leave the UK data centre.",
+            "Realistically I can only train three evenings a week.",
+            "We only have a microwave and a kettle in the office.",
+            "We will not borrow against the house for this.",
+            "My manager said keep every slide under 30 words.",
+            "I need the garage cleared out by October 3 for the movers.",
+            "Translate the menu into plain Spanish, no regional slang.",
+            "Keep the sentences between 10 and 20 words where you can.",
+            "keep it formal — no emoji in anything customer-facing",
+            "No nuts, my daughter is allergic.",
+            "It must run on a laptop without a GPU.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "That must be frustrating for the whole team.",
+            "It shouldn't matter much either way.",
+            "I must say the second draft reads better.",
+            "Mine always comes out too salty.",
+            "whats the difference between a lease and a rental, quick version",
+            "Nothing fancy, just a quick check.",
+            "should i keep the old router or swap it for a mesh system",
+            "Keep going, this is useful.",
+            "Thanks, no rush on the rest.",
+            "Been meaning to ask about this for weeks, but I never remember.",
+        ],
+    );
 }
 
 #[test]
 fn choices_announced_or_committed_to_are_decisions_and_habits_are_not() {
-    for decision in [
-        "fine, Postgres it is, since the team knows it",
-        "okay, the blue tent it is as our main shelter",
-        "I'll get the 14-inch model with the larger battery.",
-        "I'll submit the abstract to the spring conference first.",
-        "We're hiring the agency from Leeds.",
-        "We're cutting the second act entirely.",
-        "I'm switching to the annual plan for the hosting.",
-        "Final call: the workshop runs on Saturday mornings.",
-        "Let's go with the river walk route rather than the ridge.",
-    ] {
-        assert_eq!(kind_of(decision), Some(Kind::Decision), "{decision}");
-    }
-    for chatter in [
-        "I always pick the first option without reading.",
-        "One of my colleagues asked whether we should go with Azure instead of AWS.",
-        "Whatever it is, it can wait until Monday.",
-        "I'll get back to you on the budget tomorrow.",
-    ] {
-        assert_eq!(kind_of(chatter), None, "{chatter}");
-    }
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "fine, Postgres it is, since the team knows it",
+            "okay, the blue tent it is as our main shelter",
+            "I'll get the 14-inch model with the larger battery.",
+            "I'll submit the abstract to the spring conference first.",
+            "We're hiring the agency from Leeds.",
+            "We're cutting the second act entirely.",
+            "I'm switching to the annual plan for the hosting.",
+            "Final call: the workshop runs on Saturday mornings.",
+            "Let's go with the river walk route rather than the ridge.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "I always pick the first option without reading.",
+            "One of my colleagues asked whether we should go with Azure instead of AWS.",
+            "Whatever it is, it can wait until Monday.",
+            "I'll get back to you on the budget tomorrow.",
+        ],
+    );
 }
 
 #[test]
@@ -708,69 +728,74 @@ fn planning_a_trip_is_the_task_not_a_plan_a_later_turn_replaces() {
 
 #[test]
 fn rules_said_as_preferences_and_choices_said_tersely() {
-    for rule in [
-        "As a rule, we don't offer refunds after 30 days.",
-        "I hate dashboards that need a login for every chart.",
-        "please you don't use the legal jargon in the letters",
-        "For me is important that it is cheap to run.",
-        "Ideally prices end in 9, like $29 not $30.",
-        "The guest devices need to be on a separate network.",
-        "All charts have to be readable in grayscale.",
-        "The annual plan should be the default on the pricing page.",
-    ] {
-        assert_eq!(kind_of(rule), Some(Kind::Rule), "{rule}");
-    }
-    for decision in [
-        "fastapi then, pydantic is already in our stack",
-        "So we're targeting Raleigh then.",
-        "The launch party is on Saturday after all.",
-        "We're getting a mesh system for the upstairs rooms.",
-        "Drop Windows 7 support in the next release.",
-        "Use the title 'Small Steps' for the first episode.",
-        "oats for breakfast, forget the smoothie idea",
-    ] {
-        assert_eq!(kind_of(decision), Some(Kind::Decision), "{decision}");
-    }
-    for chatter in [
-        "See you then.",
-        "After all, it's only a hobby project.",
-        "That should be fine for now.",
-    ] {
-        assert_eq!(kind_of(chatter), None, "{chatter}");
-    }
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "As a rule, we don't offer refunds after 30 days.",
+            "I hate dashboards that need a login for every chart.",
+            "please you don't use the legal jargon in the letters",
+            "For me is important that it is cheap to run.",
+            "Ideally prices end in 9, like $29 not $30.",
+            "The guest devices need to be on a separate network.",
+            "All charts have to be readable in grayscale.",
+            "The annual plan should be the default on the pricing page.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "fastapi then, pydantic is already in our stack",
+            "So we're targeting Raleigh then.",
+            "The launch party is on Saturday after all.",
+            "We're getting a mesh system for the upstairs rooms.",
+            "Drop Windows 7 support in the next release.",
+            "Use the title 'Small Steps' for the first episode.",
+            "oats for breakfast, forget the smoothie idea",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "See you then.",
+            "After all, it's only a hobby project.",
+            "That should be fine for now.",
+        ],
+    );
 }
 
 #[test]
 fn plans_said_in_the_present_and_stresses_on_the_sentence_before() {
-    for decision in [
-        "We rent the small truck, the big one is overkill.",
-        "OK, we hold the retrospective on Thursday mornings.",
-        "Yes so the keynote is the opening slot after all, not the closing one.",
-        "the backend will be a single Go binary behind nginx, nothing fancy: one box.",
-        "We hire two juniors, because the kids in the bootcamp were great.",
-        "I will try the standing desk for a month.",
-        "I'd rather go with the paper planner than the app.",
-        "I've booked the cabin by the lake for the first weekend.",
-        "I'm taking the early train on Friday.",
-        "A potluck lunch is the plan.",
-        "we will get the refurbished model",
-    ] {
-        assert_eq!(kind_of(decision), Some(Kind::Decision), "{decision}");
-    }
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "We rent the small truck, the big one is overkill.",
+            "OK, we hold the retrospective on Thursday mornings.",
+            "Yes so the keynote is the opening slot after all, not the closing one.",
+            "the backend will be a single Go binary behind nginx, nothing fancy: one box.",
+            "We hire two juniors, because the kids in the bootcamp were great.",
+            "I will try the standing desk for a month.",
+            "I'd rather go with the paper planner than the app.",
+            "I've booked the cabin by the lake for the first weekend.",
+            "I'm taking the early train on Friday.",
+            "A potluck lunch is the plan.",
+            "we will get the refurbished model",
+        ],
+    );
     // A preference against something is a rule, and takes nothing back.
     assert_eq!(
         kind_of("I'd rather not have a free tier at all."),
         Some(Kind::Rule)
     );
     assert!(!is_override("I'd rather not have a free tier at all."));
-    for chatter in [
-        "we keep getting timeouts on the staging box",
-        "We usually take the bus to work.",
-        "I'll try to get to it tonight.",
-        "I'll try it and see what happens.",
-    ] {
-        assert_eq!(kind_of(chatter), None, "{chatter}");
-    }
+    assert_kind(
+        None,
+        &[
+            "we keep getting timeouts on the staging box",
+            "We usually take the bus to work.",
+            "I'll try to get to it tonight.",
+            "I'll try it and see what happens.",
+        ],
+    );
     // A stress alone after a sentence makes it a rule, said with the stress.
     let found = read(&[
         ("user", "Help me set up the repository."),
