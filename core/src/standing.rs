@@ -2632,10 +2632,27 @@ fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn) {
             .max()
             .map(|(_, at)| at)
     };
-    let at = best.map(|(_, _, at)| at).or_else(named_around).or_else(|| {
-        let last = found.len().checked_sub(1)?;
-        (points_back && found[last].kind == kind && !found[last].superseded).then_some(last)
-    });
+    // One of the other kind that its own words name twice or more: "scratch the first
+    // person thing, it's close third on Ada" replaces "the narrator is Ada, in first
+    // person", read as a rule.
+    let named_twice = || {
+        found
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| i.kind != kind && !i.superseded && i.message != message)
+            .map(|(at, _)| (shared(said, &words[at].own), at))
+            .filter(|&(n, _)| n >= 2)
+            .max()
+            .map(|(_, at)| at)
+    };
+    let at = best
+        .map(|(_, _, at)| at)
+        .or_else(named_around)
+        .or_else(named_twice)
+        .or_else(|| {
+            let last = found.len().checked_sub(1)?;
+            (points_back && found[last].kind == kind && !found[last].superseded).then_some(last)
+        });
     if let Some(at) = at {
         found[at].superseded = true;
     }

@@ -1022,3 +1022,26 @@ fn a_rule_and_a_choice_in_one_short_message_stand_apart() {
     );
     assert!(!standing.contains(&"Let's go with Luigi's."), "{found:?}");
 }
+
+#[test]
+fn an_override_takes_back_a_rule_shaped_choice_it_names_twice() {
+    // "the narrator is …, because every time …" reads as a rule; an override naming it
+    // twice takes it back, one naming it once does not.
+    let turns = |override_said: &'static str| {
+        superseded(&[
+            ("user", "Help me draft the novel."),
+            ("assistant", "Sure. Who tells the story?"),
+            (
+                "user",
+                "The narrator is Mira, in first person, because every time I try third it goes flat.",
+            ),
+            ("assistant", "Noted."),
+            ("user", override_said),
+        ])
+    };
+    assert_eq!(
+        turns("Scratch the first person idea, it's close third on Mira from now on."),
+        ["The narrator is Mira, in first person, because every time I try third it goes flat."]
+    );
+    assert!(turns("Actually, let's go with a prologue in the harbour.").is_empty());
+}
