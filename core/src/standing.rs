@@ -102,35 +102,19 @@ const OPENERS: &[&str] = &[
     "right",
 ];
 
-/// Words that make a sentence a rule, beside [`STRONG_RULE_MARKS`]; among them quantities
-/// and limits ("every", "only", "under"), which make none in a fragment of a sentence.
-const RULE_MARKS: &[&str] = &[
-    "stick to",
-    "stick with",
-    "only ever",
+/// Words that make a clause a rule and speak to how the work must go, whatever opens
+/// it: both a [`RULE_MARKS`] and a [`SUBJECT_MODALS`] mark ("has to be", "I'd prefer",
+/// "important that", "no matter what").
+const BINDING: &[&str] = &[
     "red line",
     "non-negotiable",
-    "mandatory",
-    "forbidden",
-    "prohibited",
-    "not allowed",
-    "strictly",
-    "without exception",
-    "every time",
-    "each time",
-    "whenever",
     "no matter what",
-    "refrain",
-    "should never",
-    "should always",
     "has to be",
     "have to be",
     "needs to be",
-    "need to be",
     "is required",
     "are required",
     "hard rule",
-    "rule of thumb",
     "i prefer",
     "i'd prefer",
     "i would prefer",
@@ -143,6 +127,38 @@ const RULE_MARKS: &[&str] = &[
     "i do not want",
     "we don't want",
     "we do not want",
+    "is a must",
+    "has to",
+    "have to",
+    "important that",
+    "essential that",
+    "crucial that",
+    "ask that",
+    "requirement that",
+    "obligatory that",
+    "mandatory that",
+];
+
+/// Words that make a sentence a rule, beside [`STRONG_RULE_MARKS`]; among them quantities
+/// and limits ("every", "only", "under"), which make none in a fragment of a sentence.
+const RULE_MARKS: &[&str] = &[
+    "stick to",
+    "stick with",
+    "only ever",
+    "mandatory",
+    "forbidden",
+    "prohibited",
+    "not allowed",
+    "strictly",
+    "without exception",
+    "every time",
+    "each time",
+    "whenever",
+    "refrain",
+    "should never",
+    "should always",
+    "need to be",
+    "rule of thumb",
     "throughout",
     "unless i say otherwise",
     "unless told otherwise",
@@ -151,7 +167,6 @@ const RULE_MARKS: &[&str] = &[
     "keep the",
     "remember to",
     "remember that",
-    "is a must",
     "every",
     "everything",
     "each",
@@ -160,8 +175,6 @@ const RULE_MARKS: &[&str] = &[
     "nothing",
     "only",
     "no",
-    "has to",
-    "have to",
     "under",
     "below",
     "above",
@@ -176,14 +189,6 @@ const RULE_MARKS: &[&str] = &[
     "hate",
     "can't stand",
     "dislike",
-    "important that",
-    "essential that",
-    "crucial that",
-    "ask that",
-    "requirement that",
-    "obligatory that",
-    "mandatory that",
-    "no matter what",
     "in total",
     "within",
     "between",
@@ -804,7 +809,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         let ordered = is_imperative(clause)
             || addresses_the_work(clause)
             || reported_order(clause).is_some_and(is_imperative);
-        ((strong || (says_any(clause, RULE_MARKS) && !fragment)) && ordered)
+        let marked = says_any(clause, RULE_MARKS) || says_any(clause, BINDING);
+        ((strong || (marked && !fragment)) && ordered)
             || binds(clause)
             || prohibits(clause)
             || sets_a_deadline(clause)
@@ -1337,21 +1343,9 @@ const SUBJECT_MODALS: &[&str] = &[
     "we cannot",
     "we never",
     "we always",
-    "i want you to",
     "i need you to",
     "i'd like you to",
     "i would like you to",
-    "i prefer",
-    "i'd prefer",
-    "i would prefer",
-    "i'd rather not",
-    "we'd rather not",
-    "i would rather not",
-    "we would rather not",
-    "i don't want",
-    "i do not want",
-    "we don't want",
-    "we do not want",
     "i'd like all",
     "i'd like every",
     "i'd like only",
@@ -1360,22 +1354,11 @@ const SUBJECT_MODALS: &[&str] = &[
     "must not",
     "must never",
     "must always",
-    "has to be",
-    "have to be",
-    "needs to be",
-    "is required",
-    "are required",
     "no exceptions",
     "from now on",
     "from here on",
     "going forward",
-    "red line",
-    "non-negotiable",
     "under no circumstances",
-    "is a must",
-    "hard rule",
-    "has to",
-    "have to",
     "is always",
     "are always",
     "is never",
@@ -1399,7 +1382,7 @@ const SUBJECT_MODALS: &[&str] = &[
     "we'll never",
     "we're not going to",
     "we are not going to",
-    // What the user cannot stand, or holds important.
+    // What the user cannot stand, and rules named as such.
     "as a rule",
     "golden rule",
     "house rule",
@@ -1410,20 +1393,12 @@ const SUBJECT_MODALS: &[&str] = &[
     "i dislike",
     "you don't",
     "you do not",
-    "important that",
-    "essential that",
-    "crucial that",
-    "ask that",
-    "requirement that",
-    "obligatory that",
-    "mandatory that",
-    "no matter what",
 ];
 
 /// Does it tell the assistant or the team how the work must go (`you must`, `we should
 /// never`, `I want you to`, `X must be`)?
 fn addresses_the_work(lower: &str) -> bool {
-    says_any(lower, SUBJECT_MODALS)
+    says_any(lower, SUBJECT_MODALS) || says_any(lower, BINDING)
 }
 
 /// Does a sentence end by choosing: "The Lumiares Hotel it is.", "Fine, the train then."?
@@ -1787,24 +1762,24 @@ fn kinds_in<'t>(
     let mut kinds: Vec<(Kind, &'t str)> = Vec::new();
     let required = required_items(text);
     let said = sentences(text);
-    let asked = asked.map(Message::text);
     // "scratch offset.", "Change of plan!": a short override on its own, which the
     // sentence after it says.
     let mut turning: Option<&str> = None;
     for (at, &sentence) in said.iter().enumerate() {
+        let kind = kind_of(sentence);
         if let Some(turn) = turning.take()
             && !sentence.trim_end().ends_with('?')
             && let Some(both) = span(text, turn, sentence)
         {
             // "scratch offset. cursor-based pagination for everything.": the sentence
             // after the turn is what replaces, whatever its form.
-            kinds.push((kind_of(sentence).unwrap_or(Kind::Decision), both));
+            kinds.push((kind.unwrap_or(Kind::Decision), both));
             continue;
         }
         if let Some(before) = at.checked_sub(1).map(|b| said[b])
             && stresses(sentence)
             // "Not Berlin after all — Amsterdam then": an instruction of its own.
-            && (is_pure_stress(sentence) || kind_of(sentence).is_none())
+            && (is_pure_stress(sentence) || kind.is_none())
             && !before.trim_end().ends_with('?')
         {
             // "snake_case in JSON. always.", "static IP for the pi. not a DHCP
@@ -1828,7 +1803,7 @@ fn kinds_in<'t>(
             // "Update: the migrations are managed with Sqitch from now on": a choice
             // replaced, though it reads as a rule.
             kinds.push((Kind::Decision, sentence));
-        } else if let Some(kind) = kind_of(sentence) {
+        } else if let Some(kind) = kind {
             kinds.push((kind, sentence));
         } else if sentence.len() > MAX_CHARS {
             // A long run-on sentence: its parts, each read alone ("… so — we're
@@ -1849,11 +1824,7 @@ fn kinds_in<'t>(
             kinds.push((Kind::Rule, sentence));
         }
     }
-    if kinds.is_empty()
-        && asked
-            .as_deref()
-            .is_some_and(|asked| answers_a_choice(asked, text.trim()))
-    {
+    if kinds.is_empty() && asked.is_some_and(|m| answers_a_choice(&m.text(), text.trim())) {
         kinds.push((Kind::Decision, text.trim()));
     }
     kinds
@@ -2284,7 +2255,6 @@ fn states_a_plan(lower: &str) -> bool {
         && !is_personal(lower)
 }
 
-/// The words of substance of `text`: what it is about.
 /// The words of a sentence that say nothing of its subject: the stop words, and every word
 /// of the marks that make it an instruction ("on second thought", "let's go with").
 fn is_marking_word(word: &str) -> bool {
@@ -2295,6 +2265,7 @@ fn is_marking_word(word: &str) -> bool {
             OVERRIDE_MARKS,
             OVERRIDE_OPENERS,
             RULE_MARKS,
+            BINDING,
             STRONG_RULE_MARKS,
         ]
         .iter()
@@ -2326,6 +2297,7 @@ impl Words {
     }
 }
 
+/// The words of substance of `text`: what it is about.
 fn subject_words(text: &str) -> Vec<String> {
     let lower = crate::case::lowercase(text);
     let mut out = Vec::new();
