@@ -892,12 +892,20 @@ fn commits(lower: &str) -> bool {
     false
 }
 
-/// Does a later clause drop an option ("oats for breakfast, forget the smoothie idea")?
+/// Does a later clause drop an option ("oats for breakfast, forget the smoothie idea",
+/// "Update on the booking software: forget Vetstoria, we're going with PetDesk")? To
+/// forget to do something drops nothing.
 fn drops_a_choice(lower: &str) -> bool {
     clauses(lower).skip(1).any(|clause| {
-        ["forget the ", "scrap the ", "ditch the ", "drop the "]
-            .iter()
-            .any(|verb| clause.starts_with(verb))
+        let mut words = clause.split_whitespace();
+        let (Some(verb), Some(object)) = (words.next(), words.next()) else {
+            return false;
+        };
+        match verb {
+            "forget" | "scrap" | "ditch" => !["to", "about", "it"].contains(&object),
+            "drop" => object == "the",
+            _ => false,
+        }
     })
 }
 
@@ -2402,13 +2410,25 @@ fn shared(a: &[String], b: &[String]) -> usize {
 /// words of substance of what it is about in common ("The recording software will be
 /// Reaper." — "So Ardour it is for the recording software.")? A choice is made once;
 /// the newer one replaces it, said with "instead" or not. One word is not enough: "Postgres
-/// for the main database" and "Redis for the cache database" both stand.
+/// for the main database" and "Redis for the cache database" both stand; nor two of many
+/// (a third of the shorter's, at the least): "a meadow instead of the front lawn, with a
+/// mown path up to the front door" and "the path to the back door will be gravel" both
+/// stand.
 fn restates(found: &[Instruction], words: &[Words], subject: &[String]) -> bool {
     found
         .iter()
         .zip(words)
         .filter(|(i, _)| i.kind == Kind::Decision && !i.superseded)
-        .any(|(_, w)| shared(subject, &w.said) >= 2)
+        .any(|(_, w)| {
+            let mut mine: Vec<&String> = subject.iter().collect();
+            let mut theirs: Vec<&String> = w.said.iter().collect();
+            for words in [&mut mine, &mut theirs] {
+                words.sort_unstable();
+                words.dedup();
+            }
+            let common = mine.iter().filter(|m| theirs.contains(m)).count();
+            common >= 2 && common * 3 >= mine.len().min(theirs.len())
+        })
 }
 
 /// The most words of substance an override says of its own and still points back at the

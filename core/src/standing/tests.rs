@@ -1045,3 +1045,39 @@ fn an_override_takes_back_a_rule_shaped_choice_it_names_twice() {
     );
     assert!(turns("Actually, let's go with a prologue in the harbour.").is_empty());
 }
+
+#[test]
+fn a_choice_made_again_is_one_that_shares_a_good_part_of_its_words() {
+    let gone = superseded(&[
+        ("user", "Help me plan the garden."),
+        (
+            "user",
+            "We're doing a meadow instead of the front lawn, with a mown path curving up to \
+             the front door so it doesn't look abandoned.",
+        ),
+        (
+            "assistant",
+            "For the path to the back door: gravel, flagstone or wood chips.",
+        ),
+        (
+            "user",
+            "For the path from the drive to the back door, the path will be gravel, edged \
+             with steel so it doesn't spread into the beds.",
+        ),
+        ("user", "We'll go with Reaper for the recording software."),
+        ("user", "Ardour it is for the recording software, final."),
+        (
+            "user",
+            "Back to scheduling: for online booking, we'll use Vetstoria since the \
+             receptionists already saw a demo.",
+        ),
+        (
+            "user",
+            "Update on the booking software: forget Vetstoria, we're going with PetDesk. \
+             Don't forget to send the invoice.",
+        ),
+    ]);
+    assert_eq!(gone.len(), 2, "{gone:?}");
+    assert!(gone[0].contains("Reaper"), "{gone:?}");
+    assert!(gone[1].contains("Vetstoria since"), "{gone:?}");
+}
