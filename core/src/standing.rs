@@ -548,6 +548,10 @@ const OVERRIDE_MARKS: &[&str] = &[
     "you know what",
     "revise",
     "off the table",
+    "let's move",
+    "lets move",
+    "move it to",
+    "moving it to",
 ];
 
 /// Words that make an instruction override an earlier one when it opens with them
@@ -1839,7 +1843,8 @@ fn kinds_in<'t>(
 }
 
 /// What a sentence says before its reasons: up to a dash, a semicolon, "because" or
-/// "since".
+/// "since", or a comma after two words of substance ("update: 4.2 goes out Tuesday, QA
+/// found a crash in the checkout", not "Okay, …").
 fn head_of(sentence: &str) -> &str {
     let mut head = sentence;
     for mark in ["—", "–", ";", " because ", " since "] {
@@ -1847,7 +1852,11 @@ fn head_of(sentence: &str) -> &str {
             head = before;
         }
     }
-    head
+    let mut commas = head.match_indices(", ").map(|(at, _)| at);
+    match commas.find(|&at| subject_words(&head[..at]).len() >= 2) {
+        Some(at) => &head[..at],
+        None => head,
+    }
 }
 
 /// The parts of a long run-on sentence, cut where a new thought starts (a dash, a
@@ -2427,7 +2436,7 @@ fn restates(found: &[Instruction], words: &[Words], subject: &[String]) -> bool 
                 words.dedup();
             }
             let common = mine.iter().filter(|m| theirs.contains(m)).count();
-            common >= 2 && common * 3 >= mine.len().min(theirs.len())
+            common >= 2 && common * 2 >= mine.len().min(theirs.len())
         })
 }
 
