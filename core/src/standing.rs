@@ -266,6 +266,22 @@ fn opens_a_fragment(clause: &str) -> bool {
 /// Words that make a sentence a decision among options, whoever its subject ("The
 /// Lumiares Hotel it is", "My pick is PostgreSQL").
 const DECISION_IDIOMS: &[&str] = &[
+    // Done deals: "we picked the 2-inch hex", "went with two access points instead".
+    "we picked the",
+    "i picked the",
+    "we landed on",
+    "i landed on",
+    "went with",
+    "we bought",
+    "i bought",
+    "we signed with",
+    "i signed with",
+    "i booked",
+    "we booked",
+    "we chose",
+    "i chose",
+    "going back to",
+    "went back to",
     "i've booked",
     "we've booked",
     "i've reserved",
@@ -816,6 +832,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         let marked = says_any(clause, RULE_MARKS) || says_any(clause, BINDING);
         ((strong || (marked && !fragment)) && ordered)
             || binds(clause)
+            || keeps_to(clause)
             || prohibits(clause)
             || sets_a_deadline(clause)
     });
@@ -873,15 +890,57 @@ fn replaced(said: &str) -> Option<Vec<String>> {
 /// submit the first paper to …")?
 fn commits(lower: &str) -> bool {
     const VERBS: &[&str] = &[
-        "get", "buy", "book", "hire", "open", "order", "submit", "move", "sign", "rent", "apply",
+        "get",
+        "buy",
+        "book",
+        "hire",
+        "open",
+        "order",
+        "submit",
+        "move",
+        "sign",
+        "rent",
+        "apply",
         "install",
+        "start",
+        "end",
+        "claim",
+        "counter",
+        "join",
+        "consolidate",
+        "aim",
+    ];
+    // The same, said as under way ("I'm signing up for the N5"); not "I'm building an app",
+    // which tells the task.
+    const UNDER_WAY: &[&str] = &[
+        "getting",
+        "buying",
+        "booking",
+        "hiring",
+        "ordering",
+        "submitting",
+        "signing",
+        "renting",
+        "applying",
+        "installing",
+        "starting",
+        "claiming",
+        "joining",
+        "consolidating",
+        "aiming",
     ];
     let words: Vec<&str> = first_words(lower).into_iter().map(word).collect();
-    // The verb after "I'll", "we'll", "I will", "we will", and the word after it.
+    // The verb after "I'll", "we'll", "I will", "we will", "I'm going to", and the word
+    // after it.
     for at in 0..words.len() {
+        let going_to = words.get(at + 1) == Some(&"going") && words.get(at + 2) == Some(&"to");
         let verb = match words[at] {
             "i'll" | "we'll" => at + 1,
             "i" | "we" if words.get(at + 1) == Some(&"will") => at + 2,
+            "i'm" | "im" if going_to => at + 3,
+            "i'm" | "im" if words.get(at + 1).is_some_and(|w| UNDER_WAY.contains(w)) => {
+                return true;
+            }
             _ => continue,
         };
         let next = words.get(verb + 1).copied().unwrap_or("");
@@ -890,6 +949,9 @@ fn commits(lower: &str) -> bool {
             // "I will try the oatmeal with walnuts": a thing to try, not "try to …", not
             // "try it and see".
             Some("try") if ["the", "a", "an", "out"].contains(&next) => return true,
+            // "I'm going to ask them to strike the renewal clause", "I'll ask for the
+            // extra remote day in writing"; not "I'll ask my wife".
+            Some("ask") if ["for", "them"].contains(&next) => return true,
             _ => {}
         }
     }
@@ -961,7 +1023,27 @@ fn binds(clause: &str) -> bool {
         "are capped",
         "hard limit",
         "hard cap",
+        "longer than",
+        "is banned",
+        "are banned",
+        "off-limits",
+        "off limits",
+        "not allowed",
     ];
+    // A floor or a ceiling the user sets themselves: "I will not go below $92,000 base".
+    const OWN_LIMITS: &[&str] = &[
+        "will not go below",
+        "won't go below",
+        "will not go above",
+        "won't go above",
+        "will not go over",
+        "won't go over",
+        "will not go under",
+        "won't go under",
+    ];
+    if says_any(clause, OWN_LIMITS) {
+        return true;
+    }
     let subject = subject_of(clause);
     if PEOPLE.contains(&subject) {
         return false;
@@ -987,7 +1069,14 @@ fn binds(clause: &str) -> bool {
                 !thing && matches!(next, "not" | "never" | "always" | "still" | "only" | "be")
             }
             // "the kids' devices need to be on a separate network".
-            "need" | "needs" | "has" | "have" => !thing && next == "to" && after == "be",
+            // Or "every hotel needs a pool".
+            "need" | "needs" | "has" | "have" => {
+                (!thing && next == "to" && after == "be")
+                    || (word.starts_with("need")
+                        && words[at.saturating_sub(3)..at]
+                            .iter()
+                            .any(|w| matches!(*w, "every" | "each" | "all")))
+            }
             "shouldn't" => !thing,
             _ => false,
         }
@@ -1024,11 +1113,24 @@ fn keeps_to(clause: &str) -> bool {
     const PACE: &[&str] = &[
         "going", "up", "at", "trying", "me", "us", "in", "on", "reading", "working", "it",
     ];
-    let words = first_words(clause);
-    match words.first().map(|w| word(w)) {
-        Some("keep") => words.get(1).is_some_and(|w| !PACE.contains(&word(w))),
+    let mut words: Vec<&str> = first_words(clause).into_iter().map(word).collect();
+    // "I want to keep it in first person present tense".
+    if let Some(at) = words.iter().position(|w| *w == "to")
+        && matches!(
+            words[..at],
+            ["i" | "we", "want" | "need"] | ["i'd" | "we'd", "like"]
+        )
+    {
+        words.drain(..=at);
+    }
+    match words.as_slice() {
+        // "keep it in first person", not "keep it up", "keep it going".
+        ["keep", "it", next, ..] => !matches!(*next, "up" | "going" | "coming" | "together"),
+        ["keep", next, ..] => !PACE.contains(next),
         // "cap my study at 90 minutes a day", "limit each talk to 20 minutes".
-        Some("cap" | "limit") => clause.contains(|c: char| c.is_ascii_digit()),
+        ["cap" | "limit", ..] => clause.contains(|c: char| c.is_ascii_digit()),
+        // "leave out test accounts", "exclude refunds".
+        ["leave", "out", _, ..] | ["exclude" | "omit", _, ..] => true,
         _ => false,
     }
 }

@@ -1081,3 +1081,41 @@ fn a_choice_made_again_is_one_that_shares_a_good_part_of_its_words() {
     assert!(gone[0].contains("Reaper"), "{gone:?}");
     assert!(gone[1].contains("Vetstoria since"), "{gone:?}");
 }
+
+#[test]
+fn done_deals_commitments_and_limits_said_in_passing() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "ok we picked the 2-inch white hex with black grout.",
+            "so we bought the CR-V Hybrid instead — 2021, 34k miles, car seats fit great.",
+            "went with two Ubiquiti U6+ access points instead, one on each floor.",
+            "So we went back to the Lakeside Inn and signed yesterday.",
+            "I booked the 7:25 Blue Star to Naxos on the 24th.",
+            "ok I'm signing up for the JLPT N5 in December.",
+            "I'm going to ask them to strike the automatic renewal clause.",
+            "Given that, I will counter at $104,000.",
+            "I'll start with my mother's side, it's the one with more stories anyway.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "The concert can't run longer than 75 minutes including intermission.",
+            "But Duolingo is banned, the streak thing just made me anxious.",
+            "The kids' one demand is that every hotel needs a pool lol.",
+            "To be clear with myself: I will not go below $92,000 base, regardless of bonus.",
+            "Also leave out test accounts, their emails end in @qa.example.io.",
+            "I want to keep it in first person present tense, that's the voice I hear.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "I picked three cabinet colours I like, all some shade of green.",
+            "I'm building a mobile app for my running club.",
+            "Keep going, this is great.",
+            "She needs a nap before the party.",
+        ],
+    );
+}
