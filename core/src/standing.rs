@@ -282,6 +282,9 @@ const DECISION_IDIOMS: &[&str] = &[
     "i chose",
     "going back to",
     "went back to",
+    "renaming",
+    "rename",
+    "final:",
     "i've booked",
     "we've booked",
     "i've reserved",
@@ -568,6 +571,13 @@ const OVERRIDE_MARKS: &[&str] = &[
     "lets move",
     "move it to",
     "moving it to",
+    "went back to",
+    "going back to",
+    "renaming",
+    "rename",
+    "final:",
+    "final answer",
+    "final call",
 ];
 
 /// Words that make an instruction override an earlier one when it opens with them
@@ -775,6 +785,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         && is_imperative(&lower);
     let idiom = says_any(&lower, DECISION_IDIOMS)
         || drops_a_choice(&lower)
+        || opens_dropping(&lower)
         || orders_a_pick(&lower)
         || ends_choosing(&lower)
         || settles(&lower)
@@ -973,6 +984,18 @@ fn drops_a_choice(lower: &str) -> bool {
             _ => false,
         }
     })
+}
+
+/// Does it open by dropping an option and go on to what replaces it ("Scrap Milos, we're
+/// ending on Paros instead")? Not "forget it, …", not "forget to …".
+fn opens_dropping(lower: &str) -> bool {
+    let mut words = lower.split_whitespace().map(word);
+    let (Some(verb), Some(object)) = (words.next(), words.next()) else {
+        return false;
+    };
+    ["scrap", "ditch", "forget"].contains(&verb)
+        && !["it", "to", "about", "that", "this"].contains(&object)
+        && clauses(lower).nth(1).is_some()
 }
 
 /// Is it an order that picks ("Drop Python 3.8 support in the next release", "use the
@@ -1765,7 +1788,6 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             continue;
         }
         let text = message.text();
-        let short = text.trim().len() <= MAX_CHARS / 2 && !text.contains('\n');
         let kinds = kinds_in(
             &text,
             task == Some(index),
@@ -1815,11 +1837,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                 own: subject_words(text),
             });
         };
-        let one_kind = kinds.iter().all(|(k, _)| *k == kinds[0].0);
-        if short && (one_kind || overriding) {
-            // The whole message: the instruction with its reason, as the user put it. A
-            // rule and a choice in one message stand apart: taking back the choice keeps
-            // the rule.
+        if stands_whole(&text, &kinds, overriding) {
             let decides = kinds.iter().any(|(k, _)| *k == Kind::Decision);
             let kind = if decides { Kind::Decision } else { Kind::Rule };
             let said: Vec<&str> = kinds.iter().map(|(_, sentence)| *sentence).collect();
@@ -1831,6 +1849,17 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         }
     }
     found
+}
+
+/// Is a message's instruction the whole message, with its reasons, as the user put it? A
+/// short one of one kind, or one that overrides. A rule and a choice in one message stand
+/// apart, and so do two choices ("let's go with the RAV4. also we're paying cash"): taking
+/// one back keeps the other.
+fn stands_whole(text: &str, kinds: &[(Kind, &str)], overriding: bool) -> bool {
+    let short = text.trim().len() <= MAX_CHARS / 2 && !text.contains('\n');
+    let one = kinds.iter().all(|(k, _)| *k == kinds[0].0)
+        && (kinds[0].0 == Kind::Rule || kinds.len() == 1);
+    short && (one || overriding)
 }
 
 /// The words of substance the assistant's messages (and summaries) spoke of, sorted: what

@@ -1119,3 +1119,43 @@ fn done_deals_commitments_and_limits_said_in_passing() {
         ],
     );
 }
+
+#[test]
+fn two_choices_in_one_message_stand_apart_and_overrides_said_in_passing() {
+    let gone = superseded(&[
+        ("user", "Help me buy a family car."),
+        (
+            "user",
+            "let's go with the RAV4 Hybrid. also we're paying cash, no financing.",
+        ),
+        (
+            "user",
+            "update: the RAV4 we wanted sold before we could test drive it. so we bought the \
+             CR-V Hybrid instead.",
+        ),
+        (
+            "user",
+            "Route A sounds more our speed. let's do Milos as the last island",
+        ),
+        (
+            "user",
+            "Scrap Milos, we're ending on Paros instead, I don't want a bumpy crossing.",
+        ),
+        (
+            "user",
+            "I think we'll call the podcast \"Old Roads Home\", Priya agrees.",
+        ),
+        (
+            "user",
+            "there's already a podcast called Old Roads, so we're renaming it \"Back Roads \
+             & Bygones\".",
+        ),
+    ]);
+    assert_eq!(gone.len(), 3, "{gone:?}");
+    assert!(
+        gone[0].contains("RAV4") && !gone[0].contains("cash"),
+        "{gone:?}"
+    );
+    assert!(gone[1].contains("Milos as the last"), "{gone:?}");
+    assert!(gone[2].contains("Old Roads Home"), "{gone:?}");
+}
