@@ -263,6 +263,19 @@ fn opens_a_fragment(clause: &str) -> bool {
         .is_some_and(|w| OPENERS.contains(&w))
 }
 
+/// Words that make a sentence a decision that replaces an earlier one: both a
+/// [`DECISION_IDIOMS`] and an [`OVERRIDE_MARKS`] mark ("we're renaming it", "went back to
+/// the Lakeside Inn", "Final: Friday to Sunday").
+const REPLACING: &[&str] = &[
+    "went back to",
+    "going back to",
+    "renaming",
+    "rename",
+    "final:",
+    "final answer",
+    "final call",
+];
+
 /// Words that make a sentence a decision among options, whoever its subject ("The
 /// Lumiares Hotel it is", "My pick is PostgreSQL").
 const DECISION_IDIOMS: &[&str] = &[
@@ -280,11 +293,6 @@ const DECISION_IDIOMS: &[&str] = &[
     "we booked",
     "we chose",
     "i chose",
-    "going back to",
-    "went back to",
-    "renaming",
-    "rename",
-    "final:",
     "i've booked",
     "we've booked",
     "i've reserved",
@@ -337,8 +345,6 @@ const DECISION_IDIOMS: &[&str] = &[
     "my choice",
     "our choice",
     "final choice",
-    "final answer",
-    "final call",
     "final decision",
     "we decide",
     "i decide",
@@ -571,13 +577,6 @@ const OVERRIDE_MARKS: &[&str] = &[
     "lets move",
     "move it to",
     "moving it to",
-    "went back to",
-    "going back to",
-    "renaming",
-    "rename",
-    "final:",
-    "final answer",
-    "final call",
 ];
 
 /// Words that make an instruction override an earlier one when it opens with them
@@ -784,6 +783,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         .ends_with(" instead")
         && is_imperative(&lower);
     let idiom = says_any(&lower, DECISION_IDIOMS)
+        || says_any(&lower, REPLACING)
         || drops_a_choice(&lower)
         || opens_dropping(&lower)
         || orders_a_pick(&lower)
@@ -900,45 +900,28 @@ fn replaced(said: &str) -> Option<Vec<String>> {
 /// Does the user commit to get, book or submit something ("I'll get the X-T30 II", "we'll
 /// submit the first paper to …")?
 fn commits(lower: &str) -> bool {
-    const VERBS: &[&str] = &[
-        "get",
-        "buy",
-        "book",
-        "hire",
-        "open",
-        "order",
-        "submit",
-        "move",
-        "sign",
-        "rent",
-        "apply",
-        "install",
-        "start",
-        "end",
-        "claim",
-        "counter",
-        "join",
-        "consolidate",
-        "aim",
-    ];
-    // The same, said as under way ("I'm signing up for the N5"); not "I'm building an app",
-    // which tells the task.
-    const UNDER_WAY: &[&str] = &[
-        "getting",
-        "buying",
-        "booking",
-        "hiring",
-        "ordering",
-        "submitting",
-        "signing",
-        "renting",
-        "applying",
-        "installing",
-        "starting",
-        "claiming",
-        "joining",
-        "consolidating",
-        "aiming",
+    // Each verb with the form that says it is under way ("I'm signing up for the N5"), if
+    // that says a choice: not "I'm building an app", which tells the task.
+    const VERBS: &[(&str, &str)] = &[
+        ("get", "getting"),
+        ("buy", "buying"),
+        ("book", "booking"),
+        ("hire", "hiring"),
+        ("open", ""),
+        ("order", "ordering"),
+        ("submit", "submitting"),
+        ("move", ""),
+        ("sign", "signing"),
+        ("rent", "renting"),
+        ("apply", "applying"),
+        ("install", "installing"),
+        ("start", "starting"),
+        ("end", ""),
+        ("claim", "claiming"),
+        ("counter", ""),
+        ("join", "joining"),
+        ("consolidate", "consolidating"),
+        ("aim", "aiming"),
     ];
     let words: Vec<&str> = first_words(lower).into_iter().map(word).collect();
     // The verb after "I'll", "we'll", "I will", "we will", "I'm going to", and the word
@@ -949,14 +932,18 @@ fn commits(lower: &str) -> bool {
             "i'll" | "we'll" => at + 1,
             "i" | "we" if words.get(at + 1) == Some(&"will") => at + 2,
             "i'm" | "im" if going_to => at + 3,
-            "i'm" | "im" if words.get(at + 1).is_some_and(|w| UNDER_WAY.contains(w)) => {
+            "i'm" | "im"
+                if words
+                    .get(at + 1)
+                    .is_some_and(|w| VERBS.iter().any(|(_, ing)| ing == w)) =>
+            {
                 return true;
             }
             _ => continue,
         };
         let next = words.get(verb + 1).copied().unwrap_or("");
         match words.get(verb).copied() {
-            Some(verb) if VERBS.contains(&verb) => return true,
+            Some(verb) if VERBS.iter().any(|(v, _)| *v == verb) => return true,
             // "I will try the oatmeal with walnuts": a thing to try, not "try to …", not
             // "try it and see".
             Some("try") if ["the", "a", "an", "out"].contains(&next) => return true,
@@ -1959,7 +1946,9 @@ fn kinds_in<'t>(
         } else if settles_what_was_asked(sentence, discussed, at == 0) {
             kinds.push((Kind::Decision, sentence));
         } else if sentence.split_whitespace().count() <= 4
-            && says_any(&crate::case::lowercase(sentence), OVERRIDE_MARKS)
+            && [OVERRIDE_MARKS, REPLACING]
+                .iter()
+                .any(|marks| says_any(&crate::case::lowercase(sentence), marks))
         {
             // Not a mere opener ("Hmm.", "Wait."): what takes something back.
             turning = Some(sentence);
@@ -2387,6 +2376,7 @@ fn is_override(text: &str) -> bool {
         || takes_back_outright(text)
         || OVERRIDE_MARKS
             .iter()
+            .chain(REPLACING)
             .any(|m| contains_phrase(&lower, m) && !(refuses && m.ends_with("rather")))
 }
 
@@ -2411,6 +2401,7 @@ fn is_marking_word(word: &str) -> bool {
             DECISION_IDIOMS,
             DECISION_MARKS,
             OVERRIDE_MARKS,
+            REPLACING,
             OVERRIDE_OPENERS,
             RULE_MARKS,
             BINDING,
