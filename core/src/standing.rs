@@ -1813,7 +1813,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             }
             found.push(Instruction {
                 kind,
-                text: text.to_owned(),
+                text: unbulleted(text).to_owned(),
                 overrides,
                 superseded: false,
                 message: index,
@@ -2287,6 +2287,21 @@ fn required_items(text: &str) -> Vec<&str> {
         }
     }
     items
+}
+
+/// A list item's words without its bullet or number ("- nothing over 60k miles", "2) no
+/// red-eyes"): the block writes its own.
+fn unbulleted(item: &str) -> &str {
+    let digits = item.len() - item.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = if digits > 0 {
+        item[digits..].strip_prefix(['.', ')'])
+    } else {
+        item.strip_prefix(['-', '*', '•'])
+    };
+    match rest {
+        Some(rest) if rest.starts_with(' ') => rest.trim_start(),
+        _ => item,
+    }
 }
 
 /// Does `part` lie within `whole` (both slices of one text)?

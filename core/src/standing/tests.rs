@@ -668,10 +668,13 @@ fn the_items_of_a_list_of_requirements_are_rules_however_worded() {
         ),
     ]);
     let texts: Vec<&str> = found.iter().map(|i| i.text.as_str()).collect();
+    // Its words, under the block's own bullet, not a second one.
     assert!(
-        texts.contains(&"- partition the data by date and greenhouse"),
+        texts.contains(&"partition the data by date and greenhouse"),
         "{texts:?}"
     );
+    let block = block_for(&found, 1).unwrap();
+    assert!(!block.contains("- - "), "{block}");
     assert!(
         !texts.iter().any(|t| t.contains("a map of the greenhouses")),
         "{texts:?}"
