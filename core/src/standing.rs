@@ -367,6 +367,11 @@ const DECISION_IDIOMS: &[&str] = &[
     "new decision",
     "new plan",
     "the plan is",
+    // "new goal is just to finish feeling strong", "the target is 90 seconds".
+    "goal is",
+    "new goal",
+    "target is",
+    "new target",
     "we'll do",
     "we will do",
     "i'll do",
@@ -430,10 +435,62 @@ fn settles(lower: &str) -> bool {
     // The first clause: "the house will be a small stone cottage by the river, just two
     // rooms: …" settles the house.
     let words = first_words(first_clause(lower));
-    matches!(words.first().map(|w| word(w)), Some("the" | "our"))
-        && words.len() <= 16
-        && words.windows(2).any(|w| w == ["will", "be"])
-        && !is_personal(lower)
+    let Some(be) = words.windows(2).position(|w| w == ["will", "be"]) else {
+        return false;
+    };
+    // The part named with "the" or "our", or bare, in a few words ("long runs will be
+    // Sunday mornings", "title will be …"): not "it", "there", "you", "that".
+    const NOT_A_PART: &[&str] = &[
+        "it",
+        "there",
+        "that",
+        "this",
+        "you",
+        "i",
+        "we",
+        "he",
+        "she",
+        "they",
+        "which",
+        "what",
+        "who",
+        "when",
+        "where",
+        "how",
+        "so",
+        "and",
+        "but",
+        "if",
+        "my",
+        "his",
+        "her",
+        "their",
+        "your",
+        "a",
+        "an",
+        "everything",
+        "everyone",
+        "nothing",
+        "something",
+        "things",
+        "both",
+    ];
+    let first = words.first().map(|w| word(w)).unwrap_or("");
+    // Bare, what it will be follows, not what someone will be doing ("Patients will be
+    // sitting right next to it").
+    // A quoted name is what it will be ("title will be \"Boring Postgres Tricks\"").
+    let doing = words.get(be + 2).is_some_and(|raw| {
+        let w = word(raw);
+        !raw.starts_with(['"', '“', '\''])
+            && w.len() > 5
+            && w.ends_with("ing")
+            && !["morning", "evening"].contains(&w)
+    });
+    let named = matches!(first, "the" | "our")
+        || ((1..=3).contains(&be)
+            && !doing
+            && !words[..be].iter().any(|w| NOT_A_PART.contains(&word(w))));
+    named && words.len() <= 16 && !is_personal(lower)
 }
 
 /// The first clause that says more than an opener ("OK, we do the welcome dinner on
@@ -768,7 +825,10 @@ const STOP_WORDS: &[&str] = &[
 /// Is `sentence` (any case) a rule, a decision, or neither?
 pub fn kind_of(sentence: &str) -> Option<Kind> {
     let text = sentence.trim();
-    if text.len() < 8 || text.len() > MAX_CHARS || text.ends_with('?') {
+    if text.ends_with('?') {
+        return confirmed(text).and_then(kind_of);
+    }
+    if text.len() < 8 || text.len() > MAX_CHARS {
         return None;
     }
     let lower = crate::case::lowercase(text);
@@ -854,6 +914,35 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     (rule || contrast).then_some(Kind::Rule)
 }
 
+/// What a statement with a question tagged on says ("I'm aiming for 4:15, seems doable?",
+/// "we'll go with Postgres — sound good?"): the words before the tag, a few words after a
+/// comma or a dash. Not a question that offers alternatives ("Postgres, or MySQL?").
+fn confirmed(question: &str) -> Option<&str> {
+    let (head, tag) = [", ", " — ", " – ", " - "]
+        .iter()
+        .filter_map(|mark| question.rsplit_once(mark))
+        .max_by_key(|(head, _)| head.len())?;
+    let lower = crate::case::lowercase(tag);
+    let tag: Vec<&str> = lower.split_whitespace().collect();
+    // "…, or MySQL?", "…, but is it fast enough?": alternatives, or a doubt.
+    let offers = tag.iter().any(|w| matches!(*w, "or" | "vs" | "versus"))
+        || tag
+            .first()
+            .is_some_and(|w| matches!(*w, "but" | "and" | "if" | "unless" | "though"));
+    // "If we went with leasing instead, how would that look?": a thought, not a choice.
+    let supposes = crate::case::lowercase(head)
+        .split_whitespace()
+        .map(word)
+        .find(|w| !LEADS.contains(w))
+        .is_some_and(|w| matches!(w, "if" | "what" | "whether" | "suppose" | "say"));
+    (tag.len() <= 6 && !offers && !supposes && head.split_whitespace().count() >= 3).then_some(head)
+}
+
+/// Words a sentence may open with before what it says ("so", "ok", "but").
+const LEADS: &[&str] = &[
+    "so", "and", "but", "ok", "okay", "also", "oh", "hey", "well",
+];
+
 /// Does it ask ("should i keep it or swap to nginx", "can we skip the tests"), with or
 /// without its question mark? A question decides nothing and orders nothing.
 fn asks(lower: &str) -> bool {
@@ -863,9 +952,6 @@ fn asks(lower: &str) -> bool {
     const WHO: &[&str] = &[
         "i", "we", "you", "it", "they", "there", "he", "she", "this", "that", "the", "a", "an",
         "my", "our", "your", "one", "is", "are", "do", "does", "should", "would", "can",
-    ];
-    const LEADS: &[&str] = &[
-        "so", "and", "but", "ok", "okay", "also", "oh", "hey", "well",
     ];
     let mut words = lower
         .split_whitespace()
@@ -976,7 +1062,10 @@ fn drops_a_choice(lower: &str) -> bool {
 /// Does it open by dropping an option and go on to what replaces it ("Scrap Milos, we're
 /// ending on Paros instead")? Not "forget it, …", not "forget to …".
 fn opens_dropping(lower: &str) -> bool {
-    let mut words = lower.split_whitespace().map(word);
+    let mut words = lower
+        .split_whitespace()
+        .map(word)
+        .skip_while(|w| LEADS.contains(w));
     let (Some(verb), Some(object)) = (words.next(), words.next()) else {
         return false;
     };
@@ -1593,8 +1682,9 @@ fn picks_it(lower: &str) -> bool {
 /// Is it about someone's day rather than the work ("I'll take the dog out")?
 fn is_personal(lower: &str) -> bool {
     // What it says before its reason: "we decide for a puppy, because the kids want a
-    // small one" decides for the work.
-    let said = lower.split(" because ").next().unwrap_or(lower);
+    // small one", "long runs will be Sunday mornings, my partner has the kids then"
+    // decide for the work.
+    let said = first_clause(lower.split(" because ").next().unwrap_or(lower));
     says_any(
         said,
         &[
@@ -2455,15 +2545,18 @@ impl Words {
 fn subject_words(text: &str) -> Vec<String> {
     let lower = crate::case::lowercase(text);
     let mut out = Vec::new();
-    for token in lower.split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '.') {
-        let token = token.trim_matches('.');
-        // A version stays whole ("4.2 goes out Tuesday" is about "ship 4.2"); other dots
-        // part words ("main.py").
-        let version = token.contains('.') && token.chars().all(|c| c.is_ascii_digit() || c == '.');
+    for token in lower.split(|c: char| !c.is_alphanumeric() && !matches!(c, '\'' | '.' | ':')) {
+        let token = token.trim_matches(['.', ':']);
+        // A version or a time stays whole ("4.2 goes out Tuesday" is about "ship 4.2",
+        // "forget 4:15" about "aiming for 4:15"); other dots part words ("main.py").
+        let version = token.contains(['.', ':'])
+            && token
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == '.' || c == ':');
         let words = if version {
             vec![token]
         } else {
-            token.split('.').collect()
+            token.split(['.', ':']).collect()
         };
         for w in words {
             if (w.len() > 2 || version) && !is_marking_word(w) {

@@ -1162,3 +1162,63 @@ fn two_choices_in_one_message_stand_apart_and_overrides_said_in_passing() {
     assert!(gone[1].contains("Milos as the last"), "{gone:?}");
     assert!(gone[2].contains("Old Roads Home"), "{gone:?}");
 }
+
+#[test]
+fn a_statement_with_a_question_tagged_on_still_states() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "I'm aiming for 4:15, seems doable?",
+            "we'll go with Postgres — sound good?",
+        ],
+    );
+    assert_kind(Some(Kind::Rule), &["never use floats for money, ok?"]);
+    assert_kind(
+        None,
+        &[
+            "should we go with Postgres, or MySQL?",
+            "Should we go with Postgres, right?",
+            "what about the blue one?",
+            "Postgres, or MySQL?",
+            "If we went with leasing instead, how would that look?",
+        ],
+    );
+}
+
+#[test]
+fn a_part_settled_bare_a_goal_and_a_time_taken_back() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "And long runs will be Sunday mornings, my partner has the kids then.",
+            "title will be \"Boring Postgres Tricks That Saved Us\"",
+            "new goal is just to finish feeling strong",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "Patients will be sitting right next to it.",
+            "It will be cold by then.",
+            "I'll take the dog out, back in ten.",
+        ],
+    );
+    // "4:15" is the word the override names: it takes back the goal, not the start date.
+    let gone = superseded(&[
+        ("user", "Help me train for my first marathon."),
+        ("assistant", "Sure. What goal time?"),
+        (
+            "user",
+            "I'm aiming for 4:15, seems doable based on the half?",
+        ),
+        ("assistant", "Ambitious but realistic."),
+        ("user", "Race is 27 Oct, I'm starting Monday 1 July."),
+        ("assistant", "Good, that gives you 16 weeks."),
+        (
+            "user",
+            "So forget 4:15, new goal is just to finish feeling strong.",
+        ),
+    ]);
+    assert_eq!(gone.len(), 1, "{gone:?}");
+    assert!(gone[0].contains("aiming for 4:15"), "{gone:?}");
+}
