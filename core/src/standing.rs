@@ -904,6 +904,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         ((strong || (marked && !fragment)) && ordered)
             || binds(clause)
             || keeps_to(clause)
+            || abstains(clause)
             || prohibits(clause)
             || sets_a_deadline(clause)
     });
@@ -1084,6 +1085,8 @@ fn orders_a_pick(lower: &str) -> bool {
             | ["use", "the" | "a" | "an", ..]
             // "ship 4.2 on Thursday": a release, set.
             | ["ship" | "launch" | "release", _, "on" | "in" | "by", ..]
+            // "ok put the router in the basement next to the modem": a thing, placed.
+            | ["put" | "place" | "mount" | "hang", "the" | "our" | "my" | "it" | "them", _, ..]
     )
 }
 
@@ -1175,6 +1178,13 @@ fn binds(clause: &str) -> bool {
                         && words[at.saturating_sub(3)..at]
                             .iter()
                             .any(|w| matches!(*w, "every" | "each" | "all")))
+                    // "the office on the 3rd floor needs wired ethernet": a part of the
+                    // work, what it must have.
+                    || (*word == "needs"
+                        && at <= 6
+                        && matches!(words.first(), Some(&("the" | "our")))
+                        && !matches!(next, "to" | "a" | "some" | "more" | "help" | "work")
+                        && !is_personal(clause))
             }
             "shouldn't" => !thing,
             _ => false,
@@ -1202,6 +1212,68 @@ fn prohibits(clause: &str) -> bool {
                 word(w),
                 "may" | "can" | "should" | "must" | "shall" | "gets" | "allowed"
             )
+        })
+}
+
+/// Does the user say what they and theirs never do ("We don't do hikes over 3 miles",
+/// "we don't touch the emergency fund for anything non-emergency", "I never eat after
+/// 8")? A house rule, said as a habit — not what they do not know, think, have or did.
+fn abstains(clause: &str) -> bool {
+    const NOT_A_RULE: &[&str] = &[
+        "know",
+        "think",
+        "understand",
+        "mind",
+        "care",
+        "remember",
+        "recall",
+        "get",
+        "see",
+        "feel",
+        "believe",
+        "expect",
+        "mean",
+        "agree",
+        "hear",
+        "have",
+        "really",
+        "actually",
+        "usually",
+        "even",
+        "quite",
+        "always",
+        "necessarily",
+        "be",
+        "say",
+        "blame",
+        "wanna",
+        "got",
+        "had",
+        "did",
+        "went",
+        "saw",
+        "said",
+        "thought",
+        "knew",
+        "made",
+        "heard",
+        "told",
+        "found",
+        "took",
+        "came",
+    ];
+    let words: Vec<&str> = first_words(clause).into_iter().map(word).collect();
+    // At the clause's start, or after an "and" ("we have $9k in an emergency fund and we
+    // don't touch it for anything non-emergency").
+    (0..words.len())
+        .filter(|&at| at == 0 || words[at - 1] == "and")
+        .any(|at| {
+            let verb = match &words[at..] {
+                ["we" | "i", "don't" | "dont" | "never", verb, _, ..] => verb,
+                ["we" | "i", "do", "not", verb, _, ..] => verb,
+                _ => return false,
+            };
+            !NOT_A_RULE.contains(verb) && !verb.ends_with("ed")
         })
 }
 

@@ -1222,3 +1222,29 @@ fn a_part_settled_bare_a_goal_and_a_time_taken_back() {
     assert_eq!(gone.len(), 1, "{gone:?}");
     assert!(gone[0].contains("aiming for 4:15"), "{gone:?}");
 }
+
+#[test]
+fn house_rules_said_as_habits_needs_and_a_thing_placed() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "We don't do hikes over 3 miles, round trip.",
+            "we have $9k saved and we don't touch the emergency fund for anything else",
+            "the office on the 3rd floor needs wired ethernet, wifi is flaky",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &["ok put the router in the basement next to the modem."],
+    );
+    assert_kind(
+        None,
+        &[
+            "I don't know what to pick.",
+            "I never got a reply from them.",
+            "we don't have a car yet.",
+            "the kids need a nap.",
+            "the recipe needs to rest overnight.",
+        ],
+    );
+}
