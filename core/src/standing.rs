@@ -618,6 +618,8 @@ const OVERRIDE_MARKS: &[&str] = &[
     "new decision",
     "new plan",
     "swap",
+    "swapping",
+    "swapped",
     "drop the",
     "let's drop",
     "go back to",
@@ -925,18 +927,22 @@ fn confirmed(question: &str) -> Option<&str> {
         .max_by_key(|(head, _)| head.len())?;
     let lower = crate::case::lowercase(tag);
     let tag: Vec<&str> = lower.split_whitespace().collect();
-    // "…, or MySQL?", "…, but is it fast enough?": alternatives, or a doubt.
+    // "…, or MySQL?", "…, but is it fast enough?": alternatives, or a doubt. A question
+    // joined by "and" asks beside the statement ("switch prep day to Wednesday evening,
+    // and I guess I'll freeze the Monday portions?").
+    let joined = tag.first() == Some(&"and");
     let offers = tag.iter().any(|w| matches!(*w, "or" | "vs" | "versus"))
         || tag
             .first()
-            .is_some_and(|w| matches!(*w, "but" | "and" | "if" | "unless" | "though"));
+            .is_some_and(|w| matches!(*w, "but" | "if" | "unless" | "though"));
     // "If we went with leasing instead, how would that look?": a thought, not a choice.
     let supposes = crate::case::lowercase(head)
         .split_whitespace()
         .map(word)
         .find(|w| !LEADS.contains(w))
         .is_some_and(|w| matches!(w, "if" | "what" | "whether" | "suppose" | "say"));
-    (tag.len() <= 6 && !offers && !supposes && head.split_whitespace().count() >= 3).then_some(head)
+    let short = tag.len() <= 6 || (joined && tag.len() <= 14);
+    (short && !offers && !supposes && head.split_whitespace().count() >= 3).then_some(head)
 }
 
 /// Words a sentence may open with before what it says ("so", "ok", "but").
@@ -1005,7 +1011,8 @@ fn commits(lower: &str) -> bool {
         ("start", "starting"),
         ("end", ""),
         ("claim", "claiming"),
-        ("counter", ""),
+        ("counter", "countering"),
+        ("cut", "cutting"),
         ("join", "joining"),
         ("consolidate", "consolidating"),
         ("aim", "aiming"),
@@ -1075,19 +1082,31 @@ fn opens_dropping(lower: &str) -> bool {
         && clauses(lower).nth(1).is_some()
 }
 
+/// Is it an order that changes a part of the work to another choice ("switch prep day to
+/// Wednesday evening", "change the font to Georgia", "move the party to Saturday")?
+fn changes_to(lower: &str) -> bool {
+    let words = first_words(lower);
+    matches!(words.first(), Some(&("switch" | "change" | "move")))
+        && words.iter().skip(1).take(5).any(|w| *w == "to")
+}
+
 /// Is it an order that picks ("Drop Python 3.8 support in the next release", "use the
 /// title 'The Quiet Founder'")?
 fn orders_a_pick(lower: &str) -> bool {
     let words = first_words(lower);
-    matches!(
-        words.as_slice(),
-        ["drop" | "pick" | "choose", ..]
+    changes_to(lower)
+        || matches!(
+            words.as_slice(),
+            ["drop" | "pick" | "choose", ..]
             | ["use", "the" | "a" | "an", ..]
             // "ship 4.2 on Thursday": a release, set.
             | ["ship" | "launch" | "release", _, "on" | "in" | "by", ..]
             // "ok put the router in the basement next to the modem": a thing, placed.
             | ["put" | "place" | "mount" | "hang", "the" | "our" | "my" | "it" | "them", _, ..]
-    )
+            // "skip the pass and book point-to-point tickets", "ok counter at $97k then".
+            | ["skip", "the", _, ..]
+            | ["counter", "at" | "with", _, ..]
+        )
 }
 
 /// Does it tell what someone does as a habit ("I always pick one at random"), not what
@@ -2550,6 +2569,7 @@ fn is_override(text: &str) -> bool {
     let refuses = contains_phrase(&lower, "rather not");
     opens
         || drops_a_choice(&lower)
+        || changes_to(&lower)
         || takes_back_outright(text)
         || OVERRIDE_MARKS
             .iter()

@@ -1248,3 +1248,38 @@ fn house_rules_said_as_habits_needs_and_a_thing_placed() {
         ],
     );
 }
+
+#[test]
+fn changes_ordered_and_swaps_replace_and_a_question_joined_by_and_keeps_the_choice() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "switch prep day to Wednesday evening, and I guess I'll freeze the Monday portions?",
+            "so skip the pass and book point-to-point tickets early, he's right",
+            "ok counter at $97k then, she says that's still very defensible",
+            "I'll cut section 2.3 entirely, that's 2,100 words gone",
+        ],
+    );
+    assert_kind(
+        None,
+        &["I like the blue one, but is it too dark for a small room?"],
+    );
+    let gone = superseded(&[
+        ("user", "Build me a signup form."),
+        ("assistant", "Sure. Which form library?"),
+        ("user", "let's go with react-hook-form and zod."),
+        ("assistant", "Good pick."),
+        ("user", "we'll prep the build on Sunday afternoons."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "ok bad news, the bundle is too big. so we're swapping zod for valibot on the \
+             frontend, backend keeps zod",
+        ),
+        ("assistant", "Valibot is much smaller."),
+        ("user", "change the build day to Wednesday evening."),
+    ]);
+    assert_eq!(gone.len(), 2, "{gone:?}");
+    assert!(gone[0].contains("react-hook-form"), "{gone:?}");
+    assert!(gone[1].contains("Sunday"), "{gone:?}");
+}
