@@ -673,7 +673,7 @@ fn the_items_of_a_list_of_requirements_are_rules_however_worded() {
         texts.contains(&"partition the data by date and greenhouse"),
         "{texts:?}"
     );
-    let block = block_for(&found, 1).unwrap();
+    let block = block_for(&found, 1).expect("a block");
     assert!(!block.contains("- - "), "{block}");
     assert!(
         !texts.iter().any(|t| t.contains("a map of the greenhouses")),
