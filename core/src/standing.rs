@@ -1162,7 +1162,7 @@ fn binds(clause: &str) -> bool {
         "will not go under",
         "won't go under",
     ];
-    if says_any(clause, OWN_LIMITS) {
+    if says_any(clause, OWN_LIMITS) || limits_by_number(clause) {
         return true;
     }
     let subject = subject_of(clause);
@@ -1206,9 +1206,30 @@ fn binds(clause: &str) -> bool {
                         && !is_personal(clause))
             }
             "shouldn't" => !thing,
+            // "Uncle Rob and Aunt Denise can NOT be at the same table".
+            "can't" | "cannot" => !thing && next == "be",
+            "can" => !thing && next == "not" && after == "be",
             _ => false,
         }
     })
+}
+
+/// Does a clause set a limit by a number ("our sessions are 3 hours max", "our budget is
+/// €4,000 for both of us", "I only get 20 minutes on weekdays", "I need … at least 2 days
+/// a week")?
+fn limits_by_number(clause: &str) -> bool {
+    let words: Vec<&str> = clause.split_whitespace().map(word).collect();
+    let number = |w: &str| w.chars().any(|c| c.is_ascii_digit());
+    let has_number = words.iter().any(|w| number(w));
+    // A number, then its unit, then "max": "3 hours max", "$400 max".
+    let max_after = words.iter().enumerate().any(|(at, w)| {
+        matches!(*w, "max" | "maximum" | "tops")
+            && words[at.saturating_sub(3)..at].iter().any(|w| number(w))
+    });
+    let budget = contains_phrase(clause, "budget is") || contains_phrase(clause, "budget of");
+    let only = matches!(words.as_slice(), ["i" | "we", "only", "get" | "have", ..]);
+    let at_least = contains_phrase(clause, "need") && contains_phrase(clause, "at least");
+    max_after || (has_number && (budget || only || at_least))
 }
 
 /// Does a clause guess at how things are ("that must be frustrating", "it must have been
@@ -1239,6 +1260,7 @@ fn prohibits(clause: &str) -> bool {
 /// 8")? A house rule, said as a habit — not what they do not know, think, have or did.
 fn abstains(clause: &str) -> bool {
     const NOT_A_RULE: &[&str] = &[
+        "make",
         "know",
         "think",
         "understand",
@@ -1288,11 +1310,23 @@ fn abstains(clause: &str) -> bool {
         .filter(|&at| at == 0 || words[at - 1] == "and")
         .any(|at| {
             let verb = match &words[at..] {
-                ["we" | "i", "don't" | "dont" | "never", verb, _, ..] => verb,
-                ["we" | "i", "do", "not", verb, _, ..] => verb,
+                [
+                    "we" | "i",
+                    "don't" | "dont" | "never" | "won't",
+                    verb,
+                    _,
+                    ..,
+                ] => verb,
+                ["we" | "i", "do" | "will", "not", verb, _, ..] => verb,
+                // "im not doing goody bags", "we're not doing cry it out", "I'm not going
+                // to feed it more than once a day".
+                ["i'm" | "im" | "we're", "not", "doing", _, ..] => &"doing",
+                ["i'm" | "im" | "we're", "not", "going", "to", verb, _, ..] => verb,
                 _ => return false,
             };
-            !NOT_A_RULE.contains(verb) && !verb.ends_with("ed")
+            // "I never asked for it" tells the past; "I won't feed it" does not.
+            let past = verb.ends_with("ed") && !verb.ends_with("eed");
+            !NOT_A_RULE.contains(verb) && !past
         })
 }
 

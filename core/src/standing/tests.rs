@@ -1283,3 +1283,29 @@ fn changes_ordered_and_swaps_replace_and_a_question_joined_by_and_keeps_the_choi
     assert!(gone[0].contains("react-hook-form"), "{gone:?}");
     assert!(gone[1].contains("Sunday"), "{gone:?}");
 }
+
+#[test]
+fn limits_by_a_number_refusals_and_who_cannot_be_together_are_rules() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "I only get 20 minutes on weekdays",
+            "our sessions are 3 hours max",
+            "our budget is €4,000 for both of us, not counting flights",
+            "I need to be able to work remote at least 2 days a week",
+            "I won't lie about having another offer",
+            "im not doing goody bags theyre just plastic junk",
+            "im not going to feed it more than once a day",
+            "Uncle Rob and Aunt Denise can NOT be at the same table",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "I'm not going to lie, it was hard.",
+            "I tried at least 3 times.",
+            "it can't be the cache.",
+            "I can't be there on Friday.",
+        ],
+    );
+}
