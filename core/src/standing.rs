@@ -269,6 +269,8 @@ fn opens_a_fragment(clause: &str) -> bool {
 const REPLACING: &[&str] = &[
     "went back to",
     "going back to",
+    // "compromise: tub-shower combo with a new soaking tub".
+    "compromise:",
     "renaming",
     "rename",
     "final:",
@@ -1083,11 +1085,16 @@ fn opens_dropping(lower: &str) -> bool {
 }
 
 /// Is it an order that changes a part of the work to another choice ("switch prep day to
-/// Wednesday evening", "change the font to Georgia", "move the party to Saturday")?
+/// Wednesday evening", "change the font to Georgia", "move the party to Saturday", "ok
+/// back to a pass")?
 fn changes_to(lower: &str) -> bool {
     let words = first_words(lower);
-    matches!(words.first(), Some(&("switch" | "change" | "move")))
-        && words.iter().skip(1).take(5).any(|w| *w == "to")
+    // "ok back to a pass, the 5 days within 1 month one".
+    // Not back to a subject of the talk ("back to the question about the tiles").
+    let back = matches!(words.as_slice(), ["back", "to", "a" | "an" | "the" | "our", next, ..]
+        if !["question", "topic", "point", "subject", "issue"].contains(&word(next)));
+    back || (matches!(words.first(), Some(&("switch" | "change" | "move")))
+        && words.iter().skip(1).take(5).any(|w| *w == "to"))
 }
 
 /// Is it an order that picks ("Drop Python 3.8 support in the next release", "use the

@@ -1309,3 +1309,31 @@ fn limits_by_a_number_refusals_and_who_cannot_be_together_are_rules() {
         ],
     );
 }
+
+#[test]
+fn back_to_a_choice_and_a_compromise_replace() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "ok back to a pass, the 5 days within 1 month one",
+            "compromise: tub-shower combo with a new soaking tub",
+        ],
+    );
+    assert_kind(None, &["back to the question about the tiles."]);
+    let gone = superseded(&[
+        ("user", "Plan our trip."),
+        ("assistant", "A rail pass or tickets?"),
+        ("user", "let's get the 7 travel days in 1 month pass."),
+        ("assistant", "Good."),
+        (
+            "user",
+            "so skip the pass and book point-to-point tickets early.",
+        ),
+        ("assistant", "Cheaper."),
+        ("user", "ok back to a pass, the 5 days within 1 month one"),
+    ]);
+    assert!(
+        gone.last().is_some_and(|g| g.contains("point-to-point")),
+        "{gone:?}"
+    );
+}
