@@ -962,12 +962,39 @@ fn asks(lower: &str) -> bool {
         "i", "we", "you", "it", "they", "there", "he", "she", "this", "that", "the", "a", "an",
         "my", "our", "your", "one", "is", "are", "do", "does", "should", "would", "can",
     ];
+    // "Prague: what's a realistic 3 days": a label before the question.
+    let lower = match lower.split_once(": ") {
+        Some((label, rest)) if label.split_whitespace().count() <= 2 => rest,
+        _ => lower,
+    };
     let mut words = lower
         .split_whitespace()
         .map(word)
         .skip_while(|w| LEADS.contains(w));
-    words.next().is_some_and(|first| ASKING.contains(&first))
-        && words.next().is_some_and(|second| WHO.contains(&second))
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let second = words.next();
+    if ASKING.contains(&first) {
+        return second.is_some_and(|second| WHO.contains(&second));
+    }
+    asks_what(first, second)
+}
+
+/// Does a sentence opening with these two words ask what, how, which or where ("what's
+/// the catch with ECS", "how long should I rest", "which is cheaper")? Not "what I want is
+/// …", "how about the 7:40", "when we land, …".
+fn asks_what(first: &str, second: Option<&str>) -> bool {
+    const ASKED: &[&str] = &[
+        "what's", "whats", "how's", "hows", "where's", "wheres", "who's", "which's",
+    ];
+    const WH: &[&str] = &["what", "how", "which", "where", "when", "why", "who"];
+    const THEN: &[&str] = &[
+        "is", "are", "was", "were", "do", "does", "did", "should", "would", "could", "can", "will",
+        "much", "many", "long", "often", "far", "soon", "big", "old",
+    ];
+    ASKED.contains(&first)
+        || (WH.contains(&first) && second.is_some_and(|second| THEN.contains(&second)))
 }
 
 /// The clause's subject when it opens with one of the words that make a sentence a
@@ -2294,6 +2321,7 @@ const SENTENCE_WORDS: &[&str] = &[
 fn settles_what_was_asked(sentence: &str, discussed: &[String], opens_reply: bool) -> bool {
     let lower = crate::case::lowercase(sentence.trim());
     if lower.ends_with('?')
+        || asks(&lower)
         || is_personal(&lower)
         || is_habit(&lower)
         || reports_the_past(&lower)

@@ -1337,3 +1337,32 @@ fn back_to_a_choice_and_a_compromise_replace() {
         "{gone:?}"
     );
 }
+
+#[test]
+fn a_question_without_its_mark_settles_nothing() {
+    let found = read(&[
+        ("user", "Help me deploy the API on AWS."),
+        (
+            "assistant",
+            "ECS on Fargate or EKS. ECS is simpler; EKS gives you Kubernetes.",
+        ),
+        ("user", "what's the catch with ECS"),
+        ("assistant", "Less portable."),
+        ("user", "Prague: how long should we stay there"),
+        ("assistant", "Three days."),
+        ("user", "how many days is Prague, realistically"),
+    ]);
+    assert!(found.is_empty(), "{found:?}");
+    assert_kind(
+        None,
+        &[
+            "what's the hotel situation in Amsterdam, it seems insanely expensive",
+            "Prague: what's a realistic 3 days",
+            "how long should I rest between sets",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &["when we land, let's take the airport bus."],
+    );
+}
