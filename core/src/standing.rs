@@ -271,6 +271,8 @@ const REPLACING: &[&str] = &[
     "going back to",
     // "compromise: tub-shower combo with a new soaking tub".
     "compromise:",
+    // "ok change: three 3x6 beds in an L along the sunny side".
+    "change:",
     "renaming",
     "rename",
     "final:",
@@ -370,7 +372,12 @@ const DECISION_IDIOMS: &[&str] = &[
     "new plan",
     "the plan is",
     // "new goal is just to finish feeling strong", "the target is 90 seconds".
+    // "ok final, she's Tamsin": a choice made for good, which names what it replaces.
+    "final,",
     "goal is",
+    "objective is",
+    "my aim is",
+    "the aim is",
     "new goal",
     "target is",
     "new target",
@@ -847,6 +854,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         .ends_with(" instead")
         && is_imperative(&lower);
     let idiom = says_any(&lower, DECISION_IDIOMS)
+        || accepts(&lower)
+        || leans_to(&lower)
         || says_any(&lower, REPLACING)
         || drops_a_choice(&lower)
         || opens_dropping(&lower)
@@ -945,6 +954,63 @@ fn confirmed(question: &str) -> Option<&str> {
         .is_some_and(|w| matches!(w, "if" | "what" | "whether" | "suppose" | "say"));
     let short = tag.len() <= 6 || (joined && tag.len() <= 14);
     (short && !offers && !supposes && head.split_whitespace().count() >= 3).then_some(head)
+}
+
+/// A value stated, then accepted ("the start date they proposed is March 3, fine by me",
+/// "Thursday at 7 works for me").
+fn accepts(lower: &str) -> bool {
+    const ACCEPTING: &[&str] = &[
+        "fine by me",
+        "fine with me",
+        "works for me",
+        "that works",
+        "good with me",
+        "ok with me",
+        "okay with me",
+        "i'm good with that",
+        "i'm fine with that",
+    ];
+    let bare = lower.trim_end_matches(|c: char| !c.is_alphanumeric());
+    ACCEPTING.iter().any(|tag| {
+        bare.strip_suffix(tag).is_some_and(|head| {
+            let head = head
+                .trim_end()
+                .trim_end_matches([',', '-', '—', '–'])
+                .trim_end();
+            head.split_whitespace().count() >= 3
+        })
+    })
+}
+
+/// A choice said as the user's leaning ("I'm thinking switch her to wet food only",
+/// "thinking two 4x8 beds", "I'm thinking we go with the blue"): what follows is an
+/// order, a first-person plan or a counted thing, not what the user thinks about ("I'm
+/// thinking about Lisbon", "thinking of it, …", "I'm thinking the cache is the
+/// problem").
+fn leans_to(lower: &str) -> bool {
+    let words: Vec<&str> = lower
+        .split_whitespace()
+        .map(word)
+        .skip_while(|w| LEADS.contains(w))
+        .collect();
+    let rest = match words.as_slice() {
+        ["i'm" | "im", "thinking", rest @ ..] | ["i", "am", "thinking", rest @ ..] => rest,
+        ["thinking", rest @ ..] => rest,
+        _ => return false,
+    };
+    let Some(&next) = rest.first() else {
+        return false;
+    };
+    let counted = next.starts_with(|c: char| c.is_ascii_digit())
+        || matches!(next, "two" | "three" | "four" | "five" | "six");
+    let plans = matches!(next, "we" | "we'll" | "i'll" | "let's" | "lets");
+    let orders = rest.len() >= 3
+        && !matches!(
+            next,
+            "about" | "of" | "that" | "it" | "maybe" | "if" | "whether" | "the" | "this" | "so"
+        )
+        && is_imperative(&rest.join(" "));
+    counted || plans || orders
 }
 
 /// Words a sentence may open with before what it says ("so", "ok", "but").
@@ -2156,6 +2222,23 @@ fn kinds_in<'t>(
             continue;
         }
         if let Some(before) = at.checked_sub(1).map(|b| said[b])
+            && seals(sentence)
+            && !before.trim_end().ends_with('?')
+        {
+            // "The title is Salt Year. final.": the words before, settled.
+            match kinds.last_mut() {
+                Some((_, last)) if last.as_ptr() == before.as_ptr() || within(before, last) => {
+                    *last = span(text, last, sentence).unwrap_or(last);
+                }
+                _ => {
+                    if let Some(both) = span(text, before, sentence) {
+                        kinds.push((Kind::Decision, both));
+                    }
+                }
+            }
+            continue;
+        }
+        if let Some(before) = at.checked_sub(1).map(|b| said[b])
             && stresses(sentence)
             // "Not Berlin after all — Amsterdam then": an instruction of its own.
             && (is_pure_stress(sentence) || kind.is_none())
@@ -2475,6 +2558,27 @@ fn stresses(sentence: &str) -> bool {
     let words: Vec<&str> = first.split_whitespace().collect();
     matches!(words.as_slice(), ["not", next, ..]
             if words.len() <= 6 && !NOT_A_THING.contains(next))
+}
+
+/// Is a sentence alone a seal on the choice before it ("final.", "that's settled.",
+/// "locked in!")?
+fn seals(sentence: &str) -> bool {
+    const SEALS: &[&str] = &[
+        "final",
+        "that's final",
+        "it's final",
+        "decided",
+        "that's decided",
+        "it's decided",
+        "settled",
+        "that's settled",
+        "it's settled",
+        "locked in",
+        "locking it in",
+        "done deal",
+    ];
+    let lower = crate::case::lowercase(sentence.trim());
+    SEALS.contains(&lower.trim_end_matches(['.', '!']).trim())
 }
 
 /// Is a sentence a stress alone ("always.", "No exceptions!", "ever.")?

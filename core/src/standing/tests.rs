@@ -1366,3 +1366,51 @@ fn a_question_without_its_mark_settles_nothing() {
         &["when we land, let's take the airport bus."],
     );
 }
+
+#[test]
+fn a_value_accepted_a_leaning_a_seal_and_a_change_are_choices() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "the start date they proposed is March 3, fine by me",
+            "Thursday at 7 works for me.",
+            "I'm thinking switch her to wet food only",
+            "thinking two 4x8 beds",
+            "I'm thinking we go with the blue one",
+            "my objective is finishing under 4 hours 30",
+            "ok final, she's Tamsin.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "that works",
+            "I'm thinking about Lisbon but it's too hot",
+            "I'm thinking the cache is the problem",
+            "thinking of it, the cache is old",
+        ],
+    );
+    let found = read(&[
+        ("user", "Help me name my novel."),
+        ("assistant", "Tell me about it."),
+        ("user", "The title is Salt Year. final. moving on."),
+    ]);
+    assert!(
+        found
+            .iter()
+            .any(|i| i.kind == Kind::Decision
+                && i.text.starts_with("The title is Salt Year. final.")),
+        "{found:?}"
+    );
+    let gone = superseded(&[
+        ("user", "Plan raised beds for my backyard."),
+        ("assistant", "How many beds?"),
+        ("user", "thinking two 4x8 beds"),
+        ("assistant", "Good size."),
+        (
+            "user",
+            "the corner gets no sun. ok change: three 3x6 beds in an L along the sunny side.",
+        ),
+    ]);
+    assert_eq!(gone, ["thinking two 4x8 beds"]);
+}
