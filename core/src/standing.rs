@@ -516,15 +516,22 @@ fn first_clause(lower: &str) -> &str {
 /// evening")? A verb of doing, its object after it — not "we keep getting errors", not
 /// "we take turns to cook" said of a habit, not someone's day.
 fn does_as_a_plan(lower: &str) -> bool {
+    // "ok rip out the tub, we're doing a walk-in shower", "venue says long tables fit
+    // better so we're doing three long tables": said after what led to it.
+    does_as_a_plan_first(first_clause(lower))
+        || clauses(lower).skip(1).any(|clause| {
+            (clause.starts_with("we're doing ") || clause.starts_with("we are doing "))
+                && does_as_a_plan_first(clause)
+        })
+}
+
+fn does_as_a_plan_first(lower: &str) -> bool {
     const DOING: &[&str] = &[
         "take", "ship", "do", "book", "pick", "choose", "keep", "buy", "hire", "launch", "rent",
         "sell", "order", "host", "hold", "serve", "invite", "adopt", "drop", "skip", "cut",
         "stick", "release", "deploy", "target", "publish", "submit", "switch", "move",
     ];
-    let mut words: Vec<&str> = first_words(first_clause(lower))
-        .into_iter()
-        .map(word)
-        .collect();
+    let mut words: Vec<&str> = first_words(lower).into_iter().map(word).collect();
     if words.starts_with(&["we", "are"]) {
         words.splice(..2, ["we're"]);
     }
@@ -554,7 +561,34 @@ fn does_as_a_plan(lower: &str) -> bool {
         "planning",
     ];
     let doing_now = *who == "we're" && verb.ends_with("ing") && !STATES.contains(verb);
-    if doing_now && !matches!(*next, "to" | "a" | "for" | "about" | "on") {
+    // "we're doing a walk-in shower": a thing done is chosen; not "we're doing a lot of …",
+    // "we're doing great".
+    let done_a_thing = *verb == "doing"
+        && *next == "a"
+        && !words
+            .get(3)
+            .is_some_and(|w| matches!(*w, "lot" | "bit" | "little" | "few"));
+    let how = matches!(
+        *next,
+        "great"
+            | "well"
+            | "fine"
+            | "ok"
+            | "okay"
+            | "good"
+            | "better"
+            | "worse"
+            | "alright"
+            | "it"
+            | "this"
+            | "that"
+            | "so"
+            | "pretty"
+            | "really"
+            | "what"
+    );
+    if doing_now && !how && (done_a_thing || !matches!(*next, "to" | "a" | "for" | "about" | "on"))
+    {
         return !is_habit(lower);
     }
     matches!(*who, "we" | "i")
@@ -1649,15 +1683,24 @@ fn contains_phrase(lower: &str, phrase: &str) -> bool {
     while let Some(at) = lower[from..].find(phrase) {
         let start = from + at;
         let end = start + phrase.len();
-        let before = lower[..start].chars().next_back();
-        let after = lower[end..].chars().next();
-        let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
-        if boundary(before) && (phrase.ends_with(' ') || boundary(after)) {
+        if is_edge(lower[..start].chars().rev())
+            && (phrase.ends_with(' ') || is_edge(lower[end..].chars()))
+        {
             return true;
         }
         from = end;
     }
     false
+}
+
+/// Do `chars` (read away from a phrase) open with the edge of a word? A word joined by a
+/// hyphen is part of another: "a walk-in shower" says no "a walk", "well-known" no "well".
+fn is_edge(mut chars: impl Iterator<Item = char>) -> bool {
+    match chars.next() {
+        None => true,
+        Some('-') => chars.next().is_none_or(|c| !c.is_alphanumeric()),
+        Some(c) => !c.is_alphanumeric(),
+    }
 }
 
 /// `w` without the punctuation around it (an apostrophe inside or at its ends stays:

@@ -1414,3 +1414,23 @@ fn a_value_accepted_a_leaning_a_seal_and_a_change_are_choices() {
     ]);
     assert_eq!(gone, ["thinking two 4x8 beds"]);
 }
+
+#[test]
+fn a_thing_we_are_doing_is_chosen_wherever_it_is_said() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "we're doing a walk-in shower",
+            "ok rip out the tub, we're doing a walk-in shower",
+            "venue says long banquet tables fit better so we're doing three long tables",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "we're doing great so far.",
+            "honestly we're doing a lot of driving already.",
+            "the kids are fine, we're doing ok.",
+        ],
+    );
+}
