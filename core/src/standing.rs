@@ -1082,7 +1082,8 @@ fn asks(lower: &str) -> bool {
 }
 
 /// Does a sentence opening with these two words ask what, how, which or where ("what's
-/// the catch with ECS", "how long should I rest", "which is cheaper")? Not "what I want is
+/// the catch with ECS", "how long should I rest", "which is cheaper", "what if we had a
+/// class pet")? Not "what I want is
 /// …", "how about the 7:40", "when we land, …".
 fn asks_what(first: &str, second: Option<&str>) -> bool {
     const ASKED: &[&str] = &[
@@ -1091,7 +1092,7 @@ fn asks_what(first: &str, second: Option<&str>) -> bool {
     const WH: &[&str] = &["what", "how", "which", "where", "when", "why", "who"];
     const THEN: &[&str] = &[
         "is", "are", "was", "were", "do", "does", "did", "should", "would", "could", "can", "will",
-        "much", "many", "long", "often", "far", "soon", "big", "old",
+        "much", "many", "long", "often", "far", "soon", "big", "old", "if",
     ];
     ASKED.contains(&first)
         || (WH.contains(&first) && second.is_some_and(|second| THEN.contains(&second)))
@@ -1952,7 +1953,13 @@ fn is_personal(lower: &str) -> bool {
     // What it says before its reason: "we decide for a puppy, because the kids want a
     // small one", "long runs will be Sunday mornings, my partner has the kids then"
     // decide for the work.
+    // A run-on sentence says its choice first: "actually the tomatoes go in the raised
+    // bed by the shed the dog thing worries me more …".
     let said = first_clause(lower.split(" because ").next().unwrap_or(lower));
+    let said = match said.match_indices(' ').nth(11) {
+        Some((at, _)) => &said[..at],
+        None => said,
+    };
     says_any(
         said,
         &[

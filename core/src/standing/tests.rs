@@ -1434,3 +1434,28 @@ fn a_thing_we_are_doing_is_chosen_wherever_it_is_said() {
         ],
     );
 }
+
+#[test]
+fn a_run_on_sentence_says_its_choice_first_and_what_if_asks() {
+    let found = read(&[
+        ("user", "Help me plan my vegetable garden."),
+        (
+            "assistant",
+            "Where should the tomatoes go? The south bed gets the most sun.",
+        ),
+        (
+            "user",
+            "actually the tomatoes go in the raised bed by the shed the dog thing worries me more than losing a bit of sun",
+        ),
+        ("assistant", "Fine."),
+        (
+            "user",
+            "what if we had a class pet like a fish tank to go with the theme im not sure yet",
+        ),
+    ]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].text.starts_with("actually the tomatoes"),
+        "{found:?}"
+    );
+}
