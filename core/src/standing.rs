@@ -100,6 +100,12 @@ const OPENERS: &[&str] = &[
     "hey",
     "alright",
     "right",
+    "nope",
+    "nah",
+    "yeah",
+    "yep",
+    "yup",
+    "hmm",
 ];
 
 /// Words that make a clause a rule and speak to how the work must go, whatever opens
@@ -686,6 +692,9 @@ const OVERRIDE_MARKS: &[&str] = &[
 /// forget" override nothing).
 const OVERRIDE_OPENERS: &[&str] = &[
     "actually",
+    // "nope, doing the April half-marathon at Crane Reservoir".
+    "nope",
+    "nah",
     "wait",
     "correction",
     "hmm",
@@ -890,6 +899,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     let idiom = says_any(&lower, DECISION_IDIOMS)
         || accepts(&lower)
         || leans_to(&lower)
+        || acts_bare(&lower)
+        || ends_instead(&lower)
         || says_any(&lower, REPLACING)
         || drops_a_choice(&lower)
         || opens_dropping(&lower)
@@ -1047,6 +1058,116 @@ fn leans_to(lower: &str) -> bool {
     counted || plans || orders
 }
 
+/// A change or a choice said without its subject, as chat does ("switching the coast base
+/// to Rovinj", "scrapping the module, I'm writing my own", "signing up for the Harvest
+/// Hills 10K", "nope, doing the April half-marathon", "ordered a nuc for late April"): a
+/// verb that changes, gets or drops something opens it, then what it acts on. Not what
+/// the work is ("redoing our only bathroom ourselves", "writing a small rust cli"), not
+/// "cutting it close".
+fn acts_bare(lower: &str) -> bool {
+    const ACTS: &[&str] = &[
+        "switching",
+        "swapping",
+        "changing",
+        "moving",
+        "scrapping",
+        "ditching",
+        "dropping",
+        "bumping",
+        "raising",
+        "lowering",
+        "upgrading",
+        "downgrading",
+        "replacing",
+        "trading",
+        "postponing",
+        "pushing",
+        "cancelling",
+        "canceling",
+        "returning",
+        "selling",
+        "keeping",
+        "sticking",
+        "skipping",
+        "picking",
+        "choosing",
+        "signing",
+        "booking",
+        "hiring",
+        "renting",
+        "ordering",
+        "buying",
+        "getting",
+        "doing",
+    ];
+    // "starting with the voicemail he left me", "ending on the toast to both their moms":
+    // an order set.
+    const ORDER: &[&str] = &["starting", "opening", "ending", "closing", "finishing"];
+    const ON: &[&str] = &[
+        "the", "a", "an", "my", "our", "her", "his", "their", "up", "for", "to", "off", "out",
+        "back", "both", "all",
+    ];
+    let words: Vec<&str> = first_words(first_clause(lower))
+        .into_iter()
+        .map(word)
+        .collect();
+    let [verb, next, ..] = words.as_slice() else {
+        return false;
+    };
+    // "switching to …", "bumping it to …"; not "returning to the agreement", "getting to
+    // it".
+    let to = *next != "to"
+        || matches!(
+            *verb,
+            "switching" | "changing" | "bumping" | "upgrading" | "downgrading" | "sticking"
+        );
+    let on = (ON.contains(next) || next.starts_with(|c: char| c.is_ascii_digit())) && to;
+    let acts = (ACTS.contains(verb) || DONE.contains(verb)) && on;
+    let orders = ORDER.contains(verb) && matches!(*next, "with" | "on");
+    (acts || orders) && !lower.trim_end().ends_with('?')
+}
+
+/// Verbs that report a deal done, said bare ("ordered a nuc …", "bought the neighbor's
+/// Odyssey, 2017, done", "booked the February 10 slot").
+const DONE: &[&str] = &[
+    "ordered",
+    "bought",
+    "booked",
+    "reserved",
+    "hired",
+    "rented",
+    "registered",
+    "enrolled",
+];
+
+/// Does it report a deal done, bare? It carries out a choice more often than it replaces
+/// one: "booked the February 10 slot at the post office" after "doing mine in person at
+/// the post office".
+fn reports_a_deal(said: &str) -> bool {
+    let lower = crate::case::lowercase(said);
+    first_words(&lower)
+        .first()
+        .is_some_and(|w| DONE.contains(&word(w)))
+}
+
+/// A choice that ends on what it replaces, said as a name ("snowball instead, I need the
+/// quick wins", "the RAV4 hybrid from the private seller instead"): a few words, not a
+/// thing described ("it's cheaper instead"), not what someone did ("I took the train
+/// instead").
+fn ends_instead(lower: &str) -> bool {
+    const NOT_NAMES: &[&str] = &[
+        "it", "it's", "that", "that's", "there", "this", "which", "what", "how", "why", "if",
+        "when", "or", "maybe", "you", "they", "he", "she", "i", "we",
+    ];
+    let first = lower.split([',', ';', '—']).next().unwrap_or("");
+    let first = first.trim().trim_end_matches(['.', '!']).trim_end();
+    let Some(named) = first.strip_suffix(" instead") else {
+        return false;
+    };
+    let words: Vec<&str> = first_words(named).into_iter().map(word).collect();
+    (1..=10).contains(&words.len()) && !words.first().is_some_and(|w| NOT_NAMES.contains(w))
+}
+
 /// Words a sentence may open with before what it says ("so", "ok", "but").
 const LEADS: &[&str] = &[
     "so", "and", "but", "ok", "okay", "also", "oh", "hey", "well",
@@ -1174,6 +1295,12 @@ fn commits(lower: &str) -> bool {
             // "I'm going to ask them to strike the renewal clause", "I'll ask for the
             // extra remote day in writing"; not "I'll ask my wife".
             Some("ask") if ["for", "them"].contains(&next) => return true,
+            // "I'll make an offer on the 2018 CX-5".
+            Some("make")
+                if ["an", "a"].contains(&next) && words.get(verb + 2) == Some(&"offer") =>
+            {
+                return true;
+            }
             _ => {}
         }
     }
@@ -2162,7 +2289,9 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             let subject = subject_words(said);
             let overrides = !found.is_empty()
                 && (override_said
-                    || (kind == Kind::Decision && restates(&found, &words, &subject)));
+                    || (kind == Kind::Decision
+                        && !reports_a_deal(said)
+                        && restates(&found, &words, &subject)));
             if overrides {
                 let head = subject_words(head_of(said));
                 let turn = Turn {

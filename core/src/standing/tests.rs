@@ -1459,3 +1459,48 @@ fn a_run_on_sentence_says_its_choice_first_and_what_if_asks() {
         "{found:?}"
     );
 }
+
+#[test]
+fn changes_said_without_a_subject_and_a_name_then_instead_are_choices() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "switching the coast base to Rovinj",
+            "scrapping the module, I'm writing my own swamp-town setting",
+            "bumping the set-aside to 30%",
+            "signing up for the Harvest Hills 10K",
+            "nope, doing the April half-marathon at Crane Reservoir",
+            "starting with the voicemail he left me from the airport",
+            "ordered a nuc from Hollow Oak Apiary for late April",
+            "snowball instead, I need the quick wins to stay motivated",
+            "the RAV4 hybrid from the private seller instead — a bit over budget",
+            "I'll make an offer on the 2018 CX-5 at Brookline Motors",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "writing a small rust cli that parses nginx access logs.",
+            "Returning to the agreement, Section 9 concerns liability.",
+            "cutting it close.",
+            "it's cheaper instead.",
+            "switching the coast base to Rovinj?",
+        ],
+    );
+    // A change said bare takes back the choice before it; a deal done carries one out.
+    let gone = superseded(&[
+        ("user", "Help me train for a race."),
+        ("assistant", "A 10K or a half?"),
+        ("user", "signing up for the Harvest Hills 10K"),
+        ("assistant", "Great."),
+        (
+            "user",
+            "nope, doing the April half-marathon at Crane Reservoir",
+        ),
+        ("assistant", "Noted."),
+        ("user", "doing mine in person at the post office."),
+        ("assistant", "Fine."),
+        ("user", "booked the February 10 slot at the post office."),
+    ]);
+    assert_eq!(gone, ["signing up for the Harvest Hills 10K"]);
+}
