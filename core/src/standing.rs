@@ -970,7 +970,18 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     // in plain English, no legalese".
     let contrast = (lower.contains(", not ") || excludes(&lower))
         && clauses(&lower).next().is_some_and(is_imperative);
-    (rule || contrast).then_some(Kind::Rule)
+    (rule || contrast || refuses_ever(&lower)).then_some(Kind::Rule)
+}
+
+/// A refusal stressed at its end: "she won't touch anything with fish in it, ever".
+fn refuses_ever(lower: &str) -> bool {
+    lower
+        .trim_end_matches(|c: char| !c.is_alphanumeric())
+        .ends_with(", ever")
+        && says_any(
+            lower,
+            &["won't", "don't", "can't", "doesn't", "never", "no"],
+        )
 }
 
 /// What a statement with a question tagged on says ("I'm aiming for 4:15, seems doable?",
@@ -1388,6 +1399,21 @@ fn is_habit(lower: &str) -> bool {
     )
 }
 
+/// A floor or a ceiling the user sets themselves: "I will not go below $92,000 base".
+const OWN_LIMITS: &[&str] = &[
+    "will not go below",
+    "won't go below",
+    "will not go above",
+    "won't go above",
+    "will not go over",
+    "won't go over",
+    "will not go under",
+    "won't go under",
+    // "I refuse to finance through the dealer".
+    "i refuse",
+    "we refuse",
+];
+
 /// Does a modal bind the work whatever its subject ("The narrative must stay within 2,500
 /// words", "builds should not take longer than 10 minutes", "opening budget can't exceed
 /// 120k")? Not a deduction ("that must be hard", "it shouldn't matter", "I must say").
@@ -1412,17 +1438,6 @@ fn binds(clause: &str) -> bool {
         "off-limits",
         "off limits",
         "not allowed",
-    ];
-    // A floor or a ceiling the user sets themselves: "I will not go below $92,000 base".
-    const OWN_LIMITS: &[&str] = &[
-        "will not go below",
-        "won't go below",
-        "will not go above",
-        "won't go above",
-        "will not go over",
-        "won't go over",
-        "will not go under",
-        "won't go under",
     ];
     if says_any(clause, OWN_LIMITS) || limits_by_number(clause) {
         return true;
@@ -1469,7 +1484,15 @@ fn binds(clause: &str) -> bool {
             }
             "shouldn't" => !thing,
             // "Uncle Rob and Aunt Denise can NOT be at the same table".
-            "can't" | "cannot" => !thing && next == "be",
+            // "the beds can't go in the front yard, HOA rules"; not "the app can't
+            // connect", a fault.
+            "can't" | "cannot" => {
+                !thing
+                    && matches!(
+                        next,
+                        "be" | "go" | "have" | "include" | "contain" | "exceed" | "use" | "cost"
+                    )
+            }
             "can" => !thing && next == "not" && after == "be",
             _ => false,
         }
@@ -1488,10 +1511,46 @@ fn limits_by_number(clause: &str) -> bool {
         matches!(*w, "max" | "maximum" | "tops")
             && words[at.saturating_sub(3)..at].iter().any(|w| number(w))
     });
-    let budget = contains_phrase(clause, "budget is") || contains_phrase(clause, "budget of");
+    // "our budget is €4,000", "my whole budget for supplies is $60".
+    let budget = contains_phrase(clause, "budget of")
+        || words.iter().enumerate().any(|(at, w)| {
+            matches!(*w, "budget" | "budget's")
+                && words[at + 1..]
+                    .iter()
+                    .take(4)
+                    .any(|w| matches!(*w, "is" | "'s"))
+                || *w == "budget's"
+        });
     let only = matches!(words.as_slice(), ["i" | "we", "only", "get" | "have", ..]);
     let at_least = contains_phrase(clause, "need") && contains_phrase(clause, "at least");
-    max_after || (has_number && (budget || only || at_least))
+    // "we can spend about $80 a month on her food", "I can't take more than two days off".
+    let spend = says_any(clause, &["can spend", "can afford", "can only spend"]);
+    // Not "I can't believe it took more than 3 days".
+    let refused = words.windows(2).any(|w| {
+        matches!(w[0], "can't" | "cannot" | "won't")
+            && !matches!(
+                w[1],
+                "believe"
+                    | "remember"
+                    | "tell"
+                    | "say"
+                    | "imagine"
+                    | "understand"
+                    | "figure"
+                    | "see"
+                    | "find"
+                    | "get"
+                    | "wait"
+                    | "stand"
+            )
+    });
+    let at_most = refused
+        && words.windows(3).any(|w| {
+            w[0] == "more"
+                && w[1] == "than"
+                && (number(w[2]) || matches!(w[2], "one" | "two" | "three" | "four" | "five"))
+        });
+    max_after || at_most || (has_number && (budget || only || at_least || spend))
 }
 
 /// Does a clause guess at how things are ("that must be frustrating", "it must have been
@@ -1517,54 +1576,79 @@ fn prohibits(clause: &str) -> bool {
         })
 }
 
+/// Verbs that say what one does not know, think or have, or did: not a refusal.
+const NOT_A_RULE: &[&str] = &[
+    "make",
+    "know",
+    "think",
+    "understand",
+    "mind",
+    "care",
+    "remember",
+    "recall",
+    "get",
+    "see",
+    "feel",
+    "believe",
+    "expect",
+    "mean",
+    "agree",
+    "hear",
+    "have",
+    "really",
+    "actually",
+    "usually",
+    "even",
+    "quite",
+    "always",
+    "necessarily",
+    "be",
+    "say",
+    "blame",
+    "wanna",
+    "got",
+    "had",
+    "did",
+    "went",
+    "saw",
+    "said",
+    "thought",
+    "knew",
+    "made",
+    "heard",
+    "told",
+    "found",
+    "took",
+    "came",
+];
+
+/// What one is not doing at the moment, not a refusal: "I'm not seeing any logs".
+const NOT_DOING: &[&str] = &[
+    "seeing",
+    "getting",
+    "finding",
+    "understanding",
+    "following",
+    "feeling",
+    "expecting",
+    "saying",
+    "trying",
+    "asking",
+    "sure",
+    "kidding",
+    "joking",
+    "having",
+    "going",
+    "looking",
+    "hearing",
+    "thinking",
+    "planning",
+];
+
 /// Does the user say what they and theirs never do ("We don't do hikes over 3 miles",
 /// "we don't touch the emergency fund for anything non-emergency", "I never eat after
 /// 8")? A house rule, said as a habit — not what they do not know, think, have or did.
 fn abstains(clause: &str) -> bool {
-    const NOT_A_RULE: &[&str] = &[
-        "make",
-        "know",
-        "think",
-        "understand",
-        "mind",
-        "care",
-        "remember",
-        "recall",
-        "get",
-        "see",
-        "feel",
-        "believe",
-        "expect",
-        "mean",
-        "agree",
-        "hear",
-        "have",
-        "really",
-        "actually",
-        "usually",
-        "even",
-        "quite",
-        "always",
-        "necessarily",
-        "be",
-        "say",
-        "blame",
-        "wanna",
-        "got",
-        "had",
-        "did",
-        "went",
-        "saw",
-        "said",
-        "thought",
-        "knew",
-        "made",
-        "heard",
-        "told",
-        "found",
-        "took",
-        "came",
-    ];
     let words: Vec<&str> = first_words(clause).into_iter().map(word).collect();
     // At the clause's start, or after an "and" ("we have $9k in an emergency fund and we
     // don't touch it for anything non-emergency").
@@ -1583,6 +1667,12 @@ fn abstains(clause: &str) -> bool {
                 // "im not doing goody bags", "we're not doing cry it out", "I'm not going
                 // to feed it more than once a day".
                 ["i'm" | "im" | "we're", "not", "doing", _, ..] => &"doing",
+                // "I'm not paying for expedited unless …", "we're not buying new".
+                ["i'm" | "im" | "we're", "not", verb, _, ..]
+                    if verb.ends_with("ing") && !NOT_DOING.contains(verb) =>
+                {
+                    verb
+                }
                 ["i'm" | "im" | "we're", "not", "going", "to", verb, _, ..] => verb,
                 _ => return false,
             };
@@ -1699,7 +1789,15 @@ fn names_a_thing(rest: &str) -> bool {
 /// Does a clause forbid a thing by naming it ("no peanuts", "no swearing stronger than
 /// 'damn'")?
 fn forbids_a_thing(clause: &str) -> bool {
+    // "so nothing involving boats", "so none of that in anything".
+    const NOTHING: &[&str] = &[
+        "nothing with ",
+        "nothing involving ",
+        "nothing that ",
+        "none of ",
+    ];
     clause.strip_prefix("no ").is_some_and(names_a_thing)
+        || NOTHING.iter().any(|n| clause.starts_with(n))
 }
 
 /// Does a "let's not" speak of the pace ("Fine, let's not overthink it", "let's not

@@ -1504,3 +1504,30 @@ fn changes_said_without_a_subject_and_a_name_then_instead_are_choices() {
     ]);
     assert_eq!(gone, ["signing up for the Harvest Hills 10K"]);
 }
+
+#[test]
+fn budgets_ceilings_refusals_and_what_a_thing_cannot_be_are_rules() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "the beds can't go in the front yard, HOA rules",
+            "my whole budget for supplies is $60",
+            "I can't take more than two days off work for this",
+            "I'm not paying for expedited unless there's truly no other way",
+            "she won't touch anything with fish in it, ever",
+            "we can spend about $80 a month on her food",
+            "Teodor gets seasick so nothing involving boats",
+            "I refuse to finance through the dealer",
+            "Mina is allergic to tree nuts so none of that in anything",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "the app can't connect to the database.",
+            "I'm not seeing any logs at all.",
+            "we're not planning to sell for 10+ years.",
+            "I can't believe it took more than 3 days.",
+        ],
+    );
+}
