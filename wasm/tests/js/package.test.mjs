@@ -292,8 +292,13 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // Limits set by a number, refusals, house rules said as habits, changes ordered, tagged
 // questions and bare parts settled: 4.6 kB more, 286,502 B, and the line moved to 290 kB
 // (on 40 chats not read before, rules went from 71 to 78 of 85 and newest decisions from 56
-// to 59 of 68).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 290 kB", (t) => {
+// to 59 of 68). Choices said without a subject ("switching the coast base to Rovinj"),
+// leanings, seals and acceptances ("… final.", "…, fine by me"), questions said without
+// their mark, budgets, ceilings and refusals said as people say them: 3.8 kB more,
+// 290,328 B, and the line moved to 295 kB (on 40 chats not read before, newest decisions
+// went from 49 to 56 of 72, rules from 86 to 94 of 102, superseded stated as current from
+// 11 to 5 of 40).
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 295 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -302,5 +307,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 290
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 290_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 295_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
