@@ -1122,9 +1122,24 @@ fn acts_bare(lower: &str) -> bool {
         .into_iter()
         .map(word)
         .collect();
-    let [verb, next, ..] = words.as_slice() else {
+    // "I'm doing the balance transfer to the 0% card": the same, said with its subject;
+    // not "I'm doing my master's thesis on …", the work itself.
+    let words = match words.as_slice() {
+        ["i'm" | "im", _, "my", ..] => return false,
+        ["i'm" | "im", rest @ ..] => rest,
+        all => all,
+    };
+    let [verb, next, ..] = words else {
         return false;
     };
+    // "switching food to Hartley's barbecue", "hiring Bluebird Movers to do the whole
+    // thing": what it changes to, or whom it engages, whatever comes between.
+    let changes = matches!(
+        *verb,
+        "switching" | "swapping" | "moving" | "changing" | "bumping"
+    ) && words.contains(&"to");
+    let engages = matches!(*verb, "hiring" | "booking" | "renting" | "ordering")
+        && !matches!(*next, "to" | "it" | "is" | "was" | "costs");
     // "switching to …", "bumping it to …"; not "returning to the agreement", "getting to
     // it".
     let to = *next != "to"
@@ -1133,7 +1148,7 @@ fn acts_bare(lower: &str) -> bool {
             "switching" | "changing" | "bumping" | "upgrading" | "downgrading" | "sticking"
         );
     let on = (ON.contains(next) || next.starts_with(|c: char| c.is_ascii_digit())) && to;
-    let acts = (ACTS.contains(verb) || DONE.contains(verb)) && on;
+    let acts = (ACTS.contains(verb) || DONE.contains(verb)) && on || changes || engages;
     let orders = ORDER.contains(verb) && matches!(*next, "with" | "on");
     (acts || orders) && !lower.trim_end().ends_with('?')
 }
@@ -1306,6 +1321,9 @@ fn commits(lower: &str) -> bool {
             // "I'm going to ask them to strike the renewal clause", "I'll ask for the
             // extra remote day in writing"; not "I'll ask my wife".
             Some("ask") if ["for", "them"].contains(&next) => return true,
+            // "I'll host it on Buzzsprout", "I'll set up an Etsy shop".
+            Some("host") => return true,
+            Some("set") if next == "up" => return true,
             // "I'll make an offer on the 2018 CX-5".
             Some("make")
                 if ["an", "a"].contains(&next) && words.get(verb + 2) == Some(&"offer") =>
@@ -1379,6 +1397,8 @@ fn orders_a_pick(lower: &str) -> bool {
             // "skip the pass and book point-to-point tickets", "ok counter at $97k then".
             | ["skip", "the", _, ..]
             | ["counter", "at" | "with", _, ..]
+            // "price the 8oz tins at $18".
+            | ["price", "the" | "our" | "my" | "each" | "them" | "it", ..]
         )
 }
 
@@ -2135,7 +2155,22 @@ fn ends_choosing(lower: &str) -> bool {
 /// Does a sentence open by naming its pick and "then" ("fastapi then, pydantic is
 /// already in our stack")? Not "see you then", "and then".
 fn names_then(lower: &str) -> bool {
-    let first = lower.split([',', ';', '—']).next().unwrap_or("").trim();
+    // "fine, Formik then since the team already knows it": past the word that gives in,
+    // before the reason.
+    let first = lower
+        .split([',', ';', '—'])
+        .map(str::trim)
+        .find(|part| {
+            !matches!(
+                *part,
+                "fine" | "ok" | "okay" | "alright" | "sure" | "right" | "nope" | "nah" | "yeah"
+            )
+        })
+        .unwrap_or("");
+    let first = [" since ", " because ", " as "]
+        .iter()
+        .fold(first, |part, mark| part.split(mark).next().unwrap_or(part))
+        .trim();
     let words: Vec<&str> = first.split_whitespace().collect();
     matches!(words.as_slice(), [.., before, "then"]
         if words.len() <= 4
@@ -2741,7 +2776,9 @@ fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bool) -> bool
     // "Caro-Kann against 1.e4 wins", "Testing will be conducted with NVDA").
     // Unless what it is is a day, a time or a number ("Delivery days are Tuesday and
     // Friday", "practices are Tuesday and Wednesday now").
-    let dated = words.get(at + 1).is_some_and(|w| {
+    // "session zero is next Wednesday at 6".
+    let day_at = at + 1 + usize::from(matches!(words.get(at + 1), Some(&("next" | "this"))));
+    let dated = words.get(day_at).is_some_and(|w| {
         w.starts_with(|c: char| c.is_ascii_digit())
             || ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
                 .iter()

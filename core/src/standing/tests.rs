@@ -1531,3 +1531,28 @@ fn budgets_ceilings_refusals_and_what_a_thing_cannot_be_are_rules() {
         ],
     );
 }
+
+#[test]
+fn changes_whatever_comes_between_people_engaged_and_a_name_given_in_to() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "switching food to Hartley's barbecue, they do a veggie option too",
+            "ok, hiring Bluebird Movers to do the whole thing",
+            "I'm doing the balance transfer to the 0% card",
+            "price the 8oz tins at $18",
+            "I'll host it on Buzzsprout",
+            "I'll set up an Etsy shop for online orders",
+            "fine, Formik then since the team already knows it",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "I'm doing my master's thesis in sociology on gig workers.",
+            "hiring is hard right now.",
+            "moving is stressful.",
+            "fine, thanks since you asked.",
+        ],
+    );
+}
