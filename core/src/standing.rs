@@ -2538,16 +2538,7 @@ fn kinds_in<'t>(
             && !before.trim_end().ends_with('?')
         {
             // "The title is Salt Year. final.": the words before, settled.
-            match kinds.last_mut() {
-                Some((_, last)) if last.as_ptr() == before.as_ptr() || within(before, last) => {
-                    *last = span(text, last, sentence).unwrap_or(last);
-                }
-                _ => {
-                    if let Some(both) = span(text, before, sentence) {
-                        kinds.push((Kind::Decision, both));
-                    }
-                }
-            }
+            said_with(&mut kinds, text, before, sentence, Kind::Decision);
             continue;
         }
         if let Some(before) = at.checked_sub(1).map(|b| said[b])
@@ -2559,16 +2550,7 @@ fn kinds_in<'t>(
             // "snake_case in JSON. always.", "static IP for the pi. not a DHCP
             // reservation", "tabs. not spaces. ever.": the words before, stressed, are
             // a rule, said with the stress.
-            match kinds.last_mut() {
-                Some((_, last)) if last.as_ptr() == before.as_ptr() || within(before, last) => {
-                    *last = span(text, last, sentence).unwrap_or(last);
-                }
-                _ => {
-                    if let Some(both) = span(text, before, sentence) {
-                        kinds.push((Kind::Rule, both));
-                    }
-                }
-            }
+            said_with(&mut kinds, text, before, sentence, Kind::Rule);
         } else if is_task && states_a_plan(&crate::case::lowercase(sentence)) {
             // "Plan is to keep the existing layout and just replace the cabinets": the
             // plan, though it reads as an order.
@@ -2604,6 +2586,27 @@ fn kinds_in<'t>(
         kinds.push((Kind::Decision, text.trim()));
     }
     kinds
+}
+
+/// `sentence` said with the one `before` it (a stress, a seal): the instruction read in
+/// `before` runs on to its end, or both are one instruction of `kind`.
+fn said_with<'t>(
+    kinds: &mut Vec<(Kind, &'t str)>,
+    text: &'t str,
+    before: &str,
+    sentence: &str,
+    kind: Kind,
+) {
+    match kinds.last_mut() {
+        Some((_, last)) if last.as_ptr() == before.as_ptr() || within(before, last) => {
+            *last = span(text, last, sentence).unwrap_or(last);
+        }
+        _ => {
+            if let Some(both) = span(text, before, sentence) {
+                kinds.push((kind, both));
+            }
+        }
+    }
 }
 
 /// What a sentence says before its reasons: up to a dash, a semicolon, "because" or
