@@ -1230,7 +1230,7 @@ fn asks(lower: &str) -> bool {
 
 /// Does a sentence opening with these two words ask what, how, which or where ("what's
 /// the catch with ECS", "how long should I rest", "which is cheaper", "what if we had a
-/// class pet")? Not "what I want is
+/// class pet", "anything I should know about …")? Not "what I want is
 /// …", "how about the 7:40", "when we land, …".
 fn asks_what(first: &str, second: Option<&str>) -> bool {
     const ASKED: &[&str] = &[
@@ -1241,7 +1241,18 @@ fn asks_what(first: &str, second: Option<&str>) -> bool {
         "is", "are", "was", "were", "do", "does", "did", "should", "would", "could", "can", "will",
         "much", "many", "long", "often", "far", "soon", "big", "old", "if",
     ];
-    ASKED.contains(&first)
+    // "anything I should know about renting there", "any tips for the drive".
+    let any = match first {
+        "anything" => second.is_some_and(|s| matches!(s, "i" | "we" | "else" | "to")),
+        "any" => second.is_some_and(|s| {
+            matches!(
+                s,
+                "tips" | "ideas" | "advice" | "thoughts" | "suggestions" | "recommendations"
+            )
+        }),
+        _ => false,
+    };
+    any || ASKED.contains(&first)
         || (WH.contains(&first) && second.is_some_and(|second| THEN.contains(&second)))
 }
 
@@ -1506,8 +1517,13 @@ fn binds(clause: &str) -> bool {
             // "Uncle Rob and Aunt Denise can NOT be at the same table".
             // "the beds can't go in the front yard, HOA rules"; not "the app can't
             // connect", a fault.
+            // Said of a thing, not of a person however the clause opens ("note however
+            // that you cannot use interactive commands" tells the agent its setting).
             "can't" | "cannot" => {
                 !thing
+                    && !at
+                        .checked_sub(1)
+                        .is_some_and(|b| PEOPLE.contains(&words[b]) || words[b] == "we")
                     && matches!(
                         next,
                         "be" | "go" | "have" | "include" | "contain" | "exceed" | "use" | "cost"

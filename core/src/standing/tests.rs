@@ -1359,6 +1359,8 @@ fn a_question_without_its_mark_settles_nothing() {
             "what's the hotel situation in Amsterdam, it seems insanely expensive",
             "Prague: what's a realistic 3 days",
             "how long should I rest between sets",
+            "anything I should know about renting there",
+            "any tips for the drive",
         ],
     );
     assert_kind(
@@ -1525,6 +1527,7 @@ fn budgets_ceilings_refusals_and_what_a_thing_cannot_be_are_rules() {
         None,
         &[
             "the app can't connect to the database.",
+            "Note however that you cannot use any interactive session commands in this environment.",
             "I'm not seeing any logs at all.",
             "we're not planning to sell for 10+ years.",
             "I can't believe it took more than 3 days.",
