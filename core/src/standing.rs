@@ -2910,8 +2910,7 @@ fn seals(sentence: &str) -> bool {
         "locking it in",
         "done deal",
     ];
-    let lower = crate::case::lowercase(sentence.trim());
-    SEALS.contains(&lower.trim_end_matches(['.', '!']).trim())
+    is_alone(sentence, SEALS)
 }
 
 /// Is a sentence a stress alone ("always.", "No exceptions!", "ever.")?
@@ -2930,8 +2929,13 @@ fn is_pure_stress(sentence: &str) -> bool {
         "every single time",
         "without exception",
     ];
+    is_alone(sentence, STRESS)
+}
+
+/// Is `sentence`, without its closing mark, one of `words` alone?
+fn is_alone(sentence: &str, words: &[&str]) -> bool {
     let lower = crate::case::lowercase(sentence.trim());
-    STRESS.contains(&lower.trim_end_matches(['.', '!']).trim())
+    words.contains(&lower.trim_end_matches(['.', '!']).trim())
 }
 
 /// The part of `text` from `first` to the end of `last`, both slices of it.
