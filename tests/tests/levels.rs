@@ -1135,3 +1135,41 @@ fn a_window_with_room_for_what_stays_verbatim_but_not_for_a_marker_line_still_co
     let outcome = outcome.expect("compacts again");
     assert!(outcome.report.tokens_after <= limit);
 }
+
+#[test]
+fn running_summaries_longer_than_planned_give_way_rather_than_the_newest_turns() {
+    // Models overrun the length they are asked for. AGGRESSIVE's summaries, a third
+    // longer than planned, leave it a little over its target; MAXIMUM would then fold its
+    // raw tail too. The summaries give way by what is over, and the newest turns stay raw.
+    let messages = agent_session(30, 30);
+    let compactor = summarizing_compactor(&messages, 0.12, |_| {});
+    let (result, _) = run_with(
+        &compactor,
+        messages.clone(),
+        Trigger::Proactive,
+        &Scripted::new(vec![Script::Percent(135); 8], Script::Percent(100)),
+    );
+    let outcome = result.expect("compacts");
+    assert_sound(&messages, &outcome);
+    let levels: Vec<Level> = outcome.report.levels.iter().map(|l| l.level).collect();
+    assert_eq!(levels.last(), Some(&Level::Aggressive), "{levels:?}");
+    assert!(outcome.report.tokens_after <= outcome.report.target_tokens);
+    let newest = messages.last().expect("messages");
+    assert!(outcome.messages.iter().any(|m| m.id == newest.id));
+    // MAXIMUM's own summary, over its room, is cut to the target it would otherwise miss.
+    let compactor = summarizing_compactor(&messages, 0.15, |_| {});
+    let (result, _) = run_with(
+        &compactor,
+        messages.clone(),
+        Trigger::Proactive,
+        &Scripted::new(vec![Script::Percent(300)], Script::Percent(100)),
+    );
+    let outcome = result.expect("compacts");
+    assert_sound(&messages, &outcome);
+    assert!(
+        outcome.report.tokens_after <= outcome.report.target_tokens,
+        "{} of {}",
+        outcome.report.tokens_after,
+        outcome.report.target_tokens
+    );
+}

@@ -6,10 +6,10 @@ use crate::engine::jobs::{Job, JobState, Known, PartRef};
 use crate::engine::run::{LevelRun, Run};
 use crate::engine::{CompactError, Event, LevelReport, SummaryFailure};
 use crate::ladder::{
-    Clearing, Fold, Level, LevelContext, MIN_CLIPPED_TOKENS, clips, plan_light, plan_moderate,
-    plan_running, predict,
+    Clearing, Fold, Level, LevelContext, MIN_CLIPPED_TOKENS, SUMMARY_FRAMING_TOKENS, clips,
+    plan_light, plan_moderate, plan_running, predict,
 };
-use crate::message::Message;
+use crate::message::{Message, MessageId};
 use crate::observation::observations;
 use crate::prompt::PROMPT_VERSION;
 use crate::prune::{apply_clearings, apply_summaries, shrink, summary_message};
@@ -212,6 +212,7 @@ impl Run {
         let level = level_run.level;
         let accountant = self.compactor.accountant.clone();
         let mut replacements: Vec<(Vec<usize>, Message)> = Vec::new();
+        let mut written: Vec<MessageId> = Vec::new();
         let mut failed = None;
         for job in &level_run.jobs {
             match &job.state {
@@ -226,6 +227,7 @@ impl Run {
                         PROMPT_VERSION,
                     );
                     self.created.push(message.id.clone());
+                    written.push(message.id.clone());
                     replacements.push((job.replace.clone(), message));
                 }
                 JobState::Failed(failure) if level == Level::Maximum => {
@@ -258,6 +260,9 @@ impl Run {
             replacements
         };
         apply_summaries(&mut self.current, replacements);
+        if level >= Level::Aggressive {
+            self.cut_overruns(&written, &accountant);
+        }
         if level == Level::Moderate
             && round_went_through
             && level_run.round < MODERATE_ROUNDS
@@ -337,6 +342,39 @@ impl Run {
             return;
         }
         self.fail(CompactError::SummaryFailed { level, failure });
+    }
+
+    /// AGGRESSIVE's summaries, come back longer than planned (a model overrunning the
+    /// length it was asked for, paths it dropped restored, the user's instructions alone
+    /// larger than the room), can land it a little over its target, where MAXIMUM would
+    /// fold the newest turns to make up for it; MAXIMUM's would miss the target. When half
+    /// of what the level's summaries hold covers what is over, they give way by that much
+    /// instead, each in proportion to its size (its trail and prose first, the user's
+    /// instructions last: [`shrink`]). More over than that, or over the message count, is
+    /// the next level's to meet.
+    fn cut_overruns(&mut self, summaries: &[MessageId], accountant: &TokenAccountant) {
+        for _ in 0..3 {
+            let excess = self.tokens().saturating_sub(self.target.tokens);
+            if excess == 0 || !self.target.is_met(self.target.tokens, self.current.len()) {
+                return;
+            }
+            let sized: Vec<(usize, u64)> = self
+                .current
+                .iter()
+                .enumerate()
+                .filter(|(_, message)| summaries.contains(&message.id))
+                .map(|(i, message)| (i, accountant.message_tokens(message)))
+                .collect();
+            let body = |tokens: u64| tokens.saturating_sub(SUMMARY_FRAMING_TOKENS);
+            let held: u64 = sized.iter().map(|&(_, tokens)| body(tokens)).sum();
+            if held / 2 < excess {
+                return;
+            }
+            for (i, tokens) in sized {
+                let cut = excess.saturating_mul(body(tokens)).div_ceil(held);
+                shrink(&mut self.current[i], accountant, tokens.saturating_sub(cut));
+            }
+        }
     }
 
     /// MODERATE's summaries, oldest first, as many as the target needs: summaries that came
