@@ -65,6 +65,9 @@ pub(super) fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<
             read_summary_line(&mut entries, &mut heading, role, [line].into_iter());
             continue;
         }
+        if is_bold_heading(line) {
+            continue;
+        }
         let parts: Vec<Cow<'a, str>> = match strip_markup(line) {
             Cow::Borrowed(b) => sentences(b).map(Cow::Borrowed).collect(),
             Cow::Owned(o) => sentences(&o).map(|s| Cow::Owned(s.to_owned())).collect(),
@@ -112,6 +115,16 @@ pub(super) fn read_summary_line<'a>(
             });
         }
     }
+}
+
+/// Is the line a heading written in bold (`**Carrying your stuff**`, `**Step 2:**`)? Like
+/// a `#` heading, it labels what follows and says nothing alone ("Decide your rule in
+/// advance" read as a decision).
+fn is_bold_heading(line: &str) -> bool {
+    let line = line.strip_suffix(':').unwrap_or(line);
+    line.strip_prefix("**")
+        .and_then(|rest| rest.strip_suffix("**"))
+        .is_some_and(|inner| !inner.trim().is_empty() && !inner.contains("**"))
 }
 
 /// Does a message starting with `text` show a tool's output (text-action agents get it

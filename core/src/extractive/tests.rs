@@ -337,3 +337,18 @@ fn checking_whether_something_is_the_issue_finds_nothing() {
     assert!(summary.contains("The root cause is"), "{summary}");
     assert!(!summary.contains("check if the issue"), "{summary}");
 }
+
+#[test]
+fn headings_written_in_bold_are_not_lines_of_their_own() {
+    let messages = [
+        Message::user("u", "Plan my bike commute: 9 miles each way."),
+        Message::assistant(
+            "a",
+            "**Decide your rule in advance**\nThe fix: ride only when the forecast is under 40% rain at 7am.\n\n**Carrying your stuff:**\nA waterproof backpack keeps a laptop dry.",
+        ),
+    ];
+    let summary = summarize(&messages, 400);
+    assert!(summary.contains("forecast is under 40% rain"), "{summary}");
+    assert!(!summary.contains("Decide your rule"), "{summary}");
+    assert!(!summary.contains("Carrying your stuff"), "{summary}");
+}
