@@ -312,6 +312,68 @@ pub fn shrink(message: &mut Message, accountant: &TokenAccountant, max_tokens: u
     }
 }
 
+/// The trail block of a summary (`None` when `message` is not a summary or has none):
+/// what the engine appended to its summarizer's words, the part that gives way first.
+fn trail_of(message: &Message) -> Option<&str> {
+    let meta = message.compaction.as_ref()?;
+    let at = meta.summary_text.find(crate::trail::TRAIL_HEADER)?;
+    Some(&meta.summary_text[at..])
+}
+
+/// The tokens a summary's trail block takes; 0 where it has none.
+pub fn trail_tokens(message: &Message, accountant: &TokenAccountant) -> u64 {
+    trail_of(message).map_or(0, |trail| accountant.text_tokens(trail))
+}
+
+/// Drops a summary's trail entries from its last (the least touched since, the oldest)
+/// until the summary fits `max_tokens` or no entry is left (and then the trail's header
+/// goes too). What its summarizer wrote and the user's instructions are left as they are.
+pub fn cut_trail(message: &mut Message, accountant: &TokenAccountant, max_tokens: u64) {
+    let Some(trail) = trail_of(message).map(str::to_owned) else {
+        return;
+    };
+    // What the message costs beside its text (its role, its framing on the wire).
+    let overhead = accountant
+        .message_tokens(message)
+        .saturating_sub(accountant.text_tokens(&message.text()));
+    let Some(meta) = message.compaction.as_mut() else {
+        return;
+    };
+    let [Part::Text { text }] = &mut message.parts[..] else {
+        return;
+    };
+    let Some(header) = text.strip_suffix(meta.summary_text.as_str()) else {
+        return;
+    };
+    let header = header.to_owned();
+    let before = meta.summary_text[..meta.summary_text.len() - trail.len()].trim_end();
+    // Where each entry starts; the first `keep` entries end where the next one starts.
+    let starts: Vec<usize> = trail.match_indices("\n- ").map(|(at, _)| at).collect();
+    let with = |keep: usize| -> String {
+        let end = starts.get(keep).copied().unwrap_or(trail.len());
+        match (keep, before.is_empty()) {
+            (0, _) => before.to_owned(),
+            (_, true) => trail[..end].to_owned(),
+            (_, false) => format!("{before}\n\n{}", &trail[..end]),
+        }
+    };
+    // A summary that is its trail alone keeps one entry.
+    let least = usize::from(before.is_empty());
+    let fits = |summary: &str| {
+        overhead + accountant.text_tokens(&format!("{header}{summary}")) <= max_tokens
+    };
+    let keep = (least..=starts.len())
+        .rev()
+        .find(|&keep| fits(&with(keep)))
+        .unwrap_or(least.min(starts.len()));
+    if keep == starts.len() {
+        return;
+    }
+    let summary = with(keep);
+    *text = format!("{header}{summary}");
+    meta.summary_text = summary;
+}
+
 /// A summary as its summarizer wrote it: its framing and its prose, without its standing
 /// instructions and its trail. `None` when `message` is not a summary, or has neither.
 pub fn as_prose(message: &Message) -> Option<Message> {
@@ -442,6 +504,51 @@ mod tests {
         );
         assert_eq!(meta.summary_text, "- fixed src/lib.rs");
         assert_eq!(meta.covers, [MessageId::new("m1"), MessageId::new("m3")]);
+    }
+
+    #[test]
+    fn a_trail_gives_way_from_its_last_entry_and_the_summarizers_words_stay_whole() {
+        let accountant = TokenAccountant::new(std::sync::Arc::new(Estimator));
+        let prose = "- Fixed the parser in src/parse.rs; the suite passes again.";
+        let trail = format!(
+            "{}\n- src/parse.rs (edited): line 34 held the off-by-one\n- `cargo test` → exit 101: \
+             thread 'main' panicked at src/lex.rs:12\n- docs/notes.md (read): the release is on 4 March",
+            crate::trail::TRAIL_HEADER
+        );
+        let covers = vec![MessageId::new("m1"), MessageId::new("m9")];
+        let message = summary_message(
+            &format!("{prose}\n\n{trail}"),
+            covers,
+            Level::Aggressive,
+            "k",
+            4,
+        );
+        let whole = accountant.message_tokens(&message);
+        let last = accountant.text_tokens("\n- docs/notes.md (read): the release is on 4 March");
+        assert!(trail_tokens(&message, &accountant) >= last);
+        // Room for all but the last entry: that entry goes, and nothing else.
+        let mut cut = message.clone();
+        cut_trail(&mut cut, &accountant, whole - last / 2);
+        let text = cut.text();
+        assert!(
+            accountant.message_tokens(&cut) <= whole - last / 2,
+            "{text}"
+        );
+        assert!(text.contains(prose) && text.contains("exit 101"), "{text}");
+        assert!(!text.contains("4 March") && !is_clipped(&text), "{text}");
+        // No room for any of it: the trail goes whole, header and all; the prose stays.
+        let mut cut = message.clone();
+        cut_trail(&mut cut, &accountant, 0);
+        let text = cut.text();
+        assert!(text.ends_with(prose), "{text}");
+        assert_eq!(
+            cut.compaction.map(|m| m.summary_text).as_deref(),
+            Some(prose)
+        );
+        // Room for it all: nothing changes.
+        let mut same = message.clone();
+        cut_trail(&mut same, &accountant, whole);
+        assert_eq!(same, message);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use compactor::driver::drive;
 use compactor::engine::{CompactError, CompactionConfig, Compactor, Event, Status, Trigger};
 use compactor::ladder::Level;
 use compactor::message::{Message, Role, ToolCall};
+use compactor::prune::is_clipped;
 use compactor_tests::harness::{RealClock, Script, Scripted, SimClock, drive_bounded};
 use compactor_tests::setup::*;
 
@@ -1137,39 +1138,37 @@ fn a_window_with_room_for_what_stays_verbatim_but_not_for_a_marker_line_still_co
 }
 
 #[test]
-fn running_summaries_longer_than_planned_give_way_rather_than_the_newest_turns() {
-    // Models overrun the length they are asked for. AGGRESSIVE's summaries, a third
-    // longer than planned, leave it a little over its target; MAXIMUM would then fold its
-    // raw tail too. The summaries give way by what is over, and the newest turns stay raw.
+fn a_summarizers_words_are_never_clipped_to_meet_a_target() {
+    // Models overrun the length they are asked for. AGGRESSIVE's summaries, a third longer
+    // than planned, leave it over its target: what the model wrote is what it judged worth
+    // keeping, and is not clipped middle-out to make up for it (only the trail the engine
+    // appends gives way): the next level makes up for it, and MAXIMUM's own overrun stays
+    // under the limit.
     let messages = agent_session(30, 30);
-    let compactor = summarizing_compactor(&messages, 0.12, |_| {});
-    let (result, _) = run_with(
-        &compactor,
-        messages.clone(),
-        Trigger::Proactive,
-        &Scripted::new(vec![Script::Percent(135); 8], Script::Percent(100)),
-    );
-    let outcome = result.expect("compacts");
-    assert_sound(&messages, &outcome);
-    let levels: Vec<Level> = outcome.report.levels.iter().map(|l| l.level).collect();
-    assert_eq!(levels.last(), Some(&Level::Aggressive), "{levels:?}");
-    assert!(outcome.report.tokens_after <= outcome.report.target_tokens);
-    let newest = messages.last().expect("messages");
-    assert!(outcome.messages.iter().any(|m| m.id == newest.id));
-    // MAXIMUM's own summary, over its room, is cut to the target it would otherwise miss.
-    let compactor = summarizing_compactor(&messages, 0.15, |_| {});
-    let (result, _) = run_with(
-        &compactor,
-        messages.clone(),
-        Trigger::Proactive,
-        &Scripted::new(vec![Script::Percent(300)], Script::Percent(100)),
-    );
-    let outcome = result.expect("compacts");
-    assert_sound(&messages, &outcome);
-    assert!(
-        outcome.report.tokens_after <= outcome.report.target_tokens,
-        "{} of {}",
-        outcome.report.tokens_after,
-        outcome.report.target_tokens
-    );
+    for (share, script) in [
+        (0.12, vec![Script::Percent(135); 8]),
+        (0.15, vec![Script::Percent(300)]),
+    ] {
+        let compactor = summarizing_compactor(&messages, share, |_| {});
+        let (result, _) = run_with(
+            &compactor,
+            messages.clone(),
+            Trigger::Proactive,
+            &Scripted::new(script, Script::Percent(100)),
+        );
+        let outcome = result.expect("compacts");
+        assert_sound(&messages, &outcome);
+        // Over the target where the model overran it, never over the limit.
+        assert!(
+            outcome.report.tokens_after <= compactor.budget().absolute_limit,
+            "share {share}: {} of {} {:?}",
+            outcome.report.tokens_after,
+            outcome.report.target_tokens,
+            outcome.report.levels
+        );
+        for summary in outcome.messages.iter().filter(|m| m.compaction.is_some()) {
+            let text = summary.text();
+            assert!(!is_clipped(&text), "share {share}: {text}");
+        }
+    }
 }

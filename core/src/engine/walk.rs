@@ -6,13 +6,15 @@ use crate::engine::jobs::{Job, JobState, Known, PartRef};
 use crate::engine::run::{LevelRun, Run};
 use crate::engine::{CompactError, Event, LevelReport, SummaryFailure};
 use crate::ladder::{
-    Clearing, Fold, Level, LevelContext, MIN_CLIPPED_TOKENS, SUMMARY_FRAMING_TOKENS, clips,
-    plan_light, plan_moderate, plan_running, predict,
+    Clearing, Fold, Level, LevelContext, MIN_CLIPPED_TOKENS, clips, plan_light, plan_moderate,
+    plan_running, predict,
 };
 use crate::message::{Message, MessageId};
 use crate::observation::observations;
 use crate::prompt::PROMPT_VERSION;
-use crate::prune::{apply_clearings, apply_summaries, shrink, summary_message};
+use crate::prune::{
+    apply_clearings, apply_summaries, cut_trail, shrink, summary_message, trail_tokens,
+};
 use crate::segment::segment;
 use crate::standing::instructions;
 use crate::tokens::TokenAccountant;
@@ -344,35 +346,38 @@ impl Run {
         self.fail(CompactError::SummaryFailed { level, failure });
     }
 
-    /// AGGRESSIVE's summaries, come back longer than planned (a model overrunning the
-    /// length it was asked for, paths it dropped restored, the user's instructions alone
-    /// larger than the room), can land it a little over its target, where MAXIMUM would
-    /// fold the newest turns to make up for it; MAXIMUM's would miss the target. When half
-    /// of what the level's summaries hold covers what is over, they give way by that much
-    /// instead, each in proportion to its size (its trail and prose first, the user's
-    /// instructions last: [`shrink`]). More over than that, or over the message count, is
-    /// the next level's to meet.
+    /// AGGRESSIVE's summaries can come back a little longer than planned (the engine's
+    /// estimate of its framing and of the trail it appends is close, not exact), landing
+    /// the level a few tokens over its target, where MAXIMUM would fold the newest turns
+    /// to make up for it; MAXIMUM's would miss the target. When the trails those summaries
+    /// carry cover what is over, their entries give way instead, the least touched since
+    /// first ([`cut_trail`]), each trail in proportion to its size. What a summarizer wrote
+    /// and the user's instructions are never cut here: more over than the trails hold, or
+    /// over the message count, is the next level's to meet.
     fn cut_overruns(&mut self, summaries: &[MessageId], accountant: &TokenAccountant) {
         for _ in 0..3 {
             let excess = self.tokens().saturating_sub(self.target.tokens);
             if excess == 0 || !self.target.is_met(self.target.tokens, self.current.len()) {
                 return;
             }
-            let sized: Vec<(usize, u64)> = self
+            let sized: Vec<(usize, u64, u64)> = self
                 .current
                 .iter()
                 .enumerate()
                 .filter(|(_, message)| summaries.contains(&message.id))
-                .map(|(i, message)| (i, accountant.message_tokens(message)))
+                .map(|(i, message)| {
+                    let trail = trail_tokens(message, accountant);
+                    (i, accountant.message_tokens(message), trail)
+                })
+                .filter(|&(_, _, trail)| trail > 0)
                 .collect();
-            let body = |tokens: u64| tokens.saturating_sub(SUMMARY_FRAMING_TOKENS);
-            let held: u64 = sized.iter().map(|&(_, tokens)| body(tokens)).sum();
-            if held / 2 < excess {
+            let held: u64 = sized.iter().map(|&(_, _, trail)| trail).sum();
+            if held < excess {
                 return;
             }
-            for (i, tokens) in sized {
-                let cut = excess.saturating_mul(body(tokens)).div_ceil(held);
-                shrink(&mut self.current[i], accountant, tokens.saturating_sub(cut));
+            for (i, tokens, trail) in sized {
+                let cut = excess.saturating_mul(trail).div_ceil(held);
+                cut_trail(&mut self.current[i], accountant, tokens.saturating_sub(cut));
             }
         }
     }
