@@ -1138,6 +1138,8 @@ fn acts_bare(lower: &str) -> bool {
         *verb,
         "switching" | "swapping" | "moving" | "changing" | "bumping"
     ) && words.contains(&"to");
+    // "using mann-whitney for the between-ward comparisons": the means, set for a part.
+    let means = *verb == "using" && !matches!(*next, "it" | "my" | "the") && words.contains(&"for");
     let engages = matches!(*verb, "hiring" | "booking" | "renting" | "ordering")
         && !matches!(*next, "to" | "it" | "is" | "was" | "costs");
     // "switching to …", "bumping it to …"; not "returning to the agreement", "getting to
@@ -1147,8 +1149,11 @@ fn acts_bare(lower: &str) -> bool {
             *verb,
             "switching" | "changing" | "bumping" | "upgrading" | "downgrading" | "sticking"
         );
-    let on = (ON.contains(next) || next.starts_with(|c: char| c.is_ascii_digit())) && to;
-    let acts = (ACTS.contains(verb) || DONE.contains(verb)) && on || changes || engages;
+    // "dropping vegas, its just phoenix and tucson": what is dropped, named bare.
+    let drops = matches!(*verb, "dropping" | "scrapping" | "ditching" | "cutting")
+        && !matches!(*next, "to" | "by" | "in" | "into" | "it" | "off");
+    let on = (ON.contains(next) || next.starts_with(|c: char| c.is_ascii_digit()) || drops) && to;
+    let acts = (ACTS.contains(verb) || DONE.contains(verb)) && on || changes || engages || means;
     let orders = ORDER.contains(verb) && matches!(*next, "with" | "on");
     (acts || orders) && !lower.trim_end().ends_with('?')
 }
@@ -1400,7 +1405,6 @@ fn orders_a_pick(lower: &str) -> bool {
         || matches!(
             words.as_slice(),
             ["drop" | "pick" | "choose", ..]
-            | ["use", "the" | "a" | "an", ..]
             // "ship 4.2 on Thursday": a release, set.
             | ["ship" | "launch" | "release", _, "on" | "in" | "by", ..]
             // "ok put the router in the basement next to the modem": a thing, placed.
@@ -1410,7 +1414,27 @@ fn orders_a_pick(lower: &str) -> bool {
             | ["counter", "at" | "with", _, ..]
             // "price the 8oz tins at $18".
             | ["price", "the" | "our" | "my" | "each" | "them" | "it", ..]
+            // "cut the recipe importer", "book the lakeside lodge", "scrap the butcher
+            // block": a part of the work, engaged or dropped.
+            | ["cut" | "book" | "scrap" | "ditch" | "hire" | "cancel",
+               "the" | "our" | "my" | "both" | "all" | "that" | "this", _, ..]
+            // "treat the likert items as ordinal", "base the average on the last 90 days":
+            // how a thing is read, set.
+            | ["treat" | "base" | "count" | "sort" | "group",
+               "the" | "our" | "my" | "each" | "all" | "them" | "it", ..]
+            // "put him on a 60-day PIP".
+            | ["put", "him" | "her", "on" | "in", ..]
         )
+        || match words.as_slice() {
+            // "ok use email plus postcode": the means, set; not "use it wisely", "use your
+            // judgement", "used to".
+            ["use", next, _, ..] => !matches!(word(next), "it" | "to" | "your" | "this" | "that"),
+            // "return 429 with a Retry-After header": what an interface answers.
+            ["return", next, "with" | "and" | "for" | "on", ..] => {
+                next.starts_with(|c: char| c.is_ascii_digit())
+            }
+            _ => false,
+        }
 }
 
 /// Does it tell what someone does as a habit ("I always pick one at random"), not what

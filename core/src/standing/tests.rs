@@ -1559,3 +1559,32 @@ fn changes_whatever_comes_between_people_engaged_and_a_name_given_in_to() {
         ],
     );
 }
+
+#[test]
+fn a_choice_given_as_a_bare_order_is_a_decision_and_a_loose_use_of_the_verb_is_not() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "ok use email plus postcode, that should separate households from actual dupes",
+            "cut the recipe importer, it's a black hole.",
+            "book the lakeside lodge, the team will love it.",
+            "treat the likert items as ordinal, my advisor is strict on that.",
+            "base the average on the last 90 days of usage.",
+            "So put him on a 60-day PIP.",
+            "return 429 with a Retry-After header, json body like that is good.",
+            "dropping vegas, its just phoenix and tucson.",
+            "so using mann-whitney for the between-ward comparisons.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "use your judgement on the rest.",
+            "Use it however you like.",
+            "I used to cut the grass on Sundays.",
+            "dropping off the kids at school made me late.",
+            "using my phone for the photos was a mistake.",
+            "return to the list when you are done.",
+        ],
+    );
+}
