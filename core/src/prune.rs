@@ -315,9 +315,7 @@ pub fn shrink(message: &mut Message, accountant: &TokenAccountant, max_tokens: u
 /// The trail block of a summary (`None` when `message` is not a summary or has none):
 /// what the engine appended to its summarizer's words, the part that gives way first.
 fn trail_of(message: &Message) -> Option<&str> {
-    let meta = message.compaction.as_ref()?;
-    let at = meta.summary_text.find(crate::trail::TRAIL_HEADER)?;
-    Some(&meta.summary_text[at..])
+    crate::trail::split_trail(&message.compaction.as_ref()?.summary_text).1
 }
 
 /// The tokens a summary's trail block takes; 0 where it has none.

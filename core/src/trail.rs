@@ -621,10 +621,8 @@ impl Trail {
     /// An earlier summary: its trail's entries read back as the excerpts of their
     /// subjects, its prose's lines as prose.
     fn read_summary(&mut self, summary: &str, position: u32) {
-        let (prose, trail) = match summary.split_once(TRAIL_HEADER) {
-            Some((prose, trail)) => (prose, trail),
-            None => (summary, ""),
-        };
+        let (prose, trail) = split_trail(summary);
+        let trail = trail.unwrap_or_default();
         self.prose(prose, position, 0);
         for line in trail.lines() {
             let Some(entry) = line.strip_prefix("- ") else {
@@ -950,10 +948,19 @@ pub fn fact_set<'a>(messages: impl IntoIterator<Item = &'a Message>) -> HashSet<
 /// A summary's text without its block of standing instructions and its trail block: what
 /// its summarizer wrote.
 pub fn prose(summary: &str) -> &str {
-    let summary = crate::standing::without_block(summary);
-    summary
-        .split_once(TRAIL_HEADER)
-        .map_or(summary, |(prose, _)| prose.trim_end())
+    match split_trail(crate::standing::without_block(summary)) {
+        (prose, Some(_)) => prose.trim_end(),
+        (all, None) => all,
+    }
+}
+
+/// A summary's text split where its trail block starts: what is before it, and the block
+/// (its header, then one `- ` entry a line), `None` where it has none.
+pub fn split_trail(summary: &str) -> (&str, Option<&str>) {
+    match summary.find(TRAIL_HEADER) {
+        Some(at) => (&summary[..at], Some(&summary[at..])),
+        None => (summary, None),
+    }
 }
 
 /// Reads an entry the trail wrote back into its subject, actions, status and excerpts.
