@@ -6,7 +6,7 @@ use compactor::engine::{CompactError, Event, Status, Step, SummaryFailure, Trigg
 use compactor::ladder::Level;
 use compactor::message::Message;
 use compactor_tests::arb;
-use compactor_tests::harness::{Script, Scripted, SimClock};
+use compactor_tests::harness::{Script, Scripted, SimClock, drive_bounded};
 use compactor_tests::setup::*;
 use proptest::prelude::*;
 
@@ -184,6 +184,37 @@ fn over_long_inputs_are_retried_smaller() {
         "{} !< {}",
         retried[0].input_tokens,
         first.input_tokens
+    );
+}
+
+#[test]
+fn an_answer_far_longer_than_asked_is_asked_again_for_less() {
+    let messages = agent_session(20, 40);
+    let compactor = summarizing_compactor(&messages, 0.5, |_| {});
+    // The first answer runs on twenty times the length asked; the rest answer well.
+    let verbose = "word ".repeat(20_000);
+    let scripted = Scripted::new(vec![Script::Text(verbose)], Script::Extract);
+    let mut run = begin(&compactor, messages);
+    drive_bounded(&mut run, &scripted, &SimClock::default(), 10_000).expect("compacts");
+    let seen = scripted.seen.lock().expect("seen");
+    let first = &seen[0];
+    let again = seen
+        .iter()
+        .find(|r| r.covers == first.covers && r.attempt == 2)
+        .expect("the same summary asked again");
+    assert!(
+        again.max_output_tokens < first.max_output_tokens,
+        "{} !< {}",
+        again.max_output_tokens,
+        first.max_output_tokens
+    );
+    // Its level went through: what the verbose answer covered was not kept raw for it.
+    assert!(
+        !run.events()
+            .iter()
+            .any(|e| matches!(e, Event::FallbackTaken { .. })),
+        "{:?}",
+        run.events()
     );
 }
 

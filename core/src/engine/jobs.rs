@@ -295,6 +295,26 @@ impl Job {
         Chunk::new(partials, self.ask)
     }
 
+    /// After an answer of `tokens` far longer than asked: asks `part` again for less, in
+    /// proportion to the overrun (a model that wrote twice the length asked is asked for
+    /// half), so one verbose answer costs a request rather than the level. The limit the
+    /// answer is held to stays what it was. `false` when the attempts are used up.
+    pub(crate) fn ask_shorter(&mut self, part: PartRef, tokens: u64, max_attempts: u32) -> bool {
+        let Some(chunk) = self.part_mut(part) else {
+            return false;
+        };
+        if chunk.attempt >= max_attempts || tokens == 0 {
+            return false;
+        }
+        chunk.attempt += 1;
+        let asked = chunk.max_output_tokens;
+        let shorter = u64::try_from(u128::from(asked) * u128::from(asked) / u128::from(tokens))
+            .unwrap_or(asked);
+        chunk.max_output_tokens = shorter.max(MIN_SUMMARY_TOKENS).min(asked);
+        chunk.result = None;
+        true
+    }
+
     /// After "input too long": shrinks `part`'s input for another attempt (each attempt
     /// halves every message again). `false` when the attempts are used up.
     pub(crate) fn retry_smaller(

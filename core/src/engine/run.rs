@@ -293,6 +293,18 @@ impl Run {
             self.queue.push_back((flight.job, flight.part));
             return Ok(());
         }
+        if let SummaryFailure::TooLong { tokens, .. } = failure
+            && job.ask_shorter(flight.part, tokens, max_attempts)
+        {
+            level.report.failures += 1;
+            self.report.failures += 1;
+            self.events.push(Event::RequestFailed {
+                id,
+                reason: format!("{failure}: asking again for less"),
+            });
+            self.queue.push_back((flight.job, flight.part));
+            return Ok(());
+        }
         self.fail_job(flight.job, id, failure);
         Ok(())
     }
