@@ -701,6 +701,8 @@ const OVERRIDE_OPENERS: &[&str] = &[
     "forget",
     "scrap",
     "ditch",
+    // "Drop tsup; the packages get built with plain tsc".
+    "drop",
 ];
 
 /// Words that state what the work now is, said with an override ("Forget Postgres;
@@ -886,7 +888,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         return None;
     }
     let lower = crate::case::lowercase(text);
-    if asks(&lower) {
+    if asks(&lower) || reports_advice(&lower) {
         return None;
     }
     let replaces = contains_phrase(&lower, "replace") && lower.contains(" with ");
@@ -971,6 +973,52 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     let contrast = (lower.contains(", not ") || excludes(&lower))
         && clauses(&lower).next().is_some_and(is_imperative);
     (rule || contrast || refuses_ever(&lower)).then_some(Kind::Rule)
+}
+
+/// Does it tell what someone else advises ("my neighbor says we should get ducks
+/// instead", "my mom thinks I should get a roommate", "her counselor told her she should
+/// write about …", "my dad keeps saying I should just get a new car")? Advice reported is
+/// neither the user's choice nor a rule, unless the user takes it up in the same breath
+/// ("my lead thinks we should use Kafka and I agree").
+fn reports_advice(lower: &str) -> bool {
+    const REPORTING: &[&str] = &[
+        "says",
+        "said",
+        "say",
+        "thinks",
+        "think",
+        "told",
+        "tells",
+        "suggested",
+        "suggests",
+        "recommended",
+        "recommends",
+        "insists",
+        "insisted",
+        "swears",
+        "saying",
+        "reckons",
+    ];
+    let words: Vec<&str> = lower.split_whitespace().map(word).collect();
+    let advised = words.iter().enumerate().any(|(at, w)| {
+        REPORTING.contains(w)
+            && at > 0
+            && !matches!(words[at - 1], "i" | "we" | "you" | "i'd" | "we'd" | "don't")
+            && words[at + 1..]
+                .iter()
+                .take(10)
+                .collect::<Vec<_>>()
+                .windows(2)
+                .any(|pair| {
+                    matches!(*pair[0], "i" | "we" | "you" | "she" | "he" | "they")
+                        && matches!(*pair[1], "should" | "shouldn't" | "ought")
+                })
+    });
+    advised
+        && !says_any(
+            lower,
+            &["i agree", "let's", "so we'll", "so i'll", "we agree"],
+        )
 }
 
 /// A refusal stressed at its end: "she won't touch anything with fish in it, ever".
@@ -1328,7 +1376,18 @@ fn commits(lower: &str) -> bool {
             }
             _ => continue,
         };
+        // "I'll just use a spreadsheet", "we'll definitely book the barn".
+        let verb = verb
+            + usize::from(words.get(verb).is_some_and(|w| {
+                matches!(
+                    *w,
+                    "just" | "also" | "definitely" | "then" | "now" | "actually"
+                )
+            }));
         let next = words.get(verb + 1).copied().unwrap_or("");
+        if words.get(verb).is_some_and(|w| does_a_thing(w, next)) && !hedges(lower) {
+            return true;
+        }
         match words.get(verb).copied() {
             Some(verb) if VERBS.iter().any(|(v, _)| *v == verb) => return true,
             // "I will try the oatmeal with walnuts": a thing to try, not "try to …", not
@@ -1350,6 +1409,121 @@ fn commits(lower: &str) -> bool {
         }
     }
     false
+}
+
+/// Verbs that do nothing to the work in "I'll …": a word to someone, a look, a thought.
+const NOT_DOING_A_THING: &[&str] = &[
+    "think",
+    "check",
+    "see",
+    "let",
+    "tell",
+    "talk",
+    "look",
+    "wait",
+    "need",
+    "have",
+    "be",
+    "figure",
+    "consider",
+    "read",
+    "send",
+    "note",
+    "mention",
+    "run",
+    "remember",
+    "update",
+    "report",
+    "follow",
+    "sleep",
+    "bring",
+    "vote",
+    "discuss",
+    "decide",
+    "research",
+    "google",
+    "call",
+    "text",
+    "email",
+    "message",
+    "show",
+    "share",
+    "post",
+    "come",
+    "play",
+    "practice",
+    "work",
+    "stay",
+    "give",
+    "miss",
+    "love",
+    "like",
+    "want",
+    "hate",
+    "agree",
+    "guess",
+    "bet",
+    "pass",
+    "forward",
+    "ping",
+    "sort",
+    "deal",
+    "handle",
+    "leave",
+    "probably",
+    "maybe",
+    "ask",
+    "try",
+    "get",
+    "go",
+    "do",
+    "write",
+    "take",
+    "be",
+    "double-check",
+    "find",
+    "need",
+    "report",
+    "know",
+    "let's",
+    "start",
+];
+
+/// Is `verb`, with `next` after it, a thing done to the work ("redo my portfolio", "launch
+/// it on …", "use a spreadsheet", "focus on the CX-5", "roll it into …"), not a word
+/// to someone, a look, a thought or a wait ("tell her", "check the numbers", "think
+/// about it", "vote on it", "figure it out")?
+fn does_a_thing(verb: &str, next: &str) -> bool {
+    const OBJECT: &[&str] = &[
+        "the", "a", "an", "my", "our", "it", "them", "his", "her", "their", "on", "with", "into",
+        "at", "around",
+    ];
+    verb.len() > 2
+        && verb.chars().all(|c| c.is_ascii_alphabetic())
+        && !verb.ends_with("ing")
+        && !verb.ends_with("ed")
+        && !NOT_DOING_A_THING.contains(&verb)
+        && (OBJECT.contains(&next) || next.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// Does a sentence hedge what it says ("maybe", "probably", "if …", "not sure")?
+fn hedges(lower: &str) -> bool {
+    says_any(
+        lower,
+        &[
+            "maybe",
+            "probably",
+            "might",
+            "perhaps",
+            "not sure",
+            "if",
+            "unless",
+            "i guess",
+            "hopefully",
+            "i think",
+            "later",
+        ],
+    )
 }
 
 /// Does a later clause drop an option ("oats for breakfast, forget the smoothie idea",
@@ -2622,7 +2796,11 @@ fn kinds_in<'t>(
             kinds.push((Kind::Rule, sentence));
         }
     }
-    if kinds.is_empty() && asked.is_some_and(|m| answers_a_choice(&m.text(), text.trim())) {
+    if kinds.is_empty()
+        && !reacts(&crate::case::lowercase(text.trim()))
+        && !tells_what_happened(&crate::case::lowercase(text.trim()))
+        && asked.is_some_and(|m| answers_a_choice(&m.text(), text.trim()))
+    {
         kinds.push((Kind::Decision, text.trim()));
     }
     kinds
@@ -2767,6 +2945,7 @@ fn settles_what_was_asked(sentence: &str, discussed: &[String], opens_reply: boo
             &lower,
             &["thanks", "thank you", "sorry", "great", "perfect", "looks"],
         )
+        || reacts(&lower)
     {
         return false;
     }
@@ -2784,6 +2963,58 @@ fn settles_what_was_asked(sentence: &str, discussed: &[String], opens_reply: boo
             .take(3)
             .any(|clause| names_then_settles(clause, &spoke_of))
         || (opens_reply && names_an_option(&lower, &spoke_of))
+}
+
+/// Does a reply open with how the user took what was said ("good to know.", "ooh good
+/// questions.", "love the dino names lol.", "ugh right the fees.", "that's helpful.")? A
+/// reaction names no option.
+fn reacts(lower: &str) -> bool {
+    const REACTIONS: &[&str] = &[
+        "good",
+        "nice",
+        "cool",
+        "love",
+        "ooh",
+        "oh",
+        "wow",
+        "ha",
+        "haha",
+        "lol",
+        "ugh",
+        "hm",
+        "hmm",
+        "yeah",
+        "yep",
+        "interesting",
+        "fair",
+        "true",
+        "noted",
+        "awesome",
+        "amazing",
+        "oof",
+        "omg",
+        "super",
+        "very",
+        "helpful",
+        "makes",
+        "totally",
+        "that's",
+        "thats",
+        "wait",
+        "whoa",
+        "huh",
+        "aw",
+        "aww",
+        "excellent",
+        "perfect",
+        "great",
+        "thanks",
+    ];
+    lower
+        .split_whitespace()
+        .map(word)
+        .next()
+        .is_some_and(|first| REACTIONS.contains(&first))
 }
 
 /// "Hand limit: 7 wins", "cutover: sunday night, 23:00 start": a label the conversation
@@ -2874,7 +3105,18 @@ fn names_an_option(lower: &str, spoke_of: &impl Fn(&[&str]) -> bool) -> bool {
     let verbless = !words.iter().any(|w| {
         NOT_THINGS.contains(w) || SETTLING_VERBS.contains(w) || SENTENCE_WORDS.contains(w)
     });
-    verbless && (2..=8).contains(&words.len()) && spoke_of(&words)
+    verbless && !tells_what_happened(lower) && (2..=8).contains(&words.len()) && spoke_of(&words)
+}
+
+/// Does it name a thing, then what happened to it ("quotes came back.", "the build went
+/// green")? News, not a choice.
+fn tells_what_happened(lower: &str) -> bool {
+    lower.split_whitespace().map(word).nth(1).is_some_and(|w| {
+        matches!(
+            w,
+            "came" | "went" | "got" | "said" | "ran" | "took" | "made" | "sent" | "fell"
+        )
+    })
 }
 
 /// Is a sentence only a stress on the one before ("always.", "No exceptions!", "ever.",

@@ -1588,3 +1588,54 @@ fn a_choice_given_as_a_bare_order_is_a_decision_and_a_loose_use_of_the_verb_is_n
         ],
     );
 }
+
+#[test]
+fn advice_reported_is_no_instruction_and_a_plan_to_do_a_thing_is_a_decision() {
+    assert_kind(
+        None,
+        &[
+            "my neighbor keeps ducks and says we should get ducks instead, they lay more.",
+            "my mom thinks I should get a roommate to save money.",
+            "her school counselor told her she should write about the move.",
+            "I'll tell her.",
+            "ok we'll check the numbers.",
+            "I'll figure it out later.",
+            "I'll probably redo the portfolio.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "My lead thinks we should use Kafka and I agree, let's do it.",
+            "I'll just use a spreadsheet for now and get a CPA for the first return.",
+            "I'm going to focus on the CX-5.",
+            "And I'll redo my portfolio around the scheduling project as the main case study.",
+            "I'll launch it on September 15.",
+        ],
+    );
+}
+
+#[test]
+fn a_reaction_names_no_option_and_drop_takes_a_choice_back() {
+    let asked = "Lisbon hotel quotes or Porto hotel quotes: which do you want first?";
+    for reply in [
+        "good to know.",
+        "quotes came back.",
+        "perfect. what's the timeline",
+    ] {
+        let found = read(&[
+            ("user", "Help me plan the team offsite."),
+            ("assistant", asked),
+            ("user", reply),
+        ]);
+        assert!(found.is_empty(), "{reply}: {found:?}");
+    }
+    let gone = superseded(&[
+        ("user", "We need to build the shared libraries."),
+        ("assistant", "tsup or plain tsc?"),
+        ("user", "ok we'll build the libs with tsup."),
+        ("assistant", "Done."),
+        ("user", "Drop tsup; packages get built with plain tsc."),
+    ]);
+    assert_eq!(gone, vec!["ok we'll build the libs with tsup.".to_owned()]);
+}
