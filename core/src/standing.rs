@@ -1004,15 +1004,10 @@ fn reports_advice(lower: &str) -> bool {
         REPORTING.contains(w)
             && at > 0
             && !matches!(words[at - 1], "i" | "we" | "you" | "i'd" | "we'd" | "don't")
-            && words[at + 1..]
-                .iter()
-                .take(10)
-                .collect::<Vec<_>>()
-                .windows(2)
-                .any(|pair| {
-                    matches!(*pair[0], "i" | "we" | "you" | "she" | "he" | "they")
-                        && matches!(*pair[1], "should" | "shouldn't" | "ought")
-                })
+            && words[at + 1..].windows(2).take(9).any(|pair| {
+                matches!(pair[0], "i" | "we" | "you" | "she" | "he" | "they")
+                    && matches!(pair[1], "should" | "shouldn't" | "ought")
+            })
     });
     advised
         && !says_any(
@@ -1479,11 +1474,8 @@ const NOT_DOING_A_THING: &[&str] = &[
     "do",
     "write",
     "take",
-    "be",
     "double-check",
     "find",
-    "need",
-    "report",
     "know",
     "let's",
     "start",
