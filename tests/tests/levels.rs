@@ -1172,3 +1172,48 @@ fn a_summarizers_words_are_never_clipped_to_meet_a_target() {
         }
     }
 }
+
+/// A chat: short user messages, each answered at length.
+fn chat(turns: usize) -> Vec<Message> {
+    let mut messages = vec![Message::user(
+        "task",
+        "Help me plan a ten-day trip to Portugal in late May.",
+    )];
+    for i in 0..turns {
+        messages.push(Message::user(
+            format!("u{i}").as_str(),
+            format!("Question {i}: what about the neighborhoods and trains for day {i}?"),
+        ));
+        let reply = (0..12)
+            .map(|s| format!("For day {i}, option {s} is a fine choice with a train at {s}:15."))
+            .collect::<Vec<_>>()
+            .join(" ");
+        messages.push(Message::assistant(format!("a{i}").as_str(), reply));
+    }
+    messages
+}
+
+/// In a chat every other message is the user's, kept verbatim below MAXIMUM; each one
+/// kept splits the running summary, and the summaries' framing alone can miss the
+/// target. AGGRESSIVE then folds them into one running summary and keeps the newest
+/// turns raw, in the band, instead of leaving MAXIMUM to fold the tail too.
+#[test]
+fn a_chat_keeps_its_newest_turns_raw_when_kept_user_messages_would_miss_the_target() {
+    let messages = chat(12);
+    let total = tokens_of(&messages);
+    let compactor = compactor_for(total, 0.5, |_| {});
+    let (result, _) = run_extracting(&compactor, messages.clone(), Trigger::Proactive);
+    let outcome = result.expect("compacts");
+    assert_sound(&messages, &outcome);
+    let last = outcome.report.levels.last().expect("levels").level;
+    assert_eq!(last, Level::Aggressive);
+    let target = outcome.report.target_tokens;
+    assert!(
+        outcome.report.tokens_after as f64 >= 0.85 * target as f64
+            && outcome.report.tokens_after <= target,
+        "{} of a {target}-token target",
+        outcome.report.tokens_after
+    );
+    let raw = |id: &str| outcome.messages.iter().any(|m| m.id.as_str() == id);
+    assert!(raw("a10") && raw("u10"), "the turn before the newest stays raw");
+}

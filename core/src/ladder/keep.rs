@@ -26,7 +26,7 @@ fn plain_user(message: &Message) -> bool {
 
 /// What stays verbatim at every level: pinned messages, the stable prefix (injected
 /// context and the task), the newest user words and the newest turn.
-fn always(ctx: &LevelContext<'_>) -> Vec<bool> {
+pub fn always_verbatim(ctx: &LevelContext<'_>) -> Vec<bool> {
     let messages = ctx.messages;
     let mut keep: Vec<bool> = messages.iter().map(|m| !m.compactable).collect();
     let prefix = task::prefix(messages);
@@ -61,7 +61,7 @@ fn tokens_of(ctx: &LevelContext<'_>, keep: &[bool]) -> u64 {
 /// For each message, whether it stays verbatim at `level`.
 pub fn verbatim(ctx: &LevelContext<'_>, level: Level) -> Vec<bool> {
     let messages = ctx.messages;
-    let mut keep = always(ctx);
+    let mut keep = always_verbatim(ctx);
     if level < Level::Maximum {
         // Within a quarter of the target, and within what the target leaves beside what
         // always stays and a summary: in a small window, kept user messages would leave
@@ -113,7 +113,7 @@ pub fn verbatim(ctx: &LevelContext<'_>, level: Level) -> Vec<bool> {
 /// is clipped to it. Its share is a quarter of the limit, or, when everything else fits raw
 /// beside it, what everything else leaves. Pinned messages are never clipped.
 pub fn clips(ctx: &LevelContext<'_>) -> Vec<(usize, u64)> {
-    let keep = always(ctx);
+    let keep = always_verbatim(ctx);
     let limit = ctx.budget.absolute_limit;
     let needed = tokens_of(ctx, &keep) + ctx.expected_summary(MIN_SUMMARY_TOKENS);
     if needed <= limit {

@@ -7,7 +7,7 @@ mod predict;
 mod running;
 
 pub use crate::level::{Clearing, Level};
-pub use keep::{clips, verbatim};
+pub use keep::{always_verbatim, clips, verbatim};
 pub use light::plan_light;
 pub use moderate::plan_moderate;
 pub use predict::{Prediction, predict};

@@ -8,7 +8,9 @@
 //! message) splits the fold in two: the order of events stays true.
 
 use crate::config::MIN_SUMMARY_TOKENS;
-use crate::ladder::{Fold, Level, LevelContext, SUMMARY_FRAMING_TOKENS, verbatim};
+use crate::ladder::{
+    Fold, Level, LevelContext, SUMMARY_FRAMING_TOKENS, always_verbatim, predict, verbatim,
+};
 use crate::segment::SegmentKind;
 
 /// The running summaries' folds at `level` (AGGRESSIVE or MAXIMUM).
@@ -17,8 +19,29 @@ pub fn plan_running(ctx: &LevelContext<'_>, level: Level) -> Vec<Fold> {
     if level == Level::Maximum {
         return contiguous_folds(ctx, level, &|i| verbatim[i]);
     }
-    let tail_start = aggressive_tail(ctx, &verbatim);
-    contiguous_folds(ctx, level, &|i| verbatim[i] || i >= tail_start)
+    let folds = folds_before_tail(ctx, &verbatim);
+    if predict(ctx, &folds).meets(ctx) {
+        return folds;
+    }
+    // Each user message kept in between splits the running summary, and every range pays
+    // a summary's framing and floor: in a chat, where every other message is the user's,
+    // that alone can miss the target, and MAXIMUM would then fold the raw tail too (a
+    // 2,900-token chat at a 1,441-token target came out at 523, its newest turns but one
+    // summarized). One running summary of everything before the tail, those messages
+    // included (the rules and decisions they state stay in its standing block), keeps the
+    // tail raw instead.
+    let one = folds_before_tail(ctx, &always_verbatim(ctx));
+    if predict(ctx, &one).meets(ctx) {
+        one
+    } else {
+        folds
+    }
+}
+
+/// The folds of everything before AGGRESSIVE's raw tail but what `verbatim` keeps.
+fn folds_before_tail(ctx: &LevelContext<'_>, verbatim: &[bool]) -> Vec<Fold> {
+    let tail_start = aggressive_tail(ctx, verbatim);
+    contiguous_folds(ctx, Level::Aggressive, &|i| verbatim[i] || i >= tail_start)
 }
 
 /// Where AGGRESSIVE's raw tail starts: the newest turns, newest first, while the verbatim
