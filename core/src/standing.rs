@@ -3765,22 +3765,43 @@ fn write_block(instructions: &[&Instruction], terse: bool) -> Option<String> {
     if instructions.is_empty() {
         return None;
     }
-    let lines: Vec<String> = instructions
-        .iter()
-        .map(|i| {
-            let mark = match (i.kind, i.overrides, terse) {
-                (Kind::Decision, false, _) => DECIDED,
-                (Kind::Decision, true, false) => DECIDED_AGAIN,
-                (Kind::Decision, true, true) => DECIDED_INSTEAD,
-                (Kind::Rule, true, false) => RULE_AGAIN,
-                (Kind::Rule, true, true) => INSTEAD,
-                (Kind::Rule, false, _) => "",
-            };
-            format!("- {mark}{}", i.text)
-        })
-        .collect();
+    let lines: Vec<String> = instructions.iter().map(|i| line(i, terse)).collect();
     let header = if terse { TERSE_HEADER } else { STANDING_HEADER };
     Some(format!("{header}\n{}", lines.join("\n")))
+}
+
+/// The block's line for one instruction: its mark and its words.
+fn line(i: &Instruction, terse: bool) -> String {
+    let mark = match (i.kind, i.overrides, terse) {
+        (Kind::Decision, false, _) => DECIDED,
+        (Kind::Decision, true, false) => DECIDED_AGAIN,
+        (Kind::Decision, true, true) => DECIDED_INSTEAD,
+        (Kind::Rule, true, false) => RULE_AGAIN,
+        (Kind::Rule, true, true) => INSTEAD,
+        (Kind::Rule, false, _) => "",
+    };
+    format!("- {mark}{}", i.text)
+}
+
+/// For each of `messages` messages, the tokens (by `tokens` of a text) a summary's block
+/// takes for the instructions said in it that still stand: their lines, and the block's
+/// header with the first (counted again for each message: a bound, never short). What a
+/// summary folding that message must hold whatever room it is given.
+pub fn block_tokens(
+    instructions: &[Instruction],
+    messages: usize,
+    tokens: impl Fn(&str) -> u64,
+) -> Vec<u64> {
+    let mut out = vec![0; messages];
+    for i in instructions.iter().filter(|i| !i.superseded) {
+        if let Some(at) = out.get_mut(i.message) {
+            if *at == 0 {
+                *at = tokens(STANDING_HEADER) + 1;
+            }
+            *at += tokens(&line(i, false)) + 1;
+        }
+    }
+    out
 }
 
 /// `summary` split at its block's header line: what is before it, and what follows.

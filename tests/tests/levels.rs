@@ -1215,5 +1215,8 @@ fn a_chat_keeps_its_newest_turns_raw_when_kept_user_messages_would_miss_the_targ
         outcome.report.tokens_after
     );
     let raw = |id: &str| outcome.messages.iter().any(|m| m.id.as_str() == id);
-    assert!(raw("a10") && raw("u10"), "the turn before the newest stays raw");
+    assert!(
+        raw("a10") && raw("u10"),
+        "the turn before the newest stays raw"
+    );
 }

@@ -136,10 +136,8 @@ impl Job {
             &known.kept,
         );
         let standing = known.standing_in(&fold.replace);
-        let standing_tokens: u64 = standing
-            .iter()
-            .map(|i| accountant.text_tokens(&i.text) + 2)
-            .sum();
+        let standing_tokens = crate::standing::block(&standing, |_| true)
+            .map_or(0, |block| accountant.text_tokens(&block));
         let ask = answer_tokens(
             fold.max_output_tokens.saturating_sub(standing_tokens),
             &trail,

@@ -16,7 +16,7 @@ use crate::prune::{
     apply_clearings, apply_summaries, cut_trail, shrink, summary_message, trail_tokens,
 };
 use crate::segment::segment;
-use crate::standing::instructions;
+use crate::standing::{Instruction, block_tokens, instructions};
 use crate::tokens::TokenAccountant;
 use crate::trail::fact_set;
 
@@ -34,8 +34,9 @@ enum Planned {
 /// What a level's planner proposed.
 enum Plan {
     Clear(Vec<Clearing>),
-    /// The folds, and which messages are observations (as the planner saw them).
-    Fold(Vec<Fold>, Vec<bool>),
+    /// The folds, which messages are observations and the user's instructions (as the
+    /// planner saw them).
+    Fold(Vec<Fold>, Vec<bool>, Vec<Instruction>),
     /// Even at their expected size the summaries leave this many tokens, over the target.
     Hopeless(u64),
 }
@@ -118,10 +119,10 @@ impl Run {
             if level != Level::Maximum && !folds.is_empty() && !predicted.meets(ctx) {
                 return Plan::Hopeless(predicted.tokens);
             }
-            Plan::Fold(folds, ctx.observed.to_vec())
+            Plan::Fold(folds, ctx.observed.to_vec(), ctx.instructions.to_vec())
         });
-        let (folds, observed) = match planned {
-            Ok(Plan::Fold(folds, observed)) => (folds, observed),
+        let (folds, observed, instructions) = match planned {
+            Ok(Plan::Fold(folds, observed, instructions)) => (folds, observed, instructions),
             Ok(Plan::Hopeless(predicted)) => return Planned::Skipped { predicted },
             Ok(Plan::Clear(clearings)) => {
                 apply_clearings(&mut self.current, &clearings);
@@ -143,9 +144,7 @@ impl Run {
                     .map(|(m, _)| m),
             ),
             originals: self.original.iter().map(|m| (&m.id, m)).collect(),
-            instructions: instructions(&self.current.iter().collect::<Vec<_>>(), |i| {
-                observed.get(i).is_some_and(|&o| o)
-            }),
+            instructions,
             observed,
             sizing,
         };
@@ -172,6 +171,12 @@ impl Run {
         let counts = accountant.count_messages(&self.current);
         let segmentation = segment(&self.current).map_err(CompactError::InvalidConversation)?;
         let observed = observations(&segmentation, &self.current);
+        let said = instructions(&self.current.iter().collect::<Vec<_>>(), |i| {
+            observed.get(i).is_some_and(|&o| o)
+        });
+        let standing = block_tokens(&said, self.current.len(), |text| {
+            accountant.text_tokens(text)
+        });
         Ok(f(&LevelContext {
             messages: &self.current,
             counts: &counts,
@@ -182,6 +187,8 @@ impl Run {
             target: self.target,
             summary_ratio: self.summary_ratio,
             observed: &observed,
+            instructions: &said,
+            standing: &standing,
         }))
     }
 

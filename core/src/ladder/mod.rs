@@ -18,6 +18,7 @@ use crate::config::CompactionConfig;
 use crate::message::Message;
 use crate::overflow::Target;
 use crate::segment::Segmentation;
+use crate::standing::Instruction;
 
 /// Tokens a summary message adds around the summary itself (marker line and notice).
 pub const SUMMARY_FRAMING_TOKENS: u64 = 80;
@@ -47,6 +48,12 @@ pub struct LevelContext<'a> {
     pub summary_ratio: f64,
     /// Which messages are a text-action agent's observations ([`crate::observation`]).
     pub observed: &'a [bool],
+    /// The user's standing instructions in `messages` ([`crate::standing::instructions`]).
+    pub instructions: &'a [Instruction],
+    /// For each message, the tokens its user's standing instructions take in the block of
+    /// a summary that folds it ([`crate::standing::block_tokens`]): written whole, at any
+    /// room.
+    pub standing: &'a [u64],
 }
 
 /// A range of messages one summary will replace.
@@ -77,6 +84,21 @@ impl LevelContext<'_> {
     /// framing.
     pub fn expected_summary(&self, max_output_tokens: u64) -> u64 {
         (max_output_tokens as f64 * self.summary_ratio).ceil() as u64 + SUMMARY_FRAMING_TOKENS
+    }
+
+    /// The tokens of the standing block a summary of `folded` writes whatever its room.
+    pub fn block_of(&self, folded: impl IntoIterator<Item = usize>) -> u64 {
+        folded
+            .into_iter()
+            .filter_map(|i| self.standing.get(i))
+            .sum()
+    }
+
+    /// The size a summary of `fold` is expected to come back at, with its framing: as
+    /// [`Self::expected_summary`] of its room, and never less than its standing block.
+    pub fn expected_fold(&self, fold: &Fold) -> u64 {
+        self.expected_summary(fold.max_output_tokens)
+            .max(self.block_of(fold.replace.iter().copied()) + SUMMARY_FRAMING_TOKENS)
     }
 
     /// The room a running summary needs: its expected size when allowed

@@ -19,17 +19,14 @@ impl Prediction {
 }
 
 /// The size after `folds` if every summary comes back at its expected size
-/// ([`LevelContext::expected_summary`]).
+/// ([`LevelContext::expected_fold`]).
 pub fn predict(ctx: &LevelContext<'_>, folds: &[Fold]) -> Prediction {
     let replaced: u64 = folds
         .iter()
         .flat_map(|f| f.replace.iter())
         .map(|&i| ctx.counts[i])
         .sum();
-    let summaries: u64 = folds
-        .iter()
-        .map(|f| ctx.expected_summary(f.max_output_tokens))
-        .sum();
+    let summaries: u64 = folds.iter().map(|f| ctx.expected_fold(f)).sum();
     Prediction {
         tokens: ctx.total.saturating_sub(replaced) + summaries,
         messages: ctx.messages.len() - folds.iter().map(|f| f.replace.len()).sum::<usize>()

@@ -69,9 +69,15 @@ fn aggressive_tail(ctx: &LevelContext<'_>, verbatim: &[bool]) -> usize {
     // summaries_before[i]: the ranges to fold, hence summaries, if the tail starts at i.
     let mut summaries_before = Vec::with_capacity(verbatim.len() + 1);
     summaries_before.push(0);
+    // block_before[i]: what the summaries' standing blocks hold whatever their room, if the
+    // tail starts at i.
+    let mut block_before = Vec::with_capacity(verbatim.len() + 1);
+    block_before.push(0);
     for (i, &v) in verbatim.iter().enumerate() {
         let starts_a_range = !v && (i == 0 || verbatim[i - 1]);
         summaries_before.push(summaries_before[i] + usize::from(starts_a_range));
+        let block = if v { 0 } else { ctx.block_of([i]) };
+        block_before.push(block_before[i] + block);
     }
     let mut start = ctx.messages.len();
     let mut tail_tokens = 0;
@@ -91,10 +97,14 @@ fn aggressive_tail(ctx: &LevelContext<'_>, verbatim: &[bool]) -> usize {
                 + summaries_before[segment.messages.start].max(1)
                 <= max
         });
-        let fits = kept + tail_tokens + added + reserve <= ctx.target.tokens && messages_fit;
+        // The summary holds the standing block of what it folds, whatever its room: a
+        // tail that left it less would land over the target.
+        let block = block_before[segment.messages.start];
+        let needed = reserve.max(ctx.expected_summary(MIN_SUMMARY_TOKENS) + block);
+        let fits = kept + tail_tokens + added + needed <= ctx.target.tokens && messages_fit;
         let fits_tighter = messages_fit
             && lands_under_band(ctx, kept + tail_tokens, summaries_before[start])
-            && lands(ctx, kept + tail_tokens + added, reserve / 4);
+            && lands(ctx, kept + tail_tokens + added + block, reserve / 4);
         if turns >= config.min_tail_turns && !fits && !fits_tighter {
             break;
         }
