@@ -348,6 +348,12 @@ const DECISION_IDIOMS: &[&str] = &[
     "decided to",
     "decided on",
     "decision made",
+    // "she stays at her school through the end of this year, that's decided".
+    "that's decided",
+    "that's settled",
+    "it's decided",
+    "it's settled",
+    "that's final",
     "decision is",
     "my decision",
     "my pick",
@@ -887,7 +893,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     if text.len() < 8 || text.len() > MAX_CHARS {
         return None;
     }
-    let lower = crate::case::lowercase(text);
+    let lower = with_apostrophes(&crate::case::lowercase(text));
     if asks(&lower) || reports_advice(&lower) {
         return None;
     }
@@ -915,8 +921,9 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         || instead;
     // "One of my engineers asked whether we should use X": a question reported;
     // "whatever we pick has to be easy to clean": a rule for any choice.
+    // Not "an estate sale for whatever's left": a thing, named.
     let wonders = says_any(
-        &lower,
+        &lower.replace("whatever's", "what's"),
         &[
             "whether",
             "wondering if",
@@ -973,6 +980,62 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     let contrast = (lower.contains(", not ") || excludes(&lower))
         && clauses(&lower).next().is_some_and(is_imperative);
     (rule || contrast || refuses_ever(&lower)).then_some(Kind::Rule)
+}
+
+/// `lower` with the apostrophes a hurried writer leaves out put back, and curly ones made
+/// straight: "i cant go above $20", "flash isnt allowed", "thats settled" read as the
+/// words they are. ("its" and "ill" stay: they are words of their own.)
+fn with_apostrophes(lower: &str) -> String {
+    const SPELLED: &[(&str, &str)] = &[
+        ("cant", "can't"),
+        ("dont", "don't"),
+        ("doesnt", "doesn't"),
+        ("didnt", "didn't"),
+        ("isnt", "isn't"),
+        ("arent", "aren't"),
+        ("wasnt", "wasn't"),
+        ("werent", "weren't"),
+        ("wont", "won't"),
+        ("couldnt", "couldn't"),
+        ("shouldnt", "shouldn't"),
+        ("wouldnt", "wouldn't"),
+        ("havent", "haven't"),
+        ("hasnt", "hasn't"),
+        ("ive", "i've"),
+        ("youre", "you're"),
+        ("theyre", "they're"),
+        ("thats", "that's"),
+        ("whats", "what's"),
+    ];
+    let straight = lower.replace('\u{2019}', "'");
+    let mut out = String::with_capacity(straight.len() + 8);
+    let mut word_start = None;
+    for (at, c) in straight.char_indices() {
+        let in_word = c.is_alphanumeric() || c == '\'';
+        match (word_start, in_word) {
+            (None, true) => word_start = Some(at),
+            (Some(start), false) => {
+                out.push_str(spelled(&straight[start..at], SPELLED));
+                word_start = None;
+            }
+            _ => {}
+        }
+        if !in_word {
+            out.push(c);
+        }
+    }
+    if let Some(start) = word_start {
+        out.push_str(spelled(&straight[start..], SPELLED));
+    }
+    out
+}
+
+/// `token` as `table` spells it, else as it is.
+fn spelled<'a>(token: &'a str, table: &[(&str, &'a str)]) -> &'a str {
+    table
+        .iter()
+        .find(|(bare, _)| *bare == token)
+        .map_or(token, |(_, spelled)| spelled)
 }
 
 /// Does it tell what someone else advises ("my neighbor says we should get ducks
@@ -1165,26 +1228,21 @@ fn acts_bare(lower: &str) -> bool {
         .into_iter()
         .map(word)
         .collect();
-    // "I'm doing the balance transfer to the 0% card": the same, said with its subject;
-    // not "I'm doing my master's thesis on …", the work itself.
-    let words = match words.as_slice() {
-        ["i'm" | "im", _, "my", ..] => return false,
-        ["i'm" | "im", rest @ ..] => rest,
-        all => all,
-    };
-    let [verb, next, ..] = words else {
+    let Some([verb, next, ..]) = without_subject(&words) else {
         return false;
     };
     // "switching food to Hartley's barbecue", "hiring Bluebird Movers to do the whole
     // thing": what it changes to, or whom it engages, whatever comes between.
     let changes = matches!(
         *verb,
-        "switching" | "swapping" | "moving" | "changing" | "bumping"
+        "switching" | "swapping" | "moving" | "changing" | "bumping" | "switched" | "swapped"
     ) && words.contains(&"to");
     // "using mann-whitney for the between-ward comparisons": the means, set for a part.
     let means = *verb == "using" && !matches!(*next, "it" | "my" | "the") && words.contains(&"for");
-    let engages = matches!(*verb, "hiring" | "booking" | "renting" | "ordering")
-        && !matches!(*next, "to" | "it" | "is" | "was" | "costs");
+    // "booked him for next thursday at 10": engaged, for someone.
+    let engages = (matches!(*verb, "hiring" | "booking" | "renting" | "ordering")
+        && !matches!(*next, "to" | "it" | "is" | "was" | "costs"))
+        || (DONE.contains(verb) && matches!(*next, "him" | "her" | "them" | "us" | "me"));
     // "switching to …", "bumping it to …"; not "returning to the agreement", "getting to
     // it".
     let to = *next != "to"
@@ -1193,13 +1251,49 @@ fn acts_bare(lower: &str) -> bool {
             "switching" | "changing" | "bumping" | "upgrading" | "downgrading" | "sticking"
         );
     // "dropping vegas, its just phoenix and tucson": what is dropped, named bare.
-    let drops = matches!(*verb, "dropping" | "scrapping" | "ditching" | "cutting")
+    // "cancelled peloton, just using the free youtube program": dropped, said as news.
+    let drops = (matches!(*verb, "dropping" | "scrapping" | "ditching" | "cutting")
+        || CHANGED.contains(verb) && !matches!(*verb, "switched" | "swapped"))
         && !matches!(*next, "to" | "by" | "in" | "into" | "it" | "off");
     let on = (ON.contains(next) || next.starts_with(|c: char| c.is_ascii_digit()) || drops) && to;
-    let acts = (ACTS.contains(verb) || DONE.contains(verb)) && on || changes || engages || means;
+    let acts = (ACTS.contains(verb) || DONE.contains(verb) || CHANGED.contains(verb)) && on
+        || changes
+        || engages
+        || means;
     let orders = ORDER.contains(verb) && matches!(*next, "with" | "on");
     (acts || orders) && !lower.trim_end().ends_with('?')
 }
+
+/// A clause's words from its verb on, its subject dropped where it says the same as the
+/// bare verb: "I'm doing the balance transfer to the 0% card" (not "I'm doing my
+/// master's thesis on …", the work itself: `None`), "So I've switched to Thursday
+/// afternoons", "we cancelled the caterer".
+fn without_subject<'w, 'a>(words: &'w [&'a str]) -> Option<&'w [&'a str]> {
+    match words {
+        ["i'm" | "im", _, "my", ..] => None,
+        ["i'm" | "im", rest @ ..] => Some(rest),
+        ["i've" | "we've" | "i" | "we", rest @ ..]
+            if rest
+                .first()
+                .is_some_and(|verb| CHANGED.contains(verb) || DONE.contains(verb)) =>
+        {
+            Some(rest)
+        }
+        all => Some(all),
+    }
+}
+
+/// Verbs that report a choice changed, said as news ("dropped pimsleur, doing language
+/// transfer instead", "switched to Thursday afternoons").
+const CHANGED: &[&str] = &[
+    "dropped",
+    "scrapped",
+    "ditched",
+    "cancelled",
+    "canceled",
+    "switched",
+    "swapped",
+];
 
 /// Verbs that report a deal done, said bare ("ordered a nuc …", "bought the neighbor's
 /// Odyssey, 2017, done", "booked the February 10 slot").
@@ -1273,7 +1367,9 @@ fn asks(lower: &str) -> bool {
     if ASKING.contains(&first) {
         return second.is_some_and(|second| WHO.contains(&second));
     }
-    asks_what(first, second)
+    // "anything we cook at dinner has to be gluten-free": what any of it must be, a rule.
+    let binding = first == "anything" && says_any(lower, &["has to", "have to", "must"]);
+    asks_what(first, second) && !binding
 }
 
 /// Does a sentence opening with these two words ask what, how, which or where ("what's
@@ -1315,12 +1411,30 @@ fn subject_of(clause: &str) -> &str {
 }
 
 /// What an instruction says it replaces ("… instead of a unit test", "… rather than
-/// transferring copyright"): the words of substance after it, up to the clause's end.
+/// transferring copyright", "So scratch Bark, we'll just use …", "actually scrap the
+/// 50/30/20 thing", "my husband vetoed the trampoline park"): the words of substance
+/// after it, up to the clause's end. None when they name nothing ("scratch that").
 fn replaced(said: &str) -> Option<Vec<String>> {
+    const TAKING_BACK: &[&str] = &[
+        "instead of ",
+        "rather than ",
+        "scratch ",
+        "scrap ",
+        "ditch ",
+        "forget about ",
+        "forget ",
+        "vetoed ",
+        "cancelled ",
+        "canceled ",
+        "dropped ",
+    ];
     let lower = crate::case::lowercase(said);
-    let (_, rest) = lower
-        .split_once("instead of ")
-        .or_else(|| lower.split_once("rather than "))?;
+    let rest = TAKING_BACK.iter().find_map(|mark| {
+        lower
+            .match_indices(mark)
+            .find(|&(at, _)| is_edge(lower[..at].chars().rev()))
+            .map(|(at, _)| &lower[at + mark.len()..])
+    })?;
     let named = rest.split([',', '.', ';', ':', '!', '?', '—']).next()?;
     let words = subject_words(named);
     (!words.is_empty()).then_some(words)
@@ -1352,6 +1466,7 @@ fn commits(lower: &str) -> bool {
         ("join", "joining"),
         ("consolidate", "consolidating"),
         ("aim", "aiming"),
+        ("use", ""),
     ];
     let words: Vec<&str> = first_words(lower).into_iter().map(word).collect();
     // The verb after "I'll", "we'll", "I will", "we will", "I'm going to", and the word
@@ -1361,7 +1476,9 @@ fn commits(lower: &str) -> bool {
         let verb = match words[at] {
             "i'll" | "we'll" => at + 1,
             "i" | "we" if words.get(at + 1) == Some(&"will") => at + 2,
-            "i'm" | "im" if going_to => at + 3,
+            "i'm" | "im" | "we're" if going_to => at + 3,
+            // "im gonna make my own starter", "gonna use pimsleur".
+            "gonna" if at <= 2 => at + 1,
             "i'm" | "im"
                 if words
                     .get(at + 1)
@@ -1488,7 +1605,7 @@ const NOT_DOING_A_THING: &[&str] = &[
 fn does_a_thing(verb: &str, next: &str) -> bool {
     const OBJECT: &[&str] = &[
         "the", "a", "an", "my", "our", "it", "them", "his", "her", "their", "on", "with", "into",
-        "at", "around",
+        "at", "around", "every",
     ];
     verb.len() > 2
         && verb.chars().all(|c| c.is_ascii_alphabetic())
@@ -1595,6 +1712,29 @@ fn orders_a_pick(lower: &str) -> bool {
             // "ok use email plus postcode": the means, set; not "use it wisely", "use your
             // judgement", "used to".
             ["use", next, _, ..] => !matches!(word(next), "it" | "to" | "your" | "this" | "that"),
+            // "Ok, make it 2 Orpingtons and 2 Easter Eggers", "so make it the Friday
+            // slot": a number or a thing, set; not "make it shorter", "make it work".
+            ["make", "it", next, ..] => {
+                next.starts_with(|c: char| c.is_ascii_digit() || c == '$')
+                    || matches!(
+                        word(next),
+                        "the"
+                            | "a"
+                            | "an"
+                            | "two"
+                            | "three"
+                            | "four"
+                            | "five"
+                            | "six"
+                            | "monday"
+                            | "tuesday"
+                            | "wednesday"
+                            | "thursday"
+                            | "friday"
+                            | "saturday"
+                            | "sunday"
+                    )
+            }
             // "return 429 with a Retry-After header": what an interface answers.
             ["return", next, "with" | "and" | "for" | "on", ..] => {
                 next.starts_with(|c: char| c.is_ascii_digit())
@@ -1630,9 +1770,45 @@ const OWN_LIMITS: &[&str] = &[
     "won't go over",
     "will not go under",
     "won't go under",
+    // "i can't go above $20 at the market".
+    "can't go above",
+    "can't go over",
+    "can't go below",
+    "can't go under",
+    "cannot go above",
+    "cannot go over",
+    "cannot go below",
+    "cannot go under",
     // "I refuse to finance through the dealer".
     "i refuse",
     "we refuse",
+];
+
+/// Words that set a limit on a thing ("opening budget can't exceed 120k", "flash isn't
+/// allowed at her games").
+const LIMITS: &[&str] = &[
+    "can't exceed",
+    "cannot exceed",
+    "can not exceed",
+    "must not exceed",
+    "may not exceed",
+    "not to exceed",
+    "capped at",
+    "is capped",
+    "are capped",
+    "hard limit",
+    "hard cap",
+    "longer than",
+    "is banned",
+    "are banned",
+    "off-limits",
+    "off limits",
+    "not allowed",
+    "isn't allowed",
+    "aren't allowed",
+    "not permitted",
+    "isn't permitted",
+    "aren't permitted",
 ];
 
 /// Does a modal bind the work whatever its subject ("The narrative must stay within 2,500
@@ -1641,29 +1817,13 @@ const OWN_LIMITS: &[&str] = &[
 fn binds(clause: &str) -> bool {
     const PEOPLE: &[&str] = &["i", "i'm", "he", "she", "they", "you"];
     const THINGS: &[&str] = &["it", "it's", "that", "this", "there", "which", "what"];
-    const LIMITS: &[&str] = &[
-        "can't exceed",
-        "cannot exceed",
-        "can not exceed",
-        "must not exceed",
-        "may not exceed",
-        "not to exceed",
-        "capped at",
-        "is capped",
-        "are capped",
-        "hard limit",
-        "hard cap",
-        "longer than",
-        "is banned",
-        "are banned",
-        "off-limits",
-        "off limits",
-        "not allowed",
-    ];
     if says_any(clause, OWN_LIMITS) || limits_by_number(clause) {
         return true;
     }
     let subject = subject_of(clause);
+    if denies(clause) {
+        return true;
+    }
     if PEOPLE.contains(&subject) {
         return false;
     }
@@ -1725,6 +1885,23 @@ fn binds(clause: &str) -> bool {
     })
 }
 
+/// Does a clause say what someone may not have ("he can't have chicken, it makes him
+/// itch", "She can't have social media until she's 14")? A rule for whatever is chosen
+/// for them.
+fn denies(clause: &str) -> bool {
+    says_any(
+        clause,
+        &[
+            "can't have",
+            "cannot have",
+            "can't eat",
+            "cannot eat",
+            "can't drink",
+            "cannot drink",
+        ],
+    ) && !contains_phrase(clause, "have been")
+}
+
 /// Does a clause set a limit by a number ("our sessions are 3 hours max", "our budget is
 /// €4,000 for both of us", "I only get 20 minutes on weekdays", "I need … at least 2 days
 /// a week")?
@@ -1748,6 +1925,17 @@ fn limits_by_number(clause: &str) -> bool {
                 || *w == "budget's"
         });
     let only = matches!(words.as_slice(), ["i" | "we", "only", "get" | "have", ..]);
+    // "i only want to work on this on weekends", "we only eat chicken and fish": a limit
+    // without a number; not "I only want to know …".
+    if let ["i" | "we", "only", verb, next, ..] = words.as_slice()
+        && matches!(
+            *verb,
+            "want" | "eat" | "use" | "buy" | "drink" | "fly" | "shop"
+        )
+        && !matches!(*next, "to" if words.get(4).is_some_and(|w| matches!(*w, "know" | "ask" | "see" | "check" | "make" | "say")))
+    {
+        return true;
+    }
     let at_least = contains_phrase(clause, "need") && contains_phrase(clause, "at least");
     // "we can spend about $80 a month on her food", "I can't take more than two days off".
     let spend = says_any(clause, &["can spend", "can afford", "can only spend"]);
@@ -3405,18 +3593,20 @@ impl Words {
 fn subject_words(text: &str) -> Vec<String> {
     let lower = crate::case::lowercase(text);
     let mut out = Vec::new();
-    for token in lower.split(|c: char| !c.is_alphanumeric() && !matches!(c, '\'' | '.' | ':')) {
-        let token = token.trim_matches(['.', ':']);
-        // A version or a time stays whole ("4.2 goes out Tuesday" is about "ship 4.2",
-        // "forget 4:15" about "aiming for 4:15"); other dots part words ("main.py").
-        let version = token.contains(['.', ':'])
+    for token in lower.split(|c: char| !c.is_alphanumeric() && !matches!(c, '\'' | '.' | ':' | '/'))
+    {
+        let token = token.trim_matches(['.', ':', '/']);
+        // A version, a time or a split stays whole ("4.2 goes out Tuesday" is about "ship
+        // 4.2", "forget 4:15" about "aiming for 4:15", "scrap the 50/30/20 thing" about
+        // "the 50/30/20 split"); other dots and slashes part words ("main.py", "and/or").
+        let version = token.contains(['.', ':', '/'])
             && token
                 .chars()
-                .all(|c| c.is_ascii_digit() || c == '.' || c == ':');
+                .all(|c| c.is_ascii_digit() || matches!(c, '.' | ':' | '/'));
         let words = if version {
             vec![token]
         } else {
-            token.split(['.', ':']).collect()
+            token.split(['.', ':', '/']).collect()
         };
         for w in words {
             if (w.len() > 2 || version) && !is_marking_word(w) {
@@ -3599,8 +3789,9 @@ fn take_back_every_decision(found: &mut [Instruction]) {
 /// Marks superseded the instruction an override said in message `message` names as what
 /// it replaces ("a project-based assessment instead of a unit test"): of the earlier ones
 /// of its kind still standing, said before its message, the one whose own sentences
-/// share the most of the `named` words — none, when it only turned down an option no one
-/// chose.
+/// share the most of the `named` words; else one of the other kind they name twice or
+/// more ("Scratch the first person idea" takes back "The narrator is Mira, in first
+/// person", read as a rule) — none, when it only turned down an option no one chose.
 fn take_back_named(
     found: &mut [Instruction],
     words: &[Words],
@@ -3608,15 +3799,19 @@ fn take_back_named(
     kind: Kind,
     message: usize,
 ) {
-    let target = found
-        .iter()
-        .zip(words)
-        .enumerate()
-        .filter(|(_, (i, _))| i.kind == kind && !i.superseded && i.message != message)
-        .map(|(at, (_, w))| (shared(named, &w.said), at))
-        .filter(|(n, _)| *n > 0)
-        .max();
-    if let Some((_, at)) = target {
+    let best = |same_kind: bool, least: usize| {
+        found
+            .iter()
+            .zip(words)
+            .enumerate()
+            .filter(|(_, (i, _))| {
+                (i.kind == kind) == same_kind && !i.superseded && i.message != message
+            })
+            .map(|(at, (_, w))| (shared(named, &w.said), at))
+            .filter(|&(n, _)| n >= least)
+            .max()
+    };
+    if let Some((_, at)) = best(true, 1).or_else(|| best(false, 2)) {
         found[at].superseded = true;
     }
 }

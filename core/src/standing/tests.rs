@@ -1639,3 +1639,65 @@ fn a_reaction_names_no_option_and_drop_takes_a_choice_back() {
     ]);
     assert_eq!(gone, vec!["ok we'll build the libs with tsup.".to_owned()]);
 }
+
+#[test]
+fn words_without_apostrophes_news_of_a_change_and_make_it_are_read() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "i cant go above $20 at the market tho",
+            "flash isnt allowed at her games",
+            "he can't have chicken, it makes him itch like crazy",
+            "my share of rent cant be more than $700",
+            "anything we cook at dinner has to be gluten-free",
+            "i only want to work on this on weekends, weekdays are for class",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Ok, make it 2 Orpingtons and 2 Easter Eggers",
+            "So I've switched to Thursday afternoons at the pantry desk",
+            "booked him for next thursday at 10",
+            "cancelled peloton, just using the free youtube postnatal program",
+            "im gonna make my own starter, seems fun",
+            "gonna use pimsleur, a friend used it before japan",
+            "she stays at her school through the end of this year, that's decided",
+            "We'll do an estate sale for whatever's left after the move",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "make it shorter please",
+            "i cant get it to work",
+            "the app cant connect to the db",
+            "i only want to know what it costs",
+        ],
+    );
+}
+
+#[test]
+fn what_an_override_scraps_by_name_is_what_it_takes_back() {
+    assert_eq!(
+        superseded(&[
+            ("user", "Help me budget my raise."),
+            ("assistant", "Sure: 50/30/20 or zero-based?"),
+            (
+                "user",
+                "ok cool. let's do the 50/30/20 split, that seems easy enough."
+            ),
+            ("assistant", "Great."),
+            (
+                "user",
+                "ok yeah I'll put the extra $300 a month toward the car loan."
+            ),
+            ("assistant", "Good plan."),
+            (
+                "user",
+                "actually scrap the 50/30/20 thing, I'm going with zero-based budgeting.",
+            ),
+        ]),
+        ["ok cool. let's do the 50/30/20 split, that seems easy enough."]
+    );
+}
