@@ -1811,13 +1811,60 @@ const LIMITS: &[&str] = &[
     "aren't permitted",
 ];
 
+/// What a thing of the work can't do, said as a limit ("the beds can't go in the front
+/// yard", "opening budget can't exceed 120k", "the external version can't mention the
+/// vendor").
+const THING_MAY_NOT: &[&str] = &[
+    "be", "go", "have", "include", "contain", "exceed", "use", "cost", "mention", "require",
+    "show", "change", "touch", "depend", "rely", "store", "send", "share", "expose",
+];
+
+/// What "we can't" do to the work, said as a limit ("we can't change the public schema",
+/// "we can't spend on a lawyer until the seed round closes"), not a fault ("we can't get
+/// it to work", "we can't reproduce it").
+const WE_MAY_NOT: &[&str] = &[
+    "change", "add", "touch", "spend", "show", "use", "require", "bump", "break", "remove",
+    "modify", "alter", "drop", "deploy", "ship", "upgrade", "store", "send", "share", "expose",
+    "exceed", "afford", "rename", "delete", "hire", "promise", "go", "pay", "move", "rely",
+    "depend", "collect",
+];
+
+/// Does a clause pin the work to a version or a setting ("we're stuck on 1.54 for now",
+/// "we're staying on terraform 1.5.x", "we need to use American English", "a secondary is
+/// mandatory")? Not "I'm stuck on this bug": a number names what it is pinned to.
+fn pins(clause: &str) -> bool {
+    let words: Vec<&str> = clause.split_whitespace().map(word).collect();
+    let pinned = words.windows(2).enumerate().any(|(at, pair)| {
+        matches!(pair[0], "stuck" | "staying" | "stay" | "pinned" | "locked")
+            && matches!(pair[1], "on" | "to" | "at")
+            && words[at + 2..]
+                .iter()
+                .take(3)
+                .any(|w| w.chars().any(|c| c.is_ascii_digit()))
+    });
+    pinned
+        || says_any(
+            clause,
+            &[
+                "is mandatory",
+                "are mandatory",
+                "we need to use",
+                "we have to use",
+                "we need to support",
+                "we have to support",
+                "we need to stay",
+                "we have to stay",
+            ],
+        )
+}
+
 /// Does a modal bind the work whatever its subject ("The narrative must stay within 2,500
 /// words", "builds should not take longer than 10 minutes", "opening budget can't exceed
 /// 120k")? Not a deduction ("that must be hard", "it shouldn't matter", "I must say").
 fn binds(clause: &str) -> bool {
     const PEOPLE: &[&str] = &["i", "i'm", "he", "she", "they", "you"];
     const THINGS: &[&str] = &["it", "it's", "that", "this", "there", "which", "what"];
-    if says_any(clause, OWN_LIMITS) || limits_by_number(clause) {
+    if says_any(clause, OWN_LIMITS) || limits_by_number(clause) || pins(clause) {
         return true;
     }
     let subject = subject_of(clause);
@@ -1869,15 +1916,18 @@ fn binds(clause: &str) -> bool {
             // connect", a fault.
             // Said of a thing, not of a person however the clause opens ("note however
             // that you cannot use interactive commands" tells the agent its setting).
+            // "we can't change the public schema, mobile clients depend on it", "the
+            // external version can't mention the vendor": what may not be done to the
+            // work; not "we can't get it to work", a fault.
             "can't" | "cannot" => {
+                let before = at.checked_sub(1).map(|b| words[b]);
                 !thing
-                    && !at
-                        .checked_sub(1)
-                        .is_some_and(|b| PEOPLE.contains(&words[b]) || words[b] == "we")
-                    && matches!(
-                        next,
-                        "be" | "go" | "have" | "include" | "contain" | "exceed" | "use" | "cost"
-                    )
+                    && !before.is_some_and(|b| PEOPLE.contains(&b))
+                    && if before == Some("we") {
+                        WE_MAY_NOT.contains(&next)
+                    } else {
+                        THING_MAY_NOT.contains(&next)
+                    }
             }
             "can" => !thing && next == "not" && after == "be",
             _ => false,

@@ -1701,3 +1701,29 @@ fn what_an_override_scraps_by_name_is_what_it_takes_back() {
         ["ok cool. let's do the 50/30/20 split, that seems easy enough."]
     );
 }
+
+#[test]
+fn what_we_can_not_do_to_the_work_and_what_it_is_pinned_to_are_rules() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "we can't change the public schema, mobile clients depend on it",
+            "we can't spend on a lawyer until the seed round closes",
+            "the external version can't mention the vendor by name",
+            "we're stuck on 1.54 for now, can't bump",
+            "we're staying on terraform 1.5.x",
+            "we need to use American English and second person",
+            "a secondary is mandatory",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "we can't get it to work",
+            "we cant reproduce it locally",
+            "I'm stuck on this bug for hours",
+            "we're stuck on the same error again",
+            "the app can't connect to redis",
+        ],
+    );
+}
