@@ -531,9 +531,14 @@ fn does_as_a_plan(lower: &str) -> bool {
     // "ok rip out the tub, we're doing a walk-in shower", "venue says long tables fit
     // better so we're doing three long tables": said after what led to it.
     does_as_a_plan_first(first_clause(lower))
+        // "Soda didn't pan out, we're just doing plain PySpark checks".
         || clauses(lower).skip(1).any(|clause| {
+            let clause = ["we're just ", "we are just ", "we're now ", "we are now "]
+                .iter()
+                .find_map(|lead| clause.strip_prefix(lead))
+                .map_or(clause.to_owned(), |rest| format!("we're {rest}"));
             (clause.starts_with("we're doing ") || clause.starts_with("we are doing "))
-                && does_as_a_plan_first(clause)
+                && does_as_a_plan_first(&clause)
         })
 }
 
@@ -2577,7 +2582,20 @@ fn ends_choosing(lower: &str) -> bool {
     let trimmed = lower.trim_end_matches(['.', '!']).trim_end();
     let end = trimmed.strip_suffix(" after all").unwrap_or(trimmed);
     // "Ardour it is for the recording software", "Ardour it is, then": the choice first.
+    // "URL path it is: /v2/... for changed endpoints", "whole class it is i guess": the
+    // pick ends its first clause, what follows tells more.
+    let first = lower
+        .split([':', ',', ';', '—'])
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(['.', '!'])
+        .trim_end();
     end.ends_with(" it is")
+        || (first.ends_with(" it is")
+            && first.split_whitespace().count() <= 6
+            && !first.split_whitespace().any(|w| {
+                matches!(w, "what" | "how" | "where" | "when" | "who" | "which" | "whether" | "if")
+            }))
         || lower.contains(" it is for ")
         || lower.contains(" it is, then")
         || picks_it(lower)

@@ -1727,3 +1727,15 @@ fn what_we_can_not_do_to_the_work_and_what_it_is_pinned_to_are_rules() {
         ],
     );
 }
+
+#[test]
+fn a_pick_that_ends_its_first_clause_and_doing_said_after_news_are_decisions() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "URL path it is: /v2/... for changed endpoints",
+            "Soda didn't pan out, we're just doing plain PySpark checks: one per table",
+        ],
+    );
+    assert_kind(None, &["we tried, it is what it is, anyway"]);
+}
