@@ -297,8 +297,12 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // their mark, budgets, ceilings and refusals said as people say them: 4.3 kB more,
 // 290,812 B, and the line moved to 295 kB (on 40 chats not read before, newest decisions
 // went from 49 to 60 of 72, rules from 86 to 94 of 102, superseded stated as current from
-// 11 to 4 of 40).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 295 kB", (t) => {
+// 11 to 4 of 40). Words written without apostrophes, news of a change, what we can't do
+// to the work, pins to a version, and the planner counting a summary's standing block:
+// 297,759 B, and the line moved to 300 kB (on 40 technical chats not read before, rules
+// went from 68 to 78 of 85 at 50% of their tokens and newest decisions from 79 to 83 of 98;
+// chats in the target's band at 50% from 6 to 73 of 80).
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 300 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -307,5 +311,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 295
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 295_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 300_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
