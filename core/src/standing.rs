@@ -641,6 +641,29 @@ const DECISION_MARKS: &[&str] = &[
     "will take care of",
 ];
 
+/// A choice still to make ("need to pick a queue for order events"): the marks of a
+/// choice made name it, but no option is taken.
+const UNDECIDED: &[&str] = &[
+    "need to pick",
+    "need to choose",
+    "needs to pick",
+    "have to pick",
+    "have to choose",
+    "trying to pick",
+    "trying to choose",
+    "help me pick",
+    "help me choose",
+    "how to pick",
+    "how to choose",
+    "which to pick",
+    "hard to pick",
+    "hard to choose",
+    "can't pick",
+    "can't choose",
+    "can't decide",
+    "deciding between",
+];
+
 /// Words that make an instruction override an earlier one, wherever they stand.
 const OVERRIDE_MARKS: &[&str] = &[
     "instead",
@@ -904,11 +927,6 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     }
     let replaces = contains_phrase(&lower, "replace") && lower.contains(" with ");
     let now_doing = says_any(&lower, NOW_DOING) && is_override(&lower);
-    // An order that ends on what it replaces: "Use md5 to hash passwords instead."
-    let instead = lower
-        .trim_end_matches(|c: char| !c.is_alphanumeric())
-        .ends_with(" instead")
-        && is_imperative(&lower);
     let idiom = says_any(&lower, DECISION_IDIOMS)
         || accepts(&lower)
         || leans_to(&lower)
@@ -923,7 +941,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         || does_as_a_plan(&lower)
         || replaces
         || now_doing
-        || instead;
+        || plans_instead(&lower);
     // "One of my engineers asked whether we should use X": a question reported;
     // "whatever we pick has to be easy to clean": a rule for any choice.
     // Not "an estate sale for whatever's left": a thing, named.
@@ -943,7 +961,9 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     let decides = !wonders
         && !refuses
         && ((idiom && !is_personal(&lower))
-            || ((says_any(&lower, DECISION_MARKS) || proposes(&lower) || commits(&lower))
+            || (((says_any(&lower, DECISION_MARKS) && !says_any(&lower, UNDECIDED))
+                || proposes(&lower)
+                || commits(&lower))
                 && speaks_for_the_work(&lower)
                 && !is_habit(&lower)));
     if decides && !says_any(&lower, GOING_ON) && !reports_the_past(&lower) {
@@ -971,8 +991,9 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
             || keeps_to(clause);
         let ordered = is_imperative(clause)
             || addresses_the_work(clause)
-            || reported_order(clause).is_some_and(is_imperative);
-        let marked = says_any(clause, RULE_MARKS) || says_any(clause, BINDING);
+            || reported_order(clause).is_some_and(is_imperative)
+            || bounds_itself(clause);
+        let marked = marks_a_rule(clause);
         ((strong || (marked && !fragment)) && ordered)
             || binds(clause)
             || keeps_to(clause)
@@ -985,6 +1006,57 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     let contrast = (lower.contains(", not ") || excludes(&lower))
         && clauses(&lower).next().is_some_and(is_imperative);
     (rule || contrast || refuses_ever(&lower)).then_some(Kind::Rule)
+}
+
+/// An order or a plan that ends on what it replaces: "Use md5 to hash passwords
+/// instead.", "so both kids are going to Munich International School instead".
+fn plans_instead(lower: &str) -> bool {
+    lower
+        .trim_end_matches(|c: char| !c.is_alphanumeric())
+        .ends_with(" instead")
+        && (is_imperative(lower) || says_any(lower, &["going to", "will", "we'll", "gonna"]))
+}
+
+/// Does a statement set its own bound ("MVP is email + in-app only", "Active means at
+/// least one session_start event in that week")? A bound it holds makes it a rule,
+/// though it speaks of a thing and not to anyone.
+fn bounds_itself(clause: &str) -> bool {
+    let words: Vec<&str> = first_words(clause).into_iter().map(word).collect();
+    let thing = words
+        .first()
+        .is_some_and(|w| !NOT_THINGS.contains(w) && !w.starts_with(|c: char| c.is_ascii_digit()));
+    let is = words
+        .iter()
+        .skip(1)
+        .take(3)
+        .any(|w| matches!(*w, "is" | "are" | "means" | "stays" | "stay"));
+    const BOUNDS: &[&str] = &[
+        "only",
+        "at least",
+        "at most",
+        "no more than",
+        "no less than",
+    ];
+    thing && is && !is_personal(clause) && says_any(clause, BOUNDS)
+}
+
+/// Does a clause hold a mark of a rule ([`RULE_MARKS`], [`BINDING`])? "Between" counts
+/// where it bounds a quantity.
+fn marks_a_rule(clause: &str) -> bool {
+    RULE_MARKS
+        .iter()
+        .any(|m| contains_phrase(clause, m) && (*m != "between" || bounds_between(clause)))
+        || says_any(clause, BINDING)
+}
+
+/// Does "between" bound a quantity ("keep it between 3 and 5", "between $200 and $300"),
+/// not relate two things ("correlation between F1 and the PM's rating")?
+fn bounds_between(clause: &str) -> bool {
+    clause.split("between ").skip(1).any(|after| {
+        after
+            .trim_start_matches(['$', '£', '€'])
+            .starts_with(|c: char| c.is_ascii_digit())
+    })
 }
 
 /// `lower` with the apostrophes a hurried writer leaves out put back, and curly ones made
@@ -1236,6 +1308,10 @@ fn acts_bare(lower: &str) -> bool {
     let Some([verb, next, ..]) = without_subject(&words) else {
         return false;
     };
+    // "ordering matters per order id": the -ing word is the subject.
+    if STATES.contains(next) {
+        return false;
+    }
     // "switching food to Hartley's barbecue", "hiring Bluebird Movers to do the whole
     // thing": what it changes to, or whom it engages, whatever comes between.
     let changes = matches!(
@@ -2418,6 +2494,84 @@ fn is_adverb(word: &str) -> bool {
     word.len() > 5 && word.ends_with("ly") && !["apply", "supply", "reply"].contains(&word)
 }
 
+/// A sentence whose subject is a person or a thing states how things are ("I always
+/// forget my keys"), not what to do.
+const SUBJECTS: &[&str] = &[
+    "i",
+    "i'm",
+    "i've",
+    "i'd",
+    "my",
+    "he",
+    "she",
+    "they",
+    "it",
+    "it's",
+    "there",
+    "that",
+    "this",
+    "the",
+    "a",
+    "an",
+    "what",
+    "who",
+    "when",
+    "where",
+    "why",
+    "how",
+    "if",
+    "yes",
+    "thanks",
+    "thank",
+    "sounds",
+    "great",
+    "cool",
+    "nice",
+    "sure",
+    "hmm",
+    "well",
+    "we",
+    "our",
+    "you",
+    "your",
+    "is",
+    "are",
+    "was",
+    "were",
+    "am",
+    "been",
+    "being",
+    "had",
+    "did",
+    "does",
+    "can",
+    "could",
+    "would",
+    "will",
+    "mine",
+    "yours",
+    "ours",
+    "theirs",
+    "his",
+    "her",
+    "its",
+    "someone",
+    "somebody",
+    "everyone",
+    "everybody",
+    "people",
+    "what's",
+    "whats",
+    "how's",
+    "here's",
+    "here",
+    "which",
+    "that's",
+    "thats",
+    "there's",
+    "theres",
+];
+
 /// Does it speak as an order: it starts with a verb or a rule word, not a subject?
 fn is_imperative(lower: &str) -> bool {
     let words = first_words(lower);
@@ -2426,81 +2580,61 @@ fn is_imperative(lower: &str) -> bool {
     let Some(first) = words.iter().copied().map(word).find(|w| !is_adverb(w)) else {
         return false;
     };
-    // A sentence whose subject is a person or a thing states how things are ("I always
-    // forget my keys"), not what to do.
-    const SUBJECTS: &[&str] = &[
-        "i",
-        "i'm",
-        "i've",
-        "i'd",
-        "my",
-        "he",
-        "she",
-        "they",
-        "it",
-        "it's",
-        "there",
-        "that",
-        "this",
-        "the",
-        "a",
-        "an",
-        "what",
-        "who",
-        "when",
-        "where",
-        "why",
-        "how",
-        "if",
-        "yes",
-        "thanks",
-        "thank",
-        "sounds",
-        "great",
-        "cool",
-        "nice",
-        "sure",
-        "hmm",
-        "well",
-        "we",
-        "our",
-        "you",
-        "your",
-        "is",
-        "are",
-        "was",
-        "were",
-        "am",
-        "been",
-        "being",
-        "had",
-        "did",
-        "does",
-        "can",
-        "could",
-        "would",
-        "will",
-        "mine",
-        "yours",
-        "ours",
-        "theirs",
-        "his",
-        "her",
-        "its",
-        "someone",
-        "somebody",
-        "everyone",
-        "everybody",
-        "people",
-        "what's",
-        "whats",
-        "how's",
-        "here's",
-        "here",
-        "which",
-    ];
-    !SUBJECTS.contains(&first)
+    // A number opens a measure or a count ("7.4 questions out of 312"), never an order.
+    if SUBJECTS.contains(&first) || first.starts_with(|c: char| c.is_ascii_digit()) {
+        return false;
+    }
+    // A verb of a subject after the first words ("ordering matters per order id", "ops
+    // team is 2 people", "EM/F1 stays as a smoke check"): the first word is that subject.
+    // Not after a verb that takes what follows as its object ("ensure logs are rotated",
+    // "assume prices are in EUR").
+    let words: Vec<&str> = words.iter().copied().map(word).collect();
+    let at = words.iter().position(|w| *w == first).unwrap_or(0);
+    let states = |i: usize| words.get(i).is_some_and(|w| STATES.contains(w));
+    !(states(at + 1) || (states(at + 2) && !TAKES_A_CLAUSE.contains(&first)))
 }
+
+/// Orders whose object is a clause of its own: "make sure the build is green".
+const TAKES_A_CLAUSE: &[&str] = &[
+    "assume",
+    "remember",
+    "note",
+    "ensure",
+    "make",
+    "check",
+    "verify",
+    "confirm",
+    "say",
+    "tell",
+    "know",
+    "mention",
+    "state",
+    "show",
+    "flag",
+    "treat",
+    "consider",
+    "pretend",
+    "imagine",
+    "expect",
+    "keep",
+    "test",
+    "prove",
+    "double-check",
+    "don't",
+    "dont",
+    "never",
+    "always",
+    "please",
+    "just",
+];
+
+/// Verbs that follow a subject and say how it is: after the first words of a sentence,
+/// they make it a statement, not an order.
+const STATES: &[&str] = &[
+    "is", "are", "was", "were", "isn't", "aren't", "wasn't", "weren't", "has", "hasn't", "had",
+    "matters", "stays", "seems", "looks", "sounds", "feels", "remains", "depends", "works",
+    "happens", "takes",
+];
 
 /// Words that make a clause speak to how the work must go, whatever opens it
 /// ([`addresses_the_work`]).
@@ -3273,8 +3407,37 @@ fn labels_a_value(lower: &str, spoke_of: &impl Fn(&[&str]) -> bool) -> bool {
     };
     let label: Vec<&str> = label.split_whitespace().map(word).collect();
     (1..=3).contains(&label.len())
+        && !matches!(
+            label[0],
+            "next" | "update" | "question" | "q" | "edit" | "context"
+        )
         && spoke_of(&label)
         && (1..=12).contains(&value.split_whitespace().count())
+        && !measures(value)
+        && !says_any(value, UNSURE)
+}
+
+/// Words that leave a question open ("labeled data: sort of", "on failure: depends").
+const UNSURE: &[&str] = &[
+    "sort of", "kind of", "depends", "not sure", "maybe", "no idea", "unclear", "dunno", "idk",
+    "probably",
+];
+
+/// Does a value report a measure, not set one: a change ("$8.3k -> $11.2k", "31 min (was
+/// 3h10m)"), a statistic ("+0.064pp, 95% CI [-0.035pp, +0.163pp], p=0.20"), several
+/// figures?
+fn measures(value: &str) -> bool {
+    let figures = value
+        .split_whitespace()
+        .filter(|w| {
+            w.trim_start_matches(['+', '-', '~', '$', '(', '['])
+                .starts_with(|c: char| c.is_ascii_digit())
+        })
+        .count();
+    figures >= 3
+        || ["->", "→", "(was", " vs", "="]
+            .iter()
+            .any(|m| value.contains(m))
 }
 
 /// A clause that names the thing, then the verb that says what it is ("On tooling — the
@@ -3300,8 +3463,25 @@ fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bool) -> bool
     // Friday", "practices are Tuesday and Wednesday now").
     // "session zero is next Wednesday at 6".
     let day_at = at + 1 + usize::from(matches!(words.get(at + 1), Some(&("next" | "this"))));
+    // A time, not a count ("ops team is 2 people").
+    let counts = words.get(day_at + 1).is_some_and(|next| {
+        next.chars().all(char::is_alphabetic)
+            && !matches!(
+                *next,
+                "am" | "pm"
+                    | "sharp"
+                    | "on"
+                    | "at"
+                    | "and"
+                    | "or"
+                    | "to"
+                    | "until"
+                    | "till"
+                    | "start"
+            )
+    });
     let dated = words.get(day_at).is_some_and(|w| {
-        w.starts_with(|c: char| c.is_ascii_digit())
+        (w.starts_with(|c: char| c.is_ascii_digit()) && !counts)
             || ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
                 .iter()
                 .any(|day| w.starts_with(day) && w.ends_with(['y', 's']))

@@ -1739,3 +1739,64 @@ fn a_pick_that_ends_its_first_clause_and_doing_said_after_news_are_decisions() {
     );
     assert_kind(None, &["we tried, it is what it is, anyway"]);
 }
+
+#[test]
+fn facts_measures_and_choices_still_to_make_are_not_instructions() {
+    assert_kind(
+        None,
+        &[
+            "ordering matters per order id.",
+            "ops team is 2 people.",
+            "EM/F1 stays as a smoke check for now.",
+            "that's in every contract.",
+            "mean flips between runs: 7.4 questions out of 312.",
+            "correlation between F1 and PM's rating: 0.21.",
+            "7.4 questions out of 312 flip between runs.",
+            "need to pick a queue for order events.",
+            "help me choose a CI provider for the monorepo.",
+        ],
+    );
+    // Orders with a clause for their object, bounds a statement sets, plans that end on
+    // what they replace, and a bound between two numbers stay instructions.
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "Assume prices are in EUR.",
+            "Ensure logs are rotated daily.",
+            "MVP is email + in-app only",
+            "Active means at least one session_start event in that week.",
+            "Keep the batch size between 32 and 64.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &["MIS has spots for both, so both kids are going to Munich International School instead."],
+    );
+    // The override replaces the choice it names an option of, not a fact that shares
+    // its words ("ordering" was read as a decision and taken back instead).
+    let found = read(&[
+        (
+            "user",
+            "need to pick a queue. ordering matters per order id. options: kafka, SQS FIFO, kinesis",
+        ),
+        ("assistant", "SQS FIFO or Kinesis both keep per-key order."),
+        (
+            "user",
+            "let's go with SQS FIFO, SNS FIFO fanout to one queue per consumer.",
+        ),
+        ("assistant", "Here is the publish code."),
+        (
+            "user",
+            "talked to the team. ok switching to Kinesis, per-shard ordering by order id is enough for us.",
+        ),
+    ]);
+    let sqs = found
+        .iter()
+        .find(|i| i.text.contains("SQS FIFO, SNS"))
+        .expect("the SQS choice");
+    assert!(sqs.superseded, "{found:#?}");
+    assert!(
+        !found.iter().any(|i| i.text.contains("ordering matters")),
+        "{found:#?}"
+    );
+}
