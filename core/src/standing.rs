@@ -922,7 +922,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         return None;
     }
     let lower = with_apostrophes(&crate::case::lowercase(text));
-    if asks(&lower) || reports_advice(&lower) {
+    if asks(&lower) || reports_advice(&lower) || reports_scores(&lower) {
         return None;
     }
     let replaces = contains_phrase(&lower, "replace") && lower.contains(" with ");
@@ -1084,7 +1084,11 @@ fn with_apostrophes(lower: &str) -> String {
         ("thats", "that's"),
         ("whats", "what's"),
     ];
-    let straight = lower.replace('\u{2019}', "'");
+    // "non negotiable", "nonnegotiable": the mark as the lists spell it.
+    let straight = lower
+        .replace('\u{2019}', "'")
+        .replace("non negotiable", "non-negotiable")
+        .replace("nonnegotiable", "non-negotiable");
     let mut out = String::with_capacity(straight.len() + 8);
     let mut word_start = None;
     for (at, c) in straight.char_indices() {
@@ -2587,15 +2591,22 @@ fn is_imperative(lower: &str) -> bool {
     // A verb of a subject after the first words ("ordering matters per order id", "ops
     // team is 2 people", "EM/F1 stays as a smoke check"): the first word is that subject.
     // Not after a verb that takes what follows as its object ("ensure logs are rotated",
-    // "assume prices are in EUR").
+    // "assume prices are in EUR"), nor after a word that forbids ("nothing that sounds
+    // like a threat").
     let words: Vec<&str> = words.iter().copied().map(word).collect();
     let at = words.iter().position(|w| *w == first).unwrap_or(0);
     let states = |i: usize| words.get(i).is_some_and(|w| STATES.contains(w));
     !(states(at + 1) || (states(at + 2) && !TAKES_A_CLAUSE.contains(&first)))
 }
 
-/// Orders whose object is a clause of its own: "make sure the build is green".
+/// Orders whose object is a clause of its own ("make sure the build is green"), and the
+/// words that open a prohibition ("nothing that sounds like a threat").
 const TAKES_A_CLAUSE: &[&str] = &[
+    "nothing",
+    "no",
+    "none",
+    "nobody",
+    "only",
     "assume",
     "remember",
     "note",
@@ -3320,6 +3331,7 @@ fn settles_what_was_asked(sentence: &str, discussed: &[String], opens_reply: boo
     let lower = crate::case::lowercase(sentence.trim());
     if lower.ends_with('?')
         || asks(&lower)
+        || reports_scores(&lower)
         || is_personal(&lower)
         || is_habit(&lower)
         || reports_the_past(&lower)
@@ -3423,6 +3435,18 @@ const UNSURE: &[&str] = &[
     "probably",
 ];
 
+/// Does a sentence report scores ("test set results: macro-F1 0.738, security recall
+/// 0.93", "distilroberta: 0.731 ± 0.012")? Two fractions or a spread are measured, not
+/// chosen; a single one may be a threshold set ("flag anything over 0.8").
+fn reports_scores(lower: &str) -> bool {
+    let fractions = lower
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_ascii_digit() && c != '.'))
+        .filter(|w| w.starts_with("0.") && w.len() > 2)
+        .count();
+    fractions >= 2 || lower.contains('±')
+}
+
 /// Does a value report a measure, not set one: a change ("$8.3k -> $11.2k", "31 min (was
 /// 3h10m)"), a statistic ("+0.064pp, 95% CI [-0.035pp, +0.163pp], p=0.20"), several
 /// figures?
@@ -3463,23 +3487,7 @@ fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bool) -> bool
     // Friday", "practices are Tuesday and Wednesday now").
     // "session zero is next Wednesday at 6".
     let day_at = at + 1 + usize::from(matches!(words.get(at + 1), Some(&("next" | "this"))));
-    // A time, not a count ("ops team is 2 people").
-    let counts = words.get(day_at + 1).is_some_and(|next| {
-        next.chars().all(char::is_alphabetic)
-            && !matches!(
-                *next,
-                "am" | "pm"
-                    | "sharp"
-                    | "on"
-                    | "at"
-                    | "and"
-                    | "or"
-                    | "to"
-                    | "until"
-                    | "till"
-                    | "start"
-            )
-    });
+    let counts = counts_things(&words[day_at.min(words.len())..]);
     let dated = words.get(day_at).is_some_and(|w| {
         (w.starts_with(|c: char| c.is_ascii_digit()) && !counts)
             || ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -3521,6 +3529,18 @@ fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bool) -> bool
         && closes
         && has_value
         && spoke_of(thing)
+}
+
+/// Do `words` open with a count of things, not a time ("2 people", not "6 pm", "10 to
+/// noon", "99.9% over 30 days")?
+fn counts_things(words: &[&str]) -> bool {
+    const NOT_COUNTED: &[&str] = &[
+        "am", "pm", "sharp", "on", "at", "and", "or", "to", "until", "till", "start", "over",
+        "for", "per", "in", "by", "of", "from", "with", "a", "an", "the", "each", "every",
+    ];
+    matches!(words, [n, next, ..] if n.chars().all(|c| c.is_ascii_digit())
+        && next.chars().all(char::is_alphabetic)
+        && !NOT_COUNTED.contains(next))
 }
 
 /// The option alone, a few words with no subject and no verb ("pgloader for the bulk
@@ -3857,7 +3877,12 @@ fn subject_words(text: &str) -> Vec<String> {
             token.split(['.', ':', '/']).collect()
         };
         for w in words {
-            if (w.len() > 2 || version) && !is_marking_word(w) {
+            if is_marking_word(w) {
+                continue;
+            }
+            // "Poetry's monorepo story" speaks of Poetry.
+            let w = w.strip_suffix("'s").unwrap_or(w).trim_matches('\'');
+            if (w.len() > 2 || version) && !is_marking_word(w) && !NOT_THINGS.contains(&w) {
                 out.push(singular(w).to_owned());
             }
         }

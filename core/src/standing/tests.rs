@@ -1800,3 +1800,37 @@ fn facts_measures_and_choices_still_to_make_are_not_instructions() {
         "{found:#?}"
     );
 }
+
+#[test]
+fn scores_reported_are_no_choice_and_a_possessive_names_its_thing() {
+    assert_kind(
+        None,
+        &[
+            "test set results: macro-F1 0.738, security recall 0.93 with the override at 0.2.",
+            "distilroberta: macro-F1 0.731 ± 0.012",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "20% of each squad is reserved for bugs, non negotiable per our CTO",
+            "My wife is firm, so nothing that sounds like a threat.",
+        ],
+    );
+    let found = read(&[
+        (
+            "user",
+            "We're on Python 3.10. let's go with Poetry, one pyproject per package with path deps.",
+        ),
+        ("assistant", "Here is the layout."),
+        (
+            "user",
+            "Poetry's monorepo story is too clunky for us — switching to uv workspaces with a single lockfile.",
+        ),
+    ]);
+    let poetry = found
+        .iter()
+        .find(|i| i.text.contains("go with Poetry"))
+        .expect("the Poetry choice");
+    assert!(poetry.superseded, "{found:#?}");
+}
