@@ -547,6 +547,11 @@ fn does_as_a_plan_first(lower: &str) -> bool {
         "take", "ship", "do", "book", "pick", "choose", "keep", "buy", "hire", "launch", "rent",
         "sell", "order", "host", "hold", "serve", "invite", "adopt", "drop", "skip", "cut",
         "stick", "release", "deploy", "target", "publish", "submit", "switch", "move",
+        // What is done to the work ("We merge WP2 and WP3 into one", "we omit price from
+        // JSON-LD for now", "we vendor fmt under third_party/").
+        "merge", "omit", "vendor", "pay", "upgrade", "offer", "split", "organize", "exclude",
+        "include", "add", "remove", "store", "cache", "migrate", "rename", "pin", "rewrite",
+        "bump", "charge", "send", "report", "require", "allow",
     ];
     let mut words: Vec<&str> = first_words(lower).into_iter().map(word).collect();
     if words.starts_with(&["we", "are"]) {

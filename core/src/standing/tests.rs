@@ -1834,3 +1834,15 @@ fn scores_reported_are_no_choice_and_a_possessive_names_its_thing() {
         .expect("the Poetry choice");
     assert!(poetry.superseded, "{found:#?}");
 }
+
+#[test]
+fn what_we_do_to_the_work_said_in_the_present_is_a_decision() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "We merge WP2 and WP3 into one — two work packages total",
+            "we omit price from JSON-LD for now",
+            "we pay candidates $150 for the take home",
+        ],
+    );
+}
