@@ -1088,6 +1088,7 @@ fn with_apostrophes(lower: &str) -> String {
         ("theyre", "they're"),
         ("thats", "that's"),
         ("whats", "what's"),
+        ("im", "i'm"),
     ];
     // "non negotiable", "nonnegotiable": the mark as the lists spell it.
     let straight = lower
@@ -1874,6 +1875,45 @@ const OWN_LIMITS: &[&str] = &[
     "we refuse",
 ];
 
+/// What someone the work is for, or the place it happens in, will not have or do, as
+/// the user relays it ("our lease doesn't allow any alcohol", "my husband refuses to pay
+/// for lightning lane", "he asked me not to use any kids' books", "my daughter does NOT
+/// want a DJ", "we are not doing full cry it out", "his tools are NOT for sale", "anything
+/// with a lot of walking is out for him", "that's a hard line for me").
+const REFUSALS: &[&str] = &[
+    "doesn't allow",
+    "does not allow",
+    "don't allow",
+    "won't allow",
+    "doesn't want",
+    "does not want",
+    "refuses to",
+    "asked me not to",
+    "asked us not to",
+    "told me not to",
+    "told us not to",
+    "not for sale",
+    "is out for",
+    "are out for",
+    "hard line",
+    "would hate",
+    "we're not doing",
+    "we are not doing",
+    "i'm not doing",
+    "i am not doing",
+    "we're not paying",
+    "i'm not paying",
+    "i'm not putting",
+    "we're not putting",
+];
+
+/// "the Hendersons can't drive mornings at all": what someone can never do, a rule for
+/// any plan.
+fn never_can(clause: &str) -> bool {
+    says_any(clause, &["can't", "cannot"])
+        && clause.trim_end_matches(['.', '!']).ends_with(" at all")
+}
+
 /// Words that set a limit on a thing ("opening budget can't exceed 120k", "flash isn't
 /// allowed at her games").
 const LIMITS: &[&str] = &[
@@ -1954,7 +1994,12 @@ fn pins(clause: &str) -> bool {
 fn binds(clause: &str) -> bool {
     const PEOPLE: &[&str] = &["i", "i'm", "he", "she", "they", "you"];
     const THINGS: &[&str] = &["it", "it's", "that", "this", "there", "which", "what"];
-    if says_any(clause, OWN_LIMITS) || limits_by_number(clause) || pins(clause) {
+    if says_any(clause, OWN_LIMITS)
+        || says_any(clause, REFUSALS)
+        || limits_by_number(clause)
+        || pins(clause)
+        || never_can(clause)
+    {
         return true;
     }
     let subject = subject_of(clause);

@@ -1846,3 +1846,30 @@ fn what_we_do_to_the_work_said_in_the_present_is_a_decision() {
         ],
     );
 }
+
+#[test]
+fn what_the_people_and_places_of_the_work_will_not_have_is_a_rule() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "our lease doesn't allow any alcohol on the premises",
+            "my husband refuses to pay for lightning lane",
+            "he asked me not to use any kids' books",
+            "my daughter does NOT want a DJ or anything loud, she wants it chill",
+            "we are not doing full cry it out, my wife isn't comfortable with it",
+            "my husbands tools are NOT for sale, they stay on the shelf",
+            "so anything with a lot of walking is out for him.",
+            "nothing on the menu goes over $15, thats a hard line for me",
+            "im not putting this on a credit card, period.",
+            "the Hendersons can't drive mornings at all",
+        ],
+    );
+    // A fault, a wish about the past, a person who can't come: no rule.
+    assert_kind(
+        None,
+        &[
+            "we can't get the build to work",
+            "I can't believe how fast that was",
+        ],
+    );
+}
