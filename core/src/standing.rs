@@ -1319,7 +1319,7 @@ fn acts_bare(lower: &str) -> bool {
         return false;
     };
     // "ordering matters per order id": the -ing word is the subject.
-    if STATES.contains(next) {
+    if SUBJECT_VERBS.contains(next) {
         return false;
     }
     // "switching food to Hartley's barbecue", "hiring Bluebird Movers to do the whole
@@ -2645,7 +2645,7 @@ fn is_imperative(lower: &str) -> bool {
     // like a threat").
     let words: Vec<&str> = words.iter().copied().map(word).collect();
     let at = words.iter().position(|w| *w == first).unwrap_or(0);
-    let states = |i: usize| words.get(i).is_some_and(|w| STATES.contains(w));
+    let states = |i: usize| words.get(i).is_some_and(|w| SUBJECT_VERBS.contains(w));
     !(states(at + 1) || (states(at + 2) && !TAKES_A_CLAUSE.contains(&first)))
 }
 
@@ -2691,7 +2691,7 @@ const TAKES_A_CLAUSE: &[&str] = &[
 
 /// Verbs that follow a subject and say how it is: after the first words of a sentence,
 /// they make it a statement, not an order.
-const STATES: &[&str] = &[
+const SUBJECT_VERBS: &[&str] = &[
     "is", "are", "was", "were", "isn't", "aren't", "wasn't", "weren't", "has", "hasn't", "had",
     "matters", "stays", "seems", "looks", "sounds", "feels", "remains", "depends", "works",
     "happens", "takes",
