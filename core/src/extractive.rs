@@ -198,7 +198,7 @@ fn line_items(entries: &[Entry<'_>], focus: &[String]) -> Vec<Item> {
             || is_lead_in(text)
             || text.starts_with("```")
             || is_tool_call(text)
-            || (!summary && is_narration(text))
+            || (!summary && entry.role != "user" && is_narration(text))
         {
             continue;
         }
@@ -558,7 +558,9 @@ fn heading_of(role: &str, text: &str, lower: &str) -> (Heading, bool) {
     let intends = has(&["i should", "i want", "if i ", "i can ", "i could", "i need"]);
     let agent = role != "user";
     let apologizes = agent && apologizes(lower);
-    let names_an_error = ERROR_WORDS.iter().any(|w| says_word(lower, w)) && !is_command(text);
+    let names_an_error = ERROR_WORDS.iter().any(|w| says_word(lower, w))
+        && !is_command(text)
+        && !(agent && supposes(lower));
     // A file's line as a listing numbers it (`  503\t    ZeroDivisionError: …` in a
     // docstring, `145:    raise ValueError(`) is the file's text, not what happened.
     let listed = role == "tool" && is_listed_line(text);
@@ -614,7 +616,8 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
             && ["thanks", "thank you", "great", "sure", "ok", "hello", "hi "]
                 .iter()
                 .any(|w| lower.contains(w)));
-    if small_talk && score < 4 {
+    // "ok. the upload of photo 7 failed: HTTP 413" opens as small talk and reports an error.
+    if small_talk && score < 4 && heading != Heading::Errors {
         score = 0;
     }
     if lower.contains("«artifact:") {
@@ -684,6 +687,29 @@ fn says_word(lower: &str, word: &str) -> bool {
                 .is_some_and(|rest| rest.starts_with(char::is_alphanumeric));
         before.is_none_or(|c| !joined(c)) && !goes_on
     })
+}
+
+/// Does an agent's line tell what would happen, not what did ("if any upload returns
+/// `failure()`, the whole chain after it is failed", "re-tapping won't double-enqueue and
+/// it handles a previously failed chain", "make sure a failed job is retried")? Advice
+/// names errors it describes; the ones that happened are on lines of their own.
+fn supposes(lower: &str) -> bool {
+    const SUPPOSING: &[&str] = &[
+        "if",
+        "unless",
+        "whenever",
+        "would",
+        "could",
+        "might",
+        "means",
+        "lets",
+        "caution",
+        "make sure",
+        "in case",
+        "handles",
+        "instead of",
+    ];
+    SUPPOSING.iter().any(|w| says_word(lower, w))
 }
 
 /// Does an agent's line open with an apology ("I apologize for the confusion. Let me…")?

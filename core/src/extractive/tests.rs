@@ -352,3 +352,33 @@ fn headings_written_in_bold_are_not_lines_of_their_own() {
     assert!(!summary.contains("Decide your rule"), "{summary}");
     assert!(!summary.contains("Carrying your stuff"), "{summary}");
 }
+
+#[test]
+fn advice_about_errors_is_no_error_that_happened() {
+    let messages = vec![
+        Message::user(
+            "u",
+            "Uploads die when the phone locks. What's the right way?",
+        ),
+        Message::assistant(
+            "a",
+            "The unique name means re-tapping submit won't double-enqueue; `APPEND_OR_REPLACE` \
+             handles a previously failed chain.\n\n\
+             One caution: if any upload returns `Result.failure()`, the whole chain after it is \
+             failed, including finalize.",
+        ),
+        Message::user(
+            "u2",
+            "ok. the upload of photo 7 failed: HTTP 413 from /api/photos",
+        ),
+    ];
+    let summary = summarize(&messages, 400);
+    let errors = summary
+        .split("## Errors")
+        .nth(1)
+        .map(|s| s.split("\n## ").next().unwrap_or(s))
+        .unwrap_or_default();
+    assert!(errors.contains("HTTP 413"), "{summary}");
+    assert!(!errors.contains("double-enqueue"), "{summary}");
+    assert!(!errors.contains("One caution"), "{summary}");
+}
