@@ -2149,7 +2149,41 @@ fn limits_by_number(clause: &str) -> bool {
                 && w[1] == "than"
                 && (number(w[2]) || matches!(w[2], "one" | "two" | "three" | "four" | "five"))
         });
-    max_after || at_most || (has_number && (budget || only || at_least || spend))
+    max_after
+        || at_most
+        || sets_a_bound(&words)
+        || (has_number && (budget || only || at_least || spend))
+}
+
+/// Does a clause set a bound of the work as its value ("min sdk is 24", "max upload size
+/// is 10mb", "the memory limit is 512Mi")? Not one measured now ("max latency was 900ms",
+/// "the max is 800ms right now"): that is how things stand, not what the work must keep.
+fn sets_a_bound(words: &[&str]) -> bool {
+    const BOUNDS: &[&str] = &[
+        "min", "max", "minimum", "maximum", "limit", "cap", "ceiling", "floor",
+    ];
+    const NOW: &[&str] = &[
+        "currently",
+        "now",
+        "today",
+        "usually",
+        "typically",
+        "average",
+    ];
+    let Some(verb) = words
+        .iter()
+        .take(6)
+        .position(|w| matches!(*w, "is" | "are" | "stays" | "remains"))
+    else {
+        return false;
+    };
+    let value = &words[verb + 1..];
+    words[..verb].iter().any(|w| BOUNDS.contains(w))
+        && value
+            .iter()
+            .take(2)
+            .any(|w| w.starts_with(|c: char| c.is_ascii_digit() || c == '$'))
+        && !words.iter().any(|w| NOW.contains(w))
 }
 
 /// Does a clause guess at how things are ("that must be frustrating", "it must have been

@@ -1873,3 +1873,25 @@ fn what_the_people_and_places_of_the_work_will_not_have_is_a_rule() {
         ],
     );
 }
+
+#[test]
+fn a_bound_of_the_work_said_as_its_value_is_a_rule() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "min sdk is 24",
+            "max upload size is 10mb",
+            "the memory limit is 512Mi per pod",
+            "minimum order is 50 units",
+        ],
+    );
+    // How things stand now, measured: no bound set.
+    assert_kind(
+        None,
+        &[
+            "the max latency was 900ms",
+            "the max is 800ms right now",
+            "max throughput is currently 2k rps",
+        ],
+    );
+}
