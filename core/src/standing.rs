@@ -742,6 +742,8 @@ const OVERRIDE_OPENERS: &[&str] = &[
     "ditch",
     // "Drop tsup; the packages get built with plain tsc".
     "drop",
+    // "nvm on the risk acceptance, we upgrade jquery too".
+    "nevermind",
 ];
 
 /// Words that state what the work now is, said with an override ("Forget Postgres;
@@ -926,7 +928,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     if text.len() < 8 || text.len() > MAX_CHARS {
         return None;
     }
-    let lower = with_apostrophes(&crate::case::lowercase(text));
+    let lower = respelled(&crate::case::lowercase(text));
     if asks(&lower) || reports_advice(&lower) || reports_scores(&lower) {
         return None;
     }
@@ -965,6 +967,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     let refuses = contains_phrase(&lower, "rather not");
     let decides = !wonders
         && !refuses
+        && !reports_a_proposal(&lower)
         && ((idiom && !is_personal(&lower))
             || (((says_any(&lower, DECISION_MARKS) && !says_any(&lower, UNDECIDED))
                 || proposes(&lower)
@@ -1011,6 +1014,43 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     let contrast = (lower.contains(", not ") || excludes(&lower))
         && clauses(&lower).next().is_some_and(is_imperative);
     (rule || contrast || refuses_ever(&lower)).then_some(Kind::Rule)
+}
+
+/// Does it report what someone else proposed ("a colleague suggested writing our own
+/// binlog reader in go instead of running connect", "the CFO wants us to use Ramp")? The
+/// user has chosen nothing yet; their answer follows.
+fn reports_a_proposal(lower: &str) -> bool {
+    const PROPOSED: &[&str] = &[
+        "suggested",
+        "suggests",
+        "proposed",
+        "proposes",
+        "recommended",
+        "pitched",
+        "wants us to",
+        "wanted us to",
+        "pushing for",
+        "pushed for",
+    ];
+    // Said by its subject, in the sentence's first words: not "rest as proposed",
+    // "the free program my PT recommended" (a thing, named), nor "what you suggested"
+    // (the assistant's proposal, taken).
+    let words: Vec<&str> = first_words(lower).into_iter().map(word).take(7).collect();
+    let own = words
+        .first()
+        .is_some_and(|w| matches!(*w, "i" | "we" | "i'd" | "we'd" | "i've" | "we've"));
+    // Nor "the start date they proposed is March 3": the proposal named, then settled.
+    !own && (1..words.len()).any(|at| {
+        !matches!(
+            words[at - 1],
+            "as" | "was" | "were" | "been" | "be" | "is" | "you" | "the"
+        ) && !words
+            .get(at + 1)
+            .is_some_and(|w| SUBJECT_VERBS.contains(w) || *w == "is")
+            && PROPOSED
+                .iter()
+                .any(|p| says_any(&words[at..].join(" "), &[p]) && p.starts_with(words[at]))
+    })
 }
 
 /// An order or a plan that ends on what it replaces: "Use md5 to hash passwords
@@ -1064,10 +1104,11 @@ fn bounds_between(clause: &str) -> bool {
     })
 }
 
-/// `lower` with the apostrophes a hurried writer leaves out put back, and curly ones made
-/// straight: "i cant go above $20", "flash isnt allowed", "thats settled" read as the
-/// words they are. ("its" and "ill" stay: they are words of their own.)
-fn with_apostrophes(lower: &str) -> String {
+/// `lower` as the word lists spell it: the apostrophes a hurried writer leaves out put
+/// back, curly ones made straight ("i cant go above $20", "flash isnt allowed", "thats
+/// settled" read as the words they are; "its" and "ill" stay: they are words of their
+/// own), and a few marks spelled one way ("non negotiable", "nvm", "never mind").
+fn respelled(lower: &str) -> String {
     const SPELLED: &[(&str, &str)] = &[
         ("cant", "can't"),
         ("dont", "don't"),
@@ -1089,12 +1130,15 @@ fn with_apostrophes(lower: &str) -> String {
         ("thats", "that's"),
         ("whats", "what's"),
         ("im", "i'm"),
+        ("nvm", "nevermind"),
     ];
-    // "non negotiable", "nonnegotiable": the mark as the lists spell it.
+    // "non negotiable", "nonnegotiable": the mark as the lists spell it; "never mind"
+    // one word, which is no "never".
     let straight = lower
         .replace('\u{2019}', "'")
         .replace("non negotiable", "non-negotiable")
-        .replace("nonnegotiable", "non-negotiable");
+        .replace("nonnegotiable", "non-negotiable")
+        .replace("never mind", "nevermind");
     let mut out = String::with_capacity(straight.len() + 8);
     let mut word_start = None;
     for (at, c) in straight.char_indices() {
@@ -1748,14 +1792,22 @@ fn drops_a_choice(lower: &str) -> bool {
 fn opens_dropping(lower: &str) -> bool {
     let mut words = lower
         .split_whitespace()
-        .map(word)
-        .skip_while(|w| LEADS.contains(w));
+        .skip_while(|w| LEADS.contains(&word(w)));
     let (Some(verb), Some(object)) = (words.next(), words.next()) else {
         return false;
     };
-    ["scrap", "ditch", "forget"].contains(&verb)
-        && !["it", "to", "about", "that", "this"].contains(&object)
-        && clauses(lower).nth(1).is_some()
+    // "nevermind on the risk acceptance, we upgrade jquery too"; not "nevermind, I
+    // found it".
+    ["scrap", "ditch", "forget", "scratch", "nevermind"].contains(&word(verb))
+        && !verb.ends_with(',')
+        && ![
+            "it", "to", "about", "that", "this", "i", "we", "you", "he", "she", "they", "me",
+            "then", "lol",
+        ]
+        .contains(&word(object))
+        && clauses(lower)
+            .nth(1)
+            .is_some_and(|then| !asks(then) && !says_any(then, &["show me", "give me", "tell me"]))
 }
 
 /// Is it an order that changes a part of the work to another choice ("switch prep day to
@@ -1799,6 +1851,8 @@ fn orders_a_pick(lower: &str) -> bool {
             // "put him on a 60-day PIP".
             | ["put", "him" | "her", "on" | "in", ..]
         )
+        // "Store every timestamp in UTC" is a rule of the work.
+        || (orders_the_work(&words) && !marks_a_rule(lower))
         || match words.as_slice() {
             // "ok use email plus postcode": the means, set; not "use it wisely", "use your
             // judgement", "used to".
@@ -1832,6 +1886,131 @@ fn orders_a_pick(lower: &str) -> bool {
             }
             _ => false,
         }
+}
+
+/// What is done to a system, never what an assistant writes ([`orders_the_work`]).
+const WORK_VERBS: &[&str] = &[
+    "accept",
+    "compress",
+    "move",
+    "split",
+    "exclude",
+    "archive",
+    "shard",
+    "partition",
+    "encrypt",
+    "hash",
+    "batch",
+    "cache",
+    "store",
+    "vendor",
+    "pin",
+    "migrate",
+    "merge",
+    "deprecate",
+    "retire",
+    "sunset",
+    "gate",
+    "throttle",
+    "retain",
+    "purge",
+    "dedupe",
+    "route",
+    "proxy",
+    "queue",
+    "host",
+    "self-host",
+    "stream",
+    "oversample",
+    "downsample",
+    "freeze",
+    "quantize",
+    "generate",
+    "enforce",
+    "deploy",
+    "bundle",
+    "precompute",
+    "denormalize",
+    "key",
+    "bucket",
+    "debounce",
+    "sanitize",
+    "escape",
+    "rotate",
+    "expire",
+    "evict",
+    "mirror",
+    "replicate",
+];
+
+/// What follows a verb, not a noun ("batch size is 512", "cache has ~200k entries",
+/// "shard 1 took 4m10s", "store cache + install: ~45s"): a thing of the work, a
+/// preposition, or things counted ("SBOMs", "429s", "1600px").
+const WORK_OBJECTS: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "our",
+    "their",
+    "all",
+    "every",
+    "each",
+    "any",
+    "raw",
+    "old",
+    "older",
+    "new",
+    "it",
+    "them",
+    "everything",
+    "by",
+    "to",
+    "on",
+    "per",
+    "into",
+    "in",
+    "at",
+    "with",
+];
+
+/// Is it a bare order that does a thing to the work ("accept the risk on the outdated
+/// jquery", "move raw data older than 90 days to Atlas Online Archive", "split by
+/// dashboard topic", "compress to 1600px long edge", "generate SBOMs with syft in CI"),
+/// not one that asks for an answer ("split this into two functions", "generate a script
+/// that …")? The verbs are what is done to a system, never what an assistant writes.
+fn orders_the_work(words: &[&str]) -> bool {
+    let [verb, next, _, ..] = words else {
+        return false;
+    };
+    let (verb, next) = (word(verb), word(next));
+    let things = next.len() > 3
+        && next.ends_with('s')
+        && !next.ends_with("ss")
+        && !SUBJECT_VERBS.contains(&next)
+        && !matches!(
+            next,
+            "takes"
+                | "looks"
+                | "does"
+                | "goes"
+                | "needs"
+                | "runs"
+                | "gets"
+                | "this"
+                | "his"
+                | "hers"
+                | "ours"
+                | "yours"
+                | "theirs"
+                | "thus"
+                | "plus"
+                | "always"
+        );
+    let measured = next.starts_with(|c: char| c.is_ascii_digit())
+        && next.contains(|c: char| c.is_alphabetic());
+    WORK_VERBS.contains(&verb)
+        && (WORK_OBJECTS.contains(&next) || things || measured)
+        && !(verb == "generate" && matches!(next, "a" | "an" | "the"))
 }
 
 /// Does it tell what someone does as a habit ("I always pick one at random"), not what
@@ -3252,6 +3431,10 @@ fn kinds_in<'t>(
             kinds.push((Kind::Decision, sentence));
         } else if let Some(kind) = kind {
             kinds.push((kind, sentence));
+        } else if let Some(kind) = after_label(sentence).and_then(kind_of) {
+            // "format — use the avro converter …", "what counts as errors: we'll exclude
+            // 429s": the instruction after the topic it answers.
+            kinds.push((kind, sentence));
         } else if sentence.len() > MAX_CHARS {
             // A long run-on sentence: its parts, each read alone ("… so — we're
             // switching to rooflights instead of the dormer, three on the back slope …").
@@ -3281,6 +3464,42 @@ fn kinds_in<'t>(
         kinds.push((Kind::Decision, text.trim()));
     }
     kinds
+}
+
+/// What a sentence says after a short label that names its topic ("format — …", "for
+/// jquery — …", "what counts as errors: …"), if it opens with one.
+fn after_label(sentence: &str) -> Option<&str> {
+    let (at, mark) = [": ", " — ", " – ", " - "]
+        .iter()
+        .filter_map(|mark| sentence.find(mark).map(|at| (at, mark.len())))
+        .min()?;
+    let label = &sentence[..at];
+    let rest = sentence[at + mark..].trim();
+    // A topic, not a clause of its own ("wait, I realize — …", "would a simpler option
+    // be: …?", "separate q, does Vary: …").
+    let topic = (1..=5).contains(&label.split_whitespace().count())
+        && !label.contains(',')
+        && !label.split_whitespace().any(|w| {
+            matches!(
+                crate::case::lowercase(word(w)).as_str(),
+                "i" | "we"
+                    | "you"
+                    | "he"
+                    | "she"
+                    | "they"
+                    | "it"
+                    | "would"
+                    | "should"
+                    | "does"
+                    | "do"
+                    | "is"
+                    | "are"
+                    | "can"
+                    | "could"
+            )
+        });
+    (topic && !sentence.trim_end().ends_with('?') && rest.split_whitespace().count() >= 3)
+        .then_some(rest)
 }
 
 /// `sentence` said with the one `before` it (a stress, a seal): the instruction read in
@@ -3864,7 +4083,7 @@ fn answers_a_choice(question: &str, reply: &str) -> bool {
 }
 
 fn is_override(text: &str) -> bool {
-    let lower = crate::case::lowercase(text);
+    let lower = respelled(&crate::case::lowercase(text));
     let bare = |w: &&str| word(w).to_owned();
     // The first word, or the first after the openers ("Okay, forget Unity").
     let first = lower.split_whitespace().next().map(|w| bare(&w));

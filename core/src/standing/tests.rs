@@ -1895,3 +1895,72 @@ fn a_bound_of_the_work_said_as_its_value_is_a_rule() {
         ],
     );
 }
+
+#[test]
+fn a_bare_order_that_does_a_thing_to_the_work_is_a_decision() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "accept the risk on the outdated jquery in the admin panel",
+            "move raw data older than 90 days to Atlas Online Archive",
+            "split by dashboard topic so the test set has unseen tables",
+            "compress to 1600px long edge jpeg quality 80 before upload",
+            "generate SBOMs with syft in CI and attach to the github release",
+            "exclude 429s from errors, those are rate limits on purpose",
+        ],
+    );
+    // The same words as nouns, a request for an answer, a proposal reported.
+    assert_kind(
+        None,
+        &[
+            "cache has ~200k entries",
+            "shard 1 took 4m10s, shard 2 2m50s",
+            "batch of 24 takes me maybe 3 hrs",
+            "split this into two functions please",
+            "generate a script that renames them",
+            "a colleague suggested writing our own binlog reader in go instead of running connect",
+            "one of the staff engineers wants us to buy snyk",
+            "never mind, I found it",
+        ],
+    );
+}
+
+#[test]
+fn an_instruction_after_the_topic_it_answers_and_an_override_that_drops_a_choice() {
+    let found = read(&[
+        ("user", "Set up CDC from our MySQL into Kafka."),
+        (
+            "assistant",
+            "Debezium's MySQL connector fits; which format do you want?",
+        ),
+        (
+            "user",
+            "format — use the avro converter with the schema registry we already run. \
+             what does the connector config look like",
+        ),
+        ("assistant", "Here is the config."),
+        (
+            "user",
+            "for jquery — accept the risk on the outdated jquery in the admin panel.",
+        ),
+        ("assistant", "Noted; write a risk acceptance."),
+        (
+            "user",
+            "nvm on the risk acceptance, we upgrade jquery too, to 3.7 with jquery-migrate.",
+        ),
+    ]);
+    let texts: Vec<&str> = found.iter().map(|i| i.text.as_str()).collect();
+    assert!(
+        texts.iter().any(|t| t.contains("use the avro converter")),
+        "{texts:?}"
+    );
+    let accepted = found
+        .iter()
+        .find(|i| i.text.contains("accept the risk"))
+        .expect("the risk accepted");
+    assert!(accepted.superseded, "{found:?}");
+    assert!(
+        texts.iter().any(|t| t.starts_with("nvm on the risk")),
+        "{texts:?}"
+    );
+}
