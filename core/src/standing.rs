@@ -425,7 +425,11 @@ const DECISION_IDIOMS: &[&str] = &[
     "approach:",
     "plan:",
     "the right call",
-    "pivot",
+    // Not "pivot tables".
+    "pivot to",
+    "pivoting to",
+    "we pivot",
+    "let's pivot",
     "we're going to",
     "we are going to",
 ];
@@ -542,6 +546,24 @@ fn does_as_a_plan(lower: &str) -> bool {
         })
 }
 
+/// "we're fixing the modal focus trap first", "We are pursuing the claim separately": what
+/// is under way; not these, which tell of a state ([`does_as_a_plan_first`]).
+const STATES: &[&str] = &[
+    "going",
+    "thinking",
+    "trying",
+    "hoping",
+    "looking",
+    "having",
+    "getting",
+    "being",
+    "wondering",
+    "considering",
+    "struggling",
+    "waiting",
+    "planning",
+];
+
 fn does_as_a_plan_first(lower: &str) -> bool {
     const DOING: &[&str] = &[
         "take", "ship", "do", "book", "pick", "choose", "keep", "buy", "hire", "launch", "rent",
@@ -567,21 +589,6 @@ fn does_as_a_plan_first(lower: &str) -> bool {
         return false;
     };
     // "we're fixing the modal focus trap first", "We are pursuing the claim separately".
-    const STATES: &[&str] = &[
-        "going",
-        "thinking",
-        "trying",
-        "hoping",
-        "looking",
-        "having",
-        "getting",
-        "being",
-        "wondering",
-        "considering",
-        "struggling",
-        "waiting",
-        "planning",
-    ];
     let doing_now = *who == "we're" && verb.ends_with("ing") && !STATES.contains(verb);
     // "we're doing a walk-in shower": a thing done is chosen; not "we're doing a lot of …",
     // "we're doing great".
@@ -609,7 +616,22 @@ fn does_as_a_plan_first(lower: &str) -> bool {
             | "really"
             | "what"
     );
-    if doing_now && !how && (done_a_thing || !matches!(*next, "to" | "a" | "for" | "about" | "on"))
+    // "We're renting a 4x4 from Adobe", "We're starting on Sunday, September 14": a thing
+    // got, a day set; not "we're building a marketplace" (the work itself).
+    let gets = matches!(
+        *verb,
+        "renting" | "buying" | "booking" | "hiring" | "ordering" | "leasing" | "adopting"
+    ) && *next == "a";
+    let sets_a_day = matches!(
+        *verb,
+        "starting" | "leaving" | "flying" | "launching" | "departing" | "arriving"
+    ) && *next == "on";
+    if doing_now
+        && !how
+        && (done_a_thing
+            || gets
+            || sets_a_day
+            || !matches!(*next, "to" | "a" | "for" | "about" | "on"))
     {
         return !is_habit(lower);
     }
@@ -716,7 +738,10 @@ const OVERRIDE_MARKS: &[&str] = &[
     "i'd rather",
     "we'd rather",
     "forget about",
-    "pivot",
+    "pivot to",
+    "pivoting to",
+    "we pivot",
+    "let's pivot",
     "you know what",
     "revise",
     "off the table",
@@ -946,6 +971,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         || ends_choosing(&lower)
         || settles(&lower)
         || does_as_a_plan(&lower)
+        || someone_chose(&lower)
         || replaces
         || now_doing
         || plans_instead(&lower);
@@ -1014,6 +1040,46 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     let contrast = (lower.contains(", not ") || excludes(&lower))
         && clauses(&lower).next().is_some_and(is_imperative);
     (rule || contrast || refuses_ever(&lower)).then_some(Kind::Rule)
+}
+
+/// Does it tell what someone the work is for chose ("he picked the paper towel one",
+/// "Valeria has chosen her cousin Mateo to be her chambelán", "my sister went with the
+/// navy one")? Not "my wife picked up the kids", "he chose to ignore it".
+fn someone_chose(lower: &str) -> bool {
+    let words: Vec<&str> = first_words(first_clause(lower))
+        .into_iter()
+        .map(word)
+        .collect();
+    let chose = |at: usize| match words.get(at..at + 2) {
+        Some(["picked" | "chose" | "chosen", _]) => Some(at + 1),
+        Some(["decided" | "settled", "on"] | ["went", "with"] | ["opted", "for"]) => Some(at + 2),
+        _ => None,
+    };
+    (1..4.min(words.len())).any(|at| {
+        let subject = &words[..at];
+        let said_by = !matches!(
+            subject[0],
+            "i" | "we"
+                | "you"
+                | "if"
+                | "when"
+                | "whether"
+                | "what"
+                | "which"
+                | "who"
+                | "should"
+                | "did"
+                | "has"
+                | "have"
+        ) && (words[at] != "chosen"
+            || matches!(subject.last(), Some(&("has" | "have"))));
+        said_by
+            && chose(at).is_some_and(|object| {
+                words
+                    .get(object)
+                    .is_some_and(|w| !matches!(*w, "up" | "to" | "out" | "it" | "me" | "us" | "on"))
+            })
+    })
 }
 
 /// Does it report what someone else proposed ("a colleague suggested writing our own
@@ -1306,6 +1372,49 @@ fn leans_to(lower: &str) -> bool {
     counted || plans || orders
 }
 
+/// Verbs of a choice said bare, without a subject ([`acts_bare`]).
+const ACTS: &[&str] = &[
+    "switching",
+    "swapping",
+    "changing",
+    "moving",
+    "scrapping",
+    "ditching",
+    "dropping",
+    "bumping",
+    "raising",
+    "lowering",
+    "upgrading",
+    "downgrading",
+    "replacing",
+    "trading",
+    "postponing",
+    "pushing",
+    "cancelling",
+    "canceling",
+    "returning",
+    "selling",
+    "keeping",
+    "sticking",
+    "skipping",
+    "picking",
+    "choosing",
+    "signing",
+    "booking",
+    "hiring",
+    "renting",
+    "ordering",
+    "buying",
+    "getting",
+    "doing",
+    // "I'm pricing the 8 oz jars at $9", "I'm trimming it to four flavors".
+    "pricing",
+    "trimming",
+    "capping",
+    "charging",
+    "naming",
+];
+
 /// A change or a choice said without its subject, as chat does ("switching the coast base
 /// to Rovinj", "scrapping the module, I'm writing my own", "signing up for the Harvest
 /// Hills 10K", "nope, doing the April half-marathon", "ordered a nuc for late April"): a
@@ -1313,41 +1422,6 @@ fn leans_to(lower: &str) -> bool {
 /// the work is ("redoing our only bathroom ourselves", "writing a small rust cli"), not
 /// "cutting it close".
 fn acts_bare(lower: &str) -> bool {
-    const ACTS: &[&str] = &[
-        "switching",
-        "swapping",
-        "changing",
-        "moving",
-        "scrapping",
-        "ditching",
-        "dropping",
-        "bumping",
-        "raising",
-        "lowering",
-        "upgrading",
-        "downgrading",
-        "replacing",
-        "trading",
-        "postponing",
-        "pushing",
-        "cancelling",
-        "canceling",
-        "returning",
-        "selling",
-        "keeping",
-        "sticking",
-        "skipping",
-        "picking",
-        "choosing",
-        "signing",
-        "booking",
-        "hiring",
-        "renting",
-        "ordering",
-        "buying",
-        "getting",
-        "doing",
-    ];
     // "starting with the voicemail he left me", "ending on the toast to both their moms":
     // an order set.
     const ORDER: &[&str] = &["starting", "opening", "ending", "closing", "finishing"];
@@ -1390,13 +1464,23 @@ fn acts_bare(lower: &str) -> bool {
     let drops = (matches!(*verb, "dropping" | "scrapping" | "ditching" | "cutting")
         || CHANGED.contains(verb) && !matches!(*verb, "switched" | "swapped"))
         && !matches!(*next, "to" | "by" | "in" | "into" | "it" | "off");
-    let on = (ON.contains(next) || next.starts_with(|c: char| c.is_ascii_digit()) || drops) && to;
+    // "ordered brass pulls from amazon": a deal names what it got.
+    let deal = DONE.contains(verb)
+        && next.chars().all(char::is_alphabetic)
+        && !matches!(
+            *next,
+            "it" | "that" | "this" | "them" | "to" | "in" | "out" | "on"
+        );
+    let on = (ON.contains(next) || next.starts_with(|c: char| c.is_ascii_digit()) || drops || deal)
+        && to;
     let acts = (ACTS.contains(verb) || DONE.contains(verb) || CHANGED.contains(verb)) && on
         || changes
         || engages
         || means;
     let orders = ORDER.contains(verb) && matches!(*next, "with" | "on");
-    (acts || orders) && !lower.trim_end().ends_with('?')
+    // Not "signed up to coach my son's team": the work itself.
+    let takes_on = words.windows(3).any(|w| w == ["signed", "up", "to"]);
+    (acts || orders) && !takes_on && !lower.trim_end().ends_with('?')
 }
 
 /// A clause's words from its verb on, its subject dropped where it says the same as the
@@ -1408,6 +1492,19 @@ fn without_subject<'w, 'a>(words: &'w [&'a str]) -> Option<&'w [&'a str]> {
         ["i'm" | "im", _, "my", ..] => None,
         ["i'm" | "im", rest @ ..] => Some(rest),
         ["i've" | "we've" | "i" | "we", rest @ ..]
+            if rest
+                .first()
+                .is_some_and(|verb| CHANGED.contains(verb) || DONE.contains(verb)) =>
+        {
+            Some(rest)
+        }
+        // "We have booked the hall", "I just signed up for the sprint".
+        [
+            "i" | "we",
+            "have" | "just" | "already" | "finally",
+            rest @ ..,
+        ]
+        | ["i've" | "we've", "just" | "already" | "finally", rest @ ..]
             if rest
                 .first()
                 .is_some_and(|verb| CHANGED.contains(verb) || DONE.contains(verb)) =>
@@ -1441,6 +1538,7 @@ const DONE: &[&str] = &[
     "rented",
     "registered",
     "enrolled",
+    "signed",
 ];
 
 /// Does it report a deal done, bare? It carries out a choice more often than it replaces
@@ -1852,7 +1950,9 @@ fn orders_a_pick(lower: &str) -> bool {
             | ["put", "him" | "her", "on" | "in", ..]
         )
         // "Store every timestamp in UTC" is a rule of the work.
-        || (orders_the_work(&words) && !marks_a_rule(lower))
+        || (orders_the_work(&words)
+            && !matches!(words.get(1).map(|w| word(w)), Some("every" | "each"))
+            && !says_any(lower, &["always", "never", "no exceptions"]))
         || match words.as_slice() {
             // "ok use email plus postcode": the means, set; not "use it wisely", "use your
             // judgement", "used to".
@@ -2084,6 +2184,24 @@ const REFUSALS: &[&str] = &[
     "i'm not paying",
     "i'm not putting",
     "we're not putting",
+    // "my ex won't agree to any exchanges at his mother's house", "my wife won't have any
+    // cactus", "my husband will not give up his good coffee beans".
+    "won't agree to",
+    "will not agree to",
+    "won't have any",
+    "will not have any",
+    "won't give up",
+    "will not give up",
+    // "my mother-in-law insists that the Mass be at St. Anthony's", "she made me promise
+    // no inflatables", "I promised them the hive entrances won't face their yard".
+    "insists",
+    "insisted",
+    "made me promise",
+    "i promised",
+    "we promised",
+    // "her budget tops out at $3,000".
+    "tops out at",
+    "top out at",
 ];
 
 /// "the Hendersons can't drive mornings at all": what someone can never do, a rule for
@@ -2322,11 +2440,17 @@ fn limits_by_number(clause: &str) -> bool {
                     | "stand"
             )
     });
+    // "we can't drive more than about 3 hours on any single day".
     let at_most = refused
-        && words.windows(3).any(|w| {
+        && words.windows(4).any(|w| {
+            let amount = if matches!(w[2], "about" | "around" | "roughly") {
+                w[3]
+            } else {
+                w[2]
+            };
             w[0] == "more"
                 && w[1] == "than"
-                && (number(w[2]) || matches!(w[2], "one" | "two" | "three" | "four" | "five"))
+                && (number(amount) || matches!(amount, "one" | "two" | "three" | "four" | "five"))
         });
     max_after
         || at_most
@@ -2608,8 +2732,14 @@ fn forbids_a_thing(clause: &str) -> bool {
         "nothing that ",
         "none of ",
     ];
+    // "no owner may speak for more than two minutes": who may not.
+    let no_one_may = matches!(
+        clause.split_whitespace().collect::<Vec<_>>().as_slice(),
+        ["no", _, "may" | "can" | "shall" | "gets", ..]
+    );
     clause.strip_prefix("no ").is_some_and(names_a_thing)
         || NOTHING.iter().any(|n| clause.starts_with(n))
+        || no_one_may
 }
 
 /// Does a "let's not" speak of the pace ("Fine, let's not overthink it", "let's not

@@ -1964,3 +1964,44 @@ fn an_instruction_after_the_topic_it_answers_and_an_override_that_drops_a_choice
         "{texts:?}"
     );
 }
+
+#[test]
+fn choices_made_by_the_people_of_the_work_or_said_as_deals_are_decisions() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "he picked the paper towel one",
+            "Valeria has chosen her cousin Mateo to be her chambelán de honor",
+            "We're renting a 4x4 from Adobe Rent a Car",
+            "We're starting on Sunday, September 14, from Sarria",
+            "I'm pricing the 8 oz jars at $9 across the board for now",
+            "I signed up for the Lake Mendota sprint on August 10",
+            "ordered brass pulls from amazon, 5 inch centers",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "my wife picked up the kids",
+            "he chose to ignore it",
+            "Signed up to coach my son's U8 rec soccer team.",
+            "we're building a marketplace for tutors",
+            "they know pivot tables",
+        ],
+    );
+}
+
+#[test]
+fn what_the_people_of_the_work_insist_on_or_will_not_agree_to_is_a_rule() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "my ex won't agree to any exchanges at his mother's house",
+            "her budget tops out at $3,000 for both ears",
+            "no owner may speak for more than two minutes during open forum",
+            "we can't drive more than about 3 hours on any single day",
+            "My husband insists we not name his brother as guardian under any circumstances",
+            "my wife won't have any cactus or spiky stuff, grandkids are over constantly",
+        ],
+    );
+}
