@@ -301,8 +301,13 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // to the work, pins to a version, and the planner counting a summary's standing block:
 // 297,759 B, and the line moved to 300 kB (on 40 technical chats not read before, rules
 // went from 68 to 78 of 85 at 50% of their tokens and newest decisions from 79 to 83 of 98;
-// chats in the target's band at 50% from 6 to 73 of 80).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 300 kB", (t) => {
+// chats in the target's band at 50% from 6 to 73 of 80). Bounds said as values ("min sdk
+// is 24"), bare orders that do a thing to the work ("move raw data older than 90 days to
+// …"), choices the people of the work make, deals reported, refusals relayed ("my ex won't
+// agree to …"), proposals someone else made read as none: 3.1 kB more, 302,693 B, and the
+// line moved to 305 kB (on 40 everyday chats not read before, rules went from 72 to 80 of
+// 85 and newest decisions from 96 to 102 of 122 at 50% of their tokens).
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 305 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -311,5 +316,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 300
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 300_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 305_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
