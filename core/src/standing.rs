@@ -106,6 +106,7 @@ const OPENERS: &[&str] = &[
     "yep",
     "yup",
     "hmm",
+    "actually",
 ];
 
 /// Words that make a clause a rule and speak to how the work must go, whatever opens
@@ -1932,7 +1933,9 @@ fn orders_a_pick(lower: &str) -> bool {
             // "ship 4.2 on Thursday": a release, set.
             | ["ship" | "launch" | "release", _, "on" | "in" | "by", ..]
             // "ok put the router in the basement next to the modem": a thing, placed.
-            | ["put" | "place" | "mount" | "hang", "the" | "our" | "my" | "it" | "them", _, ..]
+            | ["put" | "place" | "mount" | "hang", "the" | "our" | "my" | "it" | "them" | "a" | "an", _, ..]
+            // "Start from whisper-large-v3-turbo and fine-tune the full model".
+            | ["start", "from", _, ..]
             // "skip the pass and book point-to-point tickets", "ok counter at $97k then".
             | ["skip", "the", _, ..]
             | ["counter", "at" | "with", _, ..]
@@ -1991,6 +1994,7 @@ fn orders_a_pick(lower: &str) -> bool {
 /// What is done to a system, never what an assistant writes ([`orders_the_work`]).
 const WORK_VERBS: &[&str] = &[
     "accept",
+    "ship",
     "compress",
     "move",
     "split",

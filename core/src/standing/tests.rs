@@ -1907,6 +1907,10 @@ fn a_bare_order_that_does_a_thing_to_the_work_is_a_decision() {
             "compress to 1600px long edge jpeg quality 80 before upload",
             "generate SBOMs with syft in CI and attach to the github release",
             "exclude 429s from errors, those are rate limits on purpose",
+            "actually drop celery for arq, it's async and our whole stack is async already",
+            "put a bounded buffer of 1000 in front of the enrich stage",
+            "ok ship the shared module as an xcframework through SPM",
+            "Start from whisper-large-v3-turbo and fine-tune the full model.",
         ],
     );
     // The same words as nouns, a request for an answer, a proposal reported.
