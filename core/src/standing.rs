@@ -2211,8 +2211,19 @@ const REFUSALS: &[&str] = &[
 /// "the Hendersons can't drive mornings at all": what someone can never do, a rule for
 /// any plan.
 fn never_can(clause: &str) -> bool {
-    says_any(clause, &["can't", "cannot"])
-        && clause.trim_end_matches(['.', '!']).ends_with(" at all")
+    let words: Vec<&str> = clause.split_whitespace().map(word).collect();
+    // "we can't lose any open PR's work", "the payments namespace cannot experience any
+    // downtime", "email can't bounce or be delayed at any point": not ever, not any of it.
+    // Said of the work, not to the reader ("Note that you cannot use any interactive
+    // session commands in this environment" tells an agent how its tools work).
+    let any = refuses_a_deed(&words)
+        && !words.contains(&"you")
+        && (says_any(clause, &["at any point", "at any time", "ever"])
+            || words
+                .windows(3)
+                .any(|w| matches!(w[0], "can't" | "cannot") && w[2] == "any"));
+    any || (says_any(clause, &["can't", "cannot"])
+        && clause.trim_end_matches(['.', '!']).ends_with(" at all"))
 }
 
 /// Words that set a limit on a thing ("opening budget can't exceed 120k", "flash isn't
@@ -2425,8 +2436,32 @@ fn limits_by_number(clause: &str) -> bool {
     let at_least = contains_phrase(clause, "need") && contains_phrase(clause, "at least");
     // "we can spend about $80 a month on her food", "I can't take more than two days off".
     let spend = says_any(clause, &["can spend", "can afford", "can only spend"]);
-    // Not "I can't believe it took more than 3 days".
-    let refused = words.windows(2).any(|w| {
+    let refused = refuses_a_deed(&words);
+    // "we can't drive more than about 3 hours on any single day".
+    let at_most = refused
+        && words.windows(4).any(|w| {
+            let amount = if matches!(w[2], "about" | "around" | "roughly") {
+                w[3]
+            } else {
+                w[2]
+            };
+            w[0] == "more"
+                && w[1] == "than"
+                && (number(amount) || matches!(amount, "one" | "two" | "three" | "four" | "five"))
+        });
+    // "the feature lookup can take at most 10ms p99".
+    let at_most_said = contains_phrase(clause, "at most") && has_number;
+    max_after
+        || at_most
+        || at_most_said
+        || sets_a_bound(&words)
+        || (has_number && (budget || only || at_least || spend))
+}
+
+/// Does a clause say what can't or won't be done ("we can't lose any open PR's work"), not
+/// what someone can't believe, find or wait for ("I can't believe it took 3 days")?
+fn refuses_a_deed(words: &[&str]) -> bool {
+    words.windows(2).any(|w| {
         matches!(w[0], "can't" | "cannot" | "won't")
             && !matches!(
                 w[1],
@@ -2442,24 +2477,17 @@ fn limits_by_number(clause: &str) -> bool {
                     | "get"
                     | "wait"
                     | "stand"
+                    | "decide"
+                    | "choose"
+                    | "think"
+                    | "afford"
+                    | "handle"
+                    | "compile"
+                    | "parse"
+                    | "load"
+                    | "keep"
             )
-    });
-    // "we can't drive more than about 3 hours on any single day".
-    let at_most = refused
-        && words.windows(4).any(|w| {
-            let amount = if matches!(w[2], "about" | "around" | "roughly") {
-                w[3]
-            } else {
-                w[2]
-            };
-            w[0] == "more"
-                && w[1] == "than"
-                && (number(amount) || matches!(amount, "one" | "two" | "three" | "four" | "five"))
-        });
-    max_after
-        || at_most
-        || sets_a_bound(&words)
-        || (has_number && (budget || only || at_least || spend))
+    })
 }
 
 /// Does a clause set a bound of the work as its value ("min sdk is 24", "max upload size

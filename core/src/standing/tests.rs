@@ -2009,3 +2009,25 @@ fn what_the_people_of_the_work_insist_on_or_will_not_agree_to_is_a_rule() {
         ],
     );
 }
+
+#[test]
+fn what_the_work_can_never_suffer_and_an_upper_bound_are_rules() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "we can't lose any open PR's work",
+            "The payments namespace cannot experience any downtime during the rollout",
+            "email can't bounce or be delayed at any point during the migration",
+            "the feature lookup can take at most 10ms p99 of the 50ms budget",
+        ],
+    );
+    // What someone can't find, get or afford, and a fault: no rule.
+    assert_kind(
+        None,
+        &[
+            "I can't find any docs on this",
+            "we can't get any traction",
+            "it can't handle any load",
+        ],
+    );
+}
