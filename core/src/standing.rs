@@ -658,6 +658,11 @@ const DECISION_MARKS: &[&str] = &[
     "choose",
     "chose",
     "pick ",
+    // "we picked a lilac ball gown"; not "picked up the kids".
+    "picked a ",
+    "picked an ",
+    "picked the ",
+    "picked our ",
     "instead of",
     "rather than",
     "i want to use",
@@ -1205,7 +1210,8 @@ fn respelled(lower: &str) -> String {
         .replace('\u{2019}', "'")
         .replace("non negotiable", "non-negotiable")
         .replace("nonnegotiable", "non-negotiable")
-        .replace("never mind", "nevermind");
+        .replace("never mind", "nevermind")
+        .replace("let us ", "let's ");
     let mut out = String::with_capacity(straight.len() + 8);
     let mut word_start = None;
     for (at, c) in straight.char_indices() {
@@ -1918,8 +1924,19 @@ fn changes_to(lower: &str) -> bool {
     // Not back to a subject of the talk ("back to the question about the tiles").
     let back = matches!(words.as_slice(), ["back", "to", "a" | "an" | "the" | "our", next, ..]
         if !["question", "topic", "point", "subject", "issue"].contains(&word(next)));
-    back || (matches!(words.first(), Some(&("switch" | "change" | "move")))
-        && words.iter().skip(1).take(5).any(|w| *w == "to"))
+    // "We have changed to the emerald green gown instead", "we moved the crate out to the
+    // living room at night": the change, said done; not "we moved to Denver in 2019".
+    let done = match words.as_slice() {
+        ["we" | "i", "have" | "just", rest @ ..] | ["we've" | "i've" | "we" | "i", rest @ ..] => {
+            matches!(rest, ["changed" | "switched", "to", ..])
+                || matches!(rest, ["moved", "the" | "our" | "my" | "it" | "them", ..])
+                    && rest.iter().take(6).any(|w| *w == "to")
+        }
+        _ => false,
+    };
+    back || done
+        || (matches!(words.first(), Some(&("switch" | "change" | "move")))
+            && words.iter().skip(1).take(5).any(|w| *w == "to"))
 }
 
 /// Is it an order that picks ("Drop Python 3.8 support in the next release", "use the
@@ -3631,6 +3648,9 @@ fn kinds_in<'t>(
 /// What a sentence says after a short label that names its topic ("format — …", "for
 /// jquery — …", "what counts as errors: …"), if it opens with one.
 fn after_label(sentence: &str) -> Option<&str> {
+    if let Some(rest) = after_topic(sentence) {
+        return Some(rest);
+    }
     let (at, mark) = [": ", " — ", " – ", " - "]
         .iter()
         .filter_map(|mark| sentence.find(mark).map(|at| (at, mark.len())))
@@ -3662,6 +3682,31 @@ fn after_label(sentence: &str) -> Option<&str> {
         });
     (topic && !sentence.trim_end().ends_with('?') && rest.split_whitespace().count() >= 3)
         .then_some(rest)
+}
+
+/// What a sentence says after the topic it opens with ("For the reception, we are renting
+/// Salón Los Arcos", "For Saturday night dinner we're doing Bottega", "Regarding open
+/// forum, let us cap it at 20 minutes"): from the comma that closes the topic, or from
+/// the words that speak for the work.
+fn after_topic(sentence: &str) -> Option<&str> {
+    const TOPICS: &[&str] = &["for ", "regarding ", "as for ", "as to ", "re "];
+    const SPEAKERS: &[&str] = &["we", "we're", "we'll", "i'm", "i'll", "let's", "let"];
+    let lower = crate::case::lowercase(sentence);
+    if !TOPICS.iter().any(|t| lower.starts_with(t)) || lower.len() != sentence.len() {
+        return None;
+    }
+    let mut at = 0;
+    for (n, w) in lower.split_inclusive(' ').enumerate().take(8) {
+        let bare = word(w);
+        if n > 1 && SPEAKERS.contains(&bare) {
+            return Some(sentence[at..].trim());
+        }
+        at += w.len();
+        if w.trim_end().ends_with(',') && n >= 1 {
+            return Some(sentence[at..].trim());
+        }
+    }
+    None
 }
 
 /// `sentence` said with the one `before` it (a stress, a seal): the instruction read in

@@ -2031,3 +2031,45 @@ fn what_the_work_can_never_suffer_and_an_upper_bound_are_rules() {
         ],
     );
 }
+
+#[test]
+fn an_instruction_after_the_topic_it_opens_with_and_a_change_said_done() {
+    let found = read(&[
+        ("user", "Help me plan my daughter's quinceañera."),
+        (
+            "assistant",
+            "Gladly. Start with the date and the reception hall.",
+        ),
+        (
+            "user",
+            "I spoke with the parish office. For the reception, we are renting Salón Los \
+             Arcos, which holds 180. For Saturday night dinner we're doing Bottega in \
+             Yountville. Regarding open forum, let us cap it at 20 minutes total.",
+        ),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "We picked a lilac ball gown from a boutique on Zarzamora.",
+        ),
+        ("assistant", "Lovely."),
+        ("user", "We have changed to the emerald green gown instead."),
+    ]);
+    for said in [
+        "we are renting Salón Los Arcos",
+        "we're doing Bottega",
+        "let us cap it at 20 minutes",
+        "changed to the emerald green gown",
+    ] {
+        assert!(
+            found.iter().any(|i| i.text.contains(said)),
+            "{said}: {found:?}"
+        );
+    }
+    let lilac = found
+        .iter()
+        .find(|i| i.text.contains("lilac"))
+        .expect("the first gown");
+    assert!(lilac.superseded, "{found:?}");
+    // News of a move is no change of the work.
+    assert_kind(None, &["we moved to Denver in 2019"]);
+}
