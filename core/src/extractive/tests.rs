@@ -9,6 +9,15 @@ fn summarize(messages: &[Message], max_tokens: u64) -> String {
     )
 }
 
+/// The lines under a summary's `heading`, up to the next heading (empty without it).
+fn section<'s>(summary: &'s str, heading: &str) -> &'s str {
+    summary
+        .split(&format!("## {heading}"))
+        .nth(1)
+        .map(|s| s.split("\n## ").next().unwrap_or(s))
+        .unwrap_or_default()
+}
+
 #[test]
 fn facts_are_kept_and_small_talk_dropped() {
     let messages = [
@@ -194,11 +203,7 @@ fn guesses_and_apologies_are_not_decisions_nor_errors() {
         ),
     ];
     let summary = summarize(&messages, 400);
-    let decisions = summary
-        .split("## Decisions")
-        .nth(1)
-        .map(|s| s.split("\n## ").next().unwrap_or(s))
-        .unwrap_or_default();
+    let decisions = section(&summary, "Decisions");
     assert!(decisions.contains("The root cause is"), "{summary}");
     assert!(!decisions.contains("Maybe the issue"), "{summary}");
     assert!(!summary.contains("I apologize"), "{summary}");
@@ -373,11 +378,7 @@ fn advice_about_errors_is_no_error_that_happened() {
         ),
     ];
     let summary = summarize(&messages, 400);
-    let errors = summary
-        .split("## Errors")
-        .nth(1)
-        .map(|s| s.split("\n## ").next().unwrap_or(s))
-        .unwrap_or_default();
+    let errors = section(&summary, "Errors");
     assert!(errors.contains("HTTP 413"), "{summary}");
     assert!(!errors.contains("double-enqueue"), "{summary}");
     assert!(!errors.contains("One caution"), "{summary}");
