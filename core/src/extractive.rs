@@ -574,7 +574,7 @@ fn heading_of(role: &str, text: &str, lower: &str) -> (Heading, bool) {
     // ("Maybe the issue is in the parser") decides nothing, whatever words it uses.
     if agent && !is_guess(lower) && !apologizes && has(DECISION_WORDS) {
         (Heading::Decisions, true)
-    } else if agent && has(NEXT_WORDS) {
+    } else if agent && has(NEXT_WORDS) && !supposes(lower) {
         (Heading::Next, true)
     } else {
         let finding = agent && has_finding(lower) && text.split_whitespace().count() >= 4;
@@ -691,8 +691,9 @@ fn says_word(lower: &str, word: &str) -> bool {
 
 /// Does an agent's line tell what would happen, not what did ("if any upload returns
 /// `failure()`, the whole chain after it is failed", "re-tapping won't double-enqueue and
-/// it handles a previously failed chain", "make sure a failed job is retried")? Advice
-/// names errors it describes; the ones that happened are on lines of their own.
+/// it handles a previously failed chain", "make sure a failed job is retried", "you'd
+/// still need something to survive process death")? Advice names errors and steps it
+/// describes; the ones that happened, and the steps left, are on lines of their own.
 fn supposes(lower: &str) -> bool {
     const SUPPOSING: &[&str] = &[
         "if",
@@ -708,6 +709,8 @@ fn supposes(lower: &str) -> bool {
         "in case",
         "handles",
         "instead of",
+        "you'd",
+        "it'd",
     ];
     SUPPOSING.iter().any(|w| says_word(lower, w))
 }

@@ -370,7 +370,8 @@ fn advice_about_errors_is_no_error_that_happened() {
             "The unique name means re-tapping submit won't double-enqueue; `APPEND_OR_REPLACE` \
              handles a previously failed chain.\n\n\
              One caution: if any upload returns `Result.failure()`, the whole chain after it is \
-             failed, including finalize.",
+             failed, including finalize.\n\n\
+             You'd still need something to survive process death with the Firebase SDK.",
         ),
         Message::user(
             "u2",
@@ -382,4 +383,8 @@ fn advice_about_errors_is_no_error_that_happened() {
     assert!(errors.contains("HTTP 413"), "{summary}");
     assert!(!errors.contains("double-enqueue"), "{summary}");
     assert!(!errors.contains("One caution"), "{summary}");
+    assert!(
+        !section(&summary, "Next steps").contains("You'd still need"),
+        "{summary}"
+    );
 }
