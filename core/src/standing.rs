@@ -3610,7 +3610,10 @@ fn kinds_in<'t>(
             kinds.push((Kind::Decision, sentence));
         } else if let Some(kind) = kind {
             kinds.push((kind, sentence));
-        } else if let Some(kind) = after_label(sentence).and_then(kind_of) {
+        } else if let Some(kind) = after_label(sentence)
+            .and_then(kind_of)
+            .or_else(|| before_list(sentence).and_then(kind_of))
+        {
             // "format — use the avro converter …", "what counts as errors: we'll exclude
             // 429s": the instruction after the topic it answers.
             kinds.push((kind, sentence));
@@ -3682,6 +3685,13 @@ fn after_label(sentence: &str) -> Option<&str> {
         });
     (topic && !sentence.trim_end().ends_with('?') && rest.split_whitespace().count() >= 3)
         .then_some(rest)
+}
+
+/// What a sentence says before the list it introduces ("actually one shared warehouse per
+/// workload type instead: BI_WH, ADHOC_WH, TRANSFORM_WH").
+fn before_list(sentence: &str) -> Option<&str> {
+    let (head, list) = sentence.split_once(": ")?;
+    (list.contains(", ") && head.split_whitespace().count() >= 3).then_some(head)
 }
 
 /// What a sentence says after the topic it opens with ("For the reception, we are renting

@@ -2033,7 +2033,7 @@ fn what_the_work_can_never_suffer_and_an_upper_bound_are_rules() {
 }
 
 #[test]
-fn an_instruction_after_the_topic_it_opens_with_and_a_change_said_done() {
+fn an_instruction_around_its_topic_or_its_list_and_a_change_said_done() {
     let found = read(&[
         ("user", "Help me plan my daughter's quinceañera."),
         (
@@ -2054,6 +2054,27 @@ fn an_instruction_after_the_topic_it_opens_with_and_a_change_said_done() {
         ("assistant", "Lovely."),
         ("user", "We have changed to the emerald green gown instead."),
     ]);
+    let listed = read(&[
+        ("user", "Redesign our Snowflake RBAC."),
+        (
+            "assistant",
+            "Warehouses: one per functional role is simplest.",
+        ),
+        ("user", "warehouses: one per functional role, XS default."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "cost is already high on the dbt warehouse, $11k/mo. finance wants monitors \
+             on everything. actually one shared warehouse per workload type instead: BI_WH, \
+             ADHOC_WH, TRANSFORM_WH, LOAD_WH, per-team attribution via query tags",
+        ),
+    ]);
+    assert!(
+        listed
+            .iter()
+            .any(|i| i.text.contains("one shared warehouse") && !i.superseded),
+        "{listed:?}"
+    );
     for said in [
         "we are renting Salón Los Arcos",
         "we're doing Bottega",
