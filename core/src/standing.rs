@@ -657,6 +657,9 @@ const DECISION_MARKS: &[&str] = &[
     "i'm using",
     "choose",
     "chose",
+    "i've chosen",
+    "we've chosen",
+    "have chosen",
     "pick ",
     // "we picked a lilac ball gown"; not "picked up the kids".
     "picked a ",
@@ -2225,6 +2228,18 @@ const REFUSALS: &[&str] = &[
     "top out at",
 ];
 
+/// What a person or a place of the work requires ("the school requires that all snacks be
+/// store-bought", "daycare requires pull-ups until he's gone a full week"), not what a
+/// thing takes ("it requires a restart").
+fn relays_a_requirement(clause: &str) -> bool {
+    let first = clause.split_whitespace().next().map(word);
+    says_any(clause, &["requires", "require that"])
+        && !matches!(
+            first,
+            Some("it" | "this" | "that" | "which" | "what" | "does" | "do")
+        )
+}
+
 /// "the Hendersons can't drive mornings at all": what someone can never do, a rule for
 /// any plan.
 fn never_can(clause: &str) -> bool {
@@ -2238,7 +2253,7 @@ fn never_can(clause: &str) -> bool {
         && (says_any(clause, &["at any point", "at any time", "ever"])
             || words
                 .windows(3)
-                .any(|w| matches!(w[0], "can't" | "cannot") && w[2] == "any"));
+                .any(|w| matches!(w[0], "can't" | "cannot") && matches!(w[2], "any" | "anything")));
     any || (says_any(clause, &["can't", "cannot"])
         && clause.trim_end_matches(['.', '!']).ends_with(" at all"))
 }
@@ -2328,6 +2343,7 @@ fn binds(clause: &str) -> bool {
         || limits_by_number(clause)
         || pins(clause)
         || never_can(clause)
+        || relays_a_requirement(clause)
     {
         return true;
     }
@@ -2466,8 +2482,21 @@ fn limits_by_number(clause: &str) -> bool {
                 && w[1] == "than"
                 && (number(amount) || matches!(amount, "one" | "two" | "three" | "four" | "five"))
         });
-    // "the feature lookup can take at most 10ms p99".
-    let at_most_said = contains_phrase(clause, "at most") && has_number;
+    // "the feature lookup can take at most 10ms p99", "we would prefer to spend no more than
+    // $45 per month", "the board has capped the costume budget at $1,500 total".
+    let capped = words
+        .iter()
+        .position(|w| *w == "capped")
+        .is_some_and(|at| words[at..].iter().take(6).any(|w| *w == "at"));
+    // Set by someone, not measured ("this takes no more than 5 minutes").
+    let set = says_any(
+        clause,
+        &[
+            "can", "could", "should", "must", "prefer", "want", "spend", "budget", "keep",
+        ],
+    );
+    let at_most_said =
+        ((says_any(clause, &["at most", "no more than"]) && set) || capped) && has_number;
     max_after
         || at_most
         || at_most_said

@@ -2006,6 +2006,19 @@ fn what_the_people_of_the_work_insist_on_or_will_not_agree_to_is_a_rule() {
             "we can't drive more than about 3 hours on any single day",
             "My husband insists we not name his brother as guardian under any circumstances",
             "my wife won't have any cactus or spiky stuff, grandkids are over constantly",
+            "the school requires that all snacks shared in class be store-bought with labels",
+            "daycare requires pull-ups until he's gone a full week with zero accidents",
+            "The board has capped the costume budget at $1,500 total",
+            "We would prefer to spend no more than $45 per month on the rental",
+            "I also can't do anything first thing in the morning",
+        ],
+    );
+    // What a thing takes, measured: no rule.
+    assert_kind(
+        None,
+        &[
+            "it requires that you restart",
+            "this takes no more than 5 minutes",
         ],
     );
 }
