@@ -21,6 +21,11 @@ fn assert_kind(kind: Option<Kind>, sentences: &[&str]) {
 }
 
 /// The texts of the instructions of `turns` that a later one superseded.
+/// The instruction of `found` that says `text`, if one does.
+fn said<'f>(found: &'f [Instruction], text: &str) -> Option<&'f Instruction> {
+    found.iter().find(|i| i.text.contains(text))
+}
+
 fn superseded(turns: &[(&str, &str)]) -> Vec<String> {
     read(turns)
         .into_iter()
@@ -1953,19 +1958,15 @@ fn an_instruction_after_the_topic_it_answers_and_an_override_that_drops_a_choice
             "nvm on the risk acceptance, we upgrade jquery too, to 3.7 with jquery-migrate.",
         ),
     ]);
-    let texts: Vec<&str> = found.iter().map(|i| i.text.as_str()).collect();
     assert!(
-        texts.iter().any(|t| t.contains("use the avro converter")),
-        "{texts:?}"
+        said(&found, "use the avro converter").is_some(),
+        "{found:?}"
     );
-    let accepted = found
-        .iter()
-        .find(|i| i.text.contains("accept the risk"))
-        .expect("the risk accepted");
+    let accepted = said(&found, "accept the risk").expect("the risk accepted");
     assert!(accepted.superseded, "{found:?}");
     assert!(
-        texts.iter().any(|t| t.starts_with("nvm on the risk")),
-        "{texts:?}"
+        found.iter().any(|i| i.text.starts_with("nvm on the risk")),
+        "{found:?}"
     );
 }
 
@@ -2088,21 +2089,15 @@ fn an_instruction_around_its_topic_or_its_list_and_a_change_said_done() {
             .any(|i| i.text.contains("one shared warehouse") && !i.superseded),
         "{listed:?}"
     );
-    for said in [
+    for text in [
         "we are renting Salón Los Arcos",
         "we're doing Bottega",
         "let us cap it at 20 minutes",
         "changed to the emerald green gown",
     ] {
-        assert!(
-            found.iter().any(|i| i.text.contains(said)),
-            "{said}: {found:?}"
-        );
+        assert!(said(&found, text).is_some(), "{text}: {found:?}");
     }
-    let lilac = found
-        .iter()
-        .find(|i| i.text.contains("lilac"))
-        .expect("the first gown");
+    let lilac = said(&found, "lilac").expect("the first gown");
     assert!(lilac.superseded, "{found:?}");
     // News of a move is no change of the work.
     assert_kind(None, &["we moved to Denver in 2019"]);
