@@ -1,4 +1,4 @@
-//! The session a host keeps: the engine's [`live::Session`](crate::live::Session), the
+//! The session a host keeps: the engine's [`crate::live::Session`], the
 //! conversation's format and the JSON each message came in (to write them back), how
 //! appended messages are read, and whether a run of it is under way. Every host's session
 //! is this one, so every host's sessions compact through the session's runner: the

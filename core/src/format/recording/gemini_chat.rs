@@ -21,7 +21,7 @@
 //!
 //! gemini-cli names each call itself (the Gemini API sends none): its calls go back
 //! without an `id` and its results with gemini-cli's (`read_file-1752306492234-58dd…`),
-//! paired by name and order (see [`super::gemini`]). Qwen Code's calls keep the id their
+//! paired by name and order (see [`crate::format::gemini`]). Qwen Code's calls keep the id their
 //! API gave them. A response whose call the chat did not record (older versions kept a
 //! tool's result in the user's turn and dropped the call) is kept as text. Thoughts are
 //! not sent back, nor recorded with their signatures; the system instruction and the tools

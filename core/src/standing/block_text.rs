@@ -1,0 +1,297 @@
+//! The block of standing instructions a summary carries, written and read back: whole,
+//! tightened, terse, or its newest lines alone when the room is short.
+
+use super::*;
+
+/// The first line of the block of standing instructions.
+pub const STANDING_HEADER: &str = "The user's standing instructions (verbatim, still in force):";
+
+/// The mark of a decision, at the start of its line.
+pub(super) const DECIDED: &str = "Decided: ";
+/// The mark of a decision that replaces an earlier one.
+const DECIDED_AGAIN: &str = "Decided (replacing an earlier decision): ";
+/// The mark of a rule that replaces an earlier instruction.
+const RULE_AGAIN: &str = "(replacing an earlier instruction) ";
+
+/// The first line of a block in its fewest words ([`terse`]), for a window too small for
+/// the whole one (3 tokens; read only on a line of its own).
+pub(super) const TERSE_HEADER: &str = "In force:";
+/// The terse marks of a decision and of a rule that replace an earlier one.
+const DECIDED_INSTEAD: &str = "Instead: ";
+const INSTEAD: &str = "(instead) ";
+
+/// Every mark a block's line may open with: what it says of the instruction.
+pub(super) const MARKS: [(Kind, bool, &str); 5] = [
+    (Kind::Decision, true, DECIDED_AGAIN),
+    (Kind::Decision, true, DECIDED_INSTEAD),
+    (Kind::Decision, false, DECIDED),
+    (Kind::Rule, true, RULE_AGAIN),
+    (Kind::Rule, true, INSTEAD),
+];
+
+/// The block for the instructions said in the messages `folded` marks, those still
+/// standing, oldest first; `None` when there is none. Written whatever the summarizer's
+/// answer says: its prose is rewritten at every fold, the block is read back whole.
+pub fn block(instructions: &[Instruction], folded: impl Fn(usize) -> bool) -> Option<String> {
+    let kept: Vec<&Instruction> = instructions
+        .iter()
+        .filter(|i| !i.superseded && folded(i.message))
+        .collect();
+    write_block(&kept, false)
+}
+
+/// The block of `instructions`, whole or [`terse`].
+pub(super) fn write_block(instructions: &[&Instruction], terse: bool) -> Option<String> {
+    if instructions.is_empty() {
+        return None;
+    }
+    let lines: Vec<String> = instructions.iter().map(|i| line(i, terse)).collect();
+    let header = if terse { TERSE_HEADER } else { STANDING_HEADER };
+    Some(format!("{header}\n{}", lines.join("\n")))
+}
+
+/// The block's line for one instruction: its mark and its words.
+pub(super) fn line(i: &Instruction, terse: bool) -> String {
+    let mark = match (i.kind, i.overrides, terse) {
+        (Kind::Decision, false, _) => DECIDED,
+        (Kind::Decision, true, false) => DECIDED_AGAIN,
+        (Kind::Decision, true, true) => DECIDED_INSTEAD,
+        (Kind::Rule, true, false) => RULE_AGAIN,
+        (Kind::Rule, true, true) => INSTEAD,
+        (Kind::Rule, false, _) => "",
+    };
+    format!("- {mark}{}", i.text)
+}
+
+/// For each of `messages` messages, the tokens (by `tokens` of a text) a summary's block
+/// takes for the instructions said in it that still stand: their lines, and the block's
+/// header with the first (counted again for each message: a bound, never short). What a
+/// summary folding that message must hold whatever room it is given.
+pub fn block_tokens(
+    instructions: &[Instruction],
+    messages: usize,
+    tokens: impl Fn(&str) -> u64,
+) -> Vec<u64> {
+    let mut out = vec![0; messages];
+    for i in instructions.iter().filter(|i| !i.superseded) {
+        if let Some(at) = out.get_mut(i.message) {
+            if *at == 0 {
+                *at = tokens(STANDING_HEADER) + 1;
+            }
+            *at += tokens(&line(i, false)) + 1;
+        }
+    }
+    out
+}
+
+/// `summary` split at its block's header line: what is before it, and what follows.
+pub(super) fn split_at_header(summary: &str) -> Option<(&str, &str)> {
+    summary.split_once(STANDING_HEADER).or_else(|| {
+        // The terse header is a few common words: a line of its own, before an entry.
+        let at = summary
+            .match_indices(TERSE_HEADER)
+            .map(|(at, _)| at)
+            .find(|&at| {
+                (at == 0 || summary[..at].ends_with('\n'))
+                    && summary[at + TERSE_HEADER.len()..].starts_with("\n- ")
+            })?;
+        Some((&summary[..at], &summary[at + TERSE_HEADER.len()..]))
+    })
+}
+
+/// The instructions of a block an earlier summary carries (none when it has no block).
+pub fn read_block(summary: &str) -> Vec<Instruction> {
+    let Some((_, rest)) = split_at_header(summary) else {
+        return Vec::new();
+    };
+    rest.lines()
+        .skip(1)
+        .map_while(|line| line.strip_prefix("- "))
+        .map(|line| {
+            let (kind, overrides, text) = MARKS
+                .into_iter()
+                .find_map(|(kind, overrides, mark)| {
+                    line.strip_prefix(mark).map(|text| (kind, overrides, text))
+                })
+                .unwrap_or((Kind::Rule, false, line));
+            Instruction {
+                kind,
+                text: text.to_owned(),
+                overrides,
+                superseded: false,
+                message: 0,
+            }
+        })
+        .collect()
+}
+
+/// A block of standing instructions (as [`block`] writes it) with each instruction cut to
+/// the sentences that make it one: "Actually, wait — scratch that. Instead, let's skip
+/// email verification. Ignore the earlier instruction." keeps "Instead, let's skip email
+/// verification." — the user's words still, for a room too small for their reasons.
+/// `None` when that saves nothing.
+pub fn tightened(block: &str) -> Option<String> {
+    let tight = write_block(
+        &own_sentences(block, false).iter().collect::<Vec<_>>(),
+        false,
+    )?;
+    (tight.len() < block.trim_end().len()).then_some(tight)
+}
+
+/// A block [`tightened`], under a shorter header and shorter marks ("Instead:
+/// …"): the user's words all the same, for a window with room for little more than them.
+/// `None` when that saves nothing.
+pub fn terse(block: &str) -> Option<String> {
+    let terse = write_block(&own_sentences(block, true).iter().collect::<Vec<_>>(), true)?;
+    (terse.len() < block.trim_end().len()).then_some(terse)
+}
+
+/// [`terse`] blocks of the newest instructions alone, the most first: all but the oldest,
+/// then all but the two oldest, down to the newest alone — for a window with room for
+/// some of the user's words but not all (the newest speak for the work as it is now).
+pub fn newest_terse(block: &str) -> Vec<String> {
+    let own = own_sentences(block, true);
+    (1..own.len())
+        .filter_map(|from| write_block(&own[from..].iter().collect::<Vec<_>>(), true))
+        .collect()
+}
+
+/// The instructions of `block`, each cut to the sentences that make it one.
+pub(super) fn own_sentences(block: &str, terse: bool) -> Vec<Instruction> {
+    read_block(block)
+        .into_iter()
+        .map(|mut instruction| {
+            let all = sentences(&instruction.text);
+            let said: Vec<&str> = all
+                .iter()
+                .copied()
+                .filter(|sentence| kind_of(sentence).is_some())
+                .collect();
+            // "Scratch that." takes back; the sentence that says what instead is the one
+            // to keep, and the mark says it replaces.
+            let substance: Vec<&str> = said
+                .iter()
+                .copied()
+                .filter(|sentence| !subject_words(sentence).is_empty())
+                .collect();
+            // Tersely, what replaces says only what instead: "Same goal, but let's swap
+            // the approach. Use Redis instead. The Memcached plan is off the table." keeps
+            // "Use Redis instead." — the mark says it replaces.
+            let choice: Vec<&str> = substance
+                .iter()
+                .copied()
+                .filter(|sentence| !takes_back(sentence))
+                .collect();
+            let said = if terse && instruction.overrides && !choice.is_empty() {
+                choice
+            } else if !substance.is_empty() {
+                substance
+            } else if let Some(said) = with_antecedent(&all, &said) {
+                // "It blew up in production. So — let's not do that this time.": an order
+                // that only points back keeps what it points at.
+                said.to_vec()
+            } else {
+                said
+            };
+            if !said.is_empty() {
+                instruction.text = said.join(" ");
+            }
+            instruction
+        })
+        .collect()
+}
+
+/// Does a sentence of an override only take the old choice back or announce the change
+/// ("The Memcached plan is off the table.", "Same goal, but let's swap the approach."),
+/// naming nothing new: no word of substance beyond the plan's own?
+pub(super) fn takes_back(sentence: &str) -> bool {
+    const TAKE_BACK: &[&str] = &[
+        "off the table",
+        "scratch",
+        "forget",
+        "ditch",
+        "scrap",
+        "no longer",
+        "not anymore",
+        "is out",
+        "are out",
+        "ignore the earlier",
+        "ignore that",
+        "ignore what",
+        "ignore everything",
+        "disregard",
+        "reset",
+    ];
+    const PLAN: &[&str] = &[
+        "same",
+        "goal",
+        "approach",
+        "idea",
+        "option",
+        "choice",
+        "way",
+        "thing",
+        "things",
+        "different",
+        "course",
+        "direction",
+        "tack",
+        "earlier",
+        "previous",
+        "old",
+        "original",
+    ];
+    let lower = crate::case::lowercase(sentence);
+    // "That's the only direction now.": a pronoun's contraction names nothing either.
+    let announces = subject_words(sentence)
+        .iter()
+        .all(|w| PLAN.contains(&w.as_str()) || w.contains('\''));
+    announces || says_any(&lower, TAKE_BACK)
+}
+
+/// The sentences from the one an instruction's words point back at ("that", "it": no
+/// subject of their own) to its last: from the newest sentence before them that has a
+/// subject. `None` when they stand alone, or nothing before them says more.
+pub(super) fn with_antecedent<'a, 't>(all: &'a [&'t str], said: &[&str]) -> Option<&'a [&'t str]> {
+    let first = all.iter().position(|s| said.first() == Some(s))?;
+    let last = all.iter().rposition(|s| said.last() == Some(s))?;
+    let points_back = |sentence: &str| {
+        crate::case::lowercase(sentence)
+            .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .any(|w| {
+                matches!(
+                    w,
+                    "that" | "this" | "it" | "those" | "them" | "these" | "that's" | "it's"
+                )
+            })
+    };
+    if !said.iter().any(|s| points_back(s)) {
+        return None;
+    }
+    // Back through the sentences that point back in turn ("It blew up in production."),
+    // to one that says what they point at.
+    let from = (0..first)
+        .rev()
+        .find(|&at| !subject_words(all[at]).is_empty() && !points_back(all[at]))?;
+    all.get(from..=last)
+}
+
+/// `summary` without its block of standing instructions: what its summarizer wrote (and
+/// the trail after it).
+pub fn without_block(summary: &str) -> &str {
+    let Some((before, rest)) = split_at_header(summary) else {
+        return summary;
+    };
+    if !before.trim().is_empty() {
+        return summary;
+    }
+    // The block ends at its first line that is not one of its entries.
+    let mut end = 0;
+    for (i, line) in rest.split_inclusive('\n').enumerate() {
+        if i > 0 && !line.starts_with("- ") {
+            break;
+        }
+        end += line.len();
+    }
+    rest[end..].trim_start()
+}

@@ -1,0 +1,1524 @@
+//! What makes a sentence a decision: a choice made among options, an order that picks, a
+//! plan stated for the work, or someone the work is for choosing.
+
+use super::*;
+
+/// Words that make a sentence a decision that replaces an earlier one: both a
+/// [`DECISION_IDIOMS`] and an [`OVERRIDE_MARKS`] mark ("we're renaming it", "went back to
+/// the Lakeside Inn", "Final: Friday to Sunday").
+pub(super) const REPLACING: &[&str] = &[
+    "went back to",
+    "going back to",
+    // "compromise: tub-shower combo with a new soaking tub".
+    "compromise:",
+    // "ok change: three 3x6 beds in an L along the sunny side".
+    "change:",
+    "renaming",
+    "rename",
+    "final:",
+    "final answer",
+    "final call",
+];
+
+/// Words that make a sentence a decision among options, whoever its subject ("The
+/// Lumiares Hotel it is", "My pick is PostgreSQL").
+pub(super) const DECISION_IDIOMS: &[&str] = &[
+    // Done deals: "we picked the 2-inch hex", "went with two access points instead".
+    "we picked the",
+    "i picked the",
+    "we landed on",
+    "i landed on",
+    "went with",
+    "we bought",
+    "i bought",
+    "we signed with",
+    "i signed with",
+    "i booked",
+    "we booked",
+    "we chose",
+    "i chose",
+    "i've booked",
+    "we've booked",
+    "i've reserved",
+    "we've reserved",
+    "i've ordered",
+    "we've ordered",
+    "we've hired",
+    "i'm taking",
+    "we're taking",
+    "is the plan",
+    "let's go with",
+    "lets go with",
+    "we'll go with",
+    "we will go with",
+    "i'll go with",
+    "i will go with",
+    "we're going with",
+    "we are going with",
+    "i'm going with",
+    "go with",
+    "going with",
+    "go for",
+    "lock in",
+    "locking in",
+    "locked in",
+    "settle on",
+    "settled on",
+    "opt for",
+    "settling on",
+    "commit to",
+    "committing to",
+    "changing course",
+    "change course",
+    "second thoughts",
+    "decided:",
+    "decision:",
+    "decision on",
+    "off the table",
+    "i've decided",
+    "i have decided",
+    "we've decided",
+    "we have decided",
+    "decided to",
+    "decided on",
+    "decision made",
+    // "she stays at her school through the end of this year, that's decided".
+    "that's decided",
+    "that's settled",
+    "it's decided",
+    "it's settled",
+    "that's final",
+    "decision is",
+    "my decision",
+    "my pick",
+    "our pick",
+    "my choice",
+    "our choice",
+    "final choice",
+    "final decision",
+    "we decide",
+    "i decide",
+    "we're getting",
+    "we are getting",
+    "we're moving",
+    "we are moving",
+    "final pick",
+    "switching to",
+    "we're hiring",
+    "we are hiring",
+    "we're cutting",
+    "we are cutting",
+    "we're dropping",
+    "we are dropping",
+    "change of plan",
+    "scratch that",
+    "on second thought",
+    "changed my mind",
+    "new decision",
+    "new plan",
+    "the plan is",
+    // "new goal is just to finish feeling strong", "the target is 90 seconds".
+    // "ok final, she's Tamsin": a choice made for good, which names what it replaces.
+    "final,",
+    "goal is",
+    "objective is",
+    "my aim is",
+    "the aim is",
+    "new goal",
+    "target is",
+    "new target",
+    "we'll do",
+    "we will do",
+    "i'll do",
+    "let's do",
+    "let's use",
+    "lets use",
+    "we'll use",
+    "we will use",
+    "i'll use",
+    "i will use",
+    "let's pick",
+    "let's choose",
+    "let's stick with",
+    "let's switch",
+    "let's lock",
+    "let's settle",
+    "let's make it",
+    "let's take",
+    "let's keep",
+    "let's drop",
+    "switch to",
+    "switch the",
+    "switch our",
+    "switch my",
+    "go back to",
+    "swap",
+    "i think we should",
+    "current plan",
+    "the approach is",
+    "approach:",
+    "plan:",
+    "the right call",
+    // Not "pivot tables".
+    "pivot to",
+    "pivoting to",
+    "we pivot",
+    "let's pivot",
+    "we're going to",
+    "we are going to",
+];
+
+/// Words that move the conversation along, not choose within it ("Let's keep going",
+/// "Let's wrap up for today").
+pub(super) const GOING_ON: &[&str] = &[
+    "keep going",
+    "wrap up",
+    "wrap things up",
+    "move on",
+    "get started",
+    "get going",
+    "carry on",
+    "get back to",
+    "get back",
+    "get to it",
+    "call it a day",
+    "take a break",
+    "pick this up",
+    "pick up where",
+];
+
+/// Does it settle what a part of the work will be ("The auction format will be a silent
+/// auction.", "Our venue will be the boathouse.")? The part named first, a plain
+/// statement, short.
+pub(super) fn settles(lower: &str) -> bool {
+    // The first clause: "the house will be a small stone cottage by the river, just two
+    // rooms: …" settles the house.
+    let words = first_words(first_clause(lower));
+    let Some(be) = words.windows(2).position(|w| w == ["will", "be"]) else {
+        return false;
+    };
+    // The part named with "the" or "our", or bare, in a few words ("long runs will be
+    // Sunday mornings", "title will be …"): not "it", "there", "you", "that".
+    const NOT_A_PART: &[&str] = &[
+        "it",
+        "there",
+        "that",
+        "this",
+        "you",
+        "i",
+        "we",
+        "he",
+        "she",
+        "they",
+        "which",
+        "what",
+        "who",
+        "when",
+        "where",
+        "how",
+        "so",
+        "and",
+        "but",
+        "if",
+        "my",
+        "his",
+        "her",
+        "their",
+        "your",
+        "a",
+        "an",
+        "everything",
+        "everyone",
+        "nothing",
+        "something",
+        "things",
+        "both",
+    ];
+    let first = words.first().map(|w| word(w)).unwrap_or("");
+    // Bare, what it will be follows, not what someone will be doing ("Patients will be
+    // sitting right next to it").
+    // A quoted name is what it will be ("title will be \"Boring Postgres Tricks\"").
+    let doing = words.get(be + 2).is_some_and(|raw| {
+        let w = word(raw);
+        !raw.starts_with(['"', '“', '\''])
+            && w.len() > 5
+            && w.ends_with("ing")
+            && !["morning", "evening"].contains(&w)
+    });
+    let named = matches!(first, "the" | "our")
+        || ((1..=3).contains(&be)
+            && !doing
+            && !words[..be].iter().any(|w| NOT_A_PART.contains(&word(w))));
+    named && words.len() <= 16 && !is_personal(lower)
+}
+
+/// Does it say in the present what the user and theirs do, as a plan ("We take adult dog,
+/// 3 or 4 years old", "We ship only 10 boxes", "OK, we do the welcome dinner on Friday
+/// evening")? A verb of doing, its object after it — not "we keep getting errors", not
+/// "we take turns to cook" said of a habit, not someone's day.
+pub(super) fn does_as_a_plan(lower: &str) -> bool {
+    // "ok rip out the tub, we're doing a walk-in shower", "venue says long tables fit
+    // better so we're doing three long tables": said after what led to it.
+    does_as_a_plan_first(first_clause(lower))
+        // "Soda didn't pan out, we're just doing plain PySpark checks".
+        || clauses(lower).skip(1).any(|clause| {
+            let clause = ["we're just ", "we are just ", "we're now ", "we are now "]
+                .iter()
+                .find_map(|lead| clause.strip_prefix(lead))
+                .map_or(clause.to_owned(), |rest| format!("we're {rest}"));
+            (clause.starts_with("we're doing ") || clause.starts_with("we are doing "))
+                && does_as_a_plan_first(&clause)
+        })
+}
+
+/// "we're fixing the modal focus trap first", "We are pursuing the claim separately": what
+/// is under way; not these, which tell of a state ([`does_as_a_plan_first`]).
+pub(super) const STATES: &[&str] = &[
+    "going",
+    "thinking",
+    "trying",
+    "hoping",
+    "looking",
+    "having",
+    "getting",
+    "being",
+    "wondering",
+    "considering",
+    "struggling",
+    "waiting",
+    "planning",
+];
+
+pub(super) fn does_as_a_plan_first(lower: &str) -> bool {
+    const DOING: &[&str] = &[
+        "take", "ship", "do", "book", "pick", "choose", "keep", "buy", "hire", "launch", "rent",
+        "sell", "order", "host", "hold", "serve", "invite", "adopt", "drop", "skip", "cut",
+        "stick", "release", "deploy", "target", "publish", "submit", "switch", "move",
+        // What is done to the work ("We merge WP2 and WP3 into one", "we omit price from
+        // JSON-LD for now", "we vendor fmt under third_party/").
+        "merge", "omit", "vendor", "pay", "upgrade", "offer", "split", "organize", "exclude",
+        "include", "add", "remove", "store", "cache", "migrate", "rename", "pin", "rewrite",
+        "bump", "charge", "send", "report", "require", "allow",
+    ];
+    let mut words: Vec<&str> = first_words(lower).into_iter().map(word).collect();
+    if words.starts_with(&["we", "are"]) {
+        words.splice(..2, ["we're"]);
+    }
+    // "we are now insisting on 45-day terms": the verb after the adverb.
+    if words.len() > 2
+        && (matches!(words[1], "now" | "still" | "also" | "just") || is_adverb(words[1]))
+    {
+        words.remove(1);
+    }
+    let [who, verb, next, ..] = words.as_slice() else {
+        return false;
+    };
+    // "we're fixing the modal focus trap first", "We are pursuing the claim separately".
+    let doing_now = *who == "we're" && verb.ends_with("ing") && !STATES.contains(verb);
+    // "we're doing a walk-in shower": a thing done is chosen; not "we're doing a lot of …",
+    // "we're doing great".
+    let done_a_thing = *verb == "doing"
+        && *next == "a"
+        && !words
+            .get(3)
+            .is_some_and(|w| matches!(*w, "lot" | "bit" | "little" | "few"));
+    let how = matches!(
+        *next,
+        "great"
+            | "well"
+            | "fine"
+            | "ok"
+            | "okay"
+            | "good"
+            | "better"
+            | "worse"
+            | "alright"
+            | "it"
+            | "this"
+            | "that"
+            | "so"
+            | "pretty"
+            | "really"
+            | "what"
+    );
+    // "We're renting a 4x4 from Adobe", "We're starting on Sunday, September 14": a thing
+    // got, a day set; not "we're building a marketplace" (the work itself).
+    let gets = matches!(
+        *verb,
+        "renting" | "buying" | "booking" | "hiring" | "ordering" | "leasing" | "adopting"
+    ) && *next == "a";
+    let sets_a_day = matches!(
+        *verb,
+        "starting" | "leaving" | "flying" | "launching" | "departing" | "arriving"
+    ) && *next == "on";
+    if doing_now
+        && !how
+        && (done_a_thing
+            || gets
+            || sets_a_day
+            || !matches!(*next, "to" | "a" | "for" | "about" | "on"))
+    {
+        return !is_habit(lower);
+    }
+    matches!(*who, "we" | "i")
+        && (DOING.contains(verb) || (*who == "we" && *verb == "use"))
+        && !next.ends_with("ing")
+        && !matches!(
+            *next,
+            "to" | "it" | "that" | "this" | "them" | "care" | "turns" | "a"
+        )
+        && !is_habit(lower)
+}
+
+/// Words that make a sentence a decision when the user speaks for the work (not "my
+/// partner keeps watching videos instead of packing", not "I'll take the dog out").
+pub(super) const DECISION_MARKS: &[&str] = &[
+    "i'll take",
+    "i will take",
+    "we'll take",
+    "we're using",
+    "we are using",
+    "i'm using",
+    "choose",
+    "chose",
+    "i've chosen",
+    "we've chosen",
+    "have chosen",
+    "pick ",
+    // "we picked a lilac ball gown"; not "picked up the kids".
+    "picked a ",
+    "picked an ",
+    "picked the ",
+    "picked our ",
+    "instead of",
+    "rather than",
+    "i want to use",
+    "we want to use",
+    "i want us to",
+    "i'd rather",
+    "we'd rather",
+    "will handle",
+    "will take care of",
+];
+
+/// A choice still to make ("need to pick a queue for order events"): the marks of a
+/// choice made name it, but no option is taken.
+pub(super) const UNDECIDED: &[&str] = &[
+    "need to pick",
+    "need to choose",
+    "needs to pick",
+    "have to pick",
+    "have to choose",
+    "trying to pick",
+    "trying to choose",
+    "help me pick",
+    "help me choose",
+    "how to pick",
+    "how to choose",
+    "which to pick",
+    "hard to pick",
+    "hard to choose",
+    "can't pick",
+    "can't choose",
+    "can't decide",
+    "deciding between",
+];
+
+/// How an opening message states the plan a later turn may change ("I'm planning to build
+/// it with Flask", "My idea was to release weekly"): a decision, in the task alone —
+/// elsewhere such words tell of the user's day.
+pub(super) const PLAN_STATEMENTS: &[&str] = &[
+    "plan is to",
+    "the plan is",
+    "my plan was",
+    "my plan is",
+    "our plan was",
+    "our plan is",
+    "the plan was",
+    "the original plan",
+    "my idea was",
+    "my thought was",
+    "i was going to",
+    "we were going to",
+    "i was planning",
+    "we were planning",
+    "i'm planning to",
+    "i'm planning on",
+    "i am planning to",
+    "i am planning on",
+    "we're planning to",
+    "we're planning on",
+    "we are planning to",
+    "we are planning on",
+    "i'd planned",
+    "we'd planned",
+    "i had planned",
+    "we had planned",
+    "i figured",
+    "we figured",
+    "i'm thinking we",
+    "i was leaning",
+    "we were leaning",
+    "i'm leaning",
+    "we're leaning",
+    "i've been",
+    "i'd been",
+    "we've been",
+    "we'd been",
+    "my first idea",
+    "our first idea",
+    "the first idea",
+    "we'd tentatively",
+    "we've tentatively",
+    "i started",
+    "we started",
+];
+
+/// Does it tell what someone the work is for chose ("he picked the paper towel one",
+/// "Valeria has chosen her cousin Mateo to be her chambelán", "my sister went with the
+/// navy one")? Not "my wife picked up the kids", "he chose to ignore it".
+pub(super) fn someone_chose(lower: &str) -> bool {
+    let words: Vec<&str> = first_words(first_clause(lower))
+        .into_iter()
+        .map(word)
+        .collect();
+    let chose = |at: usize| match words.get(at..at + 2) {
+        Some(["picked" | "chose" | "chosen", _]) => Some(at + 1),
+        Some(["decided" | "settled", "on"] | ["went", "with"] | ["opted", "for"]) => Some(at + 2),
+        _ => None,
+    };
+    (1..4.min(words.len())).any(|at| {
+        let subject = &words[..at];
+        let said_by = !matches!(
+            subject[0],
+            "i" | "we"
+                | "you"
+                | "if"
+                | "when"
+                | "whether"
+                | "what"
+                | "which"
+                | "who"
+                | "should"
+                | "did"
+                | "has"
+                | "have"
+        ) && (words[at] != "chosen"
+            || matches!(subject.last(), Some(&("has" | "have"))));
+        said_by
+            && chose(at).is_some_and(|object| {
+                words
+                    .get(object)
+                    .is_some_and(|w| !matches!(*w, "up" | "to" | "out" | "it" | "me" | "us" | "on"))
+            })
+    })
+}
+
+/// Does it report what someone else proposed ("a colleague suggested writing our own
+/// binlog reader in go instead of running connect", "the CFO wants us to use Ramp")? The
+/// user has chosen nothing yet; their answer follows.
+pub(super) fn reports_a_proposal(lower: &str) -> bool {
+    const PROPOSED: &[&str] = &[
+        "suggested",
+        "suggests",
+        "proposed",
+        "proposes",
+        "recommended",
+        "pitched",
+        "wants us to",
+        "wanted us to",
+        "pushing for",
+        "pushed for",
+    ];
+    // Said by its subject, in the sentence's first words: not "rest as proposed",
+    // "the free program my PT recommended" (a thing, named), nor "what you suggested"
+    // (the assistant's proposal, taken).
+    let words: Vec<&str> = first_words(lower).into_iter().map(word).take(7).collect();
+    let own = words
+        .first()
+        .is_some_and(|w| matches!(*w, "i" | "we" | "i'd" | "we'd" | "i've" | "we've"));
+    // Nor "the start date they proposed is March 3": the proposal named, then settled.
+    !own && (1..words.len()).any(|at| {
+        !matches!(
+            words[at - 1],
+            "as" | "was" | "were" | "been" | "be" | "is" | "you" | "the"
+        ) && !words
+            .get(at + 1)
+            .is_some_and(|w| SUBJECT_VERBS.contains(w) || *w == "is")
+            && PROPOSED
+                .iter()
+                .any(|p| says_any(&words[at..].join(" "), &[p]) && p.starts_with(words[at]))
+    })
+}
+
+/// An order or a plan that ends on what it replaces: "Use md5 to hash passwords
+/// instead.", "so both kids are going to Munich International School instead".
+pub(super) fn plans_instead(lower: &str) -> bool {
+    lower
+        .trim_end_matches(|c: char| !c.is_alphanumeric())
+        .ends_with(" instead")
+        && (is_imperative(lower) || says_any(lower, &["going to", "will", "we'll", "gonna"]))
+}
+
+/// Does it tell what someone else advises ("my neighbor says we should get ducks
+/// instead", "my mom thinks I should get a roommate", "her counselor told her she should
+/// write about …", "my dad keeps saying I should just get a new car")? Advice reported is
+/// neither the user's choice nor a rule, unless the user takes it up in the same breath
+/// ("my lead thinks we should use Kafka and I agree").
+pub(super) fn reports_advice(lower: &str) -> bool {
+    const REPORTING: &[&str] = &[
+        "says",
+        "said",
+        "say",
+        "thinks",
+        "think",
+        "told",
+        "tells",
+        "suggested",
+        "suggests",
+        "recommended",
+        "recommends",
+        "insists",
+        "insisted",
+        "swears",
+        "saying",
+        "reckons",
+    ];
+    let words: Vec<&str> = lower.split_whitespace().map(word).collect();
+    let advised = words.iter().enumerate().any(|(at, w)| {
+        REPORTING.contains(w)
+            && at > 0
+            && !matches!(words[at - 1], "i" | "we" | "you" | "i'd" | "we'd" | "don't")
+            && words[at + 1..].windows(2).take(9).any(|pair| {
+                matches!(pair[0], "i" | "we" | "you" | "she" | "he" | "they")
+                    && matches!(pair[1], "should" | "shouldn't" | "ought")
+            })
+    });
+    advised
+        && !says_any(
+            lower,
+            &["i agree", "let's", "so we'll", "so i'll", "we agree"],
+        )
+}
+
+/// What a statement with a question tagged on says ("I'm aiming for 4:15, seems doable?",
+/// "we'll go with Postgres — sound good?"): the words before the tag, a few words after a
+/// comma or a dash. Not a question that offers alternatives ("Postgres, or MySQL?").
+pub(super) fn confirmed(question: &str) -> Option<&str> {
+    let (head, tag) = [", ", " — ", " – ", " - "]
+        .iter()
+        .filter_map(|mark| question.rsplit_once(mark))
+        .max_by_key(|(head, _)| head.len())?;
+    let lower = crate::case::lowercase(tag);
+    let tag: Vec<&str> = lower.split_whitespace().collect();
+    // "…, or MySQL?", "…, but is it fast enough?": alternatives, or a doubt. A question
+    // joined by "and" asks beside the statement ("switch prep day to Wednesday evening,
+    // and I guess I'll freeze the Monday portions?").
+    let joined = tag.first() == Some(&"and");
+    let offers = tag.iter().any(|w| matches!(*w, "or" | "vs" | "versus"))
+        || tag
+            .first()
+            .is_some_and(|w| matches!(*w, "but" | "if" | "unless" | "though"));
+    // "If we went with leasing instead, how would that look?": a thought, not a choice.
+    let supposes = crate::case::lowercase(head)
+        .split_whitespace()
+        .map(word)
+        .find(|w| !LEADS.contains(w))
+        .is_some_and(|w| matches!(w, "if" | "what" | "whether" | "suppose" | "say"));
+    let short = tag.len() <= 6 || (joined && tag.len() <= 14);
+    (short && !offers && !supposes && head.split_whitespace().count() >= 3).then_some(head)
+}
+
+/// A value stated, then accepted ("the start date they proposed is March 3, fine by me",
+/// "Thursday at 7 works for me").
+pub(super) fn accepts(lower: &str) -> bool {
+    const ACCEPTING: &[&str] = &[
+        "fine by me",
+        "fine with me",
+        "works for me",
+        "that works",
+        "good with me",
+        "ok with me",
+        "okay with me",
+        "i'm good with that",
+        "i'm fine with that",
+    ];
+    let bare = lower.trim_end_matches(|c: char| !c.is_alphanumeric());
+    ACCEPTING.iter().any(|tag| {
+        bare.strip_suffix(tag).is_some_and(|head| {
+            let head = head
+                .trim_end()
+                .trim_end_matches([',', '-', '—', '–'])
+                .trim_end();
+            head.split_whitespace().count() >= 3
+        })
+    })
+}
+
+/// A choice said as the user's leaning ("I'm thinking switch her to wet food only",
+/// "thinking two 4x8 beds", "I'm thinking we go with the blue"): what follows is an
+/// order, a first-person plan or a counted thing, not what the user thinks about ("I'm
+/// thinking about Lisbon", "thinking of it, …", "I'm thinking the cache is the
+/// problem").
+pub(super) fn leans_to(lower: &str) -> bool {
+    let words: Vec<&str> = lower
+        .split_whitespace()
+        .map(word)
+        .skip_while(|w| LEADS.contains(w))
+        .collect();
+    let rest = match words.as_slice() {
+        ["i'm" | "im", "thinking", rest @ ..] | ["i", "am", "thinking", rest @ ..] => rest,
+        ["thinking", rest @ ..] => rest,
+        _ => return false,
+    };
+    let Some(&next) = rest.first() else {
+        return false;
+    };
+    let counted = next.starts_with(|c: char| c.is_ascii_digit())
+        || matches!(next, "two" | "three" | "four" | "five" | "six");
+    let plans = matches!(next, "we" | "we'll" | "i'll" | "let's" | "lets");
+    let orders = rest.len() >= 3
+        && !matches!(
+            next,
+            "about" | "of" | "that" | "it" | "maybe" | "if" | "whether" | "the" | "this" | "so"
+        )
+        && is_imperative(&rest.join(" "));
+    counted || plans || orders
+}
+
+/// Verbs of a choice said bare, without a subject ([`acts_bare`]).
+pub(super) const ACTS: &[&str] = &[
+    "switching",
+    "swapping",
+    "changing",
+    "moving",
+    "scrapping",
+    "ditching",
+    "dropping",
+    "bumping",
+    "raising",
+    "lowering",
+    "upgrading",
+    "downgrading",
+    "replacing",
+    "trading",
+    "postponing",
+    "pushing",
+    "cancelling",
+    "canceling",
+    "returning",
+    "selling",
+    "keeping",
+    "sticking",
+    "skipping",
+    "picking",
+    "choosing",
+    "signing",
+    "booking",
+    "hiring",
+    "renting",
+    "ordering",
+    "buying",
+    "getting",
+    "doing",
+    // "I'm pricing the 8 oz jars at $9", "I'm trimming it to four flavors".
+    "pricing",
+    "trimming",
+    "capping",
+    "charging",
+    "naming",
+];
+
+/// A change or a choice said without its subject, as chat does ("switching the coast base
+/// to Rovinj", "scrapping the module, I'm writing my own", "signing up for the Harvest
+/// Hills 10K", "nope, doing the April half-marathon", "ordered a nuc for late April"): a
+/// verb that changes, gets or drops something opens it, then what it acts on. Not what
+/// the work is ("redoing our only bathroom ourselves", "writing a small rust cli"), not
+/// "cutting it close".
+pub(super) fn acts_bare(lower: &str) -> bool {
+    // "starting with the voicemail he left me", "ending on the toast to both their moms":
+    // an order set.
+    const ORDER: &[&str] = &["starting", "opening", "ending", "closing", "finishing"];
+    const ON: &[&str] = &[
+        "the", "a", "an", "my", "our", "her", "his", "their", "up", "for", "to", "off", "out",
+        "back", "both", "all",
+    ];
+    let words: Vec<&str> = first_words(first_clause(lower))
+        .into_iter()
+        .map(word)
+        .collect();
+    let Some([verb, next, ..]) = without_subject(&words) else {
+        return false;
+    };
+    // "ordering matters per order id": the -ing word is the subject.
+    if SUBJECT_VERBS.contains(next) {
+        return false;
+    }
+    // "switching food to Hartley's barbecue", "hiring Bluebird Movers to do the whole
+    // thing": what it changes to, or whom it engages, whatever comes between.
+    let changes = matches!(
+        *verb,
+        "switching" | "swapping" | "moving" | "changing" | "bumping" | "switched" | "swapped"
+    ) && words.contains(&"to");
+    // "using mann-whitney for the between-ward comparisons": the means, set for a part.
+    let means = *verb == "using" && !matches!(*next, "it" | "my" | "the") && words.contains(&"for");
+    // "booked him for next thursday at 10": engaged, for someone.
+    let engages = (matches!(*verb, "hiring" | "booking" | "renting" | "ordering")
+        && !matches!(*next, "to" | "it" | "is" | "was" | "costs"))
+        || (DONE.contains(verb) && matches!(*next, "him" | "her" | "them" | "us" | "me"));
+    // "switching to …", "bumping it to …"; not "returning to the agreement", "getting to
+    // it".
+    let to = *next != "to"
+        || matches!(
+            *verb,
+            "switching" | "changing" | "bumping" | "upgrading" | "downgrading" | "sticking"
+        );
+    // "dropping vegas, its just phoenix and tucson": what is dropped, named bare.
+    // "cancelled peloton, just using the free youtube program": dropped, said as news.
+    let drops = (matches!(*verb, "dropping" | "scrapping" | "ditching" | "cutting")
+        || CHANGED.contains(verb) && !matches!(*verb, "switched" | "swapped"))
+        && !matches!(*next, "to" | "by" | "in" | "into" | "it" | "off");
+    // "ordered brass pulls from amazon": a deal names what it got.
+    let deal = DONE.contains(verb)
+        && next.chars().all(char::is_alphabetic)
+        && !matches!(
+            *next,
+            "it" | "that" | "this" | "them" | "to" | "in" | "out" | "on"
+        );
+    let on = (ON.contains(next) || next.starts_with(|c: char| c.is_ascii_digit()) || drops || deal)
+        && to;
+    let acts = (ACTS.contains(verb) || DONE.contains(verb) || CHANGED.contains(verb)) && on
+        || changes
+        || engages
+        || means;
+    let orders = ORDER.contains(verb) && matches!(*next, "with" | "on");
+    // Not "signed up to coach my son's team": the work itself.
+    let takes_on = words.windows(3).any(|w| w == ["signed", "up", "to"]);
+    (acts || orders) && !takes_on && !lower.trim_end().ends_with('?')
+}
+
+/// A clause's words from its verb on, its subject dropped where it says the same as the
+/// bare verb: "I'm doing the balance transfer to the 0% card" (not "I'm doing my
+/// master's thesis on …", the work itself: `None`), "So I've switched to Thursday
+/// afternoons", "we cancelled the caterer".
+pub(super) fn without_subject<'w, 'a>(words: &'w [&'a str]) -> Option<&'w [&'a str]> {
+    match words {
+        ["i'm" | "im", _, "my", ..] => None,
+        ["i'm" | "im", rest @ ..] => Some(rest),
+        ["i've" | "we've" | "i" | "we", rest @ ..]
+            if rest
+                .first()
+                .is_some_and(|verb| CHANGED.contains(verb) || DONE.contains(verb)) =>
+        {
+            Some(rest)
+        }
+        // "We have booked the hall", "I just signed up for the sprint".
+        [
+            "i" | "we",
+            "have" | "just" | "already" | "finally",
+            rest @ ..,
+        ]
+        | ["i've" | "we've", "just" | "already" | "finally", rest @ ..]
+            if rest
+                .first()
+                .is_some_and(|verb| CHANGED.contains(verb) || DONE.contains(verb)) =>
+        {
+            Some(rest)
+        }
+        all => Some(all),
+    }
+}
+
+/// Verbs that report a choice changed, said as news ("dropped pimsleur, doing language
+/// transfer instead", "switched to Thursday afternoons").
+pub(super) const CHANGED: &[&str] = &[
+    "dropped",
+    "scrapped",
+    "ditched",
+    "cancelled",
+    "canceled",
+    "switched",
+    "swapped",
+];
+
+/// Verbs that report a deal done, said bare ("ordered a nuc …", "bought the neighbor's
+/// Odyssey, 2017, done", "booked the February 10 slot").
+pub(super) const DONE: &[&str] = &[
+    "ordered",
+    "bought",
+    "booked",
+    "reserved",
+    "hired",
+    "rented",
+    "registered",
+    "enrolled",
+    "signed",
+];
+
+/// Does it report a deal done, bare? It carries out a choice more often than it replaces
+/// one: "booked the February 10 slot at the post office" after "doing mine in person at
+/// the post office".
+pub(super) fn reports_a_deal(said: &str) -> bool {
+    let lower = crate::case::lowercase(said);
+    first_words(&lower)
+        .first()
+        .is_some_and(|w| DONE.contains(&word(w)))
+}
+
+/// A choice that ends on what it replaces, said as a name ("snowball instead, I need the
+/// quick wins", "the RAV4 hybrid from the private seller instead"): a few words, not a
+/// thing described ("it's cheaper instead"), not what someone did ("I took the train
+/// instead").
+pub(super) fn ends_instead(lower: &str) -> bool {
+    const NOT_NAMES: &[&str] = &[
+        "it", "it's", "that", "that's", "there", "this", "which", "what", "how", "why", "if",
+        "when", "or", "maybe", "you", "they", "he", "she", "i", "we",
+    ];
+    let first = lower.split([',', ';', '—']).next().unwrap_or("");
+    let first = first.trim().trim_end_matches(['.', '!']).trim_end();
+    let Some(named) = first.strip_suffix(" instead") else {
+        return false;
+    };
+    let words: Vec<&str> = first_words(named).into_iter().map(word).collect();
+    (1..=10).contains(&words.len()) && !words.first().is_some_and(|w| NOT_NAMES.contains(w))
+}
+
+/// Does the user commit to get, book or submit something ("I'll get the X-T30 II", "we'll
+/// submit the first paper to …")?
+pub(super) fn commits(lower: &str) -> bool {
+    // Each verb with the form that says it is under way ("I'm signing up for the N5"), if
+    // that says a choice: not "I'm building an app", which tells the task.
+    const VERBS: &[(&str, &str)] = &[
+        ("get", "getting"),
+        ("buy", "buying"),
+        ("book", "booking"),
+        ("hire", "hiring"),
+        ("open", ""),
+        ("order", "ordering"),
+        ("submit", "submitting"),
+        ("move", ""),
+        ("sign", "signing"),
+        ("rent", "renting"),
+        ("apply", "applying"),
+        ("install", "installing"),
+        ("start", "starting"),
+        ("end", ""),
+        ("claim", "claiming"),
+        ("counter", "countering"),
+        ("cut", "cutting"),
+        ("join", "joining"),
+        ("consolidate", "consolidating"),
+        ("aim", "aiming"),
+        ("use", ""),
+    ];
+    let words: Vec<&str> = first_words(lower).into_iter().map(word).collect();
+    // The verb after "I'll", "we'll", "I will", "we will", "I'm going to", and the word
+    // after it.
+    for at in 0..words.len() {
+        let going_to = words.get(at + 1) == Some(&"going") && words.get(at + 2) == Some(&"to");
+        let verb = match words[at] {
+            "i'll" | "we'll" => at + 1,
+            "i" | "we" if words.get(at + 1) == Some(&"will") => at + 2,
+            "i'm" | "im" | "we're" if going_to => at + 3,
+            // "im gonna make my own starter", "gonna use pimsleur".
+            "gonna" if at <= 2 => at + 1,
+            "i'm" | "im"
+                if words
+                    .get(at + 1)
+                    .is_some_and(|w| VERBS.iter().any(|(_, ing)| ing == w)) =>
+            {
+                return true;
+            }
+            _ => continue,
+        };
+        // "I'll just use a spreadsheet", "we'll definitely book the barn".
+        let verb = verb
+            + usize::from(words.get(verb).is_some_and(|w| {
+                matches!(
+                    *w,
+                    "just" | "also" | "definitely" | "then" | "now" | "actually"
+                )
+            }));
+        let next = words.get(verb + 1).copied().unwrap_or("");
+        if words.get(verb).is_some_and(|w| does_a_thing(w, next)) && !hedges(lower) {
+            return true;
+        }
+        match words.get(verb).copied() {
+            Some(verb) if VERBS.iter().any(|(v, _)| *v == verb) => return true,
+            // "I will try the oatmeal with walnuts": a thing to try, not "try to …", not
+            // "try it and see".
+            Some("try") if ["the", "a", "an", "out"].contains(&next) => return true,
+            // "I'm going to ask them to strike the renewal clause", "I'll ask for the
+            // extra remote day in writing"; not "I'll ask my wife".
+            Some("ask") if ["for", "them"].contains(&next) => return true,
+            // "I'll host it on Buzzsprout", "I'll set up an Etsy shop".
+            Some("host") => return true,
+            Some("set") if next == "up" => return true,
+            // "I'll make an offer on the 2018 CX-5".
+            Some("make")
+                if ["an", "a"].contains(&next) && words.get(verb + 2) == Some(&"offer") =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Verbs that do nothing to the work in "I'll …": a word to someone, a look, a thought.
+pub(super) const NOT_DOING_A_THING: &[&str] = &[
+    "think",
+    "check",
+    "see",
+    "let",
+    "tell",
+    "talk",
+    "look",
+    "wait",
+    "need",
+    "have",
+    "be",
+    "figure",
+    "consider",
+    "read",
+    "send",
+    "note",
+    "mention",
+    "run",
+    "remember",
+    "update",
+    "report",
+    "follow",
+    "sleep",
+    "bring",
+    "vote",
+    "discuss",
+    "decide",
+    "research",
+    "google",
+    "call",
+    "text",
+    "email",
+    "message",
+    "show",
+    "share",
+    "post",
+    "come",
+    "play",
+    "practice",
+    "work",
+    "stay",
+    "give",
+    "miss",
+    "love",
+    "like",
+    "want",
+    "hate",
+    "agree",
+    "guess",
+    "bet",
+    "pass",
+    "forward",
+    "ping",
+    "sort",
+    "deal",
+    "handle",
+    "leave",
+    "probably",
+    "maybe",
+    "ask",
+    "try",
+    "get",
+    "go",
+    "do",
+    "write",
+    "take",
+    "double-check",
+    "find",
+    "know",
+    "let's",
+    "start",
+];
+
+/// Is `verb`, with `next` after it, a thing done to the work ("redo my portfolio", "launch
+/// it on …", "use a spreadsheet", "focus on the CX-5", "roll it into …"), not a word
+/// to someone, a look, a thought or a wait ("tell her", "check the numbers", "think
+/// about it", "vote on it", "figure it out")?
+pub(super) fn does_a_thing(verb: &str, next: &str) -> bool {
+    const OBJECT: &[&str] = &[
+        "the", "a", "an", "my", "our", "it", "them", "his", "her", "their", "on", "with", "into",
+        "at", "around", "every",
+    ];
+    verb.len() > 2
+        && verb.chars().all(|c| c.is_ascii_alphabetic())
+        && !verb.ends_with("ing")
+        && !verb.ends_with("ed")
+        && !NOT_DOING_A_THING.contains(&verb)
+        && (OBJECT.contains(&next) || next.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// Is it an order that changes a part of the work to another choice ("switch prep day to
+/// Wednesday evening", "change the font to Georgia", "move the party to Saturday", "ok
+/// back to a pass")?
+pub(super) fn changes_to(lower: &str) -> bool {
+    let words = first_words(lower);
+    // "ok back to a pass, the 5 days within 1 month one".
+    // Not back to a subject of the talk ("back to the question about the tiles").
+    let back = matches!(words.as_slice(), ["back", "to", "a" | "an" | "the" | "our", next, ..]
+        if !["question", "topic", "point", "subject", "issue"].contains(&word(next)));
+    // "We have changed to the emerald green gown instead", "we moved the crate out to the
+    // living room at night": the change, said done; not "we moved to Denver in 2019".
+    let done = match words.as_slice() {
+        ["we" | "i", "have" | "just", rest @ ..] | ["we've" | "i've" | "we" | "i", rest @ ..] => {
+            matches!(rest, ["changed" | "switched", "to", ..])
+                || matches!(rest, ["moved", "the" | "our" | "my" | "it" | "them", ..])
+                    && rest.iter().take(6).any(|w| *w == "to")
+        }
+        _ => false,
+    };
+    back || done
+        || (matches!(words.first(), Some(&("switch" | "change" | "move")))
+            && words.iter().skip(1).take(5).any(|w| *w == "to"))
+}
+
+/// Is it an order that picks ("Drop Python 3.8 support in the next release", "use the
+/// title 'The Quiet Founder'")?
+pub(super) fn orders_a_pick(lower: &str) -> bool {
+    let words = first_words(lower);
+    changes_to(lower)
+        || matches!(
+            words.as_slice(),
+            ["drop" | "pick" | "choose", ..]
+            // "ship 4.2 on Thursday": a release, set.
+            | ["ship" | "launch" | "release", _, "on" | "in" | "by", ..]
+            // "ok put the router in the basement next to the modem": a thing, placed.
+            | ["put" | "place" | "mount" | "hang", "the" | "our" | "my" | "it" | "them" | "a" | "an", _, ..]
+            // "Start from whisper-large-v3-turbo and fine-tune the full model".
+            | ["start", "from", _, ..]
+            // "skip the pass and book point-to-point tickets", "ok counter at $97k then".
+            | ["skip", "the", _, ..]
+            | ["counter", "at" | "with", _, ..]
+            // "price the 8oz tins at $18".
+            | ["price", "the" | "our" | "my" | "each" | "them" | "it", ..]
+            // "cut the recipe importer", "book the lakeside lodge", "scrap the butcher
+            // block": a part of the work, engaged or dropped.
+            | ["cut" | "book" | "scrap" | "ditch" | "hire" | "cancel",
+               "the" | "our" | "my" | "both" | "all" | "that" | "this", _, ..]
+            // "treat the likert items as ordinal", "base the average on the last 90 days":
+            // how a thing is read, set.
+            | ["treat" | "base" | "count" | "sort" | "group",
+               "the" | "our" | "my" | "each" | "all" | "them" | "it", ..]
+            // "put him on a 60-day PIP".
+            | ["put", "him" | "her", "on" | "in", ..]
+        )
+        // "Store every timestamp in UTC" is a rule of the work.
+        || (orders_the_work(&words)
+            && !matches!(words.get(1).map(|w| word(w)), Some("every" | "each"))
+            && !says_any(lower, &["always", "never", "no exceptions"]))
+        || match words.as_slice() {
+            // "ok use email plus postcode": the means, set; not "use it wisely", "use your
+            // judgement", "used to".
+            ["use", next, _, ..] => !matches!(word(next), "it" | "to" | "your" | "this" | "that"),
+            // "Ok, make it 2 Orpingtons and 2 Easter Eggers", "so make it the Friday
+            // slot": a number or a thing, set; not "make it shorter", "make it work".
+            ["make", "it", next, ..] => {
+                next.starts_with(|c: char| c.is_ascii_digit() || c == '$')
+                    || matches!(
+                        word(next),
+                        "the"
+                            | "a"
+                            | "an"
+                            | "two"
+                            | "three"
+                            | "four"
+                            | "five"
+                            | "six"
+                            | "monday"
+                            | "tuesday"
+                            | "wednesday"
+                            | "thursday"
+                            | "friday"
+                            | "saturday"
+                            | "sunday"
+                    )
+            }
+            // "return 429 with a Retry-After header": what an interface answers.
+            ["return", next, "with" | "and" | "for" | "on", ..] => {
+                next.starts_with(|c: char| c.is_ascii_digit())
+            }
+            _ => false,
+        }
+}
+
+/// What is done to a system, never what an assistant writes ([`orders_the_work`]).
+pub(super) const WORK_VERBS: &[&str] = &[
+    "accept",
+    "ship",
+    "compress",
+    "move",
+    "split",
+    "exclude",
+    "archive",
+    "shard",
+    "partition",
+    "encrypt",
+    "hash",
+    "batch",
+    "cache",
+    "store",
+    "vendor",
+    "pin",
+    "migrate",
+    "merge",
+    "deprecate",
+    "retire",
+    "sunset",
+    "gate",
+    "throttle",
+    "retain",
+    "purge",
+    "dedupe",
+    "route",
+    "proxy",
+    "queue",
+    "host",
+    "self-host",
+    "stream",
+    "oversample",
+    "downsample",
+    "freeze",
+    "quantize",
+    "generate",
+    "enforce",
+    "deploy",
+    "bundle",
+    "precompute",
+    "denormalize",
+    "key",
+    "bucket",
+    "debounce",
+    "sanitize",
+    "escape",
+    "rotate",
+    "expire",
+    "evict",
+    "mirror",
+    "replicate",
+];
+
+/// What follows a verb, not a noun ("batch size is 512", "cache has ~200k entries",
+/// "shard 1 took 4m10s", "store cache + install: ~45s"): a thing of the work, a
+/// preposition, or things counted ("SBOMs", "429s", "1600px").
+pub(super) const WORK_OBJECTS: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "our",
+    "their",
+    "all",
+    "every",
+    "each",
+    "any",
+    "raw",
+    "old",
+    "older",
+    "new",
+    "it",
+    "them",
+    "everything",
+    "by",
+    "to",
+    "on",
+    "per",
+    "into",
+    "in",
+    "at",
+    "with",
+];
+
+/// Is it a bare order that does a thing to the work ("accept the risk on the outdated
+/// jquery", "move raw data older than 90 days to Atlas Online Archive", "split by
+/// dashboard topic", "compress to 1600px long edge", "generate SBOMs with syft in CI"),
+/// not one that asks for an answer ("split this into two functions", "generate a script
+/// that …")? The verbs are what is done to a system, never what an assistant writes.
+pub(super) fn orders_the_work(words: &[&str]) -> bool {
+    let [verb, next, _, ..] = words else {
+        return false;
+    };
+    let (verb, next) = (word(verb), word(next));
+    let things = next.len() > 3
+        && next.ends_with('s')
+        && !next.ends_with("ss")
+        && !SUBJECT_VERBS.contains(&next)
+        && !matches!(
+            next,
+            "takes"
+                | "looks"
+                | "does"
+                | "goes"
+                | "needs"
+                | "runs"
+                | "gets"
+                | "this"
+                | "his"
+                | "hers"
+                | "ours"
+                | "yours"
+                | "theirs"
+                | "thus"
+                | "plus"
+                | "always"
+        );
+    let measured = next.starts_with(|c: char| c.is_ascii_digit())
+        && next.contains(|c: char| c.is_alphabetic());
+    WORK_VERBS.contains(&verb)
+        && (WORK_OBJECTS.contains(&next) || things || measured)
+        && !(verb == "generate" && matches!(next, "a" | "an" | "the"))
+}
+
+/// Does it tell what was chosen before, or by someone else ("Last time we tried something
+/// similar, someone decided to trust the header blindly.")? A story, not the user's
+/// choice — unless it also says what now ("Last time we used Redis; this time let's go
+/// with Memcached").
+pub(super) fn reports_the_past(lower: &str) -> bool {
+    const PAST: &[&str] = &[
+        "last time",
+        "previous time",
+        "in the past",
+        "back then",
+        "years ago",
+        "at my last",
+        "at my old",
+        "someone decided",
+        "somebody decided",
+        "someone chose",
+        "somebody chose",
+        "they decided",
+        "he decided",
+        "she decided",
+        "they chose",
+        "used to",
+    ];
+    const NOW: &[&str] = &[
+        "let's",
+        "lets",
+        "this time",
+        "instead",
+        "now",
+        "we'll",
+        "i'll",
+        "from now on",
+    ];
+    says_any(lower, PAST) && !says_any(lower, NOW)
+}
+
+/// Does it propose what the work will do (`let's return errors as JSON`, `we'll hardcode
+/// the keys`, `we should cache it`), not a look around (`let's see`, `we'll need to check`) nor
+/// a word on the pace (`let's not overthink it`)?
+pub(super) fn proposes(lower: &str) -> bool {
+    const LOOKS: &[&str] = &[
+        "see", "check", "look", "talk", "chat", "think", "discuss", "try", "wait", "review",
+        "recap", "start", "begin", "plan", "get", "figure", "need", "have", "be", "dig",
+        "probably", "also", "continue", "go", "keep", "not",
+    ];
+    let words = first_words(lower);
+    let bare = |w: &str| -> String { word(w).to_owned() };
+    let verb_after = |at: usize| words.get(at).map(|w| bare(w));
+    let at = words
+        .iter()
+        .position(|w| matches!(bare(w).as_str(), "let's" | "lets" | "we'll"))
+        .map(|at| at + 1)
+        .or_else(|| {
+            words
+                .windows(2)
+                .position(|w| {
+                    bare(w[0]) == "we" && matches!(bare(w[1]).as_str(), "will" | "should" | "shall")
+                })
+                .map(|at| at + 2)
+        });
+    match at.and_then(verb_after) {
+        Some(verb) => !LOOKS.contains(&verb.as_str()) && !verb.is_empty(),
+        None => false,
+    }
+}
+
+/// Does it tell the assistant or the team how the work must go (`you must`, `we should
+/// never`, `I want you to`, `X must be`)?
+pub(super) fn addresses_the_work(lower: &str) -> bool {
+    says_any(lower, SUBJECT_MODALS) || says_any(lower, BINDING)
+}
+
+/// Does a sentence end by choosing: "The Lumiares Hotel it is.", "Fine, the train then."?
+pub(super) fn ends_choosing(lower: &str) -> bool {
+    let trimmed = lower.trim_end_matches(['.', '!']).trim_end();
+    let end = trimmed.strip_suffix(" after all").unwrap_or(trimmed);
+    // "Ardour it is for the recording software", "Ardour it is, then": the choice first.
+    // "URL path it is: /v2/... for changed endpoints", "whole class it is i guess": the
+    // pick ends its first clause, what follows tells more.
+    let first = lower
+        .split([':', ',', ';', '—'])
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(['.', '!'])
+        .trim_end();
+    end.ends_with(" it is")
+        || (first.ends_with(" it is")
+            && first.split_whitespace().count() <= 6
+            && !first.split_whitespace().any(|w| {
+                matches!(w, "what" | "how" | "where" | "when" | "who" | "which" | "whether" | "if")
+            }))
+        || lower.contains(" it is for ")
+        || lower.contains(" it is, then")
+        || picks_it(lower)
+        || (end.ends_with(" then")
+            && end.split_whitespace().count() <= 10
+            && ["fine", "ok", "okay", "alright", "sure", "right", "so"]
+                .iter()
+                .any(|w| end.starts_with(w)))
+        // "the welcome dinner is Thursday after all", "… after all, not Friday".
+        || clauses(lower).any(|clause| {
+            clause
+                .trim_end_matches(['.', '!'])
+                .strip_suffix(" after all")
+                .is_some_and(|before| !before.trim().is_empty())
+        })
+        || names_then(lower)
+}
+
+/// Does a sentence open by naming its pick and "then" ("fastapi then, pydantic is
+/// already in our stack")? Not "see you then", "and then".
+pub(super) fn names_then(lower: &str) -> bool {
+    // "fine, Formik then since the team already knows it": past the word that gives in,
+    // before the reason.
+    let first = lower
+        .split([',', ';', '—'])
+        .map(str::trim)
+        .find(|part| {
+            !matches!(
+                *part,
+                "fine" | "ok" | "okay" | "alright" | "sure" | "right" | "nope" | "nah" | "yeah"
+            )
+        })
+        .unwrap_or("");
+    let first = [" since ", " because ", " as "]
+        .iter()
+        .fold(first, |part, mark| part.split(mark).next().unwrap_or(part))
+        .trim();
+    let words: Vec<&str> = first.split_whitespace().collect();
+    matches!(words.as_slice(), [.., before, "then"]
+        if words.len() <= 4
+            && !["see", "and", "since", "by", "until", "back", "only", "even", "just", "you"]
+                .contains(before))
+}
+
+/// Does a clause name its choice and say "it is" after it ("traefik it is, since k3s
+/// ships it", "okay, Wonderwall it is as my first song")? Not "whatever it is", "as it
+/// is", "here it is".
+pub(super) fn picks_it(lower: &str) -> bool {
+    const NOT_A_CHOICE: &[&str] = &[
+        "whatever", "what", "as", "how", "way", "here", "there", "where", "so", "think", "know",
+        "is", "that", "because", "since", "if", "whether", "and", "but", "when", "who",
+    ];
+    lower.match_indices(" it is").any(|(at, m)| {
+        let after = &lower[at + m.len()..];
+        let ends = after.is_empty()
+            || after.starts_with([',', '.', '!', ';', ' '])
+                && (after.starts_with([',', '.', '!', ';'])
+                    || [" as ", " for ", " then", " after all"]
+                        .iter()
+                        .any(|w| after.starts_with(w)));
+        let named = lower[..at]
+            .split_whitespace()
+            .next_back()
+            .map(word)
+            .is_some_and(|w| !w.is_empty() && !NOT_A_CHOICE.contains(&w));
+        // The choice opens its clause: a few words after a comma or the start.
+        let clause = lower[..at]
+            .rsplit([',', '.', ';', ':'])
+            .next()
+            .unwrap_or("");
+        ends && named && clause.split_whitespace().count() <= 5
+    })
+}
+
+/// Is it about someone's day rather than the work ("I'll take the dog out")?
+pub(super) fn is_personal(lower: &str) -> bool {
+    // What it says before its reason: "we decide for a puppy, because the kids want a
+    // small one", "long runs will be Sunday mornings, my partner has the kids then"
+    // decide for the work.
+    // A run-on sentence says its choice first: "actually the tomatoes go in the raised
+    // bed by the shed the dog thing worries me more …".
+    let said = first_clause(lower.split(" because ").next().unwrap_or(lower));
+    let said = match said.match_indices(' ').nth(11) {
+        Some((at, _)) => &said[..at],
+        None => said,
+    };
+    says_any(
+        said,
+        &[
+            "the dog",
+            "my dog",
+            "the kids",
+            "my kids",
+            "lunch break",
+            "a shower",
+            "a nap",
+            "a walk",
+            "for a walk",
+            "a coffee",
+            "coffee break",
+            "some coffee",
+        ],
+    )
+}
+
+/// Does a decision speak for the work (`let's`, `we'll`, `I'll go with`, an order), not
+/// of someone's day ("I'll take the dog out", "my partner keeps watching videos instead
+/// of packing")?
+pub(super) fn speaks_for_the_work(lower: &str) -> bool {
+    let words = first_words(lower);
+    let Some(first) = words.first() else {
+        return false;
+    };
+    if is_personal(lower) {
+        return false;
+    }
+    let first = word(first);
+    // Someone else, or a thing, as the subject: a report, not a choice.
+    const OTHERS: &[&str] = &[
+        "what",
+        "who",
+        "when",
+        "where",
+        "why",
+        "how",
+        "if",
+        "should",
+        "can",
+        "could",
+        "would",
+        "my",
+        "his",
+        "her",
+        "their",
+        "he",
+        "she",
+        "they",
+        "it",
+        "it's",
+        "there",
+        "this",
+        "that",
+        "the",
+        "a",
+        "an",
+        "is",
+        "are",
+        "was",
+        "were",
+        "yesterday",
+        "today",
+    ];
+    !OTHERS.contains(&first)
+}

@@ -1,0 +1,610 @@
+//! Standing instructions: the rules, constraints, preferences and decisions a user states
+//! mid-run, kept verbatim through every compaction.
+//!
+//! A summarizer (a model, or the extractive one) may fold "Absolutely never use floats for
+//! money" away as one line among filler; a published study saw constraint violations go
+//! from none to a third of cases after compaction, and back to none with the constraint
+//! pinned. So the engine reads the user's words itself: a sentence that states a rule
+//! ("never…", "always…", "…must…", "don't…", "stick to…", "from now on…", "no
+//! exceptions") or a decision ("let's go with…", "we'll use…", "I've decided…", "lock
+//! in…") is an [`Instruction`], and every summary that folds it carries it verbatim in a
+//! block of its own ([`STANDING_HEADER`]) ahead of the summarizer's prose.
+//!
+//! A later instruction that overrides an earlier one ("actually, let's go with C instead",
+//! "scratch that", "change of plan") supersedes it: the one it overrides is the earlier
+//! decision or rule that shares a word of substance with it, else the newest one before
+//! it. A superseded instruction is never written again — not as current, not quoted as
+//! what was replaced (a reader skimming for the old plan must not find it) — and the one
+//! that replaced it says so. When the superseded one is in a message that stays verbatim
+//! (the task), the block still says the newer one replaces an earlier instruction.
+//!
+//! The block is read back when a summary is folded again ([`read_block`]), so an
+//! instruction outlives any number of compactions. What stays raw is not repeated.
+
+use crate::message::{Message, Part, Role};
+
+mod block_text;
+mod decision;
+mod overrides;
+mod reply;
+mod rule;
+mod words;
+
+pub use block_text::{
+    STANDING_HEADER, block, block_tokens, newest_terse, read_block, terse, tightened, without_block,
+};
+pub(crate) use words::line_sentences;
+
+use decision::*;
+use overrides::*;
+use reply::*;
+use rule::*;
+use words::*;
+
+/// The longest instruction kept, in characters: a longer sentence is not an instruction
+/// but a paste that happens to hold a "must".
+const MAX_CHARS: usize = 400;
+
+/// What an instruction is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A rule, constraint or preference that holds from now on.
+    Rule,
+    /// A choice made among options.
+    Decision,
+}
+
+/// One instruction the user gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instruction {
+    /// Rule or decision.
+    pub kind: Kind,
+    /// The user's words, verbatim (a sentence, or the whole short message).
+    pub text: String,
+    /// It overrides an earlier instruction.
+    pub overrides: bool,
+    /// A later instruction overrides it.
+    pub superseded: bool,
+    /// The index of the message it was said in (among those read).
+    pub message: usize,
+}
+
+/// Is `sentence` (any case) a rule, a decision, or neither?
+pub fn kind_of(sentence: &str) -> Option<Kind> {
+    let text = sentence.trim();
+    if text.ends_with('?') {
+        return confirmed(text).and_then(kind_of);
+    }
+    if text.len() < 8 || text.len() > MAX_CHARS {
+        return None;
+    }
+    let lower = respelled(&crate::case::lowercase(text));
+    if asks(&lower) || reports_advice(&lower) || reports_scores(&lower) {
+        return None;
+    }
+    let replaces = contains_phrase(&lower, "replace") && lower.contains(" with ");
+    let now_doing = says_any(&lower, NOW_DOING) && is_override(&lower);
+    let idiom = says_any(&lower, DECISION_IDIOMS)
+        || accepts(&lower)
+        || leans_to(&lower)
+        || acts_bare(&lower)
+        || ends_instead(&lower)
+        || says_any(&lower, REPLACING)
+        || drops_a_choice(&lower)
+        || opens_dropping(&lower)
+        || orders_a_pick(&lower)
+        || ends_choosing(&lower)
+        || settles(&lower)
+        || does_as_a_plan(&lower)
+        || someone_chose(&lower)
+        || replaces
+        || now_doing
+        || plans_instead(&lower);
+    // "One of my engineers asked whether we should use X": a question reported;
+    // "whatever we pick has to be easy to clean": a rule for any choice.
+    // Not "an estate sale for whatever's left": a thing, named.
+    let wonders = says_any(
+        &lower.replace("whatever's", "what's"),
+        &[
+            "whether",
+            "wondering if",
+            "wonder if",
+            "asked if",
+            "whatever",
+            "whichever",
+        ],
+    );
+    // "I'd rather not have a free tier at all": a preference against, a rule.
+    let refuses = contains_phrase(&lower, "rather not");
+    let decides = !wonders
+        && !refuses
+        && !reports_a_proposal(&lower)
+        && ((idiom && !is_personal(&lower))
+            || (((says_any(&lower, DECISION_MARKS) && !says_any(&lower, UNDECIDED))
+                || proposes(&lower)
+                || commits(&lower))
+                && speaks_for_the_work(&lower)
+                && !is_habit(&lower)));
+    if decides && !says_any(&lower, GOING_ON) && !reports_the_past(&lower) {
+        return Some(Kind::Decision);
+    }
+    // A rule may be one clause of the sentence: "I don't own a mixer, so don't suggest
+    // anything that needs one."
+    let rule = clauses(&lower).any(|clause| {
+        if deduces(clause) {
+            return false;
+        }
+        // A clause that continues a sentence and opens with a quantifier or a
+        // preposition is a fragment ("I picked three colours, all some shade of green";
+        // "… of all places"; "… but no structure"), not an order, unless a strong mark
+        // makes it one.
+        // So is a few words that open with one ("Nothing perfect, just a sanity check"),
+        // unless they forbid a thing ("No peanuts", "keep it clean — no swearing"), not
+        // say what is missing ("… a rough premise but no structure").
+        let forbids = forbids_a_thing(clause) && !follows_but(&lower, clause);
+        let fragment = opens_a_fragment(clause)
+            && !forbids
+            && (continues(&lower, clause) || clause.split_whitespace().count() < 4);
+        let strong = says_any(clause, STRONG_RULE_MARKS)
+            || (says_any(clause, LETS_NOT) && !paces(clause))
+            || keeps_to(clause);
+        let ordered = is_imperative(clause)
+            || addresses_the_work(clause)
+            || reported_order(clause).is_some_and(is_imperative)
+            || bounds_itself(clause);
+        let marked = marks_a_rule(clause);
+        ((strong || (marked && !fragment)) && ordered)
+            || binds(clause)
+            || keeps_to(clause)
+            || abstains(clause)
+            || prohibits(clause)
+            || sets_a_deadline(clause)
+    });
+    // An order with the thing not to do beside it: "Give me grams, not cups.", "write it
+    // in plain English, no legalese".
+    let contrast = (lower.contains(", not ") || excludes(&lower))
+        && clauses(&lower).next().is_some_and(is_imperative);
+    (rule || contrast || refuses_ever(&lower)).then_some(Kind::Rule)
+}
+
+/// `text` without the sentences that are instructions, line by line: what else the user
+/// said. An instruction is carried by the block of standing ones while it stands, and
+/// never quoted once a later one replaced it.
+pub fn without_instructions(text: &str) -> String {
+    let mut fenced = false;
+    text.lines()
+        .map(|line| {
+            let trimmed = line.trim_start();
+            if trimmed.starts_with("```") {
+                fenced = !fenced;
+                return line.to_owned();
+            }
+            // Code and quoted material are not the user's instructions (`sentences`).
+            if fenced || trimmed.starts_with('>') {
+                return line.to_owned();
+            }
+            let kept: Vec<&str> = sentences(line)
+                .into_iter()
+                .filter(|sentence| kind_of(sentence).is_none())
+                .collect();
+            kept.join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Is `message` the user's own words (not a tool's output carried in a user turn, not a
+/// summary, not an agent's observation)?
+fn is_users_words(message: &Message) -> bool {
+    message.role == Role::User
+        && !message.is_compaction()
+        && !message
+            .parts
+            .iter()
+            .any(|p| matches!(p, Part::ToolResult(_)))
+}
+
+/// The instructions of `messages` (oldest first): the user's words, and the blocks of
+/// earlier summaries read back; each marked superseded where a later one overrides it.
+/// `is_output` tells a user message that carries a tool's output (a text-action agent's
+/// observation) from the user's words.
+pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) -> Vec<Instruction> {
+    let mut found: Vec<Instruction> = Vec::new();
+    // The words of each instruction of `found`, beside it.
+    let mut words: Vec<Words> = Vec::new();
+    // Read only once a decision needs them: most of an agent's run offers no choice.
+    let offers = std::cell::OnceCell::new();
+    // The task: the first of the user's own messages, where the plan the work starts
+    // from is stated.
+    let task = messages
+        .iter()
+        .enumerate()
+        .position(|(i, m)| m.compaction.is_none() && is_users_words(m) && !is_output(i));
+    let mut discussed = Discussed::default();
+    for (index, message) in messages.iter().enumerate() {
+        if let Some(meta) = &message.compaction {
+            for mut instruction in read_block(&meta.summary_text) {
+                instruction.message = index;
+                words.push(Words::of(&instruction.text));
+                found.push(instruction);
+            }
+            continue;
+        }
+        if !is_users_words(message) || is_output(index) {
+            continue;
+        }
+        let text = message.text();
+        let kinds = kinds_in(
+            &text,
+            task == Some(index),
+            asked_before(messages, index),
+            discussed.up_to(messages, index),
+        );
+        if kinds.is_empty() {
+            continue;
+        }
+        // Whether it overrides is read in its own sentences, not in what else the message
+        // says around them.
+        let overriding = kinds.iter().any(|(_, sentence)| is_override(sentence));
+        // The words of the whole message, for an override whose own words name nothing.
+        let around = subject_words(&text);
+        // `said`: the sentences that make it an instruction, which tell what it is about.
+        let mut add = |kind: Kind, text: &str, said: &str, override_said: bool| {
+            let about = about(kind, said, index, || {
+                offers.get_or_init(|| offers_in(messages, &is_output))
+            });
+            let subject = subject_words(said);
+            let overrides = !found.is_empty()
+                && (override_said
+                    || (kind == Kind::Decision
+                        && !reports_a_deal(said)
+                        && restates(&found, &words, &subject)));
+            if overrides {
+                let head = subject_words(head_of(said));
+                let turn = Turn {
+                    message: index,
+                    kind,
+                    about: &about,
+                    said: &subject,
+                    head: &head,
+                    around: &around,
+                    points_back: refers_back(text),
+                };
+                take_back(&mut found, &words, &turn, (text, said), override_said);
+            }
+            found.push(Instruction {
+                kind,
+                text: unbulleted(text).to_owned(),
+                overrides,
+                superseded: false,
+                message: index,
+            });
+            words.push(Words {
+                about,
+                said: subject,
+                own: subject_words(text),
+            });
+        };
+        if stands_whole(&text, &kinds, overriding) {
+            let decides = kinds.iter().any(|(k, _)| *k == Kind::Decision);
+            let kind = if decides { Kind::Decision } else { Kind::Rule };
+            let said: Vec<&str> = kinds.iter().map(|(_, sentence)| *sentence).collect();
+            add(kind, text.trim(), &said.join(" "), overriding);
+        } else {
+            for (kind, sentence) in kinds {
+                add(kind, sentence, sentence, is_override(sentence));
+            }
+        }
+    }
+    found
+}
+
+/// Is a message's instruction the whole message, with its reasons, as the user put it? A
+/// short one of one kind, or one that overrides. A rule and a choice in one message stand
+/// apart, and so do two choices ("let's go with the RAV4. also we're paying cash"): taking
+/// one back keeps the other.
+fn stands_whole(text: &str, kinds: &[(Kind, &str)], overriding: bool) -> bool {
+    let short = text.trim().len() <= MAX_CHARS / 2 && !text.contains('\n');
+    let one = kinds.iter().all(|(k, _)| *k == kinds[0].0)
+        && (kinds[0].0 == Kind::Rule || kinds.len() == 1);
+    short && (one || overriding)
+}
+
+/// The sentences of a user's message that are instructions, each with its kind: a plan
+/// the task states is a decision, and so is a short reply that picks one of the options
+/// the assistant's message before it (`asked`) offered.
+fn kinds_in<'t>(
+    text: &'t str,
+    is_task: bool,
+    asked: Option<&Message>,
+    discussed: &[String],
+) -> Vec<(Kind, &'t str)> {
+    let mut kinds: Vec<(Kind, &'t str)> = Vec::new();
+    let required = required_items(text);
+    let said = sentences(text);
+    // "scratch offset.", "Change of plan!": a short override on its own, which the
+    // sentence after it says.
+    let mut turning: Option<&str> = None;
+    for (at, &sentence) in said.iter().enumerate() {
+        let kind = kind_of(sentence);
+        if let Some(turn) = turning.take()
+            && !sentence.trim_end().ends_with('?')
+            && let Some(both) = span(text, turn, sentence)
+        {
+            // "scratch offset. cursor-based pagination for everything.": the sentence
+            // after the turn is what replaces, whatever its form.
+            kinds.push((kind.unwrap_or(Kind::Decision), both));
+            continue;
+        }
+        if let Some(before) = at.checked_sub(1).map(|b| said[b])
+            && seals(sentence)
+            && !before.trim_end().ends_with('?')
+        {
+            // "The title is Salt Year. final.": the words before, settled.
+            said_with(&mut kinds, text, before, sentence, Kind::Decision);
+            continue;
+        }
+        if let Some(before) = at.checked_sub(1).map(|b| said[b])
+            && stresses(sentence)
+            // "Not Berlin after all — Amsterdam then": an instruction of its own.
+            && (is_pure_stress(sentence) || kind.is_none())
+            && !before.trim_end().ends_with('?')
+        {
+            // "snake_case in JSON. always.", "static IP for the pi. not a DHCP
+            // reservation", "tabs. not spaces. ever.": the words before, stressed, are
+            // a rule, said with the stress.
+            said_with(&mut kinds, text, before, sentence, Kind::Rule);
+        } else if is_task && states_a_plan(&crate::case::lowercase(sentence)) {
+            // "Plan is to keep the existing layout and just replace the cabinets": the
+            // plan, though it reads as an order.
+            kinds.push((Kind::Decision, sentence));
+        } else if takes_back_outright(sentence) {
+            // "Update: the migrations are managed with Sqitch from now on": a choice
+            // replaced, though it reads as a rule.
+            kinds.push((Kind::Decision, sentence));
+        } else if let Some(kind) = kind {
+            kinds.push((kind, sentence));
+        } else if let Some(kind) = after_label(sentence)
+            .and_then(kind_of)
+            .or_else(|| before_list(sentence).and_then(kind_of))
+        {
+            // "format — use the avro converter …", "what counts as errors: we'll exclude
+            // 429s": the instruction after the topic it answers.
+            kinds.push((kind, sentence));
+        } else if sentence.len() > MAX_CHARS {
+            // A long run-on sentence: its parts, each read alone ("… so — we're
+            // switching to rooflights instead of the dormer, three on the back slope …").
+            for part in parts(sentence) {
+                if let Some(kind) = kind_of(part) {
+                    kinds.push((kind, part));
+                }
+            }
+        } else if settles_what_was_asked(sentence, discussed, at == 0) {
+            kinds.push((Kind::Decision, sentence));
+        } else if sentence.split_whitespace().count() <= 4
+            && [OVERRIDE_MARKS, REPLACING]
+                .iter()
+                .any(|marks| says_any(&crate::case::lowercase(sentence), marks))
+        {
+            // Not a mere opener ("Hmm.", "Wait."): what takes something back.
+            turning = Some(sentence);
+        } else if required.iter().any(|line| within(sentence, line)) {
+            kinds.push((Kind::Rule, sentence));
+        }
+    }
+    if kinds.is_empty()
+        && !reacts(&crate::case::lowercase(text.trim()))
+        && !tells_what_happened(&crate::case::lowercase(text.trim()))
+        && asked.is_some_and(|m| answers_a_choice(&m.text(), text.trim()))
+    {
+        kinds.push((Kind::Decision, text.trim()));
+    }
+    kinds
+}
+
+/// What a sentence says after a short label that names its topic ("format — …", "for
+/// jquery — …", "what counts as errors: …"), if it opens with one.
+fn after_label(sentence: &str) -> Option<&str> {
+    if let Some(rest) = after_topic(sentence) {
+        return Some(rest);
+    }
+    let (at, mark) = [": ", " — ", " – ", " - "]
+        .iter()
+        .filter_map(|mark| sentence.find(mark).map(|at| (at, mark.len())))
+        .min()?;
+    let label = &sentence[..at];
+    let rest = sentence[at + mark..].trim();
+    // A topic, not a clause of its own ("wait, I realize — …", "would a simpler option
+    // be: …?", "separate q, does Vary: …").
+    let topic = (1..=5).contains(&label.split_whitespace().count())
+        && !label.contains(',')
+        && !label.split_whitespace().any(|w| {
+            matches!(
+                crate::case::lowercase(word(w)).as_str(),
+                "i" | "we"
+                    | "you"
+                    | "he"
+                    | "she"
+                    | "they"
+                    | "it"
+                    | "would"
+                    | "should"
+                    | "does"
+                    | "do"
+                    | "is"
+                    | "are"
+                    | "can"
+                    | "could"
+            )
+        });
+    (topic && !sentence.trim_end().ends_with('?') && rest.split_whitespace().count() >= 3)
+        .then_some(rest)
+}
+
+/// What a sentence says before the list it introduces ("actually one shared warehouse per
+/// workload type instead: BI_WH, ADHOC_WH, TRANSFORM_WH").
+fn before_list(sentence: &str) -> Option<&str> {
+    let (head, list) = sentence.split_once(": ")?;
+    (list.contains(", ") && head.split_whitespace().count() >= 3).then_some(head)
+}
+
+/// What a sentence says after the topic it opens with ("For the reception, we are renting
+/// Salón Los Arcos", "For Saturday night dinner we're doing Bottega", "Regarding open
+/// forum, let us cap it at 20 minutes"): from the comma that closes the topic, or from
+/// the words that speak for the work.
+fn after_topic(sentence: &str) -> Option<&str> {
+    const TOPICS: &[&str] = &["for ", "regarding ", "as for ", "as to ", "re "];
+    const SPEAKERS: &[&str] = &["we", "we're", "we'll", "i'm", "i'll", "let's", "let"];
+    let lower = crate::case::lowercase(sentence);
+    if !TOPICS.iter().any(|t| lower.starts_with(t)) || lower.len() != sentence.len() {
+        return None;
+    }
+    let mut at = 0;
+    for (n, w) in lower.split_inclusive(' ').enumerate().take(8) {
+        let bare = word(w);
+        if n > 1 && SPEAKERS.contains(&bare) {
+            return Some(sentence[at..].trim());
+        }
+        at += w.len();
+        if w.trim_end().ends_with(',') && n >= 1 {
+            return Some(sentence[at..].trim());
+        }
+    }
+    None
+}
+
+/// `sentence` said with the one `before` it (a stress, a seal): the instruction read in
+/// `before` runs on to its end, or both are one instruction of `kind`.
+fn said_with<'t>(
+    kinds: &mut Vec<(Kind, &'t str)>,
+    text: &'t str,
+    before: &str,
+    sentence: &str,
+    kind: Kind,
+) {
+    match kinds.last_mut() {
+        Some((_, last)) if last.as_ptr() == before.as_ptr() || within(before, last) => {
+            *last = span(text, last, sentence).unwrap_or(last);
+        }
+        _ => {
+            if let Some(both) = span(text, before, sentence) {
+                kinds.push((kind, both));
+            }
+        }
+    }
+}
+
+/// What a sentence says before its reasons: up to a dash, a semicolon, "because" or
+/// "since", or a comma after two words of substance ("update: 4.2 goes out Tuesday, QA
+/// found a crash in the checkout", not "Okay, …").
+fn head_of(sentence: &str) -> &str {
+    let mut head = sentence;
+    for mark in ["—", "–", ";", " because ", " since "] {
+        if let Some((before, _)) = head.split_once(mark) {
+            head = before;
+        }
+    }
+    let mut commas = head.match_indices(", ").map(|(at, _)| at);
+    match commas.find(|&at| subject_words(&head[..at]).len() >= 2) {
+        Some(at) => &head[..at],
+        None => head,
+    }
+}
+
+/// The parts of a long run-on sentence, cut where a new thought starts (a dash, a
+/// semicolon, ", so", ", and", ", but").
+fn parts(sentence: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = sentence;
+    while !rest.is_empty() {
+        let cut = [";", "—", "–", ", so ", ", and ", ", but "]
+            .iter()
+            .filter_map(|mark| rest.find(mark).map(|at| (at, mark.len())))
+            .min();
+        let (part, next) = match cut {
+            Some((at, len)) => (&rest[..at], &rest[at + len..]),
+            None => (rest, ""),
+        };
+        if part.trim().len() >= 8 {
+            out.push(part.trim());
+        }
+        rest = next;
+    }
+    out
+}
+
+/// Is `sentence`, without its closing mark, one of `words` alone?
+fn is_alone(sentence: &str, words: &[&str]) -> bool {
+    let lower = crate::case::lowercase(sentence.trim());
+    words.contains(&lower.trim_end_matches(['.', '!']).trim())
+}
+
+/// The part of `text` from `first` to the end of `last`, both slices of it.
+fn span<'t>(text: &'t str, first: &str, last: &str) -> Option<&'t str> {
+    let base = text.as_ptr() as usize;
+    let start = (first.as_ptr() as usize).checked_sub(base)?;
+    let end = (last.as_ptr() as usize + last.len()).checked_sub(base)?;
+    text.get(start..end)
+}
+
+/// The items of the lists `text` introduces as what the work must meet ("Some hard
+/// requirements for this project:", "Here's what they've asked for:"): each is a rule,
+/// however it is worded ("- partition the S3 data by date").
+fn required_items(text: &str) -> Vec<&str> {
+    const LEADS: &[&str] = &[
+        "requirement",
+        "constraint",
+        "rules",
+        "ground rule",
+        "must-have",
+        "asked for",
+        "non-negotiable",
+        "hard limit",
+        "guidelines",
+        "conditions",
+    ];
+    let mut items = Vec::new();
+    let mut under = false;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        let listed =
+            trimmed.starts_with(|c: char| matches!(c, '-' | '*' | '•') || c.is_ascii_digit());
+        if under && listed {
+            items.push(trimmed);
+        } else if trimmed.ends_with(':') {
+            let lower = crate::case::lowercase(trimmed);
+            under = LEADS.iter().any(|lead| lower.contains(lead));
+        } else {
+            under = false;
+        }
+    }
+    items
+}
+
+/// A list item's words without its bullet or number ("- nothing over 60k miles", "2) no
+/// red-eyes"): the block writes its own.
+fn unbulleted(item: &str) -> &str {
+    let digits = item.len() - item.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = if digits > 0 {
+        item[digits..].strip_prefix(['.', ')'])
+    } else {
+        item.strip_prefix(['-', '*', '•'])
+    };
+    match rest {
+        Some(rest) if rest.starts_with(' ') => rest.trim_start(),
+        _ => item,
+    }
+}
+
+/// Does `part` lie within `whole` (both slices of one text)?
+fn within(part: &str, whole: &str) -> bool {
+    let (start, end) = (
+        whole.as_ptr() as usize,
+        whole.as_ptr() as usize + whole.len(),
+    );
+    let at = part.as_ptr() as usize;
+    at >= start && at + part.len() <= end
+}
+
+#[cfg(test)]
+mod tests;

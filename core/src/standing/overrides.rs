@@ -1,0 +1,662 @@
+//! Which earlier instruction a later one replaces: the words of substance two instructions
+//! share, the options a choice was made among, and what an override says it takes back.
+
+use super::*;
+
+/// Words that make an instruction override an earlier one, wherever they stand.
+pub(super) const OVERRIDE_MARKS: &[&str] = &[
+    "instead",
+    "changing course",
+    "change course",
+    "second thoughts",
+    "after all",
+    "is now",
+    "are now",
+    "switch the",
+    "switch our",
+    "switch my",
+    "change of plan",
+    "changed my mind",
+    "change my mind",
+    "on second thought",
+    "scratch that",
+    "forget that",
+    "forget what",
+    "ignore the earlier",
+    "ignore what",
+    "rather than",
+    "no longer",
+    "not anymore",
+    "replace",
+    "switch to",
+    "switching to",
+    "we're switching",
+    "we are switching",
+    "let's switch",
+    "changes everything",
+    "reverse that",
+    "undo that",
+    "not what i said",
+    "new decision",
+    "new plan",
+    "swap",
+    "swapping",
+    "swapped",
+    "drop the",
+    "let's drop",
+    "go back to",
+    "scratch",
+    "not the",
+    "i'd rather",
+    "we'd rather",
+    "forget about",
+    "pivot to",
+    "pivoting to",
+    "we pivot",
+    "let's pivot",
+    "you know what",
+    "revise",
+    "off the table",
+    "let's move",
+    "lets move",
+    "move it to",
+    "moving it to",
+];
+
+/// Words that make an instruction override an earlier one when it opens with them
+/// ("Actually, let's…", "Forget Unity; …"; "until it's actually paid" and "before I
+/// forget" override nothing).
+pub(super) const OVERRIDE_OPENERS: &[&str] = &[
+    "actually",
+    // "nope, doing the April half-marathon at Crane Reservoir".
+    "nope",
+    "nah",
+    "wait",
+    "correction",
+    "hmm",
+    "forget",
+    "scrap",
+    "ditch",
+    // "Drop tsup; the packages get built with plain tsc".
+    "drop",
+    // "nvm on the risk acceptance, we upgrade jquery too".
+    "nevermind",
+];
+
+/// Words that state what the work now is, said with an override ("Forget Postgres;
+/// we're doing BigQuery"); alone they report ("I'm glad we're doing this").
+pub(super) const NOW_DOING: &[&str] = &[
+    "we're switching",
+    "we are switching",
+    "we're doing",
+    "we are doing",
+    "we're building",
+    "we're moving to",
+    "we are moving to",
+    "we're switching to",
+    "we are switching to",
+    "it's going to be",
+    "it will be",
+];
+
+/// What an instruction says it replaces ("… instead of a unit test", "… rather than
+/// transferring copyright", "So scratch Bark, we'll just use …", "actually scrap the
+/// 50/30/20 thing", "my husband vetoed the trampoline park"): the words of substance
+/// after it, up to the clause's end. None when they name nothing ("scratch that").
+pub(super) fn replaced(said: &str) -> Option<Vec<String>> {
+    const TAKING_BACK: &[&str] = &[
+        "instead of ",
+        "rather than ",
+        "scratch ",
+        "scrap ",
+        "ditch ",
+        "forget about ",
+        "forget ",
+        "vetoed ",
+        "cancelled ",
+        "canceled ",
+        "dropped ",
+    ];
+    let lower = crate::case::lowercase(said);
+    let rest = TAKING_BACK.iter().find_map(|mark| {
+        lower
+            .match_indices(mark)
+            .find(|&(at, _)| is_edge(lower[..at].chars().rev()))
+            .map(|(at, _)| &lower[at + mark.len()..])
+    })?;
+    let named = rest.split([',', '.', ';', ':', '!', '?', '—']).next()?;
+    let words = subject_words(named);
+    (!words.is_empty()).then_some(words)
+}
+
+/// Does a later clause drop an option ("oats for breakfast, forget the smoothie idea",
+/// "Update on the booking software: forget Vetstoria, we're going with PetDesk")? To
+/// forget to do something drops nothing.
+pub(super) fn drops_a_choice(lower: &str) -> bool {
+    clauses(lower).skip(1).any(|clause| {
+        let mut words = clause.split_whitespace();
+        let (Some(verb), Some(object)) = (words.next(), words.next()) else {
+            return false;
+        };
+        match verb {
+            "forget" | "scrap" | "ditch" => !["to", "about", "it"].contains(&object),
+            "drop" => object == "the",
+            _ => false,
+        }
+    })
+}
+
+/// Does it open by dropping an option and go on to what replaces it ("Scrap Milos, we're
+/// ending on Paros instead")? Not "forget it, …", not "forget to …".
+pub(super) fn opens_dropping(lower: &str) -> bool {
+    let mut words = lower
+        .split_whitespace()
+        .skip_while(|w| LEADS.contains(&word(w)));
+    let (Some(verb), Some(object)) = (words.next(), words.next()) else {
+        return false;
+    };
+    // "nevermind on the risk acceptance, we upgrade jquery too"; not "nevermind, I
+    // found it".
+    ["scrap", "ditch", "forget", "scratch", "nevermind"].contains(&word(verb))
+        && !verb.ends_with(',')
+        && ![
+            "it", "to", "about", "that", "this", "i", "we", "you", "he", "she", "they", "me",
+            "then", "lol",
+        ]
+        .contains(&word(object))
+        && clauses(lower)
+            .nth(1)
+            .is_some_and(|then| !asks(then) && !says_any(then, &["show me", "give me", "tell me"]))
+}
+
+/// Does a sentence take an earlier choice back outright, naming what replaces it
+/// ("scratch Lightroom, moving to Capture One", "update: 4.2 goes out Tuesday", "the
+/// caterer fell through, so Luigi's")?
+pub(super) fn takes_back_outright(sentence: &str) -> bool {
+    const OUTRIGHT: &[&str] = &[
+        "scratch",
+        "change of plan",
+        "changed our minds",
+        "changed my mind",
+        "fell through",
+        "not anymore",
+        "make that",
+    ];
+    let lower = crate::case::lowercase(sentence.trim());
+    let labelled = ["update:", "new info:", "correction:"]
+        .iter()
+        .any(|label| lower.starts_with(label));
+    !lower.ends_with('?')
+        && !lower.contains("scratch that")
+        && (labelled || says_any(&lower, OUTRIGHT))
+        && lower.split_whitespace().count() >= 3
+}
+
+/// Words that are no thing of the work: pronouns, question words.
+pub(super) const NOT_THINGS: &[&str] = &[
+    "it",
+    "this",
+    "that",
+    "he",
+    "she",
+    "they",
+    "i",
+    "we",
+    "you",
+    "there",
+    "what",
+    "which",
+    "who",
+    "my",
+    "your",
+    "his",
+    "her",
+    "their",
+    "one",
+    "everything",
+    "nothing",
+    "something",
+];
+
+pub(super) fn is_override(text: &str) -> bool {
+    let lower = respelled(&crate::case::lowercase(text));
+    let bare = |w: &&str| word(w).to_owned();
+    // The first word, or the first after the openers ("Okay, forget Unity").
+    let first = lower.split_whitespace().next().map(|w| bare(&w));
+    let verb = first_words(&lower).first().map(bare);
+    let opens = [first, verb]
+        .into_iter()
+        .flatten()
+        .any(|w| OVERRIDE_OPENERS.contains(&w.as_str()));
+    // "I'd rather not …" prefers against something; it takes nothing back.
+    let refuses = contains_phrase(&lower, "rather not");
+    opens
+        || drops_a_choice(&lower)
+        || changes_to(&lower)
+        || takes_back_outright(text)
+        || OVERRIDE_MARKS
+            .iter()
+            .chain(REPLACING)
+            .any(|m| contains_phrase(&lower, m) && !(refuses && m.ends_with("rather")))
+}
+
+/// Does an opening message's sentence state the plan the work starts from ("I'm planning
+/// to build the backend with Flask")? A plan to ask or tell something is not one.
+pub(super) fn states_a_plan(lower: &str) -> bool {
+    let words = first_words(lower).join(" ");
+    let words = words
+        .split_once(' ')
+        .filter(|(first, _)| is_adverb(first))
+        .map_or(words.as_str(), |(_, rest)| rest);
+    PLAN_STATEMENTS.iter().any(|p| words.starts_with(p))
+        && !says_any(lower, &["ask", "tell", "say", "mention", "check with"])
+        && !is_personal(lower)
+}
+
+/// The words of a sentence that say nothing of its subject: the stop words, and every word
+/// of the marks that make it an instruction ("on second thought", "let's go with").
+pub(super) fn is_marking_word(word: &str) -> bool {
+    STOP_WORDS.contains(&word)
+        || [
+            DECISION_IDIOMS,
+            DECISION_MARKS,
+            OVERRIDE_MARKS,
+            REPLACING,
+            OVERRIDE_OPENERS,
+            RULE_MARKS,
+            BINDING,
+            STRONG_RULE_MARKS,
+        ]
+        .iter()
+        .any(|marks| {
+            marks.iter().any(|m| {
+                m.split(|c: char| !c.is_alphanumeric() && c != '\'')
+                    .any(|w| w == word)
+            })
+        })
+}
+
+/// The words of substance of one instruction: what it is about (for a decision, with
+/// those of the choice it made), of the sentences that make it one, and of its whole text.
+pub(super) struct Words {
+    pub(super) about: Vec<String>,
+    pub(super) said: Vec<String>,
+    pub(super) own: Vec<String>,
+}
+
+impl Words {
+    /// The words of an instruction read back from a summary's block: all its text.
+    pub(super) fn of(text: &str) -> Self {
+        let own = subject_words(text);
+        Words {
+            about: own.clone(),
+            said: own.clone(),
+            own,
+        }
+    }
+}
+
+/// The words of substance of `text`: what it is about.
+pub(super) fn subject_words(text: &str) -> Vec<String> {
+    let lower = crate::case::lowercase(text);
+    let mut out = Vec::new();
+    for token in lower.split(|c: char| !c.is_alphanumeric() && !matches!(c, '\'' | '.' | ':' | '/'))
+    {
+        let token = token.trim_matches(['.', ':', '/']);
+        // A version, a time or a split stays whole ("4.2 goes out Tuesday" is about "ship
+        // 4.2", "forget 4:15" about "aiming for 4:15", "scrap the 50/30/20 thing" about
+        // "the 50/30/20 split"); other dots and slashes part words ("main.py", "and/or").
+        let version = token.contains(['.', ':', '/'])
+            && token
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '.' | ':' | '/'));
+        let words = if version {
+            vec![token]
+        } else {
+            token.split(['.', ':', '/']).collect()
+        };
+        for w in words {
+            if is_marking_word(w) {
+                continue;
+            }
+            // "Poetry's monorepo story" speaks of Poetry.
+            let w = w.strip_suffix("'s").unwrap_or(w).trim_matches('\'');
+            if (w.len() > 2 || version) && !is_marking_word(w) && !NOT_THINGS.contains(&w) {
+                out.push(singular(w).to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// A plural's singular, for telling two words the same thing ("migrations", "migration";
+/// "terms", "term"); a word in "ss" or too short to tell stays.
+pub(super) fn singular(word: &str) -> &str {
+    match word.strip_suffix('s') {
+        Some(stem) if stem.len() > 3 && !stem.ends_with('s') => stem,
+        _ => word,
+    }
+}
+
+/// A sentence that offers a choice ("Sintra, Cascais or Évora?", "should we use Postgres
+/// or SQLite?", "torn between ribs and a risotto"): the message it is in, and its words of
+/// substance.
+pub(super) struct Offer {
+    pub(super) message: usize,
+    pub(super) words: Vec<String>,
+}
+
+/// The choices offered in `messages`, by the user or the assistant, oldest first.
+pub(super) fn offers_in(messages: &[&Message], is_output: &impl Fn(usize) -> bool) -> Vec<Offer> {
+    let mut out = Vec::new();
+    for (index, message) in messages.iter().enumerate() {
+        let spoken = match message.role {
+            Role::User => is_users_words(message) && !is_output(index),
+            Role::Assistant => !message.is_compaction(),
+            _ => false,
+        };
+        if !spoken {
+            continue;
+        }
+        let text = message.text();
+        for sentence in sentences(&text) {
+            let lower = crate::case::lowercase(sentence);
+            if sentence.len() <= MAX_CHARS
+                && says_any(&lower, &["or", "between", "either", "options"])
+            {
+                out.push(Offer {
+                    message: index,
+                    words: subject_words(sentence),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// What an instruction said in message `at` is about: its words of substance, and for a
+/// decision those of the choice it picks from — the offer before it (or in its message)
+/// that shares the most words with it. So "switch us to Cascais" is about the day trip
+/// that "Sintra, Cascais or Évora?" offered, and replaces "We're going with Évora."
+pub(super) fn about<'a>(
+    kind: Kind,
+    text: &str,
+    at: usize,
+    offers: impl Fn() -> &'a [Offer],
+) -> Vec<String> {
+    let mut words = subject_words(text);
+    if kind == Kind::Decision {
+        let choice = offers()
+            .iter()
+            .filter(|offer| offer.message <= at)
+            .map(|offer| (shared(&words, &offer.words), offer))
+            .filter(|(n, _)| *n > 0)
+            .max_by_key(|(n, offer)| (*n, offer.message));
+        // Else the offer said in its own message ("I've thought about the writing tool
+        // options. We're going with Word."): the choice it names is this one's.
+        let choice = choice
+            .map(|(_, offer)| offer)
+            .or_else(|| offers().iter().rfind(|offer| offer.message == at));
+        if let Some(offer) = choice {
+            words.extend(offer.words.iter().cloned());
+        }
+    }
+    words.sort_unstable();
+    words.dedup();
+    words
+}
+
+/// How many of `a`'s words `b` holds.
+pub(super) fn shared(a: &[String], b: &[String]) -> usize {
+    a.iter().filter(|w| b.contains(w)).count()
+}
+
+/// Does a decision (its words of substance `subject`) decide again what an earlier one
+/// still standing decided (`subjects`, theirs): two
+/// words of substance of what it is about in common ("The recording software will be
+/// Reaper." — "So Ardour it is for the recording software.")? A choice is made once;
+/// the newer one replaces it, said with "instead" or not. One word is not enough: "Postgres
+/// for the main database" and "Redis for the cache database" both stand; nor two of many
+/// (a third of the shorter's, at the least): "a meadow instead of the front lawn, with a
+/// mown path up to the front door" and "the path to the back door will be gravel" both
+/// stand.
+pub(super) fn restates(found: &[Instruction], words: &[Words], subject: &[String]) -> bool {
+    found
+        .iter()
+        .zip(words)
+        .filter(|(i, _)| i.kind == Kind::Decision && !i.superseded)
+        .any(|(_, w)| {
+            let mut mine: Vec<&String> = subject.iter().collect();
+            let mut theirs: Vec<&String> = w.said.iter().collect();
+            for words in [&mut mine, &mut theirs] {
+                words.sort_unstable();
+                words.dedup();
+            }
+            let common = mine.iter().filter(|m| theirs.contains(m)).count();
+            common >= 2 && common * 2 >= mine.len().min(theirs.len())
+        })
+}
+
+/// The most words of substance an override says of its own and still points back at the
+/// instruction before it.
+pub(super) const POINTING_BACK_WORDS: usize = 3;
+
+/// Does an override say it takes back what was said before ("scratch that", "ignore the
+/// earlier instruction", "Forget A and B — go with C")?
+pub(super) fn refers_back(said: &str) -> bool {
+    if starts_over(said) {
+        return true;
+    }
+    const BACK: &[&str] = &[
+        "scratch that",
+        "forget that",
+        "forget what",
+        "forget about",
+        "ignore that",
+        "ignore the earlier",
+        "ignore what",
+        "undo that",
+        "reverse that",
+        "not what i said",
+        "take that back",
+        "taking that back",
+        "let me revise",
+        "off the table",
+    ];
+    let lower = crate::case::lowercase(said);
+    says_any(&lower, BACK)
+        || sentences(&lower).iter().any(|sentence| {
+            first_words(sentence)
+                .first()
+                .is_some_and(|w| ["forget", "scrap", "ditch"].contains(&word(w)))
+        })
+}
+
+/// Does an override take back everything decided before it ("scratch all of this",
+/// "full pivot", "start over"), not one choice?
+pub(super) fn starts_over(said: &str) -> bool {
+    const ALL: &[&str] = &[
+        "scratch all",
+        "scrap all",
+        "forget all",
+        "ignore all",
+        "ignore everything",
+        "scrap everything",
+        "forget everything",
+        "scratch everything",
+        "drop everything",
+        "start over",
+        "starting over",
+        "total reset",
+        "full pivot",
+        "complete pivot",
+        "from scratch",
+    ];
+    let lower = crate::case::lowercase(said);
+    says_any(&lower, ALL)
+}
+
+/// "Scratch all of this … Full pivot": every plan before it goes, no rule.
+pub(super) fn take_back_every_decision(found: &mut [Instruction]) {
+    for earlier in found.iter_mut().filter(|i| i.kind == Kind::Decision) {
+        earlier.superseded = true;
+    }
+}
+
+/// Marks superseded the instruction an override said in message `message` names as what
+/// it replaces ("a project-based assessment instead of a unit test"): of the earlier ones
+/// of its kind still standing, said before its message, the one whose own sentences
+/// share the most of the `named` words; else one of the other kind they name twice or
+/// more ("Scratch the first person idea" takes back "The narrator is Mira, in first
+/// person", read as a rule) — none, when it only turned down an option no one chose.
+pub(super) fn take_back_named(
+    found: &mut [Instruction],
+    words: &[Words],
+    named: &[String],
+    kind: Kind,
+    message: usize,
+) {
+    let best = |same_kind: bool, least: usize| {
+        found
+            .iter()
+            .zip(words)
+            .enumerate()
+            .filter(|(_, (i, _))| {
+                (i.kind == kind) == same_kind && !i.superseded && i.message != message
+            })
+            .map(|(at, (_, w))| (shared(named, &w.said), at))
+            .filter(|&(n, _)| n >= least)
+            .max()
+    };
+    if let Some((_, at)) = best(true, 1).or_else(|| best(false, 2)) {
+        found[at].superseded = true;
+    }
+}
+
+/// Marks superseded what an override (`turn`, its instruction's text and the sentences
+/// that make it one in `said`) takes back: every decision when it starts over, what it
+/// names as replaced ("instead of X"), else what [`supersede`] finds.
+pub(super) fn take_back(
+    found: &mut [Instruction],
+    words: &[Words],
+    turn: &Turn,
+    (text, said): (&str, &str),
+    override_said: bool,
+) {
+    if turn.kind == Kind::Decision && override_said && starts_over(text) {
+        take_back_every_decision(found);
+    } else if let Some(named) = replaced(said) {
+        take_back_named(found, words, &named, turn.kind, turn.message);
+    } else {
+        supersede(found, words, turn);
+    }
+}
+
+/// An override as [`supersede`] reads it.
+pub(super) struct Turn<'a> {
+    /// The message it is said in.
+    pub(super) message: usize,
+    pub(super) kind: Kind,
+    /// What it is about, with the choice it makes.
+    pub(super) about: &'a [String],
+    /// The words of substance of its own sentences.
+    pub(super) said: &'a [String],
+    /// Those of what it says before its reasons ("Update: the migrations are managed with
+    /// Sqitch from now on — our platform team standardised on it company-wide").
+    pub(super) head: &'a [String],
+    /// Those of its whole message.
+    pub(super) around: &'a [String],
+    /// Does it say it takes back what was said before ("scratch that")?
+    pub(super) points_back: bool,
+}
+
+/// Marks superseded the instruction an overriding one (of `kind`, about `about`) replaces:
+/// of the earlier ones of its kind still standing (a decision replaces a decision, a rule
+/// a rule), the one it shares the most words of substance with — the same choice ("a lemon
+/// tart instead of the galette" replaces the galette, not the chicken with lemon) — the
+/// newest of those tied; else the one the words of its message name ("Bad news on
+/// citations. … So we're switching everything to Harvard style" replaces "For citations
+/// I'll use APA"); else the instruction just before it, when that is of its kind and
+/// the override says it takes that back (`points_back`) or, by its own words of substance
+/// (`said`), names little
+/// ("let's return raw errors" — "scratch that, let's wrap them instead"). Never one
+/// further back that shares nothing with it: the one it meant may be gone already,
+/// replaced in an earlier compaction, and a wrong guess would drop an instruction that
+/// still holds.
+pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn) {
+    let Turn {
+        message,
+        kind,
+        about,
+        said,
+        head,
+        around,
+        points_back,
+    } = *turn;
+    // What the same message said stands beside it: "We'll do the cabinets in sage green.
+    // On second thought, butcher block on the island" takes back an earlier word on the
+    // countertops, not the cabinets it has just decided. And a message that took one back
+    // already ("Change of plan on the hours, sorry! We'll open Tuesday to Sunday") takes
+    // back another only by its own words.
+    let again = found.iter().any(|i| i.message == message && i.overrides);
+    let best = found
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.kind == kind && !i.superseded && i.message != message)
+        // Its own words first ("close third person" replaces "first person from Mira's
+        // point of view", not a choice whose options spoke of chapters), then the choice.
+        // What it says before its reasons counts first: a word its reason shares with an
+        // unrelated choice ("company-wide") weighs less than one of its subject.
+        .map(|(at, _)| {
+            let own = shared(said, &words[at].own);
+            (
+                own + shared(head, &words[at].own),
+                shared(about, &words[at].about),
+                at,
+            )
+        })
+        .filter(|&(own, choice, _)| own > 0 || (choice > 0 && !again))
+        .max();
+    // The one just before, for an override that points back and names little of its own
+    // ("scratch that, let's wrap them instead", "Actually, make it MySQL"); one that names
+    // its subject ("revisit the point of view: go with close third person") and matches
+    // nothing replaces nothing.
+    let points_back = points_back || said.len() <= POINTING_BACK_WORDS;
+    let named_around = || {
+        found
+            .iter()
+            .enumerate()
+            // A decision alone: a rule stands until its own words are taken back.
+            .filter(|(_, i)| {
+                kind == Kind::Decision && i.kind == kind && !i.superseded && i.message != message
+            })
+            .map(|(at, _)| (shared(around, &words[at].own), at))
+            .filter(|&(n, _)| n > 0 && !again)
+            .max()
+            .map(|(_, at)| at)
+    };
+    // One of the other kind that its own words name twice or more: "scratch the first
+    // person thing, it's close third on Ada" replaces "the narrator is Ada, in first
+    // person", read as a rule.
+    let named_twice = || {
+        found
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| i.kind != kind && !i.superseded && i.message != message)
+            .map(|(at, _)| (shared(said, &words[at].own), at))
+            .filter(|&(n, _)| n >= 2)
+            .max()
+            .map(|(_, at)| at)
+    };
+    let at = best
+        .map(|(_, _, at)| at)
+        .or_else(named_around)
+        .or_else(named_twice)
+        .or_else(|| {
+            let last = found.len().checked_sub(1)?;
+            (points_back && found[last].kind == kind && !found[last].superseded).then_some(last)
+        });
+    if let Some(at) = at {
+        found[at].superseded = true;
+    }
+}

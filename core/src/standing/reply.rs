@@ -1,0 +1,358 @@
+//! A reply read against what was asked before it: a short answer that settles a choice the
+//! assistant offered ("the second one", "Reaper for recording"), not one that reacts to it.
+
+use super::*;
+
+/// The words of substance the assistant's messages (and summaries) spoke of, sorted: what
+/// a user's short statement may settle. Read forward only as far as a user's message asks.
+#[derive(Default)]
+pub(super) struct Discussed {
+    pub(super) words: Vec<String>,
+    pub(super) read_up_to: usize,
+}
+
+impl Discussed {
+    /// The words spoken of before message `index`.
+    pub(super) fn up_to(&mut self, messages: &[&Message], index: usize) -> &[String] {
+        if self.read_up_to < index {
+            for earlier in messages.get(self.read_up_to..index).unwrap_or_default() {
+                if earlier.role == Role::Assistant || earlier.is_compaction() {
+                    self.words.extend(subject_words(&earlier.text()));
+                }
+            }
+            self.words.sort_unstable();
+            self.words.dedup();
+            self.read_up_to = index;
+        }
+        &self.words
+    }
+}
+
+/// The assistant's message just before message `index`, which a short reply may answer.
+pub(super) fn asked_before<'m>(messages: &[&'m Message], index: usize) -> Option<&'m Message> {
+    let before = messages.get(index.checked_sub(1)?)?;
+    (before.role == Role::Assistant).then_some(*before)
+}
+
+/// The verbs that say what a thing the conversation spoke of is to be ("the theme is …",
+/// "the carousel gets removed", "the tomatoes go in the raised bed", "X wins").
+pub(super) const SETTLING_VERBS: &[&str] = &[
+    "is", "are", "gets", "goes", "go", "wins", "starts", "opens", "runs", "stays", "will",
+];
+
+/// Words that make a few words a sentence with a subject and a verb, not an option named
+/// alone ("The neighbours might join us").
+pub(super) const SENTENCE_WORDS: &[&str] = &[
+    "was", "were", "am", "do", "did", "has", "have", "had", "might", "may", "could", "would",
+    "should", "can", "must", "us", "me", "him", "them", "not", "if",
+];
+
+/// Does a sentence settle something the conversation spoke of (`discussed`, the sorted
+/// words of substance of the assistant's messages so far): the thing, then what it is
+/// ("the theme is deep-sea salvage", "The venue is the Old Mill", "Hand limit: 7 wins",
+/// "Accelerometer: going LIS2DW12"); or, opening a reply, the option alone ("pgloader for
+/// the bulk copy", "Mixing in Reaper.")? Not a word on the weather: the thing must be one
+/// the conversation named.
+pub(super) fn settles_what_was_asked(
+    sentence: &str,
+    discussed: &[String],
+    opens_reply: bool,
+) -> bool {
+    let lower = crate::case::lowercase(sentence.trim());
+    if lower.ends_with('?')
+        || asks(&lower)
+        || reports_scores(&lower)
+        || is_personal(&lower)
+        || is_habit(&lower)
+        || reports_the_past(&lower)
+        || says_any(
+            &lower,
+            &["thanks", "thank you", "sorry", "great", "perfect", "looks"],
+        )
+        || reacts(&lower)
+    {
+        return false;
+    }
+    let spoke_of = |words: &[&str]| {
+        words.iter().any(|w| {
+            w.len() > 2
+                && !is_marking_word(w)
+                && discussed
+                    .binary_search_by(|d| d.as_str().cmp(singular(w)))
+                    .is_ok()
+        })
+    };
+    labels_a_value(&lower, &spoke_of)
+        || clauses(&lower)
+            .take(3)
+            .any(|clause| names_then_settles(clause, &spoke_of))
+        || (opens_reply && names_an_option(&lower, &spoke_of))
+}
+
+/// Does a reply open with how the user took what was said ("good to know.", "ooh good
+/// questions.", "love the dino names lol.", "ugh right the fees.", "that's helpful.")? A
+/// reaction names no option.
+pub(super) fn reacts(lower: &str) -> bool {
+    const REACTIONS: &[&str] = &[
+        "good",
+        "nice",
+        "cool",
+        "love",
+        "ooh",
+        "oh",
+        "wow",
+        "ha",
+        "haha",
+        "lol",
+        "ugh",
+        "hm",
+        "hmm",
+        "yeah",
+        "yep",
+        "interesting",
+        "fair",
+        "true",
+        "noted",
+        "awesome",
+        "amazing",
+        "oof",
+        "omg",
+        "super",
+        "very",
+        "helpful",
+        "makes",
+        "totally",
+        "that's",
+        "thats",
+        "wait",
+        "whoa",
+        "huh",
+        "aw",
+        "aww",
+        "excellent",
+        "perfect",
+        "great",
+        "thanks",
+    ];
+    lower
+        .split_whitespace()
+        .map(word)
+        .next()
+        .is_some_and(|first| REACTIONS.contains(&first))
+}
+
+/// "Hand limit: 7 wins", "cutover: sunday night, 23:00 start": a label the conversation
+/// spoke of, then its value.
+pub(super) fn labels_a_value(lower: &str, spoke_of: &impl Fn(&[&str]) -> bool) -> bool {
+    let Some((label, value)) = lower.split_once(": ") else {
+        return false;
+    };
+    let label: Vec<&str> = label.split_whitespace().map(word).collect();
+    (1..=3).contains(&label.len())
+        && !matches!(
+            label[0],
+            "next" | "update" | "question" | "q" | "edit" | "context"
+        )
+        && spoke_of(&label)
+        && (1..=12).contains(&value.split_whitespace().count())
+        && !measures(value)
+        && !says_any(value, UNSURE)
+}
+
+/// Words that leave a question open ("labeled data: sort of", "on failure: depends").
+pub(super) const UNSURE: &[&str] = &[
+    "sort of", "kind of", "depends", "not sure", "maybe", "no idea", "unclear", "dunno", "idk",
+    "probably",
+];
+
+/// Does a sentence report scores ("test set results: macro-F1 0.738, security recall
+/// 0.93", "distilroberta: 0.731 ± 0.012")? Two fractions or a spread are measured, not
+/// chosen; a single one may be a threshold set ("flag anything over 0.8").
+pub(super) fn reports_scores(lower: &str) -> bool {
+    let fractions = lower
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_ascii_digit() && c != '.'))
+        .filter(|w| w.starts_with("0.") && w.len() > 2)
+        .count();
+    fractions >= 2 || lower.contains('±')
+}
+
+/// Does a value report a measure, not set one: a change ("$8.3k -> $11.2k", "31 min (was
+/// 3h10m)"), a statistic ("+0.064pp, 95% CI [-0.035pp, +0.163pp], p=0.20"), several
+/// figures?
+pub(super) fn measures(value: &str) -> bool {
+    let figures = value
+        .split_whitespace()
+        .filter(|w| {
+            w.trim_start_matches(['+', '-', '~', '$', '(', '['])
+                .starts_with(|c: char| c.is_ascii_digit())
+        })
+        .count();
+    figures >= 3
+        || ["->", "→", "(was", " vs", "="]
+            .iter()
+            .any(|m| value.contains(m))
+}
+
+/// A clause that names the thing, then the verb that says what it is ("On tooling — the
+/// migration tool is Flyway, since …", "The Mazda CX-5 wins").
+pub(super) fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bool) -> bool {
+    let words: Vec<&str> = first_words(clause).into_iter().map(word).collect();
+    let start = usize::from(matches!(words.first(), Some(&("the" | "our"))));
+    let Some(at) = words
+        .iter()
+        .enumerate()
+        .skip(start + 1)
+        .take(4)
+        .find(|(_, w)| SETTLING_VERBS.contains(w))
+        .map(|(at, _)| at)
+    else {
+        return false;
+    };
+    // Said with "is" or "are", the thing is a part of the work ("the theme", "our
+    // venue"), not people or things described ("Adjusters are busy", "sessions are about
+    // 40 minutes"); other verbs place or pick ("tomatoes go in the south bed",
+    // "Caro-Kann against 1.e4 wins", "Testing will be conducted with NVDA").
+    // Unless what it is is a day, a time or a number ("Delivery days are Tuesday and
+    // Friday", "practices are Tuesday and Wednesday now").
+    // "session zero is next Wednesday at 6".
+    let day_at = at + 1 + usize::from(matches!(words.get(at + 1), Some(&("next" | "this"))));
+    let counts = counts_things(&words[day_at.min(words.len())..]);
+    let dated = words.get(day_at).is_some_and(|w| {
+        (w.starts_with(|c: char| c.is_ascii_digit()) && !counts)
+            || ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+                .iter()
+                .any(|day| w.starts_with(day) && w.ends_with(['y', 's']))
+    });
+    if start == 0 && matches!(words[at], "is" | "are") && !dated {
+        return false;
+    }
+    let thing = &words[start..at];
+    let future_be = words[at] != "will" || words.get(at + 1) == Some(&"be");
+    // "The Mazda CX-5 wins" ends on it; "… wins the race" is no pick.
+    let closes = words[at] != "wins" || words.len() == at + 1;
+    // A value, not a measure or a judgement ("head height is about 2.4", "the room is
+    // really small").
+    let has_value = words.len() > at + 1
+        && !matches!(
+            words[at + 1],
+            "about"
+                | "around"
+                | "roughly"
+                | "very"
+                | "really"
+                | "too"
+                | "so"
+                | "pretty"
+                | "quite"
+                | "not"
+                | "a"
+                | "an"
+                | "kind"
+                | "getting"
+                | "still"
+                | "already"
+        )
+        || words[at] == "wins";
+    !thing.iter().any(|w| NOT_THINGS.contains(w))
+        && future_be
+        && closes
+        && has_value
+        && spoke_of(thing)
+}
+
+/// Do `words` open with a count of things, not a time ("2 people", not "6 pm", "10 to
+/// noon", "99.9% over 30 days")?
+pub(super) fn counts_things(words: &[&str]) -> bool {
+    const NOT_COUNTED: &[&str] = &[
+        "am", "pm", "sharp", "on", "at", "and", "or", "to", "until", "till", "start", "over",
+        "for", "per", "in", "by", "of", "from", "with", "a", "an", "the", "each", "every",
+    ];
+    matches!(words, [n, next, ..] if n.chars().all(|c| c.is_ascii_digit())
+        && next.chars().all(char::is_alphabetic)
+        && !NOT_COUNTED.contains(next))
+}
+
+/// The option alone, a few words with no subject and no verb ("pgloader for the bulk
+/// copy", "Financing through the credit union").
+pub(super) fn names_an_option(lower: &str, spoke_of: &impl Fn(&[&str]) -> bool) -> bool {
+    let words: Vec<&str> = first_words(first_clause(lower))
+        .into_iter()
+        .map(word)
+        .collect();
+    let verbless = !words.iter().any(|w| {
+        NOT_THINGS.contains(w) || SETTLING_VERBS.contains(w) || SENTENCE_WORDS.contains(w)
+    });
+    verbless && !tells_what_happened(lower) && (2..=8).contains(&words.len()) && spoke_of(&words)
+}
+
+/// Does it name a thing, then what happened to it ("quotes came back.", "the build went
+/// green")? News, not a choice.
+pub(super) fn tells_what_happened(lower: &str) -> bool {
+    lower.split_whitespace().map(word).nth(1).is_some_and(|w| {
+        matches!(
+            w,
+            "came" | "went" | "got" | "said" | "ran" | "took" | "made" | "sent" | "fell"
+        )
+    })
+}
+
+/// Is `reply` a short answer that picks one of the options `question` offered ("Which
+/// main course: roast chicken, a mushroom risotto or braised lamb?" — "Fine, a wild
+/// mushroom risotto then.")?
+pub(super) fn answers_a_choice(question: &str, reply: &str) -> bool {
+    const OFFERS: &[&str] = &[
+        "which",
+        "would you like",
+        "do you prefer",
+        "would you prefer",
+        "options",
+        " or ",
+    ];
+    let asked = crate::case::lowercase(question);
+    // The options: the questions that offer them, and the lines that list them.
+    let mut offered = String::new();
+    for line in asked.lines() {
+        if line
+            .trim_start()
+            .starts_with(|c: char| c == '-' || c == '*' || c.is_ascii_digit())
+        {
+            offered.push_str(line);
+            offered.push(' ');
+        }
+        for sentence in sentences(line) {
+            if sentence.ends_with('?') && OFFERS.iter().any(|w| sentence.contains(w)) {
+                offered.push_str(sentence);
+                offered.push(' ');
+            }
+        }
+    }
+    let offers = asked.contains('?') && OFFERS.iter().any(|w| asked.contains(w));
+    if !offers || reply.contains('?') || reply.split_whitespace().count() > 15 {
+        return false;
+    }
+    let lower = crate::case::lowercase(reply);
+    // "I'm back, sorry — got pulled into something", "thanks, that's helpful", "lol it
+    // has been raining nonstop for 5 days": no pick.
+    if says_any(
+        &lower,
+        &[
+            "sorry",
+            "i'm back",
+            "be right back",
+            "thanks",
+            "thank you",
+            "lol",
+            "has been",
+            "have been",
+            "had been",
+        ],
+    ) {
+        return false;
+    }
+    if !speaks_for_the_work(&lower) {
+        return false;
+    }
+    let options = subject_words(&offered);
+    subject_words(reply).iter().any(|w| options.contains(w))
+}

@@ -1,0 +1,968 @@
+//! What makes a sentence a rule: a constraint, a requirement, a limit or a prohibition that
+//! holds for the rest of the work, whoever states it.
+
+use super::*;
+
+/// Words that make a clause a rule and speak to how the work must go, whatever opens
+/// it: both a [`RULE_MARKS`] and a [`SUBJECT_MODALS`] mark ("has to be", "I'd prefer",
+/// "important that", "no matter what").
+pub(super) const BINDING: &[&str] = &[
+    "red line",
+    "non-negotiable",
+    "no matter what",
+    "has to be",
+    "have to be",
+    "needs to be",
+    "is required",
+    "are required",
+    "hard rule",
+    "i prefer",
+    "i'd prefer",
+    "i would prefer",
+    "i'd rather not",
+    "we'd rather not",
+    "i would rather not",
+    "we would rather not",
+    "i want you to",
+    "i don't want",
+    "i do not want",
+    "we don't want",
+    "we do not want",
+    "is a must",
+    "has to",
+    "have to",
+    "important that",
+    "essential that",
+    "crucial that",
+    "ask that",
+    "requirement that",
+    "obligatory that",
+    "mandatory that",
+];
+
+/// Words that make a sentence a rule, beside [`STRONG_RULE_MARKS`]; among them quantities
+/// and limits ("every", "only", "under"), which make none in a fragment of a sentence.
+pub(super) const RULE_MARKS: &[&str] = &[
+    "stick to",
+    "stick with",
+    "only ever",
+    "mandatory",
+    "forbidden",
+    "prohibited",
+    "not allowed",
+    "strictly",
+    "without exception",
+    "every time",
+    "each time",
+    "whenever",
+    "refrain",
+    "should never",
+    "should always",
+    "need to be",
+    "rule of thumb",
+    "throughout",
+    "unless i say otherwise",
+    "unless told otherwise",
+    "assume",
+    "keep it",
+    "keep the",
+    "remember to",
+    "remember that",
+    "every",
+    "everything",
+    "each",
+    "all",
+    "anything",
+    "nothing",
+    "only",
+    "no",
+    "under",
+    "below",
+    "above",
+    "at least",
+    "at most",
+    "no more than",
+    "minimum",
+    "maximum",
+    "max",
+    "tops",
+    "ideally",
+    "hate",
+    "can't stand",
+    "dislike",
+    "in total",
+    "within",
+    "between",
+];
+
+/// Words that make a sentence a rule that holds from now on, wherever they stand in it.
+pub(super) const STRONG_RULE_MARKS: &[&str] = &[
+    "as a rule",
+    "golden rule",
+    "house rule",
+    "ground rule",
+    "never",
+    "always",
+    "must",
+    "mustn't",
+    "don't",
+    "dont",
+    "do not",
+    "no exceptions",
+    "from now on",
+    "from here on",
+    "going forward",
+    "at all times",
+    "under no circumstances",
+    "we will not",
+    "we won't",
+    "we will never",
+    "we'll never",
+    "we're not going to",
+    "we are not going to",
+    "make sure",
+    "be sure to",
+    "ensure",
+    "avoid",
+];
+
+/// A proposal not to, which is a rule when it is about the work ("let's not do that
+/// again"), not about the pace ("let's not overthink it": [`paces`]).
+pub(super) const LETS_NOT: &[&str] = &["let's not", "lets not", "let us not"];
+
+/// Does a statement set its own bound ("MVP is email + in-app only", "Active means at
+/// least one session_start event in that week")? A bound it holds makes it a rule,
+/// though it speaks of a thing and not to anyone.
+pub(super) fn bounds_itself(clause: &str) -> bool {
+    let words: Vec<&str> = first_words(clause).into_iter().map(word).collect();
+    let thing = words
+        .first()
+        .is_some_and(|w| !NOT_THINGS.contains(w) && !w.starts_with(|c: char| c.is_ascii_digit()));
+    let is = words
+        .iter()
+        .skip(1)
+        .take(3)
+        .any(|w| matches!(*w, "is" | "are" | "means" | "stays" | "stay"));
+    const BOUNDS: &[&str] = &[
+        "only",
+        "at least",
+        "at most",
+        "no more than",
+        "no less than",
+    ];
+    thing && is && !is_personal(clause) && says_any(clause, BOUNDS)
+}
+
+/// Does a clause hold a mark of a rule ([`RULE_MARKS`], [`BINDING`])? "Between" counts
+/// where it bounds a quantity.
+pub(super) fn marks_a_rule(clause: &str) -> bool {
+    RULE_MARKS
+        .iter()
+        .any(|m| contains_phrase(clause, m) && (*m != "between" || bounds_between(clause)))
+        || says_any(clause, BINDING)
+}
+
+/// Does "between" bound a quantity ("keep it between 3 and 5", "between $200 and $300"),
+/// not relate two things ("correlation between F1 and the PM's rating")?
+pub(super) fn bounds_between(clause: &str) -> bool {
+    clause.split("between ").skip(1).any(|after| {
+        after
+            .trim_start_matches(['$', '£', '€'])
+            .starts_with(|c: char| c.is_ascii_digit())
+    })
+}
+
+/// A refusal stressed at its end: "she won't touch anything with fish in it, ever".
+pub(super) fn refuses_ever(lower: &str) -> bool {
+    lower
+        .trim_end_matches(|c: char| !c.is_alphanumeric())
+        .ends_with(", ever")
+        && says_any(
+            lower,
+            &["won't", "don't", "can't", "doesn't", "never", "no"],
+        )
+}
+
+/// Does it tell what someone does as a habit ("I always pick one at random"), not what
+/// they chose?
+pub(super) fn is_habit(lower: &str) -> bool {
+    says_any(
+        lower,
+        &[
+            "always",
+            "usually",
+            "often",
+            "sometimes",
+            "never",
+            "normally",
+            "tend to",
+        ],
+    )
+}
+
+/// A floor or a ceiling the user sets themselves: "I will not go below $92,000 base".
+pub(super) const OWN_LIMITS: &[&str] = &[
+    "will not go below",
+    "won't go below",
+    "will not go above",
+    "won't go above",
+    "will not go over",
+    "won't go over",
+    "will not go under",
+    "won't go under",
+    // "i can't go above $20 at the market".
+    "can't go above",
+    "can't go over",
+    "can't go below",
+    "can't go under",
+    "cannot go above",
+    "cannot go over",
+    "cannot go below",
+    "cannot go under",
+    // "I refuse to finance through the dealer".
+    "i refuse",
+    "we refuse",
+];
+
+/// What someone the work is for, or the place it happens in, will not have or do, as
+/// the user relays it ("our lease doesn't allow any alcohol", "my husband refuses to pay
+/// for lightning lane", "he asked me not to use any kids' books", "my daughter does NOT
+/// want a DJ", "we are not doing full cry it out", "his tools are NOT for sale", "anything
+/// with a lot of walking is out for him", "that's a hard line for me").
+pub(super) const REFUSALS: &[&str] = &[
+    "doesn't allow",
+    "does not allow",
+    "don't allow",
+    "won't allow",
+    "doesn't want",
+    "does not want",
+    "refuses to",
+    "asked me not to",
+    "asked us not to",
+    "told me not to",
+    "told us not to",
+    "not for sale",
+    "is out for",
+    "are out for",
+    "hard line",
+    "would hate",
+    "we're not doing",
+    "we are not doing",
+    "i'm not doing",
+    "i am not doing",
+    "we're not paying",
+    "i'm not paying",
+    "i'm not putting",
+    "we're not putting",
+    // "my ex won't agree to any exchanges at his mother's house", "my wife won't have any
+    // cactus", "my husband will not give up his good coffee beans".
+    "won't agree to",
+    "will not agree to",
+    "won't have any",
+    "will not have any",
+    "won't give up",
+    "will not give up",
+    // "my mother-in-law insists that the Mass be at St. Anthony's", "she made me promise
+    // no inflatables", "I promised them the hive entrances won't face their yard".
+    "insists",
+    "insisted",
+    "made me promise",
+    "i promised",
+    "we promised",
+    // "her budget tops out at $3,000".
+    "tops out at",
+    "top out at",
+];
+
+/// What a person or a place of the work requires ("the school requires that all snacks be
+/// store-bought", "daycare requires pull-ups until he's gone a full week"), not what a
+/// thing takes ("it requires a restart").
+pub(super) fn relays_a_requirement(clause: &str) -> bool {
+    let first = clause.split_whitespace().next().map(word);
+    says_any(clause, &["requires", "require that"])
+        && !matches!(
+            first,
+            Some("it" | "this" | "that" | "which" | "what" | "does" | "do")
+        )
+}
+
+/// "the Hendersons can't drive mornings at all": what someone can never do, a rule for
+/// any plan.
+pub(super) fn never_can(clause: &str) -> bool {
+    let words: Vec<&str> = clause.split_whitespace().map(word).collect();
+    // "we can't lose any open PR's work", "the payments namespace cannot experience any
+    // downtime", "email can't bounce or be delayed at any point": not ever, not any of it.
+    // Said of the work, not to the reader ("Note that you cannot use any interactive
+    // session commands in this environment" tells an agent how its tools work).
+    let any = refuses_a_deed(&words)
+        && !words.contains(&"you")
+        && (says_any(clause, &["at any point", "at any time", "ever"])
+            || words
+                .windows(3)
+                .any(|w| matches!(w[0], "can't" | "cannot") && matches!(w[2], "any" | "anything")));
+    any || (says_any(clause, &["can't", "cannot"])
+        && clause.trim_end_matches(['.', '!']).ends_with(" at all"))
+}
+
+/// Words that set a limit on a thing ("opening budget can't exceed 120k", "flash isn't
+/// allowed at her games").
+pub(super) const LIMITS: &[&str] = &[
+    "can't exceed",
+    "cannot exceed",
+    "can not exceed",
+    "must not exceed",
+    "may not exceed",
+    "not to exceed",
+    "capped at",
+    "is capped",
+    "are capped",
+    "hard limit",
+    "hard cap",
+    "longer than",
+    "is banned",
+    "are banned",
+    "off-limits",
+    "off limits",
+    "not allowed",
+    "isn't allowed",
+    "aren't allowed",
+    "not permitted",
+    "isn't permitted",
+    "aren't permitted",
+];
+
+/// What a thing of the work can't do, said as a limit ("the beds can't go in the front
+/// yard", "opening budget can't exceed 120k", "the external version can't mention the
+/// vendor").
+pub(super) const THING_MAY_NOT: &[&str] = &[
+    "be", "go", "have", "include", "contain", "exceed", "use", "cost", "mention", "require",
+    "show", "change", "touch", "depend", "rely", "store", "send", "share", "expose",
+];
+
+/// What "we can't" do to the work, said as a limit ("we can't change the public schema",
+/// "we can't spend on a lawyer until the seed round closes"), not a fault ("we can't get
+/// it to work", "we can't reproduce it").
+pub(super) const WE_MAY_NOT: &[&str] = &[
+    "change", "add", "touch", "spend", "show", "use", "require", "bump", "break", "remove",
+    "modify", "alter", "drop", "deploy", "ship", "upgrade", "store", "send", "share", "expose",
+    "exceed", "afford", "rename", "delete", "hire", "promise", "go", "pay", "move", "rely",
+    "depend", "collect",
+];
+
+/// Does a clause pin the work to a version or a setting ("we're stuck on 1.54 for now",
+/// "we're staying on terraform 1.5.x", "we need to use American English", "a secondary is
+/// mandatory")? Not "I'm stuck on this bug": a number names what it is pinned to.
+pub(super) fn pins(clause: &str) -> bool {
+    let words: Vec<&str> = clause.split_whitespace().map(word).collect();
+    let pinned = words.windows(2).enumerate().any(|(at, pair)| {
+        matches!(pair[0], "stuck" | "staying" | "stay" | "pinned" | "locked")
+            && matches!(pair[1], "on" | "to" | "at")
+            && words[at + 2..]
+                .iter()
+                .take(3)
+                .any(|w| w.chars().any(|c| c.is_ascii_digit()))
+    });
+    pinned
+        || says_any(
+            clause,
+            &[
+                "is mandatory",
+                "are mandatory",
+                "we need to use",
+                "we have to use",
+                "we need to support",
+                "we have to support",
+                "we need to stay",
+                "we have to stay",
+            ],
+        )
+}
+
+/// Does a modal bind the work whatever its subject ("The narrative must stay within 2,500
+/// words", "builds should not take longer than 10 minutes", "opening budget can't exceed
+/// 120k")? Not a deduction ("that must be hard", "it shouldn't matter", "I must say").
+pub(super) fn binds(clause: &str) -> bool {
+    const PEOPLE: &[&str] = &["i", "i'm", "he", "she", "they", "you"];
+    const THINGS: &[&str] = &["it", "it's", "that", "this", "there", "which", "what"];
+    if says_any(clause, OWN_LIMITS)
+        || says_any(clause, REFUSALS)
+        || limits_by_number(clause)
+        || pins(clause)
+        || never_can(clause)
+        || relays_a_requirement(clause)
+    {
+        return true;
+    }
+    let subject = subject_of(clause);
+    if denies(clause) {
+        return true;
+    }
+    if PEOPLE.contains(&subject) {
+        return false;
+    }
+    if says_any(clause, LIMITS) {
+        return true;
+    }
+    let words: Vec<&str> = clause.split_whitespace().map(word).collect();
+    let thing = THINGS.contains(&subject);
+    words.iter().enumerate().any(|(at, word)| {
+        let next = words.get(at + 1).copied().unwrap_or("");
+        let after = words.get(at + 2).copied().unwrap_or("");
+        match *word {
+            // "must be" of a thing deduces ("it must be the cache"); of the work it binds.
+            "must" => {
+                let deduced = matches!(next, "say" | "admit" | "confess" | "")
+                    || (next == "have" && after == "been")
+                    || (thing && matches!(next, "be" | "have"));
+                !deduced
+            }
+            "mustn't" => true,
+            "should" => {
+                !thing && matches!(next, "not" | "never" | "always" | "still" | "only" | "be")
+            }
+            // "the kids' devices need to be on a separate network".
+            // Or "every hotel needs a pool".
+            "need" | "needs" | "has" | "have" => {
+                (!thing && next == "to" && after == "be")
+                    || (word.starts_with("need")
+                        && words[at.saturating_sub(3)..at]
+                            .iter()
+                            .any(|w| matches!(*w, "every" | "each" | "all")))
+                    // "the office on the 3rd floor needs wired ethernet": a part of the
+                    // work, what it must have.
+                    || (*word == "needs"
+                        && at <= 6
+                        && matches!(words.first(), Some(&("the" | "our")))
+                        && !matches!(next, "to" | "a" | "some" | "more" | "help" | "work")
+                        && !is_personal(clause))
+            }
+            "shouldn't" => !thing,
+            // "Uncle Rob and Aunt Denise can NOT be at the same table".
+            // "the beds can't go in the front yard, HOA rules"; not "the app can't
+            // connect", a fault.
+            // Said of a thing, not of a person however the clause opens ("note however
+            // that you cannot use interactive commands" tells the agent its setting).
+            // "we can't change the public schema, mobile clients depend on it", "the
+            // external version can't mention the vendor": what may not be done to the
+            // work; not "we can't get it to work", a fault.
+            "can't" | "cannot" => {
+                let before = at.checked_sub(1).map(|b| words[b]);
+                !thing
+                    && !before.is_some_and(|b| PEOPLE.contains(&b))
+                    && if before == Some("we") {
+                        WE_MAY_NOT.contains(&next)
+                    } else {
+                        THING_MAY_NOT.contains(&next)
+                    }
+            }
+            "can" => !thing && next == "not" && after == "be",
+            _ => false,
+        }
+    })
+}
+
+/// Does a clause say what someone may not have ("he can't have chicken, it makes him
+/// itch", "She can't have social media until she's 14")? A rule for whatever is chosen
+/// for them.
+pub(super) fn denies(clause: &str) -> bool {
+    says_any(
+        clause,
+        &[
+            "can't have",
+            "cannot have",
+            "can't eat",
+            "cannot eat",
+            "can't drink",
+            "cannot drink",
+        ],
+    ) && !contains_phrase(clause, "have been")
+}
+
+/// Does a clause set a limit by a number ("our sessions are 3 hours max", "our budget is
+/// €4,000 for both of us", "I only get 20 minutes on weekdays", "I need … at least 2 days
+/// a week")?
+pub(super) fn limits_by_number(clause: &str) -> bool {
+    let words: Vec<&str> = clause.split_whitespace().map(word).collect();
+    let number = |w: &str| w.chars().any(|c| c.is_ascii_digit());
+    let has_number = words.iter().any(|w| number(w));
+    // A number, then its unit, then "max": "3 hours max", "$400 max".
+    let max_after = words.iter().enumerate().any(|(at, w)| {
+        matches!(*w, "max" | "maximum" | "tops")
+            && words[at.saturating_sub(3)..at].iter().any(|w| number(w))
+    });
+    // "our budget is €4,000", "my whole budget for supplies is $60".
+    let budget = contains_phrase(clause, "budget of")
+        || words.iter().enumerate().any(|(at, w)| {
+            matches!(*w, "budget" | "budget's")
+                && words[at + 1..]
+                    .iter()
+                    .take(4)
+                    .any(|w| matches!(*w, "is" | "'s"))
+                || *w == "budget's"
+        });
+    let only = matches!(words.as_slice(), ["i" | "we", "only", "get" | "have", ..]);
+    // "i only want to work on this on weekends", "we only eat chicken and fish": a limit
+    // without a number; not "I only want to know …".
+    if let ["i" | "we", "only", verb, next, ..] = words.as_slice()
+        && matches!(
+            *verb,
+            "want" | "eat" | "use" | "buy" | "drink" | "fly" | "shop"
+        )
+        && !matches!(*next, "to" if words.get(4).is_some_and(|w| matches!(*w, "know" | "ask" | "see" | "check" | "make" | "say")))
+    {
+        return true;
+    }
+    let at_least = contains_phrase(clause, "need") && contains_phrase(clause, "at least");
+    // "we can spend about $80 a month on her food", "I can't take more than two days off".
+    let spend = says_any(clause, &["can spend", "can afford", "can only spend"]);
+    let refused = refuses_a_deed(&words);
+    // "we can't drive more than about 3 hours on any single day".
+    let at_most = refused
+        && words.windows(4).any(|w| {
+            let amount = if matches!(w[2], "about" | "around" | "roughly") {
+                w[3]
+            } else {
+                w[2]
+            };
+            w[0] == "more"
+                && w[1] == "than"
+                && (number(amount) || matches!(amount, "one" | "two" | "three" | "four" | "five"))
+        });
+    // "the feature lookup can take at most 10ms p99", "we would prefer to spend no more than
+    // $45 per month", "the board has capped the costume budget at $1,500 total".
+    let capped = words
+        .iter()
+        .position(|w| *w == "capped")
+        .is_some_and(|at| words[at..].iter().take(6).any(|w| *w == "at"));
+    // Set by someone, not measured ("this takes no more than 5 minutes").
+    let set = says_any(
+        clause,
+        &[
+            "can", "could", "should", "must", "prefer", "want", "spend", "budget", "keep",
+        ],
+    );
+    let at_most_said =
+        ((says_any(clause, &["at most", "no more than"]) && set) || capped) && has_number;
+    max_after
+        || at_most
+        || at_most_said
+        || sets_a_bound(&words)
+        || (has_number && (budget || only || at_least || spend))
+}
+
+/// Does a clause say what can't or won't be done ("we can't lose any open PR's work"), not
+/// what someone can't believe, find or wait for ("I can't believe it took 3 days")?
+pub(super) fn refuses_a_deed(words: &[&str]) -> bool {
+    words.windows(2).any(|w| {
+        matches!(w[0], "can't" | "cannot" | "won't")
+            && !matches!(
+                w[1],
+                "believe"
+                    | "remember"
+                    | "tell"
+                    | "say"
+                    | "imagine"
+                    | "understand"
+                    | "figure"
+                    | "see"
+                    | "find"
+                    | "get"
+                    | "wait"
+                    | "stand"
+                    | "decide"
+                    | "choose"
+                    | "think"
+                    | "afford"
+                    | "handle"
+                    | "compile"
+                    | "parse"
+                    | "load"
+                    | "keep"
+            )
+    })
+}
+
+/// Does a clause set a bound of the work as its value ("min sdk is 24", "max upload size
+/// is 10mb", "the memory limit is 512Mi")? Not one measured now ("max latency was 900ms",
+/// "the max is 800ms right now"): that is how things stand, not what the work must keep.
+pub(super) fn sets_a_bound(words: &[&str]) -> bool {
+    const BOUNDS: &[&str] = &[
+        "min", "max", "minimum", "maximum", "limit", "cap", "ceiling", "floor",
+    ];
+    const NOW: &[&str] = &[
+        "currently",
+        "now",
+        "today",
+        "usually",
+        "typically",
+        "average",
+    ];
+    let Some(verb) = words
+        .iter()
+        .take(6)
+        .position(|w| matches!(*w, "is" | "are" | "stays" | "remains"))
+    else {
+        return false;
+    };
+    let value = &words[verb + 1..];
+    words[..verb].iter().any(|w| BOUNDS.contains(w))
+        && value
+            .iter()
+            .take(2)
+            .any(|w| w.starts_with(|c: char| c.is_ascii_digit() || c == '$'))
+        && !words.iter().any(|w| NOW.contains(w))
+}
+
+/// Does a clause guess at how things are ("that must be frustrating", "it must have been
+/// the cache")? It orders nothing. ("You must be concise" does.)
+pub(super) fn deduces(clause: &str) -> bool {
+    const GUESSED: &[&str] = &[
+        "it", "it's", "that", "this", "there", "he", "she", "which", "what",
+    ];
+    GUESSED.contains(&subject_of(clause))
+        && (contains_phrase(clause, "must be") || contains_phrase(clause, "must have been"))
+}
+
+/// Does a clause forbid ("no personal data may leave the EU", "nothing can be deleted
+/// by hand")?
+pub(super) fn prohibits(clause: &str) -> bool {
+    let words: Vec<&str> = first_words(clause);
+    matches!(words.first(), Some(&("no" | "nothing" | "nobody" | "none")))
+        && words.iter().skip(1).any(|w| {
+            matches!(
+                word(w),
+                "may" | "can" | "should" | "must" | "shall" | "gets" | "allowed"
+            )
+        })
+}
+
+/// Verbs that say what one does not know, think or have, or did: not a refusal.
+pub(super) const NOT_A_RULE: &[&str] = &[
+    "make",
+    "know",
+    "think",
+    "understand",
+    "mind",
+    "care",
+    "remember",
+    "recall",
+    "get",
+    "see",
+    "feel",
+    "believe",
+    "expect",
+    "mean",
+    "agree",
+    "hear",
+    "have",
+    "really",
+    "actually",
+    "usually",
+    "even",
+    "quite",
+    "always",
+    "necessarily",
+    "be",
+    "say",
+    "blame",
+    "wanna",
+    "got",
+    "had",
+    "did",
+    "went",
+    "saw",
+    "said",
+    "thought",
+    "knew",
+    "made",
+    "heard",
+    "told",
+    "found",
+    "took",
+    "came",
+];
+
+/// What one is not doing at the moment, not a refusal: "I'm not seeing any logs".
+pub(super) const NOT_DOING: &[&str] = &[
+    "seeing",
+    "getting",
+    "finding",
+    "understanding",
+    "following",
+    "feeling",
+    "expecting",
+    "saying",
+    "trying",
+    "asking",
+    "sure",
+    "kidding",
+    "joking",
+    "having",
+    "going",
+    "looking",
+    "hearing",
+    "thinking",
+    "planning",
+];
+
+/// Does the user say what they and theirs never do ("We don't do hikes over 3 miles",
+/// "we don't touch the emergency fund for anything non-emergency", "I never eat after
+/// 8")? A house rule, said as a habit — not what they do not know, think, have or did.
+pub(super) fn abstains(clause: &str) -> bool {
+    let words: Vec<&str> = first_words(clause).into_iter().map(word).collect();
+    // At the clause's start, or after an "and" ("we have $9k in an emergency fund and we
+    // don't touch it for anything non-emergency").
+    (0..words.len())
+        .filter(|&at| at == 0 || words[at - 1] == "and")
+        .any(|at| {
+            let verb = match &words[at..] {
+                [
+                    "we" | "i",
+                    "don't" | "dont" | "never" | "won't",
+                    verb,
+                    _,
+                    ..,
+                ] => verb,
+                ["we" | "i", "do" | "will", "not", verb, _, ..] => verb,
+                // "im not doing goody bags", "we're not doing cry it out", "I'm not going
+                // to feed it more than once a day".
+                ["i'm" | "im" | "we're", "not", "doing", _, ..] => &"doing",
+                // "I'm not paying for expedited unless …", "we're not buying new".
+                ["i'm" | "im" | "we're", "not", verb, _, ..]
+                    if verb.ends_with("ing") && !NOT_DOING.contains(verb) =>
+                {
+                    verb
+                }
+                ["i'm" | "im" | "we're", "not", "going", "to", verb, _, ..] => verb,
+                _ => return false,
+            };
+            // "I never asked for it" tells the past; "I won't feed it" does not.
+            let past = verb.ends_with("ed") && !verb.ends_with("eed");
+            !NOT_A_RULE.contains(verb) && !past
+        })
+}
+
+/// Does a clause open with "keep" what the work must stay within ("keep chapter lengths
+/// between 3,000 and 4,000 words", "keep the tone casual"), not the pace ("keep going",
+/// "keep me posted")?
+pub(super) fn keeps_to(clause: &str) -> bool {
+    const PACE: &[&str] = &[
+        "going", "up", "at", "trying", "me", "us", "in", "on", "reading", "working", "it",
+    ];
+    let mut words: Vec<&str> = first_words(clause).into_iter().map(word).collect();
+    // "I want to keep it in first person present tense".
+    if let Some(at) = words.iter().position(|w| *w == "to")
+        && matches!(
+            words[..at],
+            ["i" | "we", "want" | "need"] | ["i'd" | "we'd", "like"]
+        )
+    {
+        words.drain(..=at);
+    }
+    match words.as_slice() {
+        // "keep it in first person", not "keep it up", "keep it going".
+        ["keep", "it", next, ..] => !matches!(*next, "up" | "going" | "coming" | "together"),
+        ["keep", next, ..] => !PACE.contains(next),
+        // "cap my study at 90 minutes a day", "limit each talk to 20 minutes".
+        ["cap" | "limit", ..] => clause.contains(|c: char| c.is_ascii_digit()),
+        // "leave out test accounts", "exclude refunds".
+        ["leave", "out", _, ..] | ["exclude" | "omit", _, ..] => true,
+        _ => false,
+    }
+}
+
+/// What someone else ordered, as reported ("my supervisor said keep the survey under 15
+/// minutes", "we agreed keep episodes to 25 minutes"): the order.
+pub(super) fn reported_order(clause: &str) -> Option<&str> {
+    const SAID: &[&str] = &[
+        " said to ",
+        " said that ",
+        " said ",
+        " says ",
+        " agreed to ",
+        " agreed that ",
+        " agreed ",
+        " insists ",
+        " told us to ",
+        " told me to ",
+        " asked us to ",
+        " asked me to ",
+        " wants us to ",
+    ];
+    SAID.iter()
+        .find_map(|s| clause.split_once(s).map(|(_, rest)| rest.trim()))
+        .filter(|rest| !rest.is_empty())
+        // "the network team says nothing changed on their side": what happened, told.
+        .filter(|rest| {
+            !rest
+                .split_whitespace()
+                .nth(1)
+                .is_some_and(|verb| word(verb).ends_with("ed"))
+        })
+}
+
+/// Does a clause set a date the work must meet ("i need the shower usable again by march
+/// 15", "it has to be done before Friday", "ready by the end of the month")?
+pub(super) fn sets_a_deadline(clause: &str) -> bool {
+    const NEEDS: &[&str] = &[
+        "need", "needs", "must", "has to", "have to", "due", "ready", "done", "finished",
+        "deadline",
+    ];
+    // A month, a weekday, "tomorrow", "tonight", "noon", "midnight", "next", "end", by the
+    // first three letters.
+    const WHEN: &str = "jan feb mar apr may jun jul aug sep oct nov dec mon tue wed thu fri sat sun tom ton noo mid eod nex end";
+    let mut words = clause.split_whitespace().peekable();
+    let mut by = false;
+    while let Some(word) = words.next() {
+        if !matches!(word, "by" | "before" | "than") {
+            continue;
+        }
+        let mut next = words.peek().copied().unwrap_or("");
+        if next == "the" {
+            words.next();
+            next = words.peek().copied().unwrap_or("");
+        }
+        let stem = next.get(..3).unwrap_or("");
+        by |= next.starts_with(|c: char| c.is_ascii_digit())
+            || (!stem.is_empty() && WHEN.split(' ').any(|w| w == stem));
+    }
+    by && says_any(clause, NEEDS)
+}
+
+/// Does an order end by excluding what it must not hold ("write the contract in plain
+/// English, no legalese")? Not a word on the pace ("no rush").
+pub(super) fn excludes(lower: &str) -> bool {
+    lower.split(", no ").skip(1).any(names_a_thing)
+}
+
+/// Does the word `rest` opens with name a thing, not the pace ("no rush", "no worries")?
+pub(super) fn names_a_thing(rest: &str) -> bool {
+    const PACE: &[&str] = &[
+        "rush", "worries", "worry", "problem", "problems", "pressure", "hurry", "need", "idea",
+        "thanks", "way",
+    ];
+    rest.split_whitespace()
+        .next()
+        .is_some_and(|w| !PACE.contains(&word(w)))
+}
+
+/// Does a clause forbid a thing by naming it ("no peanuts", "no swearing stronger than
+/// 'damn'")?
+pub(super) fn forbids_a_thing(clause: &str) -> bool {
+    // "so nothing involving boats", "so none of that in anything".
+    const NOTHING: &[&str] = &[
+        "nothing with ",
+        "nothing involving ",
+        "nothing that ",
+        "none of ",
+    ];
+    // "no owner may speak for more than two minutes": who may not.
+    let no_one_may = matches!(
+        clause.split_whitespace().collect::<Vec<_>>().as_slice(),
+        ["no", _, "may" | "can" | "shall" | "gets", ..]
+    );
+    clause.strip_prefix("no ").is_some_and(names_a_thing)
+        || NOTHING.iter().any(|n| clause.starts_with(n))
+        || no_one_may
+}
+
+/// Does a "let's not" speak of the pace ("Fine, let's not overthink it", "let's not
+/// rush"), not of what the work must not do?
+pub(super) fn paces(clause: &str) -> bool {
+    const PACE: &[&str] = &[
+        "overthink",
+        "worry",
+        "rush",
+        "stress",
+        "panic",
+        "dwell",
+        "bother",
+        "get ahead",
+        "go overboard",
+        "get carried away",
+        "waste time",
+    ];
+    LETS_NOT
+        .iter()
+        .filter_map(|m| clause.split_once(&format!("{m} ")).map(|(_, rest)| rest))
+        .any(|rest| PACE.iter().any(|p| rest.starts_with(p)))
+}
+
+/// Is a sentence only a stress on the one before ("always.", "No exceptions!", "ever.",
+/// "non-negotiable.") or the thing it is not ("not a DHCP reservation.", "not spaces.")?
+pub(super) fn stresses(sentence: &str) -> bool {
+    const NOT_A_THING: &[&str] = &[
+        "sure",
+        "really",
+        "yet",
+        "now",
+        "bad",
+        "much",
+        "that",
+        "so",
+        "quite",
+        "exactly",
+        "necessarily",
+        "today",
+        "always",
+        "me",
+        "you",
+        "at",
+        "for",
+        "to",
+        "too",
+        "very",
+        "only",
+        "just",
+        "even",
+    ];
+    if is_pure_stress(sentence) {
+        return true;
+    }
+    let lower = crate::case::lowercase(sentence.trim());
+    let bare = lower.trim_end_matches(['.', '!']).trim();
+    // "not a DHCP reservation, I don't trust the router to keep it": its first clause.
+    let first = bare.split([',', ';', ':', '—']).next().unwrap_or("");
+    let words: Vec<&str> = first.split_whitespace().collect();
+    matches!(words.as_slice(), ["not", next, ..]
+            if words.len() <= 6 && !NOT_A_THING.contains(next))
+}
+
+/// Is a sentence alone a seal on the choice before it ("final.", "that's settled.",
+/// "locked in!")?
+pub(super) fn seals(sentence: &str) -> bool {
+    const SEALS: &[&str] = &[
+        "final",
+        "that's final",
+        "it's final",
+        "decided",
+        "that's decided",
+        "it's decided",
+        "settled",
+        "that's settled",
+        "it's settled",
+        "locked in",
+        "locking it in",
+        "done deal",
+    ];
+    is_alone(sentence, SEALS)
+}
+
+/// Is a sentence a stress alone ("always.", "No exceptions!", "ever.")?
+pub(super) fn is_pure_stress(sentence: &str) -> bool {
+    const STRESS: &[&str] = &[
+        "always",
+        "never",
+        "ever",
+        "no exceptions",
+        "no exception",
+        "non-negotiable",
+        "not negotiable",
+        "period",
+        "mandatory",
+        "every time",
+        "every single time",
+        "without exception",
+    ];
+    is_alone(sentence, STRESS)
+}

@@ -1,0 +1,667 @@
+//! The words instructions are read in: sentences and clauses, phrases matched whole, the
+//! spellings a hurried writer uses, and what opens a clause (a subject, an order, a question).
+
+/// Words that open a sentence without being its verb: `Please never…`, `Also, always…`.
+pub(super) const OPENERS: &[&str] = &[
+    "please",
+    "also",
+    "and",
+    "oh",
+    "btw",
+    "ok",
+    "okay",
+    "so",
+    "now",
+    "important",
+    "note",
+    "rule",
+    "reminder",
+    "one",
+    "more",
+    "thing",
+    "just",
+    "but",
+    "hey",
+    "alright",
+    "right",
+    "nope",
+    "nah",
+    "yeah",
+    "yep",
+    "yup",
+    "hmm",
+    "actually",
+];
+
+/// Does `clause`, a slice of `lower` ([`clauses`]), continue the sentence before it (after
+/// a comma, a "so" or a "but"), rather than open it or follow a colon?
+pub(super) fn continues(lower: &str, clause: &str) -> bool {
+    before(lower, clause).is_some_and(|before| !before.is_empty() && !before.ends_with([':', ';']))
+}
+
+/// Does `clause` (a slice of `lower`) follow a "but" ("… a rough premise but no
+/// structure")?
+pub(super) fn follows_but(lower: &str, clause: &str) -> bool {
+    before(lower, clause)
+        .and_then(|before| before.strip_suffix("but"))
+        .is_some_and(|rest| rest.is_empty() || rest.ends_with(' '))
+}
+
+/// What of `lower` comes before `clause`, a slice of it, trimmed at its end.
+pub(super) fn before<'a>(lower: &'a str, clause: &str) -> Option<&'a str> {
+    (clause.as_ptr() as usize)
+        .checked_sub(lower.as_ptr() as usize)
+        .and_then(|at| lower.get(..at))
+        .map(str::trim_end)
+}
+
+/// Does a clause open with a quantifier or a preposition: no verb of its own?
+pub(super) fn opens_a_fragment(clause: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "all", "every", "each", "some", "any", "no", "none", "nothing", "most", "of", "in", "on",
+        "at", "for", "from", "with", "without", "by", "about", "like", "as", "after", "before",
+    ];
+    clause
+        .split_whitespace()
+        .next()
+        .is_some_and(|w| OPENERS.contains(&w))
+}
+
+/// The first clause that says more than an opener ("OK, we do the welcome dinner on
+/// Friday" — "we do the welcome dinner on Friday").
+pub(super) fn first_clause(lower: &str) -> &str {
+    lower
+        .split([',', ';', ':', '—'])
+        .find(|clause| !first_words(clause).is_empty())
+        .unwrap_or("")
+}
+
+/// Words that carry no subject of their own, for telling what an instruction is about.
+pub(super) const STOP_WORDS: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "and",
+    "or",
+    "but",
+    "to",
+    "of",
+    "in",
+    "on",
+    "for",
+    "with",
+    "at",
+    "by",
+    "it",
+    "is",
+    "be",
+    "we",
+    "i",
+    "you",
+    "let's",
+    "lets",
+    "let",
+    "us",
+    "go",
+    "use",
+    "will",
+    "we'll",
+    "i'll",
+    "that",
+    "this",
+    "instead",
+    "actually",
+    "of",
+    "from",
+    "now",
+    "on",
+    "please",
+    "just",
+    "not",
+    "no",
+    "do",
+    "don't",
+    "never",
+    "always",
+    "must",
+    "should",
+    "all",
+    "any",
+    "our",
+    "my",
+    "your",
+    "as",
+    "so",
+    "then",
+    "than",
+    "rather",
+    "plan",
+    "change",
+    "scratch",
+    "wait",
+    "ok",
+    "okay",
+    "also",
+    "what",
+    "earlier",
+    "decided",
+    "decision",
+    "going",
+    "take",
+    "pick",
+    "choose",
+    "lock",
+    "switch",
+    "keep",
+    "make",
+    "sure",
+    "want",
+    "would",
+    "prefer",
+    "like",
+    "more",
+    "one",
+    "only",
+    "every",
+    "each",
+    "time",
+    "here",
+    "year",
+    "years",
+    "month",
+    "months",
+    "week",
+    "weeks",
+    "day",
+    "days",
+    "today",
+    "tomorrow",
+    "yesterday",
+    "tonight",
+    "morning",
+    "last",
+    "ago",
+];
+
+/// `lower` as the word lists spell it: the apostrophes a hurried writer leaves out put
+/// back, curly ones made straight ("i cant go above $20", "flash isnt allowed", "thats
+/// settled" read as the words they are; "its" and "ill" stay: they are words of their
+/// own), and a few marks spelled one way ("non negotiable", "nvm", "never mind").
+pub(super) fn respelled(lower: &str) -> String {
+    const SPELLED: &[(&str, &str)] = &[
+        ("cant", "can't"),
+        ("dont", "don't"),
+        ("doesnt", "doesn't"),
+        ("didnt", "didn't"),
+        ("isnt", "isn't"),
+        ("arent", "aren't"),
+        ("wasnt", "wasn't"),
+        ("werent", "weren't"),
+        ("wont", "won't"),
+        ("couldnt", "couldn't"),
+        ("shouldnt", "shouldn't"),
+        ("wouldnt", "wouldn't"),
+        ("havent", "haven't"),
+        ("hasnt", "hasn't"),
+        ("ive", "i've"),
+        ("youre", "you're"),
+        ("theyre", "they're"),
+        ("thats", "that's"),
+        ("whats", "what's"),
+        ("im", "i'm"),
+        ("nvm", "nevermind"),
+    ];
+    // "non negotiable", "nonnegotiable": the mark as the lists spell it; "never mind"
+    // one word, which is no "never".
+    let straight = lower
+        .replace('\u{2019}', "'")
+        .replace("non negotiable", "non-negotiable")
+        .replace("nonnegotiable", "non-negotiable")
+        .replace("never mind", "nevermind")
+        .replace("let us ", "let's ");
+    let mut out = String::with_capacity(straight.len() + 8);
+    let mut word_start = None;
+    for (at, c) in straight.char_indices() {
+        let in_word = c.is_alphanumeric() || c == '\'';
+        match (word_start, in_word) {
+            (None, true) => word_start = Some(at),
+            (Some(start), false) => {
+                out.push_str(spelled(&straight[start..at], SPELLED));
+                word_start = None;
+            }
+            _ => {}
+        }
+        if !in_word {
+            out.push(c);
+        }
+    }
+    if let Some(start) = word_start {
+        out.push_str(spelled(&straight[start..], SPELLED));
+    }
+    out
+}
+
+/// `token` as `table` spells it, else as it is.
+pub(super) fn spelled<'a>(token: &'a str, table: &[(&str, &'a str)]) -> &'a str {
+    table
+        .iter()
+        .find(|(bare, _)| *bare == token)
+        .map_or(token, |(_, spelled)| spelled)
+}
+
+/// Words a sentence may open with before what it says ("so", "ok", "but").
+pub(super) const LEADS: &[&str] = &[
+    "so", "and", "but", "ok", "okay", "also", "oh", "hey", "well",
+];
+
+/// Does it ask ("should i keep it or swap to nginx", "can we skip the tests"), with or
+/// without its question mark? A question decides nothing and orders nothing.
+pub(super) fn asks(lower: &str) -> bool {
+    const ASKING: &[&str] = &[
+        "should", "can", "could", "would", "will", "do", "does", "did", "is", "are", "am",
+    ];
+    const WHO: &[&str] = &[
+        "i", "we", "you", "it", "they", "there", "he", "she", "this", "that", "the", "a", "an",
+        "my", "our", "your", "one", "is", "are", "do", "does", "should", "would", "can",
+    ];
+    // "Prague: what's a realistic 3 days": a label before the question.
+    let lower = match lower.split_once(": ") {
+        Some((label, rest)) if label.split_whitespace().count() <= 2 => rest,
+        _ => lower,
+    };
+    let mut words = lower
+        .split_whitespace()
+        .map(word)
+        .skip_while(|w| LEADS.contains(w));
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let second = words.next();
+    if ASKING.contains(&first) {
+        return second.is_some_and(|second| WHO.contains(&second));
+    }
+    // "anything we cook at dinner has to be gluten-free": what any of it must be, a rule.
+    let binding = first == "anything" && says_any(lower, &["has to", "have to", "must"]);
+    asks_what(first, second) && !binding
+}
+
+/// Does a sentence opening with these two words ask what, how, which or where ("what's
+/// the catch with ECS", "how long should I rest", "which is cheaper", "what if we had a
+/// class pet", "anything I should know about …")? Not "what I want is
+/// …", "how about the 7:40", "when we land, …".
+pub(super) fn asks_what(first: &str, second: Option<&str>) -> bool {
+    const ASKED: &[&str] = &[
+        "what's", "whats", "how's", "hows", "where's", "wheres", "who's", "which's",
+    ];
+    const WH: &[&str] = &["what", "how", "which", "where", "when", "why", "who"];
+    const THEN: &[&str] = &[
+        "is", "are", "was", "were", "do", "does", "did", "should", "would", "could", "can", "will",
+        "much", "many", "long", "often", "far", "soon", "big", "old", "if",
+    ];
+    // "anything I should know about renting there", "any tips for the drive".
+    let any = match first {
+        "anything" => second.is_some_and(|s| matches!(s, "i" | "we" | "else" | "to")),
+        "any" => second.is_some_and(|s| {
+            matches!(
+                s,
+                "tips" | "ideas" | "advice" | "thoughts" | "suggestions" | "recommendations"
+            )
+        }),
+        _ => false,
+    };
+    any || ASKED.contains(&first)
+        || (WH.contains(&first) && second.is_some_and(|second| THEN.contains(&second)))
+}
+
+/// The clause's subject when it opens with one of the words that make a sentence a
+/// statement ("it", "the"), or the first word.
+pub(super) fn subject_of(clause: &str) -> &str {
+    first_words(clause)
+        .into_iter()
+        .map(word)
+        .find(|w| !is_adverb(w))
+        .unwrap_or("")
+}
+
+/// Does a sentence hedge what it says ("maybe", "probably", "if …", "not sure")?
+pub(super) fn hedges(lower: &str) -> bool {
+    says_any(
+        lower,
+        &[
+            "maybe",
+            "probably",
+            "might",
+            "perhaps",
+            "not sure",
+            "if",
+            "unless",
+            "i guess",
+            "hopefully",
+            "i think",
+            "later",
+        ],
+    )
+}
+
+/// The clauses of a sentence: what commas, semicolons, colons, dashes and a joining "so"
+/// or "but" part.
+pub(super) fn clauses(lower: &str) -> impl Iterator<Item = &str> {
+    lower
+        .split([',', ';', ':', '—'])
+        .flat_map(|part| part.split(" so ").flat_map(|p| p.split(" but ")))
+        .map(str::trim)
+        .filter(|clause| !clause.is_empty())
+}
+
+/// Does any of `phrases` occur in `lower` at word boundaries?
+pub(super) fn says_any(lower: &str, phrases: &[&str]) -> bool {
+    phrases.iter().any(|phrase| contains_phrase(lower, phrase))
+}
+
+/// Does `phrase` occur in `lower` at word boundaries?
+pub(super) fn contains_phrase(lower: &str, phrase: &str) -> bool {
+    let mut from = 0;
+    while let Some(at) = lower[from..].find(phrase) {
+        let start = from + at;
+        let end = start + phrase.len();
+        if is_edge(lower[..start].chars().rev())
+            && (phrase.ends_with(' ') || is_edge(lower[end..].chars()))
+        {
+            return true;
+        }
+        from = end;
+    }
+    false
+}
+
+/// Do `chars` (read away from a phrase) open with the edge of a word? A word joined by a
+/// hyphen is part of another: "a walk-in shower" says no "a walk", "well-known" no "well".
+pub(super) fn is_edge(mut chars: impl Iterator<Item = char>) -> bool {
+    match chars.next() {
+        None => true,
+        Some('-') => chars.next().is_none_or(|c| !c.is_alphanumeric()),
+        Some(c) => !c.is_alphanumeric(),
+    }
+}
+
+/// `w` without the punctuation around it (an apostrophe inside or at its ends stays:
+/// "let's", "kids'").
+pub(super) fn word(w: &str) -> &str {
+    w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+}
+
+/// The sentence's words after the openers that are not its verb.
+pub(super) fn first_words(lower: &str) -> Vec<&str> {
+    lower
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ':' || c == '—' || c == '-')
+        .filter(|w| !w.is_empty())
+        .skip_while(|w| OPENERS.contains(&word(w)))
+        .collect()
+}
+
+/// Is `word` an adverb in -ly ("absolutely", "initially"; not "apply", "reply")?
+pub(super) fn is_adverb(word: &str) -> bool {
+    word.len() > 5 && word.ends_with("ly") && !["apply", "supply", "reply"].contains(&word)
+}
+
+/// A sentence whose subject is a person or a thing states how things are ("I always
+/// forget my keys"), not what to do.
+pub(super) const SUBJECTS: &[&str] = &[
+    "i",
+    "i'm",
+    "i've",
+    "i'd",
+    "my",
+    "he",
+    "she",
+    "they",
+    "it",
+    "it's",
+    "there",
+    "that",
+    "this",
+    "the",
+    "a",
+    "an",
+    "what",
+    "who",
+    "when",
+    "where",
+    "why",
+    "how",
+    "if",
+    "yes",
+    "thanks",
+    "thank",
+    "sounds",
+    "great",
+    "cool",
+    "nice",
+    "sure",
+    "hmm",
+    "well",
+    "we",
+    "our",
+    "you",
+    "your",
+    "is",
+    "are",
+    "was",
+    "were",
+    "am",
+    "been",
+    "being",
+    "had",
+    "did",
+    "does",
+    "can",
+    "could",
+    "would",
+    "will",
+    "mine",
+    "yours",
+    "ours",
+    "theirs",
+    "his",
+    "her",
+    "its",
+    "someone",
+    "somebody",
+    "everyone",
+    "everybody",
+    "people",
+    "what's",
+    "whats",
+    "how's",
+    "here's",
+    "here",
+    "which",
+    "that's",
+    "thats",
+    "there's",
+    "theres",
+];
+
+/// Does it speak as an order: it starts with a verb or a rule word, not a subject?
+pub(super) fn is_imperative(lower: &str) -> bool {
+    let words = first_words(lower);
+    // An adverb opens an order ("Absolutely never…") or a statement ("Initially we
+    // figured…"): the word after it tells which.
+    let Some(first) = words.iter().copied().map(word).find(|w| !is_adverb(w)) else {
+        return false;
+    };
+    // A number opens a measure or a count ("7.4 questions out of 312"), never an order.
+    if SUBJECTS.contains(&first) || first.starts_with(|c: char| c.is_ascii_digit()) {
+        return false;
+    }
+    // A verb of a subject after the first words ("ordering matters per order id", "ops
+    // team is 2 people", "EM/F1 stays as a smoke check"): the first word is that subject.
+    // Not after a verb that takes what follows as its object ("ensure logs are rotated",
+    // "assume prices are in EUR"), nor after a word that forbids ("nothing that sounds
+    // like a threat").
+    let words: Vec<&str> = words.iter().copied().map(word).collect();
+    let at = words.iter().position(|w| *w == first).unwrap_or(0);
+    let states = |i: usize| words.get(i).is_some_and(|w| SUBJECT_VERBS.contains(w));
+    !(states(at + 1) || (states(at + 2) && !TAKES_A_CLAUSE.contains(&first)))
+}
+
+/// Orders whose object is a clause of its own ("make sure the build is green"), and the
+/// words that open a prohibition ("nothing that sounds like a threat").
+pub(super) const TAKES_A_CLAUSE: &[&str] = &[
+    "nothing",
+    "no",
+    "none",
+    "nobody",
+    "only",
+    "assume",
+    "remember",
+    "note",
+    "ensure",
+    "make",
+    "check",
+    "verify",
+    "confirm",
+    "say",
+    "tell",
+    "know",
+    "mention",
+    "state",
+    "show",
+    "flag",
+    "treat",
+    "consider",
+    "pretend",
+    "imagine",
+    "expect",
+    "keep",
+    "test",
+    "prove",
+    "double-check",
+    "don't",
+    "dont",
+    "never",
+    "always",
+    "please",
+    "just",
+];
+
+/// Verbs that follow a subject and say how it is: after the first words of a sentence,
+/// they make it a statement, not an order.
+pub(super) const SUBJECT_VERBS: &[&str] = &[
+    "is", "are", "was", "were", "isn't", "aren't", "wasn't", "weren't", "has", "hasn't", "had",
+    "matters", "stays", "seems", "looks", "sounds", "feels", "remains", "depends", "works",
+    "happens", "takes",
+];
+
+/// Words that make a clause speak to how the work must go, whatever opens it
+/// ([`addresses_the_work`](super::decision::addresses_the_work)).
+pub(super) const SUBJECT_MODALS: &[&str] = &[
+    "you must",
+    "you should",
+    "you need to",
+    "you have to",
+    "you can't",
+    "you cannot",
+    "we must",
+    "we should",
+    "we need to",
+    "we have to",
+    "we can't",
+    "we cannot",
+    "we never",
+    "we always",
+    "i need you to",
+    "i'd like you to",
+    "i would like you to",
+    "i'd like all",
+    "i'd like every",
+    "i'd like only",
+    "i would like all",
+    "must be",
+    "must not",
+    "must never",
+    "must always",
+    "no exceptions",
+    "from now on",
+    "from here on",
+    "going forward",
+    "under no circumstances",
+    "is always",
+    "are always",
+    "is never",
+    "are never",
+    "is to be",
+    "are to be",
+    // What the user can and cannot give the work: "I can only run four days a week",
+    // "we only have hot plates".
+    "i can only",
+    "we can only",
+    "i only have",
+    "we only have",
+    "i've only got",
+    "we've only got",
+    "i have only",
+    "we have only",
+    // What the user committed the work to: "we will not touch the emergency fund".
+    "we will not",
+    "we won't",
+    "we will never",
+    "we'll never",
+    "we're not going to",
+    "we are not going to",
+    // What the user cannot stand, and rules named as such.
+    "as a rule",
+    "golden rule",
+    "house rule",
+    "ground rule",
+    "i hate",
+    "i can't stand",
+    "i cannot stand",
+    "i dislike",
+    "you don't",
+    "you do not",
+];
+
+/// The sentences of `text`, each with the text it stands in (a short message is read as
+/// one instruction with its reason: "Never run migrations in a request. That is a red
+/// line."). Code blocks and quoted material are not the user's instructions.
+pub(super) fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut in_fence = false;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence || trimmed.starts_with('>') {
+            continue;
+        }
+        // A quoted passage (a draft's line, a character's speech) is not the user's.
+        out.extend(
+            line_sentences(trimmed)
+                .into_iter()
+                .filter(|sentence| !sentence.starts_with(['"', '“', '\''])),
+        );
+    }
+    out
+}
+
+/// The sentences of one line of text: what ends at `.`, `!` or `?` before a space.
+pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = line.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        let ends = matches!(b, b'.' | b'!' | b'?')
+            && bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace());
+        if ends || i + 1 == bytes.len() {
+            let sentence = line[start..=i].trim();
+            if !sentence.is_empty() {
+                out.push(sentence);
+            }
+            start = i + 1;
+        }
+    }
+    out
+}
