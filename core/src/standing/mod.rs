@@ -381,6 +381,8 @@ fn kinds_in<'t>(
             }
         } else if settles_what_was_asked(sentence, discussed, at == 0) {
             kinds.push((Kind::Decision, sentence));
+        } else if at == 0 && asked.is_some_and(|m| picks_a_named_option(&m.text(), sentence)) {
+            kinds.push((Kind::Decision, sentence));
         } else if sentence.split_whitespace().count() <= 4
             && [OVERRIDE_MARKS, REPLACING]
                 .iter()

@@ -356,3 +356,81 @@ pub(super) fn answers_a_choice(question: &str, reply: &str) -> bool {
     let options = subject_words(&offered);
     subject_words(reply).iter().any(|w| options.contains(w))
 }
+
+/// The names an assistant's message gives its options: the first cell of a table's rows,
+/// what it sets in bold, its headings, and the lead of each listed item (up to a colon or
+/// a dash) — where a choice laid out for the user names each option once.
+fn option_names(message: &str) -> Vec<String> {
+    let mut names = String::new();
+    for line in message.lines() {
+        let line = line.trim();
+        // "- **Your utility?** SMUD or PG&E": a question for the user, not an option.
+        if line.contains('?') {
+            continue;
+        }
+        if let Some(row) = line.strip_prefix('|') {
+            names.push_str(row.split('|').next().unwrap_or(""));
+        } else if line.starts_with('#') {
+            names.push_str(line);
+        } else if let Some(item) = line.strip_prefix(['-', '*']).or_else(|| {
+            line.split_once(". ")
+                .and_then(|(n, rest)| n.chars().all(|c| c.is_ascii_digit()).then_some(rest))
+        }) {
+            let lead = item.split([':', '—', '–']).next().unwrap_or(item);
+            names.extend(lead.split_whitespace().take(6).flat_map(|w| [w, " "]));
+        }
+        names.push(' ');
+        for (at, bold) in line.split("**").enumerate() {
+            if at % 2 == 1 {
+                names.push_str(bold);
+                names.push(' ');
+            }
+        }
+        names.push('\n');
+    }
+    subject_words(&names)
+}
+
+/// Does a reply open by naming one of the options the assistant's message before it laid
+/// out ("imerovigli. the quiet thing sold me …" after a table of villages, "the rotating
+/// one." after "**Option 2: Rotating templates**", "AGM then")? A few words, every word of
+/// substance among the options' names: a reply that only shares a word with them ("good
+/// list.", "We've got a Little Giant.") picks nothing.
+pub(super) fn picks_a_named_option(asked: &str, reply: &str) -> bool {
+    let lower = crate::case::lowercase(reply.trim());
+    let clause = first_clause(&lower);
+    // "Studs — I found them at 16 inch centers": a label for what follows, no pick.
+    let end = clause.as_ptr() as usize - lower.as_ptr() as usize + clause.len();
+    let labels = lower
+        .get(end..)
+        .is_some_and(|rest| rest.trim_start().starts_with([':', '—', '–']));
+    if labels
+        || lower.ends_with('?')
+        || asks(&lower)
+        || reacts(&lower)
+        || hedges(clause)
+        || clause.split_whitespace().count() > 4
+    {
+        return false;
+    }
+    // The option's name alone: "we have 4 courts", "rings are white", "ok that makes
+    // sense" state or react, they name no pick.
+    let states = first_words(clause).iter().map(|w| word(w)).any(|w| {
+        (NOT_THINGS.contains(&w) && w != "one")
+            || SETTLING_VERBS.contains(&w)
+            || SENTENCE_WORDS.contains(&w)
+            || w == "makes"
+    });
+    if states {
+        return false;
+    }
+    let said: Vec<String> = subject_words(clause)
+        .into_iter()
+        .filter(|w| !["then", "first", "please"].contains(&w.as_str()))
+        .collect();
+    if said.is_empty() {
+        return false;
+    }
+    let names = option_names(asked);
+    said.iter().all(|w| names.contains(w))
+}

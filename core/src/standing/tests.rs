@@ -2102,3 +2102,35 @@ fn an_instruction_around_its_topic_or_its_list_and_a_change_said_done() {
     // News of a move is no change of the work.
     assert_kind(None, &["we moved to Denver in 2019"]);
 }
+
+#[test]
+fn a_reply_that_opens_on_an_option_laid_out_picks_it() {
+    let laid_out = "Where to stay on Santorini:\n\n| Village | View |\n|---|---|\n| **Oia** | famous sunset |\n| **Imerovigli** | quiet, caldera views |\n\n**Option 2: Rotating templates**\n- Pick 3–4 base meals and rotate them.";
+    for reply in [
+        "imerovigli. the quiet thing sold me. what about the sunset cruise?",
+        "the rotating one. he likes routine anyway",
+    ] {
+        let found = read(&[
+            ("user", "Help me plan the honeymoon."),
+            ("assistant", laid_out),
+            ("user", reply),
+        ]);
+        assert_eq!(found.len(), 1, "{reply}: {found:?}");
+        assert_eq!(found[0].kind, Kind::Decision, "{reply}");
+    }
+    // A label for what follows, a statement, a question, a word the options share with
+    // something else: no pick.
+    for reply in [
+        "Oia — how crowded is it really?",
+        "Oia is gorgeous in the photos.",
+        "imerovigli?",
+        "good list.",
+    ] {
+        let found = read(&[
+            ("user", "Help me plan the honeymoon."),
+            ("assistant", laid_out),
+            ("user", reply),
+        ]);
+        assert!(found.is_empty(), "{reply}: {found:?}");
+    }
+}
