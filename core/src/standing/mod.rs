@@ -379,9 +379,11 @@ fn kinds_in<'t>(
                     kinds.push((kind, part));
                 }
             }
-        } else if settles_what_was_asked(sentence, discussed, at == 0) {
-            kinds.push((Kind::Decision, sentence));
-        } else if at == 0 && asked.is_some_and(|m| picks_a_named_option(&m.text(), sentence)) {
+        } else if settles_what_was_asked(sentence, discussed, at == 0)
+            || (at == 0 && asked.is_some_and(|m| picks_a_named_option(&m.text(), sentence)))
+        {
+            // "pgloader for the bulk copy", "imerovigli. the quiet thing sold me …": what
+            // was asked, settled.
             kinds.push((Kind::Decision, sentence));
         } else if sentence.split_whitespace().count() <= 4
             && [OVERRIDE_MARKS, REPLACING]
