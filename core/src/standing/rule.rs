@@ -336,7 +336,8 @@ pub(super) const LIMITS: &[&str] = &[
 /// vendor").
 pub(super) const THING_MAY_NOT: &[&str] = &[
     "be", "go", "have", "include", "contain", "exceed", "use", "cost", "mention", "require",
-    "show", "change", "touch", "depend", "rely", "store", "send", "share", "expose",
+    "show", "change", "touch", "depend", "rely", "store", "send", "share", "expose", "break",
+    "block", "drop", "delete", "remove", "lose", "leak", "modify", "alter", "slow",
 ];
 
 /// What "we can't" do to the work, said as a limit ("we can't change the public schema",
@@ -421,13 +422,14 @@ pub(super) fn binds(clause: &str) -> bool {
                 !thing && matches!(next, "not" | "never" | "always" | "still" | "only" | "be")
             }
             // "the kids' devices need to be on a separate network".
-            // Or "every hotel needs a pool".
+            // Or "every hotel needs a pool", "any change to the config needs a sign-off".
             "need" | "needs" | "has" | "have" => {
                 (!thing && next == "to" && after == "be")
                     || (word.starts_with("need")
                         && words[at.saturating_sub(3)..at]
                             .iter()
-                            .any(|w| matches!(*w, "every" | "each" | "all")))
+                            .chain(words.iter().take(2))
+                            .any(|w| matches!(*w, "every" | "each" | "all" | "any")))
                     // "the office on the 3rd floor needs wired ethernet": a part of the
                     // work, what it must have.
                     || (*word == "needs"
@@ -455,7 +457,8 @@ pub(super) fn binds(clause: &str) -> bool {
                         THING_MAY_NOT.contains(&next)
                     }
             }
-            "can" => !thing && next == "not" && after == "be",
+            // "the model can never be retrained automatically".
+            "can" => !thing && (next == "never" || (next == "not" && after == "be")),
             _ => false,
         }
     })
@@ -583,11 +586,12 @@ pub(super) fn refuses_a_deed(words: &[&str]) -> bool {
 }
 
 /// Does a clause set a bound of the work as its value ("min sdk is 24", "max upload size
-/// is 10mb", "the memory limit is 512Mi")? Not one measured now ("max latency was 900ms",
+/// is 10mb", "the memory limit is 512Mi", "the RTO for orders is 1 hour")? Not one measured now ("max latency was 900ms",
 /// "the max is 800ms right now"): that is how things stand, not what the work must keep.
 pub(super) fn sets_a_bound(words: &[&str]) -> bool {
     const BOUNDS: &[&str] = &[
-        "min", "max", "minimum", "maximum", "limit", "cap", "ceiling", "floor",
+        "min", "max", "minimum", "maximum", "limit", "cap", "ceiling", "floor", "rto", "rpo",
+        "sla", "slo",
     ];
     const NOW: &[&str] = &[
         "currently",

@@ -2134,3 +2134,25 @@ fn a_reply_that_opens_on_an_option_laid_out_picks_it() {
         assert!(found.is_empty(), "{reply}: {found:?}");
     }
 }
+
+#[test]
+fn what_a_thing_of_the_work_may_never_do_is_a_rule() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "comments can't block writes for more than a few seconds, it's the busiest table we have",
+            "the POST /charges contract can't break for old clients",
+            "the model can never be retrained automatically",
+            "any change to the SecurityFilterChain config needs a sign-off from the security team",
+            "the RTO for orders is 1 hour",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "the app can't connect to the db",
+            "the build can't find the module",
+            "the RTO was 3 hours in the last drill",
+        ],
+    );
+}
