@@ -1082,11 +1082,58 @@ pub(super) fn changes_to(lower: &str) -> bool {
             && words.iter().skip(1).take(5).any(|w| *w == "to"))
 }
 
+/// What a statement sets to a new value, when it says so ("moving the race to May 4",
+/// "I'm raising beanies to $28", "we're bumping the 8 oz jars to $10", "push the first
+/// drill to the 19th"): the words of substance of the thing, between the verb and "to".
+/// None when it names nothing ("bump him to $7") or moves itself ("we're moving to
+/// Denver").
+pub(super) fn changed_thing(said: &str) -> Option<Vec<String>> {
+    let lower = crate::case::lowercase(said);
+    sentences(&lower).into_iter().find_map(thing_set_anew)
+}
+
+/// What one sentence sets to a new value ([`changed_thing`]).
+fn thing_set_anew(sentence: &str) -> Option<Vec<String>> {
+    let words = first_words(sentence);
+    let rest = match words.as_slice() {
+        ["i'm" | "we're" | "i'll" | "we'll" | "i" | "we", rest @ ..] => rest,
+        rest => rest,
+    };
+    let (verb, rest) = rest.split_first()?;
+    let verb = word(verb);
+    let gerund = verb.strip_suffix("ing");
+    let stem = |v: &str| v.strip_suffix('e').unwrap_or(v).to_owned();
+    let doubled = |v: &str| format!("{v}{}", &v[v.len() - 1..]);
+    let changes = CHANGE_VERBS
+        .iter()
+        .any(|v| *v == verb || gerund.is_some_and(|g| g == *v || g == stem(v) || g == doubled(v)));
+    let to = rest.iter().take(6).position(|w| *w == "to")?;
+    let thing = subject_words(&rest[..to].join(" "));
+    (changes && !thing.is_empty()).then_some(thing)
+}
+
+/// Verbs that set a part of the work to another value ([`changed_thing`]).
+const CHANGE_VERBS: &[&str] = &[
+    "switch",
+    "change",
+    "move",
+    "raise",
+    "lower",
+    "bump",
+    "push",
+    "shift",
+    "reduce",
+    "increase",
+    "cut",
+    "reschedule",
+];
+
 /// Is it an order that picks ("Drop Python 3.8 support in the next release", "use the
-/// title 'The Quiet Founder'")?
+/// title 'The Quiet Founder'", "raising beanies to $28")?
 pub(super) fn orders_a_pick(lower: &str) -> bool {
     let words = first_words(lower);
     changes_to(lower)
+        || thing_set_anew(lower).is_some()
         || matches!(
             words.as_slice(),
             ["drop" | "pick" | "choose", ..]

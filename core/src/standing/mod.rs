@@ -256,11 +256,9 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             let subject = subject_words(said);
             let overrides = !found.is_empty()
                 && (override_said
-                    || (kind == Kind::Decision
-                        && !reports_a_deal(said)
-                        && restates(&found, &words, &subject)));
+                    || (kind == Kind::Decision && decides_again(&found, &words, said, &subject)));
             if overrides {
-                let head = subject_words(head_of(said));
+                let head = override_head(said);
                 let turn = Turn {
                     message: index,
                     kind,
@@ -268,6 +266,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                     said: &subject,
                     head: &head,
                     around: &around,
+                    values: &values_of(said),
                     points_back: refers_back(text),
                 };
                 take_back(&mut found, &words, &turn, (text, said), override_said);
@@ -283,6 +282,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                 about,
                 said: subject,
                 own: subject_words(text),
+                values: values_of(text),
             });
         };
         if stands_whole(&text, &kinds, overriding) {

@@ -282,6 +282,8 @@ pub(super) struct Words {
     pub(super) about: Vec<String>,
     pub(super) said: Vec<String>,
     pub(super) own: Vec<String>,
+    /// The values it sets, by kind ([`values_of`]).
+    pub(super) values: Vec<Value>,
 }
 
 impl Words {
@@ -292,6 +294,7 @@ impl Words {
             about: own.clone(),
             said: own.clone(),
             own,
+            values: values_of(text),
         }
     }
 }
@@ -545,7 +548,7 @@ pub(super) fn take_back(
 ) {
     if turn.kind == Kind::Decision && override_said && starts_over(text) {
         take_back_every_decision(found);
-    } else if let Some(named) = replaced(said) {
+    } else if let Some(named) = replaced(said).or_else(|| changed_thing(said)) {
         take_back_named(found, words, &named, turn.kind, turn.message);
     } else {
         supersede(found, words, turn);
@@ -566,6 +569,8 @@ pub(super) struct Turn<'a> {
     pub(super) head: &'a [String],
     /// Those of its whole message.
     pub(super) around: &'a [String],
+    /// The values it sets ([`values_of`]).
+    pub(super) values: &'a [Value],
     /// Does it say it takes back what was said before ("scratch that")?
     pub(super) points_back: bool,
 }
@@ -591,6 +596,7 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
         said,
         head,
         around,
+        values,
         points_back,
     } = *turn;
     // What the same message said stands beside it: "We'll do the cabinets in sage green.
@@ -611,11 +617,15 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
             let own = shared(said, &words[at].own);
             (
                 own + shared(head, &words[at].own),
+                // Between those its words name alike, the one whose value of the same
+                // kind it sets anew ("a 40 gallon unit instead" replaces "a 50 gallon gas
+                // tank", not the plumber hired since).
+                changed(values, &words[at].values),
                 shared(about, &words[at].about),
                 at,
             )
         })
-        .filter(|&(own, choice, _)| own > 0 || (choice > 0 && !again))
+        .filter(|&(own, _, choice, _)| own > 0 || (choice > 0 && !again))
         .max();
     // The one just before, for an override that points back and names little of its own
     // ("scratch that, let's wrap them instead", "Actually, make it MySQL"); one that names
@@ -649,7 +659,7 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
             .map(|(_, at)| at)
     };
     let at = best
-        .map(|(_, _, at)| at)
+        .map(|(_, _, _, at)| at)
         .or_else(named_around)
         .or_else(named_twice)
         .or_else(|| {
@@ -659,4 +669,148 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
     if let Some(at) = at {
         found[at].superseded = true;
     }
+}
+
+/// A value an instruction sets: its kind (money, a share, a date, a time, a split, or the
+/// unit it counts) and how it is written.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Value {
+    kind: String,
+    written: String,
+}
+
+const MONTHS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+];
+
+/// The values `text` sets ("$28", "40%", "May 4", "7:30", "60/40", "40 gallon", "48in"),
+/// each with its kind, for telling an instruction that sets the same thing to another
+/// value.
+pub(super) fn values_of(text: &str) -> Vec<Value> {
+    let lower = crate::case::lowercase(text);
+    let tokens: Vec<&str> = lower
+        .split_whitespace()
+        .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric() && !"$€£%/:.".contains(c)))
+        .map(|t| t.trim_end_matches(['.', ':']))
+        .filter(|t| !t.is_empty())
+        .collect();
+    let mut out = Vec::new();
+    let value = |kind: &str, written: &str| Value {
+        kind: kind.to_owned(),
+        written: written.to_owned(),
+    };
+    for (at, token) in tokens.iter().enumerate() {
+        let digits = token.trim_start_matches(['$', '€', '£']);
+        if !digits.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let number_end = digits
+            .find(|c: char| !(c.is_ascii_digit() || c == ',' || c == '.'))
+            .unwrap_or(digits.len());
+        let (number, suffix) = digits.split_at(number_end);
+        let before = at.checked_sub(1).map(|b| tokens[b]);
+        let next = tokens.get(at + 1).copied();
+        let found = if digits.len() != token.len() {
+            value("money", token)
+        } else if suffix == "%" {
+            value("share", token)
+        } else if suffix.starts_with(['/', ':']) {
+            value(
+                if suffix.starts_with(':') {
+                    "time"
+                } else {
+                    "split"
+                },
+                token,
+            )
+        } else if matches!(suffix, "am" | "pm") || next.is_some_and(|n| matches!(n, "am" | "pm")) {
+            value("time", token)
+        } else if before.is_some_and(|b| MONTHS.contains(&b))
+            || next.is_some_and(|n| MONTHS.contains(&n))
+            || matches!(suffix, "st" | "nd" | "rd" | "th")
+        {
+            value("date", token)
+        } else if let Some(unit) = suffix
+            .strip_prefix('-')
+            .or((!suffix.is_empty()).then_some(suffix))
+            .or(next.filter(|n| {
+                n.len() > 1 && n.chars().all(char::is_alphabetic) && !is_marking_word(n)
+            }))
+        {
+            value(singular(unit), number)
+        } else {
+            continue;
+        };
+        out.push(found);
+    }
+    out
+}
+
+/// How many kinds of value `new` sets to another value than `old` did.
+fn changed(new: &[Value], old: &[Value]) -> usize {
+    let mut kinds: Vec<&str> = new
+        .iter()
+        .filter(|n| old.iter().any(|o| o.kind == n.kind) && !old.iter().any(|o| o == *n))
+        .map(|n| n.kind.as_str())
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds.len()
+}
+
+/// Does a decision (`said`, its words of substance `subject`) decide again what one still
+/// standing decided, said without a mark of an override: it restates its choice
+/// ([`restates`]), or sets anew a thing that one named ("moving the race to May 4" after
+/// "The race is going to be April 27")? A deal done carries a choice out.
+pub(super) fn decides_again(
+    found: &[Instruction],
+    words: &[Words],
+    said: &str,
+    subject: &[String],
+) -> bool {
+    !reports_a_deal(said)
+        && (restates(found, words, subject)
+            || changed_thing(said).is_some_and(|thing| names_a_decision(found, words, &thing)))
+}
+
+/// Does a decision still standing name `thing`?
+fn names_a_decision(found: &[Instruction], words: &[Words], thing: &[String]) -> bool {
+    found
+        .iter()
+        .zip(words)
+        .any(|(i, w)| i.kind == Kind::Decision && !i.superseded && shared(thing, &w.said) > 0)
+}
+
+/// The words of what an override says before its reasons, in the sentence that overrides:
+/// "Ortiz called, the 50 gal wont fit … we're doing a 40 gallon unit instead" is about the
+/// tank, not the plumber its news names.
+pub(super) fn override_head(said: &str) -> Vec<String> {
+    let overriding = sentences(said)
+        .into_iter()
+        .find(|s| is_override(s))
+        .unwrap_or(said);
+    subject_words(head_of(overriding))
 }

@@ -2156,3 +2156,45 @@ fn what_a_thing_of_the_work_may_never_do_is_a_rule() {
         ],
     );
 }
+#[test]
+fn a_thing_set_anew_replaces_the_decision_that_named_it() {
+    let gone = superseded(&[
+        ("user", "Help me organize a charity 5K."),
+        ("assistant", "Happy to."),
+        ("user", "Let's hold the race on April 27."),
+        ("assistant", "Noted."),
+        ("user", "We'll do chip timing through Pacesetter."),
+        ("assistant", "Good."),
+        (
+            "user",
+            "moving the race to May 4 because the park is booked on the 27th",
+        ),
+    ]);
+    assert_eq!(gone, vec!["Let's hold the race on April 27.".to_owned()]);
+    // A move that names nothing decided replaces nothing.
+    let gone = superseded(&[
+        ("user", "Help me organize a charity 5K."),
+        ("assistant", "Happy to."),
+        ("user", "Let's hold the race on April 27."),
+        ("assistant", "Noted."),
+        ("user", "we'll move staging to a single AZ"),
+    ]);
+    assert!(gone.is_empty(), "{gone:?}");
+    // The override's own sentence tells what it replaces, not the news before it.
+    let gone = superseded(&[
+        ("user", "Our water heater is leaking, what should we get?"),
+        ("assistant", "A 40 or 50 gallon tank?"),
+        ("user", "going with a 50 gallon gas tank"),
+        ("assistant", "Good."),
+        (
+            "user",
+            "hiring Ortiz Plumbing, they quoted 2150 with a bradford white",
+        ),
+        ("assistant", "Sounds fair."),
+        (
+            "user",
+            "Ortiz called, the 50 gal wont fit through the closet door. we're doing a 40 gallon high-recovery unit instead, same price",
+        ),
+    ]);
+    assert_eq!(gone, vec!["going with a 50 gallon gas tank".to_owned()]);
+}
