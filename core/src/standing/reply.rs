@@ -400,10 +400,12 @@ pub(super) fn picks_a_named_option(asked: &str, reply: &str) -> bool {
     let lower = crate::case::lowercase(reply.trim());
     let clause = first_clause(&lower);
     // "Studs — I found them at 16 inch centers": a label for what follows, no pick.
-    let end = clause.as_ptr() as usize - lower.as_ptr() as usize + clause.len();
-    let labels = lower
-        .get(end..)
-        .is_some_and(|rest| rest.trim_start().starts_with([':', '—', '–']));
+    let labels = !clause.is_empty()
+        && lower.find(clause).is_some_and(|at| {
+            lower[at + clause.len()..]
+                .trim_start()
+                .starts_with([':', '—', '–'])
+        });
     if labels
         || lower.ends_with('?')
         || asks(&lower)
