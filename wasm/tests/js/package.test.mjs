@@ -306,8 +306,13 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // …"), choices the people of the work make, deals reported, refusals relayed ("my ex won't
 // agree to …"), proposals someone else made read as none: 3.1 kB more, 302,693 B, and the
 // line moved to 305 kB (on 40 everyday chats not read before, rules went from 72 to 80 of
-// 85 and newest decisions from 96 to 102 of 122 at 50% of their tokens).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 305 kB", (t) => {
+// 85 and newest decisions from 96 to 102 of 122 at 50% of their tokens). A reply that
+// picks an option laid out, a thing set anew replacing the decision that named it, the
+// values two decisions set, what a thing of the work may never do: 4.3 kB more,
+// 308,179 B, and the line moved to 310 kB (over 480 chats, superseded decisions still
+// written in a summary 135 -> 129 at 25%; on 40 technical chats not read before, newest
+// decisions 91 -> 92 of 127).
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 310 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -316,5 +321,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 305
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 305_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 310_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
