@@ -33,7 +33,7 @@ pub const SHELLS: [&str; 6] = ["", "bash", "sh", "shell", "console", "zsh"];
 /// fenced block of shell that closes it? An answer that shows commands and goes on
 /// explaining them ("The `2>/dev/null` bits just hide …") is a chat's, and the user's
 /// reply to it stays the user's.
-fn ends_with_action(text: &str) -> bool {
+pub(crate) fn ends_with_action(text: &str) -> bool {
     match text_action(text) {
         Some((ActionForm::Fence(language), _)) => {
             SHELLS.contains(&language) && text.trim_end().ends_with("```")

@@ -230,7 +230,12 @@ impl Trail {
                     }
                     Part::Text { text } if message.role == Role::Assistant => {
                         awaiting = None;
-                        let action = text_action(text);
+                        // A chat's answer that shows a block of YAML or a command and
+                        // goes on explaining is prose; only an action an environment
+                        // answers is a command, and the message after it its output.
+                        let action = crate::action::ends_with_action(text)
+                            .then(|| text_action(text))
+                            .flatten();
                         let prose = match &action {
                             // The block that holds the command is read as the command.
                             Some((_, command)) => text
@@ -265,6 +270,13 @@ impl Trail {
             };
         }
         trail
+    }
+
+    /// Does the fold record work done (a command run, a file read or changed), not
+    /// only words? A conversation's words are its summary's to carry; a run's commands
+    /// and outputs are what the trail is for.
+    pub fn records_work(&self) -> bool {
+        self.excerpts.iter().any(|e| e.record)
     }
 
     /// The trail of one tool output, as a cleared result's placeholder keeps it.

@@ -440,3 +440,26 @@ fn a_numbered_listing_through_grep_keeps_the_touched_lines_and_no_blank_one() {
         assert!(!block.contains(untouched), "{untouched}: {block}");
     }
 }
+
+#[test]
+fn a_chats_answer_that_shows_a_block_is_no_command_and_the_reply_stays_the_users() {
+    let folded = [
+        Message::user("t", "How do I alert on expiring certs?"),
+        Message::assistant(
+            "a",
+            "Add this rule:\n\n```yaml\nmetadata:\n  name: cert-expiry\n```\n\nThen reload Prometheus.",
+        ),
+        Message::user(
+            "u",
+            "that worked. the alert fires for grafana.int.example.io at 14 days",
+        ),
+    ];
+    let trail = Trail::new(folded.iter(), &HashSet::new());
+    let block = trail.block("", 400, &accountant()).expect("a block");
+    // No command `metadata: …` with the user's words as its output.
+    assert!(!block.contains("`metadata:"), "{block}");
+    assert!(
+        block.contains("the alert fires for grafana.int.example.io at 14 days"),
+        "{block}"
+    );
+}
