@@ -12,8 +12,12 @@
 //! keeps the commands run, the files touched and the facts, in context, far more densely
 //! than lines of prose. The user's rules and decisions are not repeated here either: the
 //! engine carries them verbatim ([`crate::standing`]) — and never a decision a later one
-//! replaced. No model, no network: the default for demos, tests and the command line,
-//! and an opt-in fallback when the model summarizer's circuit is open.
+//! replaced. What else the user said of the work is kept in their words, under the task:
+//! a requirement, a fact of their setup, a choice said without a mark of one ("Marco from
+//! security vetoed it, so it's one cert per service") — not their questions, reactions,
+//! small talk or asides on nothing the conversation spoke of. No model, no network: the
+//! default for demos, tests and the command line, and an opt-in fallback when the model
+//! summarizer's circuit is open.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -23,7 +27,7 @@ use crate::prompt::{HEADINGS, PromptMessage, artifact_refs, focus, transcript_bo
 use crate::standing::kind_of;
 use crate::summary::{SummaryFailure, SummaryRequest};
 use crate::tokens::{Estimator, TokenCounter};
-use read::{is_fragment, read_entries, shorten};
+use read::{instructions_in, is_fragment, read_entries, shorten};
 
 /// The extractive summarizer. Stateless; counts with the [`Estimator`] so its output size
 /// errs small against every tokenizer.
@@ -112,7 +116,8 @@ impl Extractive {
             .map(focus_words)
             .unwrap_or_default();
         let entries = read_entries(existing, body);
-        let items = line_items(&entries, &focus_words);
+        let users = UsersWords::of(body, &entries);
+        let items = line_items(&entries, &focus_words, &users);
         let refs = artifact_refs(body);
         let refs_line = (!refs.is_empty()).then(|| format!("Artifacts: {}", refs.join(" ")));
         let fixed = refs_line.as_deref().map_or(0, |l| Estimator.count(l) + 3) + LAYOUT_TOKENS;
@@ -175,6 +180,89 @@ fn focus_words(focus: &str) -> Vec<String> {
         .collect()
 }
 
+/// What the summarizer needs to keep the user's own words: the sentences of theirs that
+/// are standing instructions (the engine's to carry), and what the assistant spoke of.
+struct UsersWords {
+    instructions: Vec<String>,
+    /// The words of substance of the assistant's lines, sorted.
+    discussed: Vec<String>,
+}
+
+impl UsersWords {
+    fn of(body: &str, entries: &[Entry<'_>]) -> Self {
+        let mut discussed: Vec<String> = entries
+            .iter()
+            .filter(|e| e.role == "assistant")
+            .flat_map(|e| crate::standing::subject_words(&e.text))
+            .collect();
+        discussed.sort_unstable();
+        discussed.dedup();
+        UsersWords {
+            instructions: instructions_in(body),
+            discussed,
+        }
+    }
+
+    /// A line of the user's as the answer may keep it, and whether it says what they asked
+    /// of the work ([`UsersWords::statements`]); `None` for a line of an instruction. The
+    /// user's rules and decisions are the engine's to carry, verbatim, and only while no
+    /// later one replaced them: a line of one is left out, and those said in a line are
+    /// taken out of it.
+    fn read<'t>(&self, line: &'t str) -> Option<(Cow<'t, str>, bool)> {
+        if self.is_instruction(line) {
+            return None;
+        }
+        let besides = self.without_instructions(line);
+        Some(match self.statements(&besides) {
+            Some(statements) => (Cow::Owned(statements), true),
+            None => (besides, false),
+        })
+    }
+
+    /// Is the line one of the user's standing instructions, or part of one?
+    fn is_instruction(&self, line: &str) -> bool {
+        let line = line.trim();
+        !line.is_empty() && self.instructions.iter().any(|i| i.contains(line))
+    }
+
+    /// The line without the standing instructions said in it.
+    fn without_instructions<'t>(&self, line: &'t str) -> Cow<'t, str> {
+        let mut rest = Cow::Borrowed(line);
+        for instruction in &self.instructions {
+            if rest.contains(instruction.as_str()) {
+                rest = Cow::Owned(rest.replace(instruction.as_str(), " "));
+            }
+        }
+        match rest {
+            Cow::Borrowed(b) => Cow::Borrowed(b.trim()),
+            Cow::Owned(o) => Cow::Owned(o.split_whitespace().collect::<Vec<_>>().join(" ")),
+        }
+    }
+
+    /// What a line of the user's (besides their instructions) states of the work: its
+    /// sentences that say something the assistant spoke of — a requirement, a fact of
+    /// their setup, a choice no mark made an instruction ("Marco from security vetoed it,
+    /// so it's one cert per service"). Not a question, a reaction or small talk, nor an
+    /// aside on nothing the work spoke of ("I just remembered I need to send someone an
+    /// email later."). `None` when nothing is left.
+    fn statements(&self, line: &str) -> Option<String> {
+        let kept: Vec<&str> = crate::standing::line_sentences(line)
+            .into_iter()
+            .filter(|sentence| {
+                let lower = crate::case::lowercase(sentence.trim());
+                !lower.ends_with('?')
+                    && !is_small_talk(&lower, false)
+                    && !crate::standing::reacts(&lower)
+            })
+            .collect();
+        let kept = kept.join(" ");
+        let about_the_work = crate::standing::subject_words(&kept)
+            .iter()
+            .any(|w| self.discussed.binary_search(w).is_ok());
+        (kept.split_whitespace().count() >= 4 && about_the_work).then_some(kept)
+    }
+}
+
 /// Scales a line's value by how late it was said, per token.
 fn rank(value: u64, position: usize, total: usize, cost: u64) -> u64 {
     let recency = (position as u64 * 1_000) / total.max(1) as u64;
@@ -183,14 +271,22 @@ fn rank(value: u64, position: usize, total: usize, cost: u64) -> u64 {
 
 /// Lines worth keeping whole: the task, errors (by the head that names them), the
 /// agent's decisions and findings, next steps, an earlier summary's bullets. Each once.
-fn line_items(entries: &[Entry<'_>], focus: &[String]) -> Vec<Item> {
+fn line_items(entries: &[Entry<'_>], focus: &[String], users: &UsersWords) -> Vec<Item> {
     let mut seen = HashSet::new();
     let mut items = Vec::new();
     let total = entries.len();
     let mut first_task_line = true;
     for (position, entry) in entries.iter().enumerate() {
         let stated = stated(entry);
-        let text = stated.as_ref();
+        let (text, asked) = if entry.role == "user" && !entry.task {
+            match users.read(&stated) {
+                Some(read) => read,
+                None => continue,
+            }
+        } else {
+            (Cow::Borrowed(stated.as_ref()), false)
+        };
+        let text = text.as_ref();
         let summary = entry.role == "summary";
         if text.is_empty()
             || is_list_line(text)
@@ -202,12 +298,13 @@ fn line_items(entries: &[Entry<'_>], focus: &[String]) -> Vec<Item> {
         {
             continue;
         }
-        // The user's rules and decisions are the engine's to carry, verbatim, and only
-        // while no later one replaced them.
         if matches!(entry.role, "user" | "summary") && kind_of(text).is_some() && !entry.task {
             continue;
         }
         let (classified, mut score) = classify(entry.role, text);
+        if asked {
+            score += MIN_SCORE;
+        }
         let heading = match entry.heading {
             Some(heading) => heading,
             None if entry.task => {
@@ -218,6 +315,7 @@ fn line_items(entries: &[Entry<'_>], focus: &[String]) -> Vec<Item> {
                 }
                 Heading::Task
             }
+            None if asked && classified == Heading::Facts => Heading::Task,
             None if classified == Heading::Task => Heading::Facts,
             None => classified,
         };
@@ -256,7 +354,12 @@ fn line_items(entries: &[Entry<'_>], focus: &[String]) -> Vec<Item> {
             cost,
         });
     }
-    // The newest errors only: an old one fixed since is history the trail keeps.
+    newest_errors_only(items)
+}
+
+/// `items` with the newest [`MAX_ERRORS`] errors only: an old one fixed since is history
+/// the trail keeps.
+fn newest_errors_only(items: Vec<Item>) -> Vec<Item> {
     let mut errors: Vec<usize> = (0..items.len())
         .filter(|&i| items[i].heading == Heading::Errors)
         .collect();
@@ -610,12 +713,7 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
     if role == "tool" && heading != Heading::Errors {
         score = 0;
     }
-    let small_talk = acknowledges(&lower)
-        || (agent && apologizes(&lower))
-        || (text.len() < 40
-            && ["thanks", "thank you", "great", "sure", "ok", "hello", "hi "]
-                .iter()
-                .any(|w| lower.contains(w)));
+    let small_talk = is_small_talk(&lower, agent);
     // "ok. the upload of photo 7 failed: HTTP 413" opens as small talk and reports an error.
     if small_talk && score < 4 && heading != Heading::Errors {
         score = 0;
@@ -624,6 +722,16 @@ fn classify(role: &str, text: &str) -> (Heading, u32) {
         score += 5;
     }
     (heading, score)
+}
+
+/// Does a line only acknowledge, apologize (an agent's) or greet?
+fn is_small_talk(lower: &str, agent: bool) -> bool {
+    acknowledges(lower)
+        || (agent && apologizes(lower))
+        || (lower.len() < 40
+            && ["thanks", "thank you", "great", "sure", "ok", "hello", "hi "]
+                .iter()
+                .any(|w| lower.contains(w)))
 }
 
 /// Does a short line only acknowledge ("Got it. I'll work within that from here on.")? It

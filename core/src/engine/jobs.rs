@@ -443,6 +443,12 @@ fn as_read(
 /// trail may need (its size, within `trail_share` of the room), so that an answer that
 /// fills what it was asked for leaves the trail its place.
 fn answer_tokens(room: u64, trail: &Trail, trail_share: f64) -> u64 {
+    // A fold of words alone (no command run, no file read or changed) holds nothing back:
+    // a conversation's facts stand in its sentences, which the answer keeps in their
+    // context, the user's words first; the trail takes what the answer leaves.
+    if !trail.records_work() {
+        return room.max(MIN_SUMMARY_TOKENS);
+    }
     let share = (room as f64 * trail_share) as u64;
     let needed = trail.size_estimate();
     room.saturating_sub(needed.min(share))

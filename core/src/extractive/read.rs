@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use super::{Entry, Heading, MAX_LINE_CHARS};
 use crate::facts::strip_markup;
+use crate::message::Message;
 use crate::prompt::HEADINGS;
 use crate::summary::{SUMMARY_FRAMING, SUMMARY_MARKER};
 
@@ -20,33 +21,23 @@ pub(super) fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<
     let mut role = "user";
     let mut message = 0;
     let mut task_open = true;
+    let said = transcript_messages(body);
     heading = None;
     for raw in body.lines() {
         let mut line = raw.trim();
-        // A message with no text is its tag alone (`[assistant]`).
-        let tagged = line.strip_prefix('[').and_then(|rest| {
-            rest.split_once("] ")
-                .or_else(|| Some((rest.strip_suffix(']')?, "")))
-        });
-        if let Some((tag, text)) = tagged
-            && let Some(known) = ["system", "user", "assistant", "tool"]
-                .into_iter()
-                .find(|r| *r == tag)
-        {
+        if let Some((known, text)) = tag_of(line) {
             // An earlier summary folded again: its lines are a summary's bullets, its
             // framing is nobody's words.
             let summary = text.starts_with(SUMMARY_MARKER);
             // The task is the first user message, when nothing came before it (not an
             // update of an existing summary) and it is not a tool's output.
-            task_open = message == 0
-                && existing.is_none()
-                && known == "user"
-                && !is_output(text)
-                && !summary;
             // A text-action agent's observation comes in a user turn: it is a tool's.
+            let observation = is_observation(&said, message);
+            task_open =
+                message == 0 && existing.is_none() && known == "user" && !observation && !summary;
             role = if summary {
                 "summary"
-            } else if known == "user" && is_output(text) {
+            } else if observation {
                 "tool"
             } else {
                 known
@@ -82,6 +73,81 @@ pub(super) fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<
         }
     }
     entries
+}
+
+/// The sentences of the user's words in a transcript that are standing instructions
+/// ([`crate::standing::instructions`], read on the transcript's messages as the engine
+/// reads the conversation), markup removed: the engine carries those that stand in the
+/// summary's block, and never quotes one a later one replaced; the answer repeats neither.
+pub(super) fn instructions_in(body: &str) -> Vec<String> {
+    let said = transcript_messages(body);
+    let messages: Vec<Message> = said
+        .iter()
+        .enumerate()
+        .map(|(at, (tag, text))| {
+            let id = crate::message::MessageId::new(format!("t{at}"));
+            if *tag == "assistant" {
+                Message::assistant(id, text.as_str())
+            } else {
+                Message::user(id, text.as_str())
+            }
+        })
+        .collect();
+    let refs: Vec<&Message> = messages.iter().collect();
+    // A tool's output, and a summary folded again (its block is read back by the engine),
+    // are nobody's words here.
+    crate::standing::instructions(&refs, |at| {
+        said[at].0 == "system"
+            || is_observation(&said, at)
+            || said[at].1.starts_with(SUMMARY_MARKER)
+    })
+    .into_iter()
+    .map(|i| strip_markup(i.text.trim()).into_owned())
+    .collect()
+}
+
+/// The transcript's messages whole: each one's role tag and its text.
+fn transcript_messages(body: &str) -> Vec<(&str, String)> {
+    let mut said: Vec<(&str, String)> = Vec::new();
+    for raw in body.lines() {
+        match tag_of(raw.trim()) {
+            Some((tag, text)) => said.push((tag, text.to_owned())),
+            None => {
+                if let Some((_, text)) = said.last_mut() {
+                    text.push('\n');
+                    text.push_str(raw);
+                }
+            }
+        }
+    }
+    said
+}
+
+/// The role tag a transcript line opens a message with (`[user] …`, `[assistant]` alone
+/// for a message with no text), and the text after it.
+fn tag_of(line: &str) -> Option<(&'static str, &str)> {
+    let (tag, text) = line.strip_prefix('[').and_then(|rest| {
+        rest.split_once("] ")
+            .or_else(|| Some((rest.strip_suffix(']')?, "")))
+    })?;
+    ["system", "user", "assistant", "tool"]
+        .into_iter()
+        .find(|r| *r == tag)
+        .map(|known| (known, text))
+}
+
+/// Is message `at` of the transcript a tool's output: a tool's, or a user turn that shows
+/// an output's mark or answers the action a text-action agent's message closed with
+/// ([`crate::action`])?
+fn is_observation(said: &[(&str, String)], at: usize) -> bool {
+    let (tag, text) = &said[at];
+    *tag == "tool"
+        || (*tag == "user"
+            && (is_output(text)
+                || at.checked_sub(1).is_some_and(|before| {
+                    said[before].0 == "assistant"
+                        && crate::action::ends_with_action(&said[before].1)
+                })))
 }
 
 /// Reads summary lines: a `## ` heading of the prompt's sets where the bullets after it

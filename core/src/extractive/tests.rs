@@ -388,3 +388,47 @@ fn advice_about_errors_is_no_error_that_happened() {
         "{summary}"
     );
 }
+
+#[test]
+fn the_users_other_words_of_the_work_are_kept_and_their_instructions_left_to_the_engine() {
+    let messages = [
+        Message::user(
+            "t",
+            "We need real certs for internal services. What's the approach?",
+        ),
+        Message::assistant(
+            "a",
+            "Use DNS-01 with cert-manager: one issuer, a wildcard cert or one cert per service.",
+        ),
+        Message::user(
+            "u",
+            "I was leaning wildcard but Marco from security vetoed it, so it's one cert per service. we have maybe 35 services, so rate limits should be fine?",
+        ),
+        Message::assistant(
+            "b",
+            "Yes, 35 certs is far below the weekly limit of the issuer.",
+        ),
+        Message::user("v", "Never expose port 80 on the internal load balancer."),
+        Message::user(
+            "w",
+            "I just remembered I need to send someone an email later.",
+        ),
+        Message::assistant("c", "Noted. The issuer then needs the DNS-01 solver only."),
+    ];
+    let summary = summarize(&messages, 400);
+    let task = section(&summary, "Task and constraints");
+    // A choice no mark makes an instruction, in the user's words; without the question
+    // beside it.
+    assert!(
+        task.contains("Marco from security vetoed it, so it's one cert per service."),
+        "{summary}"
+    );
+    assert!(
+        !summary.contains("rate limits should be fine?"),
+        "{summary}"
+    );
+    // The rule is the engine's block to carry, once; an aside on nothing the work spoke
+    // of is not the work's.
+    assert!(!summary.contains("Never expose port 80"), "{summary}");
+    assert!(!summary.contains("send someone an email"), "{summary}");
+}

@@ -33,6 +33,8 @@ mod words;
 pub use block_text::{
     STANDING_HEADER, block, block_tokens, newest_terse, read_block, terse, tightened, without_block,
 };
+pub(crate) use overrides::subject_words;
+pub(crate) use reply::reacts;
 pub(crate) use words::line_sentences;
 
 use decision::*;

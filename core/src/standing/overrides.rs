@@ -300,7 +300,7 @@ impl Words {
 }
 
 /// The words of substance of `text`: what it is about.
-pub(super) fn subject_words(text: &str) -> Vec<String> {
+pub(crate) fn subject_words(text: &str) -> Vec<String> {
     let lower = crate::case::lowercase(text);
     let mut out = Vec::new();
     for token in lower.split(|c: char| !c.is_alphanumeric() && !matches!(c, '\'' | '.' | ':' | '/'))

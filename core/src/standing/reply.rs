@@ -92,7 +92,7 @@ pub(super) fn settles_what_was_asked(
 /// Does a reply open with how the user took what was said ("good to know.", "ooh good
 /// questions.", "love the dino names lol.", "ugh right the fees.", "that's helpful.")? A
 /// reaction names no option.
-pub(super) fn reacts(lower: &str) -> bool {
+pub(crate) fn reacts(lower: &str) -> bool {
     const REACTIONS: &[&str] = &[
         "good",
         "nice",
@@ -233,7 +233,7 @@ pub(super) fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bo
     let closes = words[at] != "wins" || words.len() == at + 1;
     // A value, not a measure or a judgement ("head height is about 2.4", "the room is
     // really small").
-    let has_value = words.len() > at + 1
+    let has_value = (words.len() > at + 1
         && !matches!(
             words[at + 1],
             "about"
@@ -253,6 +253,7 @@ pub(super) fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bo
                 | "still"
                 | "already"
         )
+        && !(matches!(words[at], "is" | "are") && CONDITIONS.contains(&words[at + 1])))
         || words[at] == "wins";
     !thing.iter().any(|w| NOT_THINGS.contains(w))
         && future_be
@@ -260,6 +261,14 @@ pub(super) fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bo
         && has_value
         && spoke_of(thing)
 }
+
+/// What a thing of the work is in, not what it is to be: "the challenge is stuck
+/// pending", "the build is red", "the worker is down" report news, they settle nothing.
+const CONDITIONS: &[&str] = &[
+    "stuck", "pending", "broken", "failing", "failed", "down", "missing", "empty", "gone",
+    "hanging", "flaky", "dead", "red", "green", "erroring", "crashing", "timing", "blocked",
+    "done", "finished", "fixed", "working", "back", "up", "live", "slow", "late",
+];
 
 /// Do `words` open with a count of things, not a time ("2 people", not "6 pm", "10 to
 /// noon", "99.9% over 30 days")?

@@ -2136,6 +2136,29 @@ fn a_reply_that_opens_on_an_option_laid_out_picks_it() {
 }
 
 #[test]
+fn news_of_a_things_condition_settles_nothing() {
+    let answer = "Point the two Ingresses at the staging issuer, then follow the challenge and the build if something gets stuck.";
+    for reply in [
+        "the challenge is stuck pending. `Waiting for DNS-01 challenge propagation`",
+        "the build is red again",
+    ] {
+        let found = read(&[
+            ("user", "Set up certs for the internal services."),
+            ("assistant", answer),
+            ("user", reply),
+        ]);
+        assert!(found.is_empty(), "{reply}: {found:?}");
+    }
+    // What the thing is to be still settles it.
+    let found = read(&[
+        ("user", "Set up certs for the internal services."),
+        ("assistant", answer),
+        ("user", "the issuer is letsencrypt-dns from now on"),
+    ]);
+    assert_eq!(found.len(), 1, "{found:?}");
+}
+
+#[test]
 fn what_a_thing_of_the_work_may_never_do_is_a_rule() {
     assert_kind(
         Some(Kind::Rule),
