@@ -2136,6 +2136,36 @@ fn a_reply_that_opens_on_an_option_laid_out_picks_it() {
 }
 
 #[test]
+fn a_title_s_dot_ends_no_sentence() {
+    assert_eq!(
+        line_sentences(
+            "for Ms. Alvarez I'll just chip in $20 to Jenna's group gift. Dr. Okafor gets a card."
+        ),
+        [
+            "for Ms. Alvarez I'll just chip in $20 to Jenna's group gift.",
+            "Dr. Okafor gets a card."
+        ]
+    );
+    let found = read(&[
+        ("user", "Help me with teacher gifts."),
+        (
+            "assistant",
+            "A gift card, a group gift or something homemade.",
+        ),
+        (
+            "user",
+            "the gift question is settled. we're going with Dr. Patel's bakery for the cookies",
+        ),
+    ]);
+    assert!(
+        found
+            .iter()
+            .any(|i| i.text == "we're going with Dr. Patel's bakery for the cookies"),
+        "{found:?}"
+    );
+}
+
+#[test]
 fn news_of_a_things_condition_settles_nothing() {
     let answer = "Point the two Ingresses at the staging issuer, then follow the challenge and the build if something gets stuck.";
     for reply in [

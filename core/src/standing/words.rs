@@ -647,13 +647,25 @@ pub(super) fn sentences(text: &str) -> Vec<&str> {
     out
 }
 
-/// The sentences of one line of text: what ends at `.`, `!` or `?` before a space.
+/// The sentences of one line of text: what ends at `.`, `!` or `?` before a space — not
+/// the dot of a title or an abbreviation ("a class gift for Ms. Alvarez", "e.g. Redis").
 pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
+    const ABBREVIATIONS: &[&str] = &[
+        "mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "vs", "e.g", "i.e", "approx", "mt",
+    ];
     let mut out = Vec::new();
     let mut start = 0;
     let bytes = line.as_bytes();
     for (i, &b) in bytes.iter().enumerate() {
+        let abbreviated = b == b'.' && {
+            let word = line[start..i]
+                .rsplit(|c: char| c.is_whitespace() || c == '(')
+                .next()
+                .unwrap_or("");
+            ABBREVIATIONS.iter().any(|a| word.eq_ignore_ascii_case(a))
+        };
         let ends = matches!(b, b'.' | b'!' | b'?')
+            && !abbreviated
             && bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace());
         if ends || i + 1 == bytes.len() {
             let sentence = line[start..=i].trim();
