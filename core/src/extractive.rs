@@ -203,19 +203,27 @@ impl UsersWords {
         }
     }
 
-    /// A line of the user's as the answer may keep it, and whether it says what they asked
-    /// of the work ([`UsersWords::statements`]); `None` for a line of an instruction. The
+    /// A line of the user's as the answer may keep it, and what it is worth for saying
+    /// what they asked of the work ([`UsersWords::statements`]): what they will do or have
+    /// settled before what they report; `None` for a line of an instruction. The
     /// user's rules and decisions are the engine's to carry, verbatim, and only while no
     /// later one replaced them: a line of one is left out, and those said in a line are
     /// taken out of it.
-    fn read<'t>(&self, line: &'t str) -> Option<(Cow<'t, str>, bool)> {
+    fn read<'t>(&self, line: &'t str) -> Option<(Cow<'t, str>, u32)> {
         if self.is_instruction(line) {
             return None;
         }
         let besides = self.without_instructions(line);
         Some(match self.statements(&besides) {
-            Some(statements) => (Cow::Owned(statements), true),
-            None => (besides, false),
+            Some(statements) => {
+                let worth = if commits(&crate::case::lowercase(&statements)) {
+                    MIN_SCORE + 2
+                } else {
+                    MIN_SCORE
+                };
+                (Cow::Owned(statements), worth)
+            }
+            None => (besides, 0),
         })
     }
 
@@ -263,6 +271,26 @@ impl UsersWords {
     }
 }
 
+/// Does a line of the user's say what will be done or what is settled ("ok we'll do the
+/// rec center camp on the 29th and 30th then", "Marcus will take the 31st too")?
+fn commits(lower: &str) -> bool {
+    [
+        " will ",
+        "'ll ",
+        "going to ",
+        "gonna ",
+        "let's ",
+        "we're doing",
+        "decided",
+        "settled",
+        " instead",
+        "go with ",
+        "going with ",
+    ]
+    .iter()
+    .any(|w| lower.contains(w) || lower.starts_with(w.trim_start()))
+}
+
 /// Scales a line's value by how late it was said, per token.
 fn rank(value: u64, position: usize, total: usize, cost: u64) -> u64 {
     let recency = (position as u64 * 1_000) / total.max(1) as u64;
@@ -278,13 +306,13 @@ fn line_items(entries: &[Entry<'_>], focus: &[String], users: &UsersWords) -> Ve
     let mut first_task_line = true;
     for (position, entry) in entries.iter().enumerate() {
         let stated = stated(entry);
-        let (text, asked) = if entry.role == "user" && !entry.task {
+        let (text, asked_worth) = if entry.role == "user" && !entry.task {
             match users.read(&stated) {
                 Some(read) => read,
                 None => continue,
             }
         } else {
-            (Cow::Borrowed(stated.as_ref()), false)
+            (Cow::Borrowed(stated.as_ref()), 0)
         };
         let text = text.as_ref();
         let summary = entry.role == "summary";
@@ -302,9 +330,7 @@ fn line_items(entries: &[Entry<'_>], focus: &[String], users: &UsersWords) -> Ve
             continue;
         }
         let (classified, mut score) = classify(entry.role, text);
-        if asked {
-            score += MIN_SCORE;
-        }
+        score += asked_worth;
         let heading = match entry.heading {
             Some(heading) => heading,
             None if entry.task => {
@@ -315,7 +341,7 @@ fn line_items(entries: &[Entry<'_>], focus: &[String], users: &UsersWords) -> Ve
                 }
                 Heading::Task
             }
-            None if asked && classified == Heading::Facts => Heading::Task,
+            None if asked_worth > 0 && classified == Heading::Facts => Heading::Task,
             None if classified == Heading::Task => Heading::Facts,
             None => classified,
         };

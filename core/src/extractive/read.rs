@@ -59,9 +59,18 @@ pub(super) fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<
         if is_bold_heading(line) {
             continue;
         }
+        // The user's words mid-run are read a sentence at a time: one may be a choice,
+        // the next a sigh.
+        let by_sentence = role == "user" && !task_open;
         let parts: Vec<Cow<'a, str>> = match strip_markup(line) {
-            Cow::Borrowed(b) => sentences(b).map(Cow::Borrowed).collect(),
-            Cow::Owned(o) => sentences(&o).map(|s| Cow::Owned(s.to_owned())).collect(),
+            Cow::Borrowed(b) => parts_of(b, by_sentence)
+                .into_iter()
+                .map(Cow::Borrowed)
+                .collect(),
+            Cow::Owned(o) => parts_of(&o, by_sentence)
+                .into_iter()
+                .map(|s| Cow::Owned(s.to_owned()))
+                .collect(),
         };
         for text in parts {
             entries.push(Entry {
@@ -211,6 +220,16 @@ pub(super) fn is_output(text: &str) -> bool {
 /// A line too short in words to be worth one of its own (`44-)`, `});`, `OK`).
 pub(super) fn is_fragment(text: &str) -> bool {
     text.chars().filter(|c| c.is_alphabetic()).count() < 3
+}
+
+/// The parts of a line read as lines of their own: its sentences, or the line whole
+/// unless it is long prose ([`sentences`]).
+fn parts_of(line: &str, by_sentence: bool) -> Vec<&str> {
+    if by_sentence {
+        crate::standing::line_sentences(line)
+    } else {
+        sentences(line).collect()
+    }
 }
 
 pub(super) fn sentences(line: &str) -> impl Iterator<Item = &str> {

@@ -432,3 +432,32 @@ fn the_users_other_words_of_the_work_are_kept_and_their_instructions_left_to_the
     assert!(!summary.contains("Never expose port 80"), "{summary}");
     assert!(!summary.contains("send someone an email"), "{summary}");
 }
+
+#[test]
+fn what_the_user_will_do_ranks_above_what_they_report() {
+    let messages = [
+        Message::user("t", "Plan winter break childcare for Nora and Eli."),
+        Message::assistant(
+            "a",
+            "Options: the rec center camp on the 29th and 30th, a swap with the Lindqvists, or PTO for Marcus.",
+        ),
+        Message::user(
+            "u",
+            "Ugh. The Lindqvists just called, their in-laws decided to come for the whole week after Christmas so they can't do it. Sigh. ok we'll do the rec center camp on the 29th and 30th then, $180, whatever, it's two days.",
+        ),
+        Message::assistant("b", "Then the camp covers the 29th and the 30th."),
+        Message::user(
+            "v",
+            "Eli keeps asking whether the camp has a pool, Nora wants to know about the rec center gym.",
+        ),
+        Message::assistant("c", "The rec center camp has a gym; no pool in winter."),
+    ];
+    let summary = summarize(&messages, 60);
+    let task = section(&summary, "Task and constraints");
+    // Without the sighs around it; above a newer line that reports.
+    assert!(
+        task.lines().any(|l| l == "- ok we'll do the rec center camp on the 29th and 30th then, $180, whatever, it's two days."),
+        "{summary}"
+    );
+    assert!(!summary.contains("Eli keeps asking"), "{summary}");
+}
