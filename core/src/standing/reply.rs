@@ -232,10 +232,10 @@ pub(super) fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bo
     // "The Mazda CX-5 wins" ends on it; "… wins the race" is no pick.
     let closes = words[at] != "wins" || words.len() == at + 1;
     // A value, not a measure or a judgement ("head height is about 2.4", "the room is
-    // really small").
-    let has_value = (words.len() > at + 1
-        && !matches!(
-            words[at + 1],
+    // really small", "our race director is the worst at it") nor a condition.
+    let no_value = |next: &str| {
+        matches!(
+            next,
             "about"
                 | "around"
                 | "roughly"
@@ -252,9 +252,10 @@ pub(super) fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bo
                 | "getting"
                 | "still"
                 | "already"
-        )
-        && !(matches!(words[at], "is" | "are") && CONDITIONS.contains(&words[at + 1])))
-        || words[at] == "wins";
+        ) || (matches!(words[at], "is" | "are") && CONDITIONS.contains(&next))
+            || (next == "the" && matches!(words.get(at + 2), Some(&("worst" | "best"))))
+    };
+    let has_value = words.get(at + 1).is_some_and(|&next| !no_value(next)) || words[at] == "wins";
     !thing.iter().any(|w| NOT_THINGS.contains(w))
         && future_be
         && closes
@@ -292,8 +293,27 @@ pub(super) fn names_an_option(lower: &str, spoke_of: &impl Fn(&[&str]) -> bool) 
     let verbless = !words.iter().any(|w| {
         NOT_THINGS.contains(w) || SETTLING_VERBS.contains(w) || SENTENCE_WORDS.contains(w)
     });
-    verbless && !tells_what_happened(lower) && (2..=8).contains(&words.len()) && spoke_of(&words)
+    // "dues question.", "other thing, …": a label for the topic that follows, no option.
+    let labels_a_topic = words.last().is_some_and(|w| TOPIC_WORDS.contains(w));
+    verbless
+        && !labels_a_topic
+        && !tells_what_happened(lower)
+        && (2..=8).contains(&words.len())
+        && spoke_of(&words)
 }
+
+/// Words that close a label for what a turn turns to ("dues question.", "other thing,",
+/// "quick update:").
+const TOPIC_WORDS: &[&str] = &[
+    "question",
+    "questions",
+    "thing",
+    "things",
+    "update",
+    "issue",
+    "topic",
+    "note",
+];
 
 /// Does it name a thing, then what happened to it ("quotes came back.", "the build went
 /// green")? News, not a choice.

@@ -426,7 +426,7 @@ pub(super) fn binds(clause: &str) -> bool {
             "need" | "needs" | "has" | "have" => {
                 (!thing && next == "to" && after == "be")
                     || (word.starts_with("need")
-                        && words[at.saturating_sub(3)..at]
+                        && words[at.saturating_sub(4)..at]
                             .iter()
                             .chain(words.iter().take(2))
                             .any(|w| matches!(*w, "every" | "each" | "all" | "any")))

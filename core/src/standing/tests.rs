@@ -2166,6 +2166,35 @@ fn a_title_s_dot_ends_no_sentence() {
 }
 
 #[test]
+fn a_topic_label_a_judgement_and_what_happened_are_no_instructions() {
+    let answer = "Ask her about the dues, the race director's receipts, the bylaws and the other thing you mentioned.";
+    for reply in [
+        "dues question. they're $30 a year for individuals.",
+        "other thing, the old treasurer had people venmo her personally last year.",
+        "our race director is the worst at it",
+    ] {
+        let found = read(&[
+            ("user", "I'm the new treasurer of our running club."),
+            ("assistant", answer),
+            ("user", reply),
+        ]);
+        assert!(found.is_empty(), "{reply}: {found:?}");
+    }
+    assert_kind(None, &["didn't always do lol.", "wasn't always on time"]);
+    // A trailing-off goes on in the same sentence; what the bylaws say binds.
+    assert_eq!(
+        line_sentences(
+            "the bylaws say any payment over $250 needs sign-off, which she... didn't always do lol."
+        ),
+        ["the bylaws say any payment over $250 needs sign-off, which she... didn't always do lol."]
+    );
+    assert_kind(
+        Some(Kind::Rule),
+        &["the bylaws say any payment over $250 needs sign-off from two board members"],
+    );
+}
+
+#[test]
 fn news_of_a_things_condition_settles_nothing() {
     let answer = "Point the two Ingresses at the staging issuer, then follow the challenge and the build if something gets stuck.";
     for reply in [

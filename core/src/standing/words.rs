@@ -490,8 +490,25 @@ pub(super) fn is_imperative(lower: &str) -> bool {
     let Some(first) = words.iter().copied().map(word).find(|w| !is_adverb(w)) else {
         return false;
     };
-    // A number opens a measure or a count ("7.4 questions out of 312"), never an order.
-    if SUBJECTS.contains(&first) || first.starts_with(|c: char| c.is_ascii_digit()) {
+    // A number opens a measure or a count ("7.4 questions out of 312"), never an order;
+    // a verb in the past opens what happened ("didn't always do lol").
+    if SUBJECTS.contains(&first)
+        || first.starts_with(|c: char| c.is_ascii_digit())
+        || matches!(
+            first,
+            "didn't"
+                | "didnt"
+                | "did"
+                | "wasn't"
+                | "wasnt"
+                | "weren't"
+                | "werent"
+                | "was"
+                | "were"
+                | "hadn't"
+                | "hadnt"
+        )
+    {
         return false;
     }
     // A verb of a subject after the first words ("ordering matters per order id", "ops
@@ -664,8 +681,19 @@ pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
                 .unwrap_or("");
             ABBREVIATIONS.iter().any(|a| word.eq_ignore_ascii_case(a))
         };
+        // "which she... didn't always do": a trailing-off the sentence goes on after; not
+        // "Feb-Apr 2024... no wait, Feb-Apr 2025", which takes it back.
+        let trails_on = b == b'.' && i >= 2 && bytes[i - 1] == b'.' && {
+            let next = line[i + 1..].split_whitespace().next().unwrap_or("");
+            next.starts_with(|c: char| c.is_lowercase())
+                && !matches!(
+                    word(next),
+                    "no" | "wait" | "actually" | "or" | "oh" | "hmm" | "scratch" | "sorry"
+                )
+        };
         let ends = matches!(b, b'.' | b'!' | b'?')
             && !abbreviated
+            && !trails_on
             && bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace());
         if ends || i + 1 == bytes.len() {
             let sentence = line[start..=i].trim();
