@@ -258,7 +258,10 @@ impl UsersWords {
             .into_iter()
             .filter(|sentence| {
                 let lower = crate::case::lowercase(sentence.trim());
+                // A question said without its mark ("what's the easiest way to quilt
+                // it") asks; it states nothing of the work.
                 !lower.ends_with('?')
+                    && !crate::standing::asks(&lower)
                     && !is_small_talk(&lower, false)
                     && !crate::standing::reacts(&lower)
             })

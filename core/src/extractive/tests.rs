@@ -413,6 +413,7 @@ fn the_users_other_words_of_the_work_are_kept_and_their_instructions_left_to_the
             "w",
             "I just remembered I need to send someone an email later.",
         ),
+        Message::user("x", "how do we renew the issuer's certs before they expire"),
         Message::assistant("c", "Noted. The issuer then needs the DNS-01 solver only."),
     ];
     let summary = summarize(&messages, 400);
@@ -427,6 +428,8 @@ fn the_users_other_words_of_the_work_are_kept_and_their_instructions_left_to_the
         !summary.contains("rate limits should be fine?"),
         "{summary}"
     );
+    // A question said without its mark asks; it states nothing.
+    assert!(!summary.contains("how do we renew"), "{summary}");
     // The rule is the engine's block to carry, once; an aside on nothing the work spoke
     // of is not the work's.
     assert!(!summary.contains("Never expose port 80"), "{summary}");

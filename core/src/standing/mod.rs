@@ -35,6 +35,7 @@ pub use block_text::{
 };
 pub(crate) use overrides::subject_words;
 pub(crate) use reply::reacts;
+pub(crate) use words::asks;
 pub(crate) use words::line_sentences;
 
 use decision::*;

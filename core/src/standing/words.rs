@@ -256,7 +256,7 @@ pub(super) const LEADS: &[&str] = &[
 
 /// Does it ask ("should i keep it or swap to nginx", "can we skip the tests"), with or
 /// without its question mark? A question decides nothing and orders nothing.
-pub(super) fn asks(lower: &str) -> bool {
+pub(crate) fn asks(lower: &str) -> bool {
     const ASKING: &[&str] = &[
         "should", "can", "could", "would", "will", "do", "does", "did", "is", "are", "am",
     ];
