@@ -34,13 +34,18 @@ pub const SHELLS: [&str; 6] = ["", "bash", "sh", "shell", "console", "zsh"];
 /// explaining them ("The `2>/dev/null` bits just hide …") is a chat's, and the user's
 /// reply to it stays the user's.
 pub(crate) fn ends_with_action(text: &str) -> bool {
-    match text_action(text) {
-        Some((ActionForm::Fence(language), _)) => {
-            SHELLS.contains(&language) && text.trim_end().ends_with("```")
+    closing_action(text).is_some()
+}
+
+/// The action `text` ends with, when it ends with one an environment answers
+/// ([`ends_with_action`]): its form and its command.
+pub(crate) fn closing_action(text: &str) -> Option<(ActionForm<'_>, std::borrow::Cow<'_, str>)> {
+    text_action(text).filter(|(form, _)| match form {
+        ActionForm::Fence(language) => {
+            SHELLS.contains(language) && text.trim_end().ends_with("```")
         }
-        Some(_) => true,
-        None => false,
-    }
+        _ => true,
+    })
 }
 
 /// The command an observation answered: the text command of the message before it.

@@ -27,7 +27,7 @@ use crate::prompt::{HEADINGS, PromptMessage, artifact_refs, focus, transcript_bo
 use crate::standing::kind_of;
 use crate::summary::{SummaryFailure, SummaryRequest};
 use crate::tokens::{Estimator, TokenCounter};
-use read::{instructions_in, is_fragment, read_entries, shorten};
+use read::{instructions_in, is_fragment, read_entries, shorten, transcript_messages};
 
 /// The extractive summarizer. Stateless; counts with the [`Estimator`] so its output size
 /// errs small against every tokenizer.
@@ -115,8 +115,11 @@ impl Extractive {
             .and_then(|system| focus(&system.content))
             .map(focus_words)
             .unwrap_or_default();
-        let entries = read_entries(existing, body);
-        let users = UsersWords::of(body, &entries);
+        // The transcript's messages whole, read once: for each line's role, and for the
+        // user's instructions.
+        let said = transcript_messages(body);
+        let entries = read_entries(existing, body, &said);
+        let users = UsersWords::of(&said, &entries);
         let items = line_items(&entries, &focus_words, &users);
         let refs = artifact_refs(body);
         let refs_line = (!refs.is_empty()).then(|| format!("Artifacts: {}", refs.join(" ")));
@@ -189,7 +192,7 @@ struct UsersWords {
 }
 
 impl UsersWords {
-    fn of(body: &str, entries: &[Entry<'_>]) -> Self {
+    fn of(said: &[(&str, String)], entries: &[Entry<'_>]) -> Self {
         let mut discussed: Vec<String> = entries
             .iter()
             .filter(|e| e.role == "assistant")
@@ -198,7 +201,7 @@ impl UsersWords {
         discussed.sort_unstable();
         discussed.dedup();
         UsersWords {
-            instructions: instructions_in(body),
+            instructions: instructions_in(said),
             discussed,
         }
     }

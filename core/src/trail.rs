@@ -39,7 +39,7 @@ use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use crate::facts::{
     Fact, FactKind, command_head, command_of, exit_status, fact_head, is_error_line,
-    json_string_field, line_facts, strip_markup, text_action, without_label,
+    json_string_field, line_facts, strip_markup, without_label,
 };
 use crate::message::{Message, Part, Role, ToolCall, text_of};
 use crate::retention::{Contexts, FactId};
@@ -233,9 +233,7 @@ impl Trail {
                         // A chat's answer that shows a block of YAML or a command and
                         // goes on explaining is prose; only an action an environment
                         // answers is a command, and the message after it its output.
-                        let action = crate::action::ends_with_action(text)
-                            .then(|| text_action(text))
-                            .flatten();
+                        let action = crate::action::closing_action(text);
                         let prose = match &action {
                             // The block that holds the command is read as the command.
                             Some((_, command)) => text

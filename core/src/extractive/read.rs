@@ -12,7 +12,11 @@ use crate::summary::{SUMMARY_FRAMING, SUMMARY_MARKER};
 /// The transcript's lines with their roles, markup removed; an existing summary's bullets
 /// first, under their headings. A summary inside the transcript (an earlier level's) is
 /// read the same way: its headings are never lines of their own.
-pub(super) fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<Entry<'a>> {
+pub(super) fn read_entries<'a>(
+    existing: Option<&'a str>,
+    body: &'a str,
+    said: &[(&str, String)],
+) -> Vec<Entry<'a>> {
     let mut entries = Vec::new();
     let mut heading = None;
     if let Some(summary) = existing {
@@ -21,7 +25,6 @@ pub(super) fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<
     let mut role = "user";
     let mut message = 0;
     let mut task_open = true;
-    let said = transcript_messages(body);
     heading = None;
     for raw in body.lines() {
         let mut line = raw.trim();
@@ -32,7 +35,7 @@ pub(super) fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<
             // The task is the first user message, when nothing came before it (not an
             // update of an existing summary) and it is not a tool's output.
             // A text-action agent's observation comes in a user turn: it is a tool's.
-            let observation = is_observation(&said, message);
+            let observation = is_observation(said, message);
             task_open =
                 message == 0 && existing.is_none() && known == "user" && !observation && !summary;
             role = if summary {
@@ -88,8 +91,7 @@ pub(super) fn read_entries<'a>(existing: Option<&'a str>, body: &'a str) -> Vec<
 /// ([`crate::standing::instructions`], read on the transcript's messages as the engine
 /// reads the conversation), markup removed: the engine carries those that stand in the
 /// summary's block, and never quotes one a later one replaced; the answer repeats neither.
-pub(super) fn instructions_in(body: &str) -> Vec<String> {
-    let said = transcript_messages(body);
+pub(super) fn instructions_in(said: &[(&str, String)]) -> Vec<String> {
     let messages: Vec<Message> = said
         .iter()
         .enumerate()
@@ -106,9 +108,7 @@ pub(super) fn instructions_in(body: &str) -> Vec<String> {
     // A tool's output, and a summary folded again (its block is read back by the engine),
     // are nobody's words here.
     crate::standing::instructions(&refs, |at| {
-        said[at].0 == "system"
-            || is_observation(&said, at)
-            || said[at].1.starts_with(SUMMARY_MARKER)
+        said[at].0 == "system" || is_observation(said, at) || said[at].1.starts_with(SUMMARY_MARKER)
     })
     .into_iter()
     .map(|i| strip_markup(i.text.trim()).into_owned())
@@ -116,7 +116,7 @@ pub(super) fn instructions_in(body: &str) -> Vec<String> {
 }
 
 /// The transcript's messages whole: each one's role tag and its text.
-fn transcript_messages(body: &str) -> Vec<(&str, String)> {
+pub(super) fn transcript_messages(body: &str) -> Vec<(&str, String)> {
     let mut said: Vec<(&str, String)> = Vec::new();
     for raw in body.lines() {
         match tag_of(raw.trim()) {
