@@ -347,10 +347,10 @@ pub(super) fn does_as_a_plan_first(lower: &str) -> bool {
         *verb,
         "renting" | "buying" | "booking" | "hiring" | "ordering" | "leasing" | "adopting"
     ) && *next == "a";
-    let sets_a_day = matches!(
-        *verb,
-        "starting" | "leaving" | "flying" | "launching" | "departing" | "arriving"
-    ) && *next == "on";
+    let sets_a_day = sets_a_day(who, verb, next, &words);
+    if sets_a_day && !verb.ends_with("ing") {
+        return !is_habit(lower);
+    }
     if doing_now
         && !how
         && (done_a_thing
@@ -368,6 +368,73 @@ pub(super) fn does_as_a_plan_first(lower: &str) -> bool {
             "to" | "it" | "that" | "this" | "them" | "care" | "turns" | "a"
         )
         && !is_habit(lower)
+}
+
+/// Does "we …" set a day: "We're starting on Sunday, September 14", "We're sending on
+/// Sunday mornings", "We train Tuesday and Thursday, 18:00 to 19:30", "we start on Monday
+/// 22 September"? What recurs or begins, on a day.
+fn sets_a_day(who: &str, verb: &str, next: &str, words: &[&str]) -> bool {
+    let going = matches!(
+        verb,
+        "starting"
+            | "leaving"
+            | "flying"
+            | "launching"
+            | "departing"
+            | "arriving"
+            | "sending"
+            | "publishing"
+            | "meeting"
+            | "training"
+            | "opening"
+    ) && next == "on";
+    let set = matches!(who, "we" | "i")
+        && matches!(
+            verb,
+            "train" | "start" | "meet" | "open" | "fly" | "leave" | "send"
+        )
+        && names_a_day(words);
+    going || set
+}
+
+/// Does it name a day: a weekday, "tomorrow", or a month beside a number ("Monday 22
+/// September", "June 19")?
+pub(super) fn names_a_day(words: &[&str]) -> bool {
+    const DAYS: &[&str] = &[
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "tomorrow",
+        "tonight",
+    ];
+    let number = |w: Option<&&str>| w.is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit()));
+    words.iter().enumerate().any(|(at, w)| {
+        let w = word(w);
+        DAYS.contains(&singular(w))
+            || (super::overrides::MONTHS.contains(&w)
+                && (number(words.get(at + 1))
+                    || number(at.checked_sub(1).and_then(|b| words.get(b)))))
+    })
+}
+
+/// Does it move a part of the work to a day ("the launch moves to Tuesday 6 May", "soft
+/// open is now Thursday June 19")?
+pub(super) fn moves_a_day(lower: &str) -> bool {
+    let clause = first_clause(lower);
+    [
+        "moves to ",
+        "is now ",
+        "is moving to ",
+        "pushed to ",
+        "now on ",
+    ]
+    .iter()
+    .find_map(|mark| clause.split_once(mark))
+    .is_some_and(|(_, to)| names_a_day(&first_words(to)))
 }
 
 /// Words that make a sentence a decision when the user speaks for the work (not "my
@@ -1158,6 +1225,13 @@ pub(super) fn orders_a_pick(lower: &str) -> bool {
                "the" | "our" | "my" | "each" | "all" | "them" | "it", ..]
             // "put him on a 60-day PIP".
             | ["put", "him" | "her", "on" | "in", ..]
+            // "Address it to Ms. Okafor", "set it in the kitchen": an addressee, a setting.
+            | ["address", "it" | "them", "to", ..]
+            | ["set", "it" | "them", "in" | "at" | "on", ..]
+            // "Leave salary out entirely.", "include one line for Sam's dad": a part of the
+            // work kept out, put in.
+            | ["leave", _, "out", ..]
+            | ["include", "one" | "a" | "an" | "two" | "both", _, ..]
         )
         // "Store every timestamp in UTC" is a rule of the work.
         || (orders_the_work(&words)
@@ -1166,7 +1240,23 @@ pub(super) fn orders_a_pick(lower: &str) -> bool {
         || match words.as_slice() {
             // "ok use email plus postcode": the means, set; not "use it wisely", "use your
             // judgement", "used to".
-            ["use", next, _, ..] => !matches!(word(next), "it" | "to" | "your" | "this" | "that"),
+            ["use", next, ..] => !matches!(word(next), "it" | "to" | "your" | "this" | "that"),
+            // "Call them Nell and Ruth.", "Title it Thirty-Five Miles an Hour.": a name
+            // given; not "call him tomorrow".
+            ["call" | "title" | "name", "it" | "them" | "him" | "her", next, ..] => !matches!(
+                word(next),
+                "tomorrow" | "today" | "tonight" | "back" | "later" | "now" | "and" | "to"
+                    | "about" | "first" | "again" | "up" | "out" | "when" | "if" | "at" | "on"
+            ),
+            // "Take the villa near Trogir"; not "take the time to …".
+            ["take", "the", next, ..] => !matches!(
+                word(next),
+                "time" | "chance" | "opportunity" | "lead" | "hint" | "risk" | "rest" | "day"
+            ),
+            // "make the hake 170 g", "make the session timeout 15 minutes": a value, set.
+            ["make", "the" | "our" | "my", rest @ ..] => rest
+                .iter()
+                .any(|w| w.starts_with(|c: char| c.is_ascii_digit() || c == '$')),
             // "Ok, make it 2 Orpingtons and 2 Easter Eggers", "so make it the Friday
             // slot": a number or a thing, set; not "make it shorter", "make it work".
             ["make", "it", next, ..] => {
@@ -1181,6 +1271,9 @@ pub(super) fn orders_a_pick(lower: &str) -> bool {
                             | "four"
                             | "five"
                             | "six"
+                            | "seven"
+                            | "eight"
+                            | "ten"
                             | "monday"
                             | "tuesday"
                             | "wednesday"

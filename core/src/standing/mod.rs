@@ -99,6 +99,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         || ends_choosing(&lower)
         || settles(&lower)
         || does_as_a_plan(&lower)
+        || moves_a_day(&lower)
         || someone_chose(&lower)
         || replaces
         || now_doing

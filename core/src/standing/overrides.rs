@@ -625,7 +625,7 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
                 at,
             )
         })
-        .filter(|&(own, _, choice, _)| own > 0 || (choice > 0 && !again))
+        .filter(|&(own, _, choice, _)| own >= 2 || (choice >= 2 && !again))
         .max();
     // The one just before, for an override that points back and names little of its own
     // ("scratch that, let's wrap them instead", "Actually, make it MySQL"); one that names
@@ -640,7 +640,16 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
             .filter(|(_, i)| {
                 kind == Kind::Decision && i.kind == kind && !i.superseded && i.message != message
             })
-            .map(|(at, _)| (shared(around, &words[at].own), at))
+            // Words of the message's other sentences: one the override's own reasons share
+            // ("… I like the pale birch look") names nothing.
+            .map(|(at, _)| {
+                let n = words[at]
+                    .own
+                    .iter()
+                    .filter(|w| around.contains(w) && !said.contains(w))
+                    .count();
+                (n, at)
+            })
             .filter(|&(n, _)| n > 0 && !again)
             .max()
             .map(|(_, at)| at)
@@ -679,7 +688,7 @@ pub(super) struct Value {
     written: String,
 }
 
-const MONTHS: &[&str] = &[
+pub(super) const MONTHS: &[&str] = &[
     "january",
     "february",
     "march",

@@ -2280,3 +2280,69 @@ fn a_thing_set_anew_replaces_the_decision_that_named_it() {
     ]);
     assert_eq!(gone, vec!["going with a 50 gallon gas tank".to_owned()]);
 }
+
+#[test]
+fn names_settings_values_and_days_given_are_decisions_and_a_hurried_lets_is_read() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Use Postgres.",
+            "Call them Nell and Ruth.",
+            "Title it Thirty-Five Miles an Hour.",
+            "Address it to Ms. Okafor, she's named in the posting.",
+            "set it in the kitchen",
+            "Leave salary out entirely.",
+            "include one line for Sam's dad, Graham",
+            "Take the villa near Trogir instead",
+            "make the hake 170 g",
+            "Make the session timeout 15 minutes",
+            "make it eight books, we skip summer",
+            "soft open is now Thursday June 19",
+            "the launch moves to Tuesday 6 May",
+            "We train Tuesday and Thursday, 18:00 to 19:30",
+            "we start on Monday 22 September, still 12 weeks",
+            "We're sending on Sunday mornings.",
+            "the grey porcelain 12x24 looks nice, lets do that for the floor",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "take the time to read it",
+            "call him tomorrow",
+            "make the intro shorter",
+            "we meet on Tuesdays usually",
+            "the meeting is now on Zoom",
+            "the app lets do anything you want",
+        ],
+    );
+}
+
+#[test]
+fn an_override_takes_back_a_choice_its_subject_names_not_one_its_reasons_touch() {
+    // "birch" is a word of the reason ("the pale birch look"), not of what the finish
+    // is: the plywood stands.
+    let found = read(&[
+        ("user", "Let's build the bookshelf from pine boards."),
+        ("assistant", "Pine is cheap and easy to work."),
+        ("user", "Actually, let's do birch plywood instead."),
+        (
+            "assistant",
+            "Birch plywood is stable and takes a finish well.",
+        ),
+        ("user", "I'll go with the dark walnut stain."),
+        ("assistant", "Walnut will darken the birch a lot."),
+        (
+            "user",
+            "So change of plan, clear polyurethane only, I actually like the pale birch look.",
+        ),
+    ]);
+    assert!(
+        !said(&found, "birch plywood").unwrap().superseded,
+        "{found:#?}"
+    );
+    assert!(
+        said(&found, "pine boards").unwrap().superseded,
+        "{found:#?}"
+    );
+}

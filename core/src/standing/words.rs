@@ -185,8 +185,9 @@ pub(super) const STOP_WORDS: &[&str] = &[
 
 /// `lower` as the word lists spell it: the apostrophes a hurried writer leaves out put
 /// back, curly ones made straight ("i cant go above $20", "flash isnt allowed", "thats
-/// settled" read as the words they are; "its" and "ill" stay: they are words of their
-/// own), and a few marks spelled one way ("non negotiable", "nvm", "never mind").
+/// settled" read as the words they are; "its" stays, a word of its own, and "lets" and
+/// "ill" are spelled out only where a clause opens), and a few marks spelled one way
+/// ("non negotiable", "nvm", "never mind").
 pub(super) fn respelled(lower: &str) -> String {
     const SPELLED: &[(&str, &str)] = &[
         ("cant", "can't"),
@@ -219,24 +220,36 @@ pub(super) fn respelled(lower: &str) -> String {
         .replace("nonnegotiable", "non-negotiable")
         .replace("never mind", "nevermind")
         .replace("let us ", "let's ");
+    // Spelled so only where a clause opens ("lets do that", "ok ill send it"): "it lets
+    // you", "an ill fit" are words of their own.
+    const OPENING: &[(&str, &str)] = &[("lets", "let's"), ("ill", "i'll")];
+    const THEN: &[&str] = &["then", "yeah", "yes", "fine", "alright", "actually", "cool"];
     let mut out = String::with_capacity(straight.len() + 8);
     let mut word_start = None;
+    // A clause opens here: the text's start, a mark, or a word that leads one.
+    let mut opens = true;
+    let spell = |word: &str, opens: bool, out: &mut String| {
+        let word = spelled(word, SPELLED);
+        out.push_str(if opens { spelled(word, OPENING) } else { word });
+        LEADS.contains(&word) || THEN.contains(&word)
+    };
     for (at, c) in straight.char_indices() {
         let in_word = c.is_alphanumeric() || c == '\'';
         match (word_start, in_word) {
             (None, true) => word_start = Some(at),
             (Some(start), false) => {
-                out.push_str(spelled(&straight[start..at], SPELLED));
+                opens = spell(&straight[start..at], opens, &mut out);
                 word_start = None;
             }
             _ => {}
         }
         if !in_word {
+            opens |= !c.is_whitespace();
             out.push(c);
         }
     }
     if let Some(start) = word_start {
-        out.push_str(spelled(&straight[start..], SPELLED));
+        spell(&straight[start..], opens, &mut out);
     }
     out
 }
