@@ -249,7 +249,28 @@ pub(super) fn settles(lower: &str) -> bool {
         || ((1..=3).contains(&be)
             && !doing
             && !words[..be].iter().any(|w| NOT_A_PART.contains(&word(w))));
-    named && words.len() <= 16 && !is_personal(lower)
+    // "Kate will be so smug", "he'll be thrilled": how someone will feel settles nothing.
+    let feels = words.get(be + 2).is_some_and(|w| {
+        matches!(
+            word(w),
+            "so" | "very"
+                | "really"
+                | "super"
+                | "thrilled"
+                | "happy"
+                | "glad"
+                | "upset"
+                | "disappointed"
+                | "smug"
+                | "mad"
+                | "excited"
+                | "relieved"
+                | "furious"
+                | "devastated"
+                | "delighted"
+        )
+    });
+    named && !feels && words.len() <= 16 && !is_personal(lower)
 }
 
 /// Does it say in the present what the user and theirs do, as a plan ("We take adult dog,
@@ -260,6 +281,7 @@ pub(super) fn does_as_a_plan(lower: &str) -> bool {
     // "ok rip out the tub, we're doing a walk-in shower", "venue says long tables fit
     // better so we're doing three long tables": said after what led to it.
     does_as_a_plan_first(first_clause(lower))
+        || moves_a_day(lower)
         // "Soda didn't pan out, we're just doing plain PySpark checks".
         || clauses(lower).skip(1).any(|clause| {
             let clause = ["we're just ", "we are just ", "we're now ", "we are now "]

@@ -76,7 +76,7 @@ pub struct Instruction {
 pub fn kind_of(sentence: &str) -> Option<Kind> {
     let text = sentence.trim();
     if text.ends_with('?') {
-        return confirmed(text).and_then(kind_of);
+        return requests_a_rule(text).or_else(|| confirmed(text).and_then(kind_of));
     }
     if text.len() < 8 || text.len() > MAX_CHARS {
         return None;
@@ -99,7 +99,6 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         || ends_choosing(&lower)
         || settles(&lower)
         || does_as_a_plan(&lower)
-        || moves_a_day(&lower)
         || someone_chose(&lower)
         || replaces
         || now_doing
@@ -169,6 +168,27 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     let contrast = (lower.contains(", not ") || excludes(&lower))
         && clauses(&lower).next().is_some_and(is_imperative);
     (rule || contrast || refuses_ever(&lower)).then_some(Kind::Rule)
+}
+
+/// A rule asked for as a favour ("can you keep your replies under 150 words?", "a small
+/// ask: could you give me quantities in grams from now on?"): what is asked, read as an
+/// order, when it is a rule. A thing asked once ("can you book the 9:40?") stays a
+/// question.
+fn requests_a_rule(question: &str) -> Option<Kind> {
+    let lower = crate::case::lowercase(question);
+    let asked = ["can you ", "could you ", "would you "]
+        .iter()
+        .find_map(|ask| {
+            lower
+                .match_indices(ask)
+                .find(|&(at, _)| {
+                    lower[..at].trim_end().is_empty()
+                        || lower[..at].trim_end().ends_with([',', ':', '-'])
+                })
+                .map(|(at, _)| &question[at + ask.len()..])
+        })?;
+    let order = asked.trim_end_matches('?').trim_start_matches("please ");
+    (kind_of(order) == Some(Kind::Rule)).then_some(Kind::Rule)
 }
 
 /// `text` without the sentences that are instructions, line by line: what else the user

@@ -129,6 +129,31 @@ pub(super) fn replaced(said: &str) -> Option<Vec<String>> {
     (!words.is_empty()).then_some(words)
 }
 
+/// The last two words of substance before "instead of" or "rather than": what an override
+/// chooses over what it names.
+fn chosen_instead(said: &str) -> Vec<String> {
+    let lower = crate::case::lowercase(said);
+    let Some(before) = ["instead of ", "rather than "]
+        .iter()
+        .find_map(|m| lower.split_once(m).map(|(before, _)| before))
+    else {
+        return Vec::new();
+    };
+    let clause = before.rsplit([',', ';', ':', '.']).next().unwrap_or(before);
+    let mut words = subject_words(clause);
+    words.drain(..words.len().saturating_sub(2));
+    words
+}
+
+/// Does it name what it replaces as an alternative ("… instead of X", "… rather than X"),
+/// not take it back outright ("scratch X")?
+fn said_instead(said: &str) -> bool {
+    let lower = crate::case::lowercase(said);
+    ["instead of ", "rather than "]
+        .iter()
+        .any(|m| lower.contains(m))
+}
+
 /// Does a later clause drop an option ("oats for breakfast, forget the smoothie idea",
 /// "Update on the booking software: forget Vetstoria, we're going with PetDesk")? To
 /// forget to do something drops nothing.
@@ -515,23 +540,38 @@ pub(super) fn take_back_every_decision(found: &mut [Instruction]) {
 pub(super) fn take_back_named(
     found: &mut [Instruction],
     words: &[Words],
-    named: &[String],
+    (named, said): (&[String], &str),
     kind: Kind,
     message: usize,
 ) {
+    // What it chooses, said just before "instead of": one that chose it already is not
+    // what it replaces ("all three recipes with the orzo instead of the bowls" restates
+    // "scratch the burrito bowls, let's do the orzo instead").
+    let chosen = chosen_instead(said);
     let best = |same_kind: bool, least: usize| {
         found
             .iter()
             .zip(words)
             .enumerate()
-            .filter(|(_, (i, _))| {
-                (i.kind == kind) == same_kind && !i.superseded && i.message != message
+            .filter(|(_, (i, w))| {
+                (i.kind == kind) == same_kind
+                    && !i.superseded
+                    && i.message != message
+                    && shared(&chosen, &w.own) == 0
             })
             .map(|(at, (_, w))| (shared(named, &w.said), at))
             .filter(|&(n, _)| n >= least)
             .max()
     };
-    if let Some((_, at)) = best(true, 1).or_else(|| best(false, 2)) {
+    // Half the words it names, at the least: "rather than a long list of rules" does not
+    // take back "we've had a long discussion … offsite storage". One of the other kind
+    // only when the override takes it back outright ("Scratch the first person idea"): an
+    // alternative it names ("… instead of the slide deck") is a choice, not a rule that
+    // speaks of slides.
+    let least = named.len().div_ceil(2).max(1);
+    let outright = !said_instead(said);
+    if let Some((_, at)) = best(true, least).or_else(|| outright.then(|| best(false, 2)).flatten())
+    {
         found[at].superseded = true;
     }
 }
@@ -549,7 +589,7 @@ pub(super) fn take_back(
     if turn.kind == Kind::Decision && override_said && starts_over(text) {
         take_back_every_decision(found);
     } else if let Some(named) = replaced(said).or_else(|| changed_thing(said)) {
-        take_back_named(found, words, &named, turn.kind, turn.message);
+        take_back_named(found, words, (&named, said), turn.kind, turn.message);
     } else {
         supersede(found, words, turn);
     }

@@ -546,9 +546,26 @@ pub(super) fn limits_by_number(clause: &str) -> bool {
     );
     let at_most_said =
         ((says_any(clause, &["at most", "no more than"]) && set) || capped) && has_number;
+    // "not more than 12,000 steps per day for her", "nobody on the team does more than
+    // three interviews a week": a count no one may pass.
+    let counted = |at: usize| {
+        words.get(at).is_some_and(|w| {
+            number(w) || matches!(*w, "one" | "two" | "three" | "four" | "five" | "six")
+        })
+    };
+    let first = words.iter().position(|w| !LEADS.contains(w)).unwrap_or(0);
+    let past_it = words
+        .windows(2)
+        .position(|w| w == ["more", "than"])
+        .is_some_and(|at| {
+            counted(at + 2)
+                && (words[first] == "nobody"
+                    || (at == first + 1 && matches!(words[first], "not" | "no")))
+        });
     max_after
         || at_most
         || at_most_said
+        || past_it
         || sets_a_bound(&words)
         || (has_number && (budget || only || at_least || spend))
 }

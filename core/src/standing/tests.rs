@@ -2338,11 +2338,79 @@ fn an_override_takes_back_a_choice_its_subject_names_not_one_its_reasons_touch()
         ),
     ]);
     assert!(
-        !said(&found, "birch plywood").unwrap().superseded,
+        !said(&found, "birch plywood").expect("read").superseded,
         "{found:#?}"
     );
     assert!(
-        said(&found, "pine boards").unwrap().superseded,
+        said(&found, "pine boards").expect("read").superseded,
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn a_rule_after_a_dash_asked_as_a_favour_or_a_count_no_one_passes() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "Oh, one thing I forgot - don't include anything with graphic violence.",
+            "Can you give me grocery quantities in grams from now on?",
+            "Okay also, sorry, a small ask: can you keep your replies under 150 words?",
+            "so not more than 12,000 steps per day for her.",
+            "And nobody on the team does more than three interviews a week; they have work.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "can you book the 9:40 train?",
+            "Can you give me a list of hotels?",
+            "could you explain that again?",
+            "it takes no more than 5 minutes",
+            "not more than I expected",
+            "Kate will be so smug.",
+        ],
+    );
+}
+
+#[test]
+fn an_alternative_named_takes_back_a_choice_not_a_rule_nor_what_chose_it_already() {
+    let found = read(&[
+        ("user", "Help me plan my week of lunches."),
+        ("assistant", "Burrito bowls or orzo both keep well."),
+        ("user", "We'll do burrito bowls for lunches."),
+        ("assistant", "Great, bowls it is."),
+        (
+            "user",
+            "Every chart needs a takeaway title, even on a slide in the deck.",
+        ),
+        ("assistant", "Understood."),
+        (
+            "user",
+            "So scratch the burrito bowls, let's do the Greek chicken orzo instead.",
+        ),
+        ("assistant", "Orzo it is."),
+        (
+            "user",
+            "Updated grocery list please, all three recipes with the orzo instead of the bowls.",
+        ),
+        ("assistant", "Here it is."),
+        (
+            "user",
+            "We'll deliver a written memo instead of the slide deck.",
+        ),
+    ]);
+    assert!(
+        said(&found, "burrito bowls for lunches")
+            .expect("read")
+            .superseded,
+        "{found:#?}"
+    );
+    assert!(
+        !said(&found, "chicken orzo").expect("read").superseded,
+        "{found:#?}"
+    );
+    assert!(
+        !said(&found, "takeaway title").expect("read").superseded,
         "{found:#?}"
     );
 }

@@ -361,6 +361,7 @@ pub(super) fn hedges(lower: &str) -> bool {
 pub(super) fn clauses(lower: &str) -> impl Iterator<Item = &str> {
     lower
         .split([',', ';', ':', '—'])
+        .flat_map(|part| part.split(" - "))
         .flat_map(|part| part.split(" so ").flat_map(|p| p.split(" but ")))
         .map(str::trim)
         .filter(|clause| !clause.is_empty())
