@@ -311,8 +311,12 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // values two decisions set, what a thing of the work may never do: 4.3 kB more,
 // 308,179 B, and the line moved to 310 kB (over 480 chats, superseded decisions still
 // written in a summary 135 -> 129 at 25%; on 40 technical chats not read before, newest
-// decisions 91 -> 92 of 127).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 310 kB", (t) => {
+// decisions 91 -> 92 of 127). Names, settings, values and days given as decisions, a rule
+// after a dash or asked as a favour, a count no one may pass, an override that names what
+// it replaces by its subject's words: 3.0 kB more, 312,862 B, and the line moved to 315 kB
+// (on 64 chats of eight styles not read before, at 25% of their tokens rules went from 187
+// to 194 of 203 and newest decisions from 218 to 226 of 265).
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 315 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -321,5 +325,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 310
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 310_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 315_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
