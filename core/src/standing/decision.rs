@@ -419,6 +419,54 @@ fn sets_a_day(who: &str, verb: &str, next: &str, words: &[&str]) -> bool {
     going || set
 }
 
+/// Does the user muse or note an errand of their own, deciding nothing of the work ("I'm
+/// just curious how it would compare", "I am thinking four or five, but I would welcome
+/// your view", "so I will raise it with finance", "I'll take that to our PR contractor",
+/// "I need to remember to email our agency contact")?
+pub(super) fn muses(lower: &str) -> bool {
+    const MUSING: &[&str] = &[
+        "curious",
+        "i wonder",
+        "just wondering",
+        "not proposing",
+        "welcome your view",
+        "welcome your thoughts",
+    ];
+    const ERRANDS: &[&str] = &[
+        "ask the",
+        "ask my",
+        "ask our",
+        "ask him",
+        "ask her",
+        "ask them",
+        "raise it",
+        "email",
+        "call",
+        "text",
+        "mention it",
+        "remind",
+        "ping",
+        "take that to",
+        "take it to",
+        "run it by",
+        "check with",
+        "talk to",
+        "follow up",
+    ];
+    says_any(lower, MUSING)
+        || clauses(lower).any(|clause| {
+            [
+                "i'll ",
+                "i will ",
+                "i need to remember to ",
+                "i have to remember to ",
+            ]
+            .iter()
+            .filter_map(|lead| clause.strip_prefix(lead))
+            .any(|rest| ERRANDS.iter().any(|errand| rest.starts_with(errand)))
+        })
+}
+
 /// Does it name a day: a weekday, "tomorrow", or a month beside a number ("Monday 22
 /// September", "June 19")?
 pub(super) fn names_a_day(words: &[&str]) -> bool {

@@ -82,7 +82,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         return None;
     }
     let lower = respelled(&crate::case::lowercase(text));
-    if asks(&lower) || reports_advice(&lower) || reports_scores(&lower) {
+    if asks(&lower) || reports_advice(&lower) || reports_scores(&lower) || muses(&lower) {
         return None;
     }
     let replaces = contains_phrase(&lower, "replace") && lower.contains(" with ");
@@ -188,7 +188,25 @@ fn requests_a_rule(question: &str) -> Option<Kind> {
                 .map(|(at, _)| &question[at + ask.len()..])
         })?;
     let order = asked.trim_end_matches('?').trim_start_matches("please ");
-    (kind_of(order) == Some(Kind::Rule)).then_some(Kind::Rule)
+    // It holds from now on, or bounds what is asked: "could you give me eight or ten
+    // tagline options that would work across all three segments?" asks once.
+    let lower = crate::case::lowercase(order);
+    let standing = says_any(
+        &lower,
+        &[
+            "from now on",
+            "from here on",
+            "going forward",
+            "always",
+            "never",
+            "every time",
+            "in future",
+            "at most",
+            "no more than",
+        ],
+    ) || (says_any(&lower, &["under", "below", "within"])
+        && lower.contains(|c: char| c.is_ascii_digit()));
+    (standing && kind_of(order) == Some(Kind::Rule)).then_some(Kind::Rule)
 }
 
 /// `text` without the sentences that are instructions, line by line: what else the user

@@ -2365,10 +2365,21 @@ fn a_rule_after_a_dash_asked_as_a_favour_or_a_count_no_one_passes() {
             "can you book the 9:40 train?",
             "Can you give me a list of hotels?",
             "could you explain that again?",
+            "Could you give me eight or ten tagline options that work across all three segments?",
+            "Could you revise the timeline accordingly, and flag anything that now has slack?",
             "it takes no more than 5 minutes",
             "not more than I expected",
             "Kate will be so smug.",
+            "I'm not proposing it yet, I'm just curious how it would compare with more social.",
+            "I am thinking perhaps four or five emails, but I would welcome your view.",
+            "That's a thorough list, so I will raise it with finance.",
+            "I'll take that to our PR contractor.",
+            "I need to remember to email our agency contact this afternoon, rather than you.",
         ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &["I'll take the 9:40 train.", "ok lets do the walk in shower"],
     );
 }
 
