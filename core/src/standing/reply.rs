@@ -165,16 +165,31 @@ pub(super) const UNSURE: &[&str] = &[
     "probably",
 ];
 
-/// Does a sentence report scores ("test set results: macro-F1 0.738, security recall
-/// 0.93", "distilroberta: 0.731 ± 0.012")? Two fractions or a spread are measured, not
-/// chosen; a single one may be a threshold set ("flag anything over 0.8").
+/// Does a sentence report scores or a quote ("test set results: macro-F1 0.738, security
+/// recall 0.93", "distilroberta: 0.731 ± 0.012", "Renting a 20-foot truck: about $2,400
+/// plus gas")? Two fractions or a spread are measured, not chosen; a single one may be a
+/// threshold set ("flag anything over 0.8"). A price given to an option names what it
+/// costs, not that it is taken; a limit labelled ("Budget: $4,000") is set.
 pub(super) fn reports_scores(lower: &str) -> bool {
     let fractions = lower
         .split_whitespace()
         .map(|w| w.trim_matches(|c: char| !c.is_ascii_digit() && c != '.'))
         .filter(|w| w.starts_with("0.") && w.len() > 2)
         .count();
-    fractions >= 2 || lower.contains('±')
+    let quote = lower.split_once(": ").is_some_and(|(label, price)| {
+        let price = ["about ", "around ", "roughly ", "~"]
+            .iter()
+            .find_map(|m| price.strip_prefix(m))
+            .unwrap_or(price);
+        price.starts_with(['$', '€', '£'])
+            && !says_any(
+                label,
+                &[
+                    "budget", "max", "limit", "cap", "ceiling", "total", "min", "price",
+                ],
+            )
+    });
+    fractions >= 2 || lower.contains('±') || quote
 }
 
 /// Does a value report a measure, not set one: a change ("$8.3k -> $11.2k", "31 min (was
