@@ -419,7 +419,8 @@ fn sets_a_day(who: &str, verb: &str, next: &str, words: &[&str]) -> bool {
     going || set
 }
 
-/// Does the user muse or note an errand of their own, deciding nothing of the work ("I'm
+/// Does the user muse, announce the next topic or note an errand of their own, deciding
+/// nothing of the work ("I'm
 /// just curious how it would compare", "I am thinking four or five, but I would welcome
 /// your view", "so I will raise it with finance", "I'll take that to our PR contractor",
 /// "I need to remember to email our agency contact")?
@@ -453,7 +454,21 @@ pub(super) fn muses(lower: &str) -> bool {
         "talk to",
         "follow up",
     ];
+    // "Now the 2FA setup for staff.", "On to the budget.": the next topic, announced.
+    let announces = [
+        "now the ",
+        "next, the ",
+        "next the ",
+        "on to ",
+        "onto ",
+        "moving on to ",
+    ]
+    .iter()
+    .any(|topic| lower.starts_with(topic))
+        && lower.split_whitespace().count() <= 8
+        && !lower.contains(',');
     says_any(lower, MUSING)
+        || announces
         || clauses(lower).any(|clause| {
             [
                 "i'll ",

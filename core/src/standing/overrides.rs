@@ -434,6 +434,14 @@ pub(super) fn about<'a>(
     words
 }
 
+/// How many distinct words `a` and `b` both hold.
+fn distinct_shared(a: &[String], b: &[String]) -> usize {
+    let mut common: Vec<&String> = a.iter().filter(|w| b.contains(w)).collect();
+    common.sort_unstable();
+    common.dedup();
+    common.len()
+}
+
 /// How many of `a`'s words `b` holds.
 pub(super) fn shared(a: &[String], b: &[String]) -> usize {
     a.iter().filter(|w| b.contains(w)).count()
@@ -653,6 +661,10 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
         // point of view", not a choice whose options spoke of chapters), then the choice.
         // What it says before its reasons counts first: a word its reason shares with an
         // unrelated choice ("company-wide") weighs less than one of its subject.
+        // A rule stands until one of its own subject is said anew: two distinct words of
+        // substance in common ("never promise a date for a refund in any macro" leaves
+        // "keep every macro under 120 words" standing).
+        .filter(|(at, _)| kind == Kind::Decision || distinct_shared(said, &words[*at].own) >= 2)
         .map(|(at, _)| {
             let own = shared(said, &words[at].own);
             (
@@ -671,7 +683,7 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
     // ("scratch that, let's wrap them instead", "Actually, make it MySQL"); one that names
     // its subject ("revisit the point of view: go with close third person") and matches
     // nothing replaces nothing.
-    let points_back = points_back || said.len() <= POINTING_BACK_WORDS;
+    let points_back = points_back || (kind == Kind::Decision && said.len() <= POINTING_BACK_WORDS);
     let named_around = || {
         found
             .iter()

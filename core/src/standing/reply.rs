@@ -62,6 +62,7 @@ pub(super) fn settles_what_was_asked(
     if lower.ends_with('?')
         || asks(&lower)
         || reports_scores(&lower)
+        || muses(&lower)
         || is_personal(&lower)
         || is_habit(&lower)
         || reports_the_past(&lower)

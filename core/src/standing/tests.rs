@@ -2375,6 +2375,7 @@ fn a_rule_after_a_dash_asked_as_a_favour_or_a_count_no_one_passes() {
             "That's a thorough list, so I will raise it with finance.",
             "I'll take that to our PR contractor.",
             "Renting a 20-foot truck: about $2,400 plus gas.",
+            "Now the 2FA setup for staff.",
             "I need to remember to email our agency contact this afternoon, rather than you.",
         ],
     );
