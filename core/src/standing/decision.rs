@@ -1317,6 +1317,8 @@ pub(super) fn orders_a_pick(lower: &str) -> bool {
             // work kept out, put in.
             | ["leave", _, "out", ..]
             | ["include", "one" | "a" | "an" | "two" | "both", _, ..]
+            // "open with Small Things Like These instead": what goes first or last, set.
+            | ["open" | "close" | "end", "with", _, ..]
         )
         // "Store every timestamp in UTC" is a rule of the work.
         || (orders_the_work(&words)

@@ -2303,6 +2303,8 @@ fn names_settings_values_and_days_given_are_decisions_and_a_hurried_lets_is_read
             "we start on Monday 22 September, still 12 weeks",
             "We're sending on Sunday mornings.",
             "the grey porcelain 12x24 looks nice, lets do that for the floor",
+            "Agreed, use the quote from Hannah at Fern & Loom.",
+            "Okay, open with Small Things Like These instead - it's set at Christmas anyway.",
         ],
     );
     assert_kind(

@@ -31,6 +31,13 @@ pub(super) const OPENERS: &[&str] = &[
     "yup",
     "hmm",
     "actually",
+    // An acceptance before the order it gives ("Agreed, use the quote from Hannah").
+    "agreed",
+    "yes",
+    "fine",
+    "perfect",
+    "great",
+    "sure",
 ];
 
 /// Does `clause`, a slice of `lower` ([`clauses`]), continue the sentence before it (after
