@@ -163,10 +163,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
             || prohibits(clause)
             || sets_a_deadline(clause)
     });
-    // An order with the thing not to do beside it: "Give me grams, not cups.", "write it
-    // in plain English, no legalese".
-    let contrast = (lower.contains(", not ") || excludes(&lower))
-        && clauses(&lower).next().is_some_and(is_imperative);
+    let contrast = orders_with_contrast(&lower);
     (rule || contrast || refuses_ever(&lower)).then_some(Kind::Rule)
 }
 

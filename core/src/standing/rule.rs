@@ -987,3 +987,15 @@ pub(super) fn is_pure_stress(sentence: &str) -> bool {
     ];
     is_alone(sentence, STRESS)
 }
+
+/// An order with the thing not to do beside it: "Give me grams, not cups.", "write it in
+/// plain English, no legalese"; the order may follow what it is for ("for the email, write
+/// dates like 8 April, not April 8").
+pub(super) fn orders_with_contrast(lower: &str) -> bool {
+    (lower.contains(", not ") || excludes(lower))
+        && (clauses(lower).next().is_some_and(is_imperative)
+            || lower
+                .split_once(", not ")
+                .and_then(|(order, _)| clauses(order).last())
+                .is_some_and(is_imperative))
+}

@@ -2355,6 +2355,7 @@ fn a_rule_after_a_dash_asked_as_a_favour_or_a_count_no_one_passes() {
         Some(Kind::Rule),
         &[
             "Oh, one thing I forgot - don't include anything with graphic violence.",
+            "Also, for the email and all other copy, write dates like 8 April, not April 8.",
             "Can you give me grocery quantities in grams from now on?",
             "Okay also, sorry, a small ask: can you keep your replies under 150 words?",
             "so not more than 12,000 steps per day for her.",
