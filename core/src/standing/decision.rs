@@ -282,6 +282,7 @@ pub(super) fn does_as_a_plan(lower: &str) -> bool {
     // better so we're doing three long tables": said after what led to it.
     does_as_a_plan_first(first_clause(lower))
         || moves_a_day(lower)
+        || returns(lower)
         // "Soda didn't pan out, we're just doing plain PySpark checks".
         || clauses(lower).skip(1).any(|clause| {
             let clause = ["we're just ", "we are just ", "we're now ", "we are now "]
@@ -417,6 +418,39 @@ fn sets_a_day(who: &str, verb: &str, next: &str, words: &[&str]) -> bool {
         )
         && names_a_day(words);
     going || set
+}
+
+/// Does it return to an earlier choice or state where the work now stands ("Okay, back to
+/// three days, but Tuesday Thursday Saturday this time", "so we're back at St. Paul's",
+/// "So we're in a 10x30 inline now", "back to the original plan")? Not "back to work",
+/// "back to the question".
+pub(super) fn returns(lower: &str) -> bool {
+    clauses(lower).any(returns_in)
+}
+
+fn returns_in(clause: &str) -> bool {
+    let words: Vec<&str> = first_words(clause).into_iter().map(word).collect();
+    let back = match words.as_slice() {
+        ["back", "to" | "at" | "on" | "with", next, ..]
+        | [
+            "we're" | "we",
+            "back",
+            "to" | "at" | "on" | "with",
+            next,
+            ..,
+        ] => {
+            !matches!(
+                *next,
+                "work" | "you" | "it" | "this" | "that" | "normal" | "square"
+            ) && !words
+                .iter()
+                .any(|w| matches!(*w, "question" | "topic" | "point"))
+        }
+        _ => false,
+    };
+    let stands =
+        matches!(words.as_slice(), ["we're", "in", "a" | "an", ..]) && words.last() == Some(&"now");
+    back || stands
 }
 
 /// Does the user muse, announce the next topic or note an errand of their own, deciding

@@ -61,6 +61,8 @@ pub(super) const OVERRIDE_MARKS: &[&str] = &[
     "lets move",
     "move it to",
     "moving it to",
+    "we're back",
+    "back to",
 ];
 
 /// Words that make an instruction override an earlier one when it opens with them

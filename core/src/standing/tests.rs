@@ -2305,12 +2305,17 @@ fn names_settings_values_and_days_given_are_decisions_and_a_hurried_lets_is_read
             "the grey porcelain 12x24 looks nice, lets do that for the floor",
             "Agreed, use the quote from Hannah at Fern & Loom.",
             "Okay, open with Small Things Like These instead - it's set at Christmas anyway.",
+            "Okay, back to three days, but Tuesday Thursday Saturday this time.",
+            "the city pushed the repaving to January, so we're back at St. Paul's.",
+            "So we're in a 10x30 inline now, three sides closed, still on a decent aisle.",
         ],
     );
     assert_kind(
         None,
         &[
             "take the time to read it",
+            "back to the question of the budget",
+            "we're back to normal now",
             "call him tomorrow",
             "make the intro shorter",
             "we meet on Tuesdays usually",
