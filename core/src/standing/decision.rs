@@ -363,7 +363,8 @@ pub(super) fn does_as_a_plan_first(lower: &str) -> bool {
             | "pretty"
             | "really"
             | "what"
-    );
+    ) && !(*next == "it" && words.len() > 3 && contains_phrase(lower, "instead"));
+    // ("So we're painting it white instead": what is done to it, in place of another.)
     // "We're renting a 4x4 from Adobe", "We're starting on Sunday, September 14": a thing
     // got, a day set; not "we're building a marketplace" (the work itself).
     let gets = matches!(

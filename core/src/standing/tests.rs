@@ -2308,6 +2308,7 @@ fn names_settings_values_and_days_given_are_decisions_and_a_hurried_lets_is_read
             "Okay, back to three days, but Tuesday Thursday Saturday this time.",
             "the city pushed the repaving to January, so we're back at St. Paul's.",
             "So we're in a 10x30 inline now, three sides closed, still on a decent aisle.",
+            "So we're painting it white instead, with a matte finish.",
         ],
     );
     assert_kind(
