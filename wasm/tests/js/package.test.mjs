@@ -315,8 +315,12 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // after a dash or asked as a favour, a count no one may pass, an override that names what
 // it replaces by its subject's words: 3.0 kB more, 312,862 B, and the line moved to 315 kB
 // (on 64 chats of eight styles not read before, at 25% of their tokens rules went from 187
-// to 194 of 203 and newest decisions from 218 to 226 of 265).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 315 kB", (t) => {
+// to 194 of 203 and newest decisions from 218 to 226 of 265). Musing, errands, quotes and
+// topics read as none, acceptances before an order, returns to an earlier choice, a rule
+// after what it is for, a sentence's frame words kept out of links: 2.5 kB more, 315,381
+// B, and the line moved to 320 kB (on the same 64 chats at 25%: rules 194 -> 198, newest
+// decisions 226 -> 230, superseded stated as current 6 -> 2 of 153).
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 320 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -325,5 +329,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 315
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 315_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 320_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
