@@ -289,7 +289,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         let around = subject_words(&text);
         // `said`: the sentences that make it an instruction, which tell what it is about.
         let mut add = |kind: Kind, text: &str, said: &str, override_said: bool| {
-            let about = about(kind, said, index, || {
+            let (about, offer) = about(kind, said, index, || {
                 offers.get_or_init(|| offers_in(messages, &is_output))
             });
             let subject = subject_words(said);
@@ -306,6 +306,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                     head: &head,
                     around: &around,
                     values: &values_of(said),
+                    offer,
                     points_back: refers_back(text),
                 };
                 take_back(&mut found, &words, &turn, (text, said), override_said);
@@ -317,12 +318,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                 superseded: false,
                 message: index,
             });
-            words.push(Words {
-                about,
-                said: subject,
-                own: subject_words(text),
-                values: values_of(text),
-            });
+            words.push(Words::read(text, about, subject, offer));
         };
         if stands_whole(&text, &kinds, overriding) {
             let decides = kinds.iter().any(|(k, _)| *k == Kind::Decision);

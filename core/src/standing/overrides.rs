@@ -311,9 +311,28 @@ pub(super) struct Words {
     pub(super) own: Vec<String>,
     /// The values it sets, by kind ([`values_of`]).
     pub(super) values: Vec<Value>,
+    /// The offer of choices it picked from, if one ([`about`]).
+    pub(super) offer: Option<usize>,
 }
 
 impl Words {
+    /// The words of an instruction read in the conversation: `text` as it stands, what it
+    /// is about (with the `offer` it picked from) and its sentences' words (`said`).
+    pub(super) fn read(
+        text: &str,
+        about: Vec<String>,
+        said: Vec<String>,
+        offer: Option<usize>,
+    ) -> Self {
+        Words {
+            about,
+            said,
+            own: subject_words(text),
+            values: values_of(text),
+            offer,
+        }
+    }
+
     /// The words of an instruction read back from a summary's block: all its text.
     pub(super) fn of(text: &str) -> Self {
         let own = subject_words(text);
@@ -322,6 +341,7 @@ impl Words {
             said: own.clone(),
             own,
             values: values_of(text),
+            offer: None,
         }
     }
 }
@@ -413,8 +433,9 @@ pub(super) fn about<'a>(
     text: &str,
     at: usize,
     offers: impl Fn() -> &'a [Offer],
-) -> Vec<String> {
+) -> (Vec<String>, Option<usize>) {
     let mut words = subject_words(text);
+    let mut picked = None;
     if kind == Kind::Decision {
         let choice = offers()
             .iter()
@@ -429,11 +450,12 @@ pub(super) fn about<'a>(
             .or_else(|| offers().iter().rfind(|offer| offer.message == at));
         if let Some(offer) = choice {
             words.extend(offer.words.iter().cloned());
+            picked = offers().iter().position(|o| std::ptr::eq(o, offer));
         }
     }
     words.sort_unstable();
     words.dedup();
-    words
+    (words, picked)
 }
 
 /// How many distinct words `a` and `b` both hold.
@@ -621,6 +643,8 @@ pub(super) struct Turn<'a> {
     pub(super) around: &'a [String],
     /// The values it sets ([`values_of`]).
     pub(super) values: &'a [Value],
+    /// The offer of choices it picked from, if one.
+    pub(super) offer: Option<usize>,
     /// Does it say it takes back what was said before ("scratch that")?
     pub(super) points_back: bool,
 }
@@ -647,6 +671,7 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
         head,
         around,
         values,
+        offer,
         points_back,
     } = *turn;
     // What the same message said stands beside it: "We'll do the cabinets in sage green.
@@ -675,7 +700,13 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
                 // kind it sets anew ("a 40 gallon unit instead" replaces "a 50 gallon gas
                 // tank", not the plumber hired since).
                 changed(values, &words[at].values),
-                shared(about, &words[at].about),
+                // The choice: words the two share by the offer each picked from, only when
+                // it is the same offer.
+                if offer.is_some() && offer == words[at].offer {
+                    shared(about, &words[at].about)
+                } else {
+                    0
+                },
                 at,
             )
         })

@@ -2436,3 +2436,37 @@ fn an_alternative_named_takes_back_a_choice_not_a_rule_nor_what_chose_it_already
         "{found:#?}"
     );
 }
+
+#[test]
+fn an_override_takes_back_the_choice_picked_from_the_same_options() {
+    let found = read(&[
+        ("user", "Help me build a bookshelf for the living room."),
+        (
+            "assistant",
+            "Boards: pine boards or birch plywood, each sealed with a clear coat?",
+        ),
+        ("user", "Let's use pine boards."),
+        ("assistant", "Pine is cheap and easy to cut."),
+        ("user", "Actually, let's do birch plywood instead."),
+        (
+            "assistant",
+            "Finish: a dark walnut stain or a clear coat of polyurethane?",
+        ),
+        ("user", "I'll go with the dark walnut stain."),
+        ("assistant", "Walnut will darken the birch plywood a lot."),
+        (
+            "user",
+            "So change of plan, clear polyurethane only, I actually like the pale birch look.",
+        ),
+    ]);
+    assert!(
+        !said(&found, "birch plywood instead")
+            .expect("read")
+            .superseded,
+        "{found:#?}"
+    );
+    assert!(
+        said(&found, "walnut stain").expect("read").superseded,
+        "{found:#?}"
+    );
+}
