@@ -502,8 +502,14 @@ pub(super) fn muses(lower: &str) -> bool {
     .any(|topic| lower.starts_with(topic))
         && lower.split_whitespace().count() <= 8
         && !lower.contains(',');
+    // "last q: anything about the border crossing we should know": a question, labelled.
+    let asks_labelled = lower.split_once(':').is_some_and(|(label, _)| {
+        label.split_whitespace().count() <= 2
+            && matches!(label.split_whitespace().last(), Some("q" | "question"))
+    });
     says_any(lower, MUSING)
         || announces
+        || asks_labelled
         || clauses(lower).any(|clause| {
             [
                 "i'll ",

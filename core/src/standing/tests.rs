@@ -2385,6 +2385,7 @@ fn a_rule_after_a_dash_asked_as_a_favour_or_a_count_no_one_passes() {
             "I'll take that to our PR contractor.",
             "Renting a 20-foot truck: about $2,400 plus gas.",
             "Now the 2FA setup for staff.",
+            "last q: anything about the border crossing Calafate to Natales we should know",
             "I need to remember to email our agency contact this afternoon, rather than you.",
         ],
     );
