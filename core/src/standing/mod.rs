@@ -172,24 +172,27 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
 /// order, when it is a rule. A thing asked once ("can you book the 9:40?") stays a
 /// question.
 fn requests_a_rule(question: &str) -> Option<Kind> {
-    let lower = crate::case::lowercase(question);
-    let asked = ["can you ", "could you ", "would you "]
+    let lowered = crate::case::lowercase(question);
+    // Where the order starts; the lowercase keeps every offset ([`crate::case`]).
+    let start = ["can you ", "could you ", "would you "]
         .iter()
         .find_map(|ask| {
-            lower
+            lowered
                 .match_indices(ask)
                 .find(|&(at, _)| {
-                    lower[..at].trim_end().is_empty()
-                        || lower[..at].trim_end().ends_with([',', ':', '-'])
+                    let before = lowered[..at].trim_end();
+                    before.is_empty() || before.ends_with([',', ':', '-'])
                 })
-                .map(|(at, _)| &question[at + ask.len()..])
+                .map(|(at, _)| at + ask.len())
         })?;
-    let order = asked.trim_end_matches('?').trim_start_matches("please ");
+    let trim = |s: &str| -> usize { s.len() - s.trim_start_matches("please ").len() };
+    let start = start + trim(&lowered[start..]);
+    let order = question[start..].trim_end_matches('?');
+    let lower = lowered[start..].trim_end_matches('?');
     // It holds from now on, or bounds what is asked: "could you give me eight or ten
     // tagline options that would work across all three segments?" asks once.
-    let lower = crate::case::lowercase(order);
     let standing = says_any(
-        &lower,
+        lower,
         &[
             "from now on",
             "from here on",
@@ -201,7 +204,7 @@ fn requests_a_rule(question: &str) -> Option<Kind> {
             "at most",
             "no more than",
         ],
-    ) || (says_any(&lower, &["under", "below", "within"])
+    ) || (says_any(lower, &["under", "below", "within"])
         && lower.contains(|c: char| c.is_ascii_digit()));
     (standing && kind_of(order) == Some(Kind::Rule)).then_some(Kind::Rule)
 }

@@ -131,29 +131,18 @@ pub(super) fn replaced(said: &str) -> Option<Vec<String>> {
     (!words.is_empty()).then_some(words)
 }
 
-/// The last two words of substance before "instead of" or "rather than": what an override
-/// chooses over what it names.
-fn chosen_instead(said: &str) -> Vec<String> {
+/// What an override that names what it replaces as an alternative ("… instead of X", "…
+/// rather than X"), not outright ("scratch X"), chooses over it: the last two words of
+/// substance before the mark. `None` when it names no alternative.
+fn chosen_instead(said: &str) -> Option<Vec<String>> {
     let lower = crate::case::lowercase(said);
-    let Some(before) = ["instead of ", "rather than "]
+    let before = ["instead of ", "rather than "]
         .iter()
-        .find_map(|m| lower.split_once(m).map(|(before, _)| before))
-    else {
-        return Vec::new();
-    };
+        .find_map(|m| lower.split_once(m).map(|(before, _)| before))?;
     let clause = before.rsplit([',', ';', ':', '.']).next().unwrap_or(before);
     let mut words = subject_words(clause);
     words.drain(..words.len().saturating_sub(2));
-    words
-}
-
-/// Does it name what it replaces as an alternative ("… instead of X", "… rather than X"),
-/// not take it back outright ("scratch X")?
-fn said_instead(said: &str) -> bool {
-    let lower = crate::case::lowercase(said);
-    ["instead of ", "rather than "]
-        .iter()
-        .any(|m| lower.contains(m))
+    Some(words)
 }
 
 /// Does a later clause drop an option ("oats for breakfast, forget the smoothie idea",
@@ -439,18 +428,22 @@ pub(super) fn about<'a>(
     if kind == Kind::Decision {
         let choice = offers()
             .iter()
-            .filter(|offer| offer.message <= at)
-            .map(|offer| (shared(&words, &offer.words), offer))
-            .filter(|(n, _)| *n > 0)
-            .max_by_key(|(n, offer)| (*n, offer.message));
+            .enumerate()
+            .filter(|(_, offer)| offer.message <= at)
+            .map(|(index, offer)| (shared(&words, &offer.words), index, offer))
+            .filter(|(n, _, _)| *n > 0)
+            .max_by_key(|(n, _, offer)| (*n, offer.message));
         // Else the offer said in its own message ("I've thought about the writing tool
         // options. We're going with Word."): the choice it names is this one's.
-        let choice = choice
-            .map(|(_, offer)| offer)
-            .or_else(|| offers().iter().rfind(|offer| offer.message == at));
-        if let Some(offer) = choice {
+        let choice = choice.map(|(_, index, offer)| (index, offer)).or_else(|| {
+            offers()
+                .iter()
+                .enumerate()
+                .rfind(|(_, offer)| offer.message == at)
+        });
+        if let Some((index, offer)) = choice {
             words.extend(offer.words.iter().cloned());
-            picked = offers().iter().position(|o| std::ptr::eq(o, offer));
+            picked = Some(index);
         }
     }
     words.sort_unstable();
@@ -579,7 +572,8 @@ pub(super) fn take_back_named(
     // What it chooses, said just before "instead of": one that chose it already is not
     // what it replaces ("all three recipes with the orzo instead of the bowls" restates
     // "scratch the burrito bowls, let's do the orzo instead").
-    let chosen = chosen_instead(said);
+    let instead = chosen_instead(said);
+    let chosen = instead.as_deref().unwrap_or_default();
     let best = |same_kind: bool, least: usize| {
         found
             .iter()
@@ -589,7 +583,7 @@ pub(super) fn take_back_named(
                 (i.kind == kind) == same_kind
                     && !i.superseded
                     && i.message != message
-                    && shared(&chosen, &w.own) == 0
+                    && shared(chosen, &w.own) == 0
             })
             .map(|(at, (_, w))| (shared(named, &w.said), at))
             .filter(|&(n, _)| n >= least)
@@ -601,7 +595,7 @@ pub(super) fn take_back_named(
     // alternative it names ("… instead of the slide deck") is a choice, not a rule that
     // speaks of slides.
     let least = named.len().div_ceil(2).max(1);
-    let outright = !said_instead(said);
+    let outright = instead.is_none();
     if let Some((_, at)) = best(true, least).or_else(|| outright.then(|| best(false, 2)).flatten())
     {
         found[at].superseded = true;
