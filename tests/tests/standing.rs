@@ -7,7 +7,8 @@
 //! - the newest decision of each choice survives likewise;
 //! - a superseded decision is *stated as current* when its text is in the output and the
 //!   decision that replaced it is not — and the engine never writes a superseded decision
-//!   into a summary at all (it may still stand in a message kept verbatim, the task).
+//!   into a summary as current: only quoted as what a newer one replaced (`[replaced:
+//!   "…"]`); it may still stand in a message kept verbatim, the task.
 //!
 //! The conversations come from `compactor_tests::chats` (generated, deterministic), and
 //! from `COMPACTOR_CHATS` when set: a folder of `NAME.json` (an array of `{role, content}`)
@@ -58,10 +59,11 @@ fn compact(chat: &Chat, share: f64) -> Option<(Vec<Message>, u64)> {
 
 fn kept(chat: &Chat, output: &[Message], limit: u64) -> Kept {
     let text: String = output.iter().map(|m| m.text() + "\n").collect();
+    // What a summary states, without what it quotes as replaced by a newer instruction.
     let summaries: String = output
         .iter()
         .filter(|m| m.is_compaction())
-        .map(|m| m.text() + "\n")
+        .map(|m| without_replaced(&m.text()) + "\n")
         .collect();
     let mut kept = Kept {
         rules_all: chat.rules.len(),
@@ -99,6 +101,22 @@ fn kept(chat: &Chat, output: &[Message], limit: u64) -> Kept {
         }
     }
     kept
+}
+
+/// `text` without the words a block line quotes as replaced (`[replaced: "…"]`).
+fn without_replaced(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            match line
+                .strip_suffix("\"]")
+                .and_then(|l| l.rsplit_once(" [replaced: \""))
+            {
+                Some((kept, _)) => kept,
+                None => line,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn chats() -> Vec<Chat> {

@@ -13,6 +13,12 @@ const DECIDED_AGAIN: &str = "Decided (replacing an earlier decision): ";
 /// The mark of a rule that replaces an earlier instruction.
 const RULE_AGAIN: &str = "(replacing an earlier instruction) ";
 
+/// What opens and closes the words of the instruction a line's instruction replaced, at
+/// the line's end: `[replaced: "…"]`. Said so that the reader knows what no longer holds —
+/// as replaced, never as current.
+const REPLACED_OPEN: &str = " [replaced: \"";
+const REPLACED_CLOSE: &str = "\"]";
+
 /// The first line of a block in its fewest words ([`terse`]), for a window too small for
 /// the whole one (3 tokens; read only on a line of its own).
 pub(super) const TERSE_HEADER: &str = "In force:";
@@ -60,7 +66,25 @@ pub(super) fn line(i: &Instruction, terse: bool) -> String {
         (Kind::Rule, true, true) => INSTEAD,
         (Kind::Rule, false, _) => "",
     };
-    format!("- {mark}{}", i.text)
+    match i.replaced.as_deref() {
+        // Tersely, the mark alone says it replaces.
+        Some(replaced) if !terse => {
+            // One line per instruction: a quote that ran over lines would end the block.
+            let replaced = replaced.split_whitespace().collect::<Vec<_>>().join(" ");
+            format!(
+                "- {mark}{}{REPLACED_OPEN}{replaced}{REPLACED_CLOSE}",
+                i.text
+            )
+        }
+        _ => format!("- {mark}{}", i.text),
+    }
+}
+
+/// A block line's words and the words of what it replaced, when it says.
+fn with_replaced(line: &str) -> (&str, Option<&str>) {
+    line.strip_suffix(REPLACED_CLOSE)
+        .and_then(|rest| rest.rsplit_once(REPLACED_OPEN))
+        .map_or((line, None), |(text, replaced)| (text, Some(replaced)))
 }
 
 /// For each of `messages` messages, the tokens (by `tokens` of a text) a summary's block
@@ -114,10 +138,12 @@ pub fn read_block(summary: &str) -> Vec<Instruction> {
                     line.strip_prefix(mark).map(|text| (kind, overrides, text))
                 })
                 .unwrap_or((Kind::Rule, false, line));
+            let (text, replaced) = with_replaced(text);
             Instruction {
                 kind,
                 text: text.to_owned(),
                 overrides,
+                replaced: replaced.map(str::to_owned),
                 superseded: false,
                 message: 0,
             }

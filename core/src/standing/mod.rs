@@ -13,10 +13,14 @@
 //! A later instruction that overrides an earlier one ("actually, let's go with C instead",
 //! "scratch that", "change of plan") supersedes it: the one it overrides is the earlier
 //! decision or rule that shares a word of substance with it, else the newest one before
-//! it. A superseded instruction is never written again — not as current, not quoted as
-//! what was replaced (a reader skimming for the old plan must not find it) — and the one
-//! that replaced it says so. When the superseded one is in a message that stays verbatim
-//! (the task), the block still says the newer one replaces an earlier instruction.
+//! it. A superseded instruction is never written as current again: the one that replaced
+//! it says so and quotes it at its line's end (`Decided (replacing an earlier decision):
+//! let's go with C instead. [replaced: "We'll use option B."]`), so the reader knows what
+//! no longer holds — and when the engine read an override wrongly, the choice it took for
+//! replaced is still there in the user's words. An override that starts over replaces
+//! every decision and quotes none. When the superseded one is in a message that stays
+//! verbatim (the task), the block still says the newer one replaces an earlier
+//! instruction. Tersely ([`terse`]), the mark alone says it replaces.
 //!
 //! The block is read back when a summary is folded again ([`read_block`]), so an
 //! instruction outlives any number of compactions. What stays raw is not repeated.
@@ -66,6 +70,9 @@ pub struct Instruction {
     pub text: String,
     /// It overrides an earlier instruction.
     pub overrides: bool,
+    /// The words of the instruction it replaced, when it names one (not when it starts
+    /// over).
+    pub replaced: Option<String>,
     /// A later instruction overrides it.
     pub superseded: bool,
     /// The index of the message it was said in (among those read).
@@ -299,6 +306,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             let overrides = !found.is_empty()
                 && (override_said
                     || (kind == Kind::Decision && decides_again(&found, &words, said, &subject)));
+            let mut replaced = None;
             if overrides {
                 let head = override_head(said);
                 let turn = Turn {
@@ -312,12 +320,14 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                     offer,
                     points_back: refers_back(text),
                 };
-                take_back(&mut found, &words, &turn, (text, said), override_said);
+                replaced = take_back(&mut found, &words, &turn, (text, said), override_said)
+                    .map(|at| found[at].text.clone());
             }
             found.push(Instruction {
                 kind,
                 text: unbulleted(text).to_owned(),
                 overrides,
+                replaced,
                 superseded: false,
                 message: index,
             });

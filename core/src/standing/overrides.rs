@@ -568,7 +568,7 @@ pub(super) fn take_back_named(
     (named, said): (&[String], &str),
     kind: Kind,
     message: usize,
-) {
+) -> Option<usize> {
     // What it chooses, said just before "instead of": one that chose it already is not
     // what it replaces ("all three recipes with the orzo instead of the bowls" restates
     // "scratch the burrito bowls, let's do the orzo instead").
@@ -596,28 +596,29 @@ pub(super) fn take_back_named(
     // speaks of slides.
     let least = named.len().div_ceil(2).max(1);
     let outright = instead.is_none();
-    if let Some((_, at)) = best(true, least).or_else(|| outright.then(|| best(false, 2)).flatten())
-    {
-        found[at].superseded = true;
-    }
+    let (_, at) = best(true, least).or_else(|| outright.then(|| best(false, 2)).flatten())?;
+    found[at].superseded = true;
+    Some(at)
 }
 
 /// Marks superseded what an override (`turn`, its instruction's text and the sentences
 /// that make it one in `said`) takes back: every decision when it starts over, what it
-/// names as replaced ("instead of X"), else what [`supersede`] finds.
+/// names as replaced ("instead of X"), else what [`supersede`] finds. Returns the one it
+/// took back, when it took back one.
 pub(super) fn take_back(
     found: &mut [Instruction],
     words: &[Words],
     turn: &Turn,
     (text, said): (&str, &str),
     override_said: bool,
-) {
+) -> Option<usize> {
     if turn.kind == Kind::Decision && override_said && starts_over(text) {
         take_back_every_decision(found);
+        None
     } else if let Some(named) = replaced(said).or_else(|| changed_thing(said)) {
-        take_back_named(found, words, (&named, said), turn.kind, turn.message);
+        take_back_named(found, words, (&named, said), turn.kind, turn.message)
     } else {
-        supersede(found, words, turn);
+        supersede(found, words, turn)
     }
 }
 
@@ -656,7 +657,7 @@ pub(super) struct Turn<'a> {
 /// further back that shares nothing with it: the one it meant may be gone already,
 /// replaced in an earlier compaction, and a wrong guess would drop an instruction that
 /// still holds.
-pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn) {
+pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn) -> Option<usize> {
     let Turn {
         message,
         kind,
@@ -754,9 +755,9 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
             let last = found.len().checked_sub(1)?;
             (points_back && found[last].kind == kind && !found[last].superseded).then_some(last)
         });
-    if let Some(at) = at {
-        found[at].superseded = true;
-    }
+    let at = at?;
+    found[at].superseded = true;
+    Some(at)
 }
 
 /// A value an instruction sets: its kind (money, a share, a date, a time, a split, or the

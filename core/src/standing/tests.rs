@@ -118,7 +118,7 @@ fn a_later_decision_supersedes_the_one_it_overrides() {
 }
 
 #[test]
-fn the_block_keeps_what_stands_never_what_was_replaced_and_reads_back() {
+fn the_block_keeps_what_stands_and_says_what_was_replaced_and_reads_back() {
     let found = read(&[
         ("user", "We'll use option B."),
         (
@@ -129,31 +129,44 @@ fn the_block_keeps_what_stands_never_what_was_replaced_and_reads_back() {
     ]);
     let block = block(&found, |_| true).expect("a block");
     assert!(block.starts_with(STANDING_HEADER), "{block}");
-    assert!(!block.contains("option B"), "{block}");
     assert!(
         block.contains("- Absolutely never use floats for money. That is a hard line."),
         "{block}"
     );
+    // The replaced decision is never a line of its own: only the quote of what the newer
+    // one replaced.
     assert!(
         block.contains(
-            "- Decided (replacing an earlier decision): Actually, let's go with option C instead."
+            "- Decided (replacing an earlier decision): Actually, let's go with option C instead. [replaced: \"We'll use option B.\"]"
         ),
         "{block}"
     );
-    let back: Vec<(String, bool)> = read_block(&format!("{block}\n\n## Facts\n- x"))
-        .into_iter()
-        .map(|i| (i.text, i.overrides))
-        .collect();
+    assert_eq!(block.matches("option B").count(), 1, "{block}");
+    let back: Vec<(String, bool, Option<String>)> =
+        read_block(&format!("{block}\n\n## Facts\n- x"))
+            .into_iter()
+            .map(|i| (i.text, i.overrides, i.replaced))
+            .collect();
     assert_eq!(
         back,
         [
             (
                 "Absolutely never use floats for money. That is a hard line.".to_owned(),
-                false
+                false,
+                None
             ),
-            ("Actually, let's go with option C instead.".to_owned(), true),
+            (
+                "Actually, let's go with option C instead.".to_owned(),
+                true,
+                Some("We'll use option B.".to_owned())
+            ),
         ]
     );
+    // Read back and written again, the same block: it outlives any number of folds.
+    let again = read_block(&block);
+    assert_eq!(block_for(&again, 0).as_deref(), Some(block.as_str()));
+    // Tersely, the mark alone says it replaces.
+    assert!(!terse(&block).expect("shorter").contains("option B"));
     // Only what the fold holds.
     assert!(block_for(&found, 0).is_none());
     assert!(block_for(&found, 1).is_some_and(|b| b.contains("floats")));
