@@ -136,7 +136,7 @@ impl Job {
             &known.kept,
         );
         let standing = known.standing_in(&fold.replace);
-        let standing_tokens = crate::standing::block(&standing, |_| true)
+        let standing_tokens = crate::standing::block(&standing, |m| fold.replace.contains(&m))
             .map_or(0, |block| accountant.text_tokens(&block));
         let ask = answer_tokens(
             fold.max_output_tokens.saturating_sub(standing_tokens),
@@ -356,11 +356,11 @@ pub(crate) struct Known<'a> {
 
 impl<'a> Known<'a> {
     /// The standing instructions said in the messages at `replace`: a summary of them
-    /// carries them.
+    /// carries them ([`crate::standing::block`] tells which it writes, and how).
     fn standing_in(&self, replace: &[usize]) -> Vec<Instruction> {
         self.instructions
             .iter()
-            .filter(|i| !i.superseded && replace.contains(&i.message))
+            .filter(|i| replace.contains(&i.message))
             .cloned()
             .collect()
     }

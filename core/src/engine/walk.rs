@@ -528,7 +528,7 @@ impl Run {
 /// answer, nothing standing, no fact to trail) says so.
 fn summary_text(job: &Job, answer: &str, accountant: &TokenAccountant) -> String {
     let room = job.max_output_tokens;
-    let block = crate::standing::block(&job.standing, |_| true);
+    let block = crate::standing::block(&job.standing, |m| job.replace.contains(&m));
     let answer = match &block {
         Some(block)
             if answer.trim().is_empty()

@@ -12,6 +12,14 @@ pub(super) const DECIDED: &str = "Decided: ";
 const DECIDED_AGAIN: &str = "Decided (replacing an earlier decision): ";
 /// The mark of a rule that replaces an earlier instruction.
 const RULE_AGAIN: &str = "(replacing an earlier instruction) ";
+/// The marks of a decision and of a rule a message after the summary replaces: they stood
+/// when the messages it folds were said, and the message kept after it says what changed.
+const DECIDED_LATER: &str = "Decided (replaced by a later message): ";
+const RULE_LATER: &str = "(replaced by a later message) ";
+
+/// What a block read back says replaced an instruction marked replaced by a later
+/// message: a message after the summary it was read from, not one of those read.
+pub(super) const LATER: usize = usize::MAX;
 
 /// What opens and closes the words of the instruction a line's instruction replaced, at
 /// the line's end: `[replaced: "…"]`. Said so that the reader knows what no longer holds —
@@ -26,32 +34,44 @@ pub(super) const TERSE_HEADER: &str = "In force:";
 const DECIDED_INSTEAD: &str = "Instead: ";
 const INSTEAD: &str = "(instead) ";
 
-/// Every mark a block's line may open with: what it says of the instruction.
-pub(super) const MARKS: [(Kind, bool, &str); 5] = [
-    (Kind::Decision, true, DECIDED_AGAIN),
-    (Kind::Decision, true, DECIDED_INSTEAD),
-    (Kind::Decision, false, DECIDED),
-    (Kind::Rule, true, RULE_AGAIN),
-    (Kind::Rule, true, INSTEAD),
+/// Every mark a block's line may open with: what it says of the instruction (its kind,
+/// whether it replaces an earlier one, whether a later one replaces it).
+pub(super) const MARKS: [(Kind, bool, bool, &str); 7] = [
+    (Kind::Decision, false, true, DECIDED_LATER),
+    (Kind::Rule, false, true, RULE_LATER),
+    (Kind::Decision, true, false, DECIDED_AGAIN),
+    (Kind::Decision, true, false, DECIDED_INSTEAD),
+    (Kind::Decision, false, false, DECIDED),
+    (Kind::Rule, true, false, RULE_AGAIN),
+    (Kind::Rule, true, false, INSTEAD),
 ];
 
-/// The block for the instructions said in the messages `folded` marks, those still
-/// standing, oldest first; `None` when there is none. Written whatever the summarizer's
-/// answer says: its prose is rewritten at every fold, the block is read back whole.
+/// The block for the instructions said in the messages `folded` marks, as they stand at
+/// the last of them, oldest first; `None` when there is none. One a later message the
+/// fold leaves out replaces still stood then: written, marked as replaced by a later
+/// message (that message, kept after the summary, says what changed — and when the
+/// engine read it wrongly as an override, the choice is not lost). Written whatever the
+/// summarizer's answer says: its prose is rewritten at every fold, the block is read back
+/// whole.
 pub fn block(instructions: &[Instruction], folded: impl Fn(usize) -> bool) -> Option<String> {
     let kept: Vec<&Instruction> = instructions
         .iter()
-        .filter(|i| !i.superseded && folded(i.message))
+        .filter(|i| folded(i.message) && i.superseded.is_none_or(|by| !folded(by)))
         .collect();
     write_block(&kept, false)
 }
 
 /// The block of `instructions`, whole or [`terse`].
 pub(super) fn write_block(instructions: &[&Instruction], terse: bool) -> Option<String> {
-    if instructions.is_empty() {
+    // Tersely, what stands now alone.
+    let lines: Vec<String> = instructions
+        .iter()
+        .filter(|i| !terse || i.superseded.is_none())
+        .map(|i| line(i, terse))
+        .collect();
+    if lines.is_empty() {
         return None;
     }
-    let lines: Vec<String> = instructions.iter().map(|i| line(i, terse)).collect();
     let header = if terse { TERSE_HEADER } else { STANDING_HEADER };
     Some(format!("{header}\n{}", lines.join("\n")))
 }
@@ -59,6 +79,10 @@ pub(super) fn write_block(instructions: &[&Instruction], terse: bool) -> Option<
 /// The block's line for one instruction: its mark and its words.
 pub(super) fn line(i: &Instruction, terse: bool) -> String {
     let mark = match (i.kind, i.overrides, terse) {
+        _ if i.superseded.is_some() => match i.kind {
+            Kind::Decision => DECIDED_LATER,
+            Kind::Rule => RULE_LATER,
+        },
         (Kind::Decision, false, _) => DECIDED,
         (Kind::Decision, true, false) => DECIDED_AGAIN,
         (Kind::Decision, true, true) => DECIDED_INSTEAD,
@@ -67,8 +91,9 @@ pub(super) fn line(i: &Instruction, terse: bool) -> String {
         (Kind::Rule, false, _) => "",
     };
     match i.replaced.as_deref() {
-        // Tersely, the mark alone says it replaces.
-        Some(replaced) if !terse => {
+        // Tersely, the mark alone says it replaces; one replaced in turn says only
+        // what it chose.
+        Some(replaced) if !terse && i.superseded.is_none() => {
             // One line per instruction: a quote that ran over lines would end the block.
             let replaced = replaced.split_whitespace().collect::<Vec<_>>().join(" ");
             format!(
@@ -88,7 +113,7 @@ fn with_replaced(line: &str) -> (&str, Option<&str>) {
 }
 
 /// For each of `messages` messages, the tokens (by `tokens` of a text) a summary's block
-/// takes for the instructions said in it that still stand: their lines, and the block's
+/// takes for the instructions said in it: their lines, and the block's
 /// header with the first (counted again for each message: a bound, never short). What a
 /// summary folding that message must hold whatever room it is given.
 pub fn block_tokens(
@@ -97,7 +122,8 @@ pub fn block_tokens(
     tokens: impl Fn(&str) -> u64,
 ) -> Vec<u64> {
     let mut out = vec![0; messages];
-    for i in instructions.iter().filter(|i| !i.superseded) {
+    // One a later message replaces is written too when the fold leaves that message out.
+    for i in instructions {
         if let Some(at) = out.get_mut(i.message) {
             if *at == 0 {
                 *at = tokens(STANDING_HEADER) + 1;
@@ -132,19 +158,20 @@ pub fn read_block(summary: &str) -> Vec<Instruction> {
         .skip(1)
         .map_while(|line| line.strip_prefix("- "))
         .map(|line| {
-            let (kind, overrides, text) = MARKS
+            let (kind, overrides, later, text) = MARKS
                 .into_iter()
-                .find_map(|(kind, overrides, mark)| {
-                    line.strip_prefix(mark).map(|text| (kind, overrides, text))
+                .find_map(|(kind, overrides, later, mark)| {
+                    line.strip_prefix(mark)
+                        .map(|text| (kind, overrides, later, text))
                 })
-                .unwrap_or((Kind::Rule, false, line));
+                .unwrap_or((Kind::Rule, false, false, line));
             let (text, replaced) = with_replaced(text);
             Instruction {
                 kind,
                 text: text.to_owned(),
                 overrides,
                 replaced: replaced.map(str::to_owned),
-                superseded: false,
+                superseded: later.then_some(LATER),
                 message: 0,
             }
         })

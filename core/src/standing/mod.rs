@@ -18,7 +18,10 @@
 //! let's go with C instead. [replaced: "We'll use option B."]`), so the reader knows what
 //! no longer holds — and when the engine read an override wrongly, the choice it took for
 //! replaced is still there in the user's words. An override that starts over replaces
-//! every decision and quotes none. When the superseded one is in a message that stays
+//! every decision and quotes none. A summary says what stood at the end of the messages
+//! it folds: one replaced by a later message it leaves out is carried, marked so
+//! (`Decided (replaced by a later message): …`), and that message, kept after it, says
+//! what changed. When the superseded one is in a message that stays
 //! verbatim (the task), the block still says the newer one replaces an earlier
 //! instruction. Tersely ([`terse`]), the mark alone says it replaces.
 //!
@@ -73,8 +76,10 @@ pub struct Instruction {
     /// The words of the instruction it replaced, when it names one (not when it starts
     /// over).
     pub replaced: Option<String>,
-    /// A later instruction overrides it.
-    pub superseded: bool,
+    /// The message of the later instruction that overrides it, if one does (read back
+    /// from a block that marks it replaced by a later message: `usize::MAX`, a message
+    /// after that summary).
+    pub superseded: Option<usize>,
     /// The index of the message it was said in (among those read).
     pub message: usize,
 }
@@ -274,6 +279,9 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         if let Some(meta) = &message.compaction {
             for mut instruction in read_block(&meta.summary_text) {
                 instruction.message = index;
+                // Replaced by a message after that summary: among these, the override
+                // says so again.
+                instruction.superseded = None;
                 words.push(Words::of(&instruction.text));
                 found.push(instruction);
             }
@@ -328,7 +336,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                 text: unbulleted(text).to_owned(),
                 overrides,
                 replaced,
-                superseded: false,
+                superseded: None,
                 message: index,
             });
             words.push(Words::read(text, about, subject, offer));

@@ -477,7 +477,7 @@ pub(super) fn restates(found: &[Instruction], words: &[Words], subject: &[String
     found
         .iter()
         .zip(words)
-        .filter(|(i, _)| i.kind == Kind::Decision && !i.superseded)
+        .filter(|(i, _)| i.kind == Kind::Decision && i.superseded.is_none())
         .any(|(_, w)| {
             let mut mine: Vec<&String> = subject.iter().collect();
             let mut theirs: Vec<&String> = w.said.iter().collect();
@@ -550,9 +550,12 @@ pub(super) fn starts_over(said: &str) -> bool {
 }
 
 /// "Scratch all of this … Full pivot": every plan before it goes, no rule.
-pub(super) fn take_back_every_decision(found: &mut [Instruction]) {
-    for earlier in found.iter_mut().filter(|i| i.kind == Kind::Decision) {
-        earlier.superseded = true;
+pub(super) fn take_back_every_decision(found: &mut [Instruction], message: usize) {
+    for earlier in found
+        .iter_mut()
+        .filter(|i| i.kind == Kind::Decision && i.superseded.is_none())
+    {
+        earlier.superseded = Some(message);
     }
 }
 
@@ -581,7 +584,7 @@ pub(super) fn take_back_named(
             .enumerate()
             .filter(|(_, (i, w))| {
                 (i.kind == kind) == same_kind
-                    && !i.superseded
+                    && i.superseded.is_none()
                     && i.message != message
                     && shared(chosen, &w.own) == 0
             })
@@ -597,7 +600,7 @@ pub(super) fn take_back_named(
     let least = named.len().div_ceil(2).max(1);
     let outright = instead.is_none();
     let (_, at) = best(true, least).or_else(|| outright.then(|| best(false, 2)).flatten())?;
-    found[at].superseded = true;
+    found[at].superseded = Some(message);
     Some(at)
 }
 
@@ -613,7 +616,7 @@ pub(super) fn take_back(
     override_said: bool,
 ) -> Option<usize> {
     if turn.kind == Kind::Decision && override_said && starts_over(text) {
-        take_back_every_decision(found);
+        take_back_every_decision(found, turn.message);
         None
     } else if let Some(named) = replaced(said).or_else(|| changed_thing(said)) {
         take_back_named(found, words, (&named, said), turn.kind, turn.message)
@@ -678,7 +681,7 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
     let best = found
         .iter()
         .enumerate()
-        .filter(|(_, i)| i.kind == kind && !i.superseded && i.message != message)
+        .filter(|(_, i)| i.kind == kind && i.superseded.is_none() && i.message != message)
         // Its own words first ("close third person" replaces "first person from Mira's
         // point of view", not a choice whose options spoke of chapters), then the choice.
         // What it says before its reasons counts first: a word its reason shares with an
@@ -718,7 +721,10 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
             .enumerate()
             // A decision alone: a rule stands until its own words are taken back.
             .filter(|(_, i)| {
-                kind == Kind::Decision && i.kind == kind && !i.superseded && i.message != message
+                kind == Kind::Decision
+                    && i.kind == kind
+                    && i.superseded.is_none()
+                    && i.message != message
             })
             // Words of the message's other sentences: one the override's own reasons share
             // ("… I like the pale birch look") names nothing.
@@ -741,7 +747,7 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
         found
             .iter()
             .enumerate()
-            .filter(|(_, i)| i.kind != kind && !i.superseded && i.message != message)
+            .filter(|(_, i)| i.kind != kind && i.superseded.is_none() && i.message != message)
             .map(|(at, _)| (shared(said, &words[at].own), at))
             .filter(|&(n, _)| n >= 2)
             .max()
@@ -753,10 +759,11 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
         .or_else(named_twice)
         .or_else(|| {
             let last = found.len().checked_sub(1)?;
-            (points_back && found[last].kind == kind && !found[last].superseded).then_some(last)
+            (points_back && found[last].kind == kind && found[last].superseded.is_none())
+                .then_some(last)
         });
     let at = at?;
-    found[at].superseded = true;
+    found[at].superseded = Some(message);
     Some(at)
 }
 
@@ -887,10 +894,9 @@ pub(super) fn decides_again(
 
 /// Does a decision still standing name `thing`?
 fn names_a_decision(found: &[Instruction], words: &[Words], thing: &[String]) -> bool {
-    found
-        .iter()
-        .zip(words)
-        .any(|(i, w)| i.kind == Kind::Decision && !i.superseded && shared(thing, &w.said) > 0)
+    found.iter().zip(words).any(|(i, w)| {
+        i.kind == Kind::Decision && i.superseded.is_none() && shared(thing, &w.said) > 0
+    })
 }
 
 /// The words of what an override says before its reasons, in the sentence that overrides:

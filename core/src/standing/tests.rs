@@ -29,7 +29,7 @@ fn said<'f>(found: &'f [Instruction], text: &str) -> Option<&'f Instruction> {
 fn superseded(turns: &[(&str, &str)]) -> Vec<String> {
     read(turns)
         .into_iter()
-        .filter(|i| i.superseded)
+        .filter(|i| i.superseded.is_some())
         .map(|i| i.text)
         .collect()
 }
@@ -89,7 +89,7 @@ fn a_later_decision_supersedes_the_one_it_overrides() {
     ]);
     let standing: Vec<&str> = found
         .iter()
-        .filter(|i| !i.superseded)
+        .filter(|i| i.superseded.is_none())
         .map(|i| i.text.as_str())
         .collect();
     assert_eq!(
@@ -167,8 +167,37 @@ fn the_block_keeps_what_stands_and_says_what_was_replaced_and_reads_back() {
     assert_eq!(block_for(&again, 0).as_deref(), Some(block.as_str()));
     // Tersely, the mark alone says it replaces.
     assert!(!terse(&block).expect("shorter").contains("option B"));
-    // Only what the fold holds.
-    assert!(block_for(&found, 0).is_none());
+    // Only what the fold holds, as it stood at the fold's end: a fold that leaves out
+    // the override carries the choice it replaced, marked so.
+    let first = block_for(&found, 0).expect("a block");
+    assert!(
+        first.ends_with("\n- Decided (replaced by a later message): We'll use option B."),
+        "{first}"
+    );
+    let back = read_block(&first);
+    assert!(back[0].superseded.is_some(), "{back:?}");
+    assert_eq!(
+        super::block(&back, |_| true),
+        None,
+        "written again only beside what replaced it"
+    );
+    assert_eq!(
+        super::block(&back, |m| m != super::block_text::LATER).as_deref(),
+        Some(first.as_str())
+    );
+    // Read as a conversation's summary, it stands until the override is read again.
+    let mut summary = Message::user("s", first.as_str());
+    summary.compaction = Some(crate::message::CompactionMeta {
+        summary_text: first.clone(),
+        covers: Vec::new(),
+        level: crate::level::Level::Light,
+        key: String::new(),
+        prompt_version: 0,
+    });
+    let override_it = Message::user("o", "Actually, let's go with option C instead.");
+    let again = instructions(&[&summary, &override_it], |_| false);
+    assert_eq!(again[0].superseded, Some(1), "{again:?}");
+    assert!(terse(&first).is_none_or(|t| !t.contains("option B")));
     assert!(block_for(&found, 1).is_some_and(|b| b.contains("floats")));
     assert_eq!(
         without_block(&format!("{block}\n\n## Facts\n- x")),
@@ -199,7 +228,7 @@ fn an_override_replaces_the_decision_of_the_same_choice() {
     let standing = |turns: &[(&str, &str)]| -> Vec<String> {
         read(turns)
             .into_iter()
-            .filter(|i| !i.superseded)
+            .filter(|i| i.superseded.is_none())
             .map(|i| i.text)
             .collect()
     };
@@ -311,7 +340,7 @@ fn a_choice_made_again_replaces_the_earlier_one_with_or_without_instead() {
     ]);
     let standing: Vec<&str> = found
         .iter()
-        .filter(|i| !i.superseded)
+        .filter(|i| i.superseded.is_none())
         .map(|i| i.text.as_str())
         .collect();
     assert!(
@@ -360,7 +389,7 @@ fn overrides_said_as_users_say_them_and_fragments_that_are_not_rules() {
             "Before I forget — keep every weekday session under 45 minutes.",
         ),
     ]);
-    assert!(found.iter().all(|i| !i.superseded), "{found:?}");
+    assert!(found.iter().all(|i| i.superseded.is_none()), "{found:?}");
 }
 
 #[test]
@@ -453,7 +482,7 @@ fn starting_over_takes_back_every_plan_before_it_but_no_rule() {
     let found = read(&turns);
     let standing: Vec<&str> = found
         .iter()
-        .filter(|i| !i.superseded)
+        .filter(|i| i.superseded.is_none())
         .map(|i| i.text.as_str())
         .collect();
     assert_eq!(standing.len(), 2, "{found:#?}");
@@ -627,7 +656,7 @@ fn what_an_override_names_as_replaced_is_what_it_replaces() {
         ),
         ("user", "Let's go with a project instead of a unit test."),
     ]);
-    assert!(found.iter().all(|i| !i.superseded), "{found:?}");
+    assert!(found.iter().all(|i| i.superseded.is_none()), "{found:?}");
     // Naming what was chosen before replaces it, and only it.
     assert_eq!(
         superseded(&[
@@ -1034,7 +1063,7 @@ fn a_rule_and_a_choice_in_one_short_message_stand_apart() {
     ]);
     let standing: Vec<&str> = found
         .iter()
-        .filter(|i| !i.superseded)
+        .filter(|i| i.superseded.is_none())
         .map(|i| i.text.as_str())
         .collect();
     assert!(
@@ -1812,7 +1841,7 @@ fn facts_measures_and_choices_still_to_make_are_not_instructions() {
         .iter()
         .find(|i| i.text.contains("SQS FIFO, SNS"))
         .expect("the SQS choice");
-    assert!(sqs.superseded, "{found:#?}");
+    assert!(sqs.superseded.is_some(), "{found:#?}");
     assert!(
         !found.iter().any(|i| i.text.contains("ordering matters")),
         "{found:#?}"
@@ -1850,7 +1879,7 @@ fn scores_reported_are_no_choice_and_a_possessive_names_its_thing() {
         .iter()
         .find(|i| i.text.contains("go with Poetry"))
         .expect("the Poetry choice");
-    assert!(poetry.superseded, "{found:#?}");
+    assert!(poetry.superseded.is_some(), "{found:#?}");
 }
 
 #[test]
@@ -1976,7 +2005,7 @@ fn an_instruction_after_the_topic_it_answers_and_an_override_that_drops_a_choice
         "{found:?}"
     );
     let accepted = said(&found, "accept the risk").expect("the risk accepted");
-    assert!(accepted.superseded, "{found:?}");
+    assert!(accepted.superseded.is_some(), "{found:?}");
     assert!(
         found.iter().any(|i| i.text.starts_with("nvm on the risk")),
         "{found:?}"
@@ -2099,7 +2128,7 @@ fn an_instruction_around_its_topic_or_its_list_and_a_change_said_done() {
     assert!(
         listed
             .iter()
-            .any(|i| i.text.contains("one shared warehouse") && !i.superseded),
+            .any(|i| i.text.contains("one shared warehouse") && i.superseded.is_none()),
         "{listed:?}"
     );
     for text in [
@@ -2111,7 +2140,7 @@ fn an_instruction_around_its_topic_or_its_list_and_a_change_said_done() {
         assert!(said(&found, text).is_some(), "{text}: {found:?}");
     }
     let lilac = said(&found, "lilac").expect("the first gown");
-    assert!(lilac.superseded, "{found:?}");
+    assert!(lilac.superseded.is_some(), "{found:?}");
     // News of a move is no change of the work.
     assert_kind(None, &["we moved to Denver in 2019"]);
 }
@@ -2359,11 +2388,17 @@ fn an_override_takes_back_a_choice_its_subject_names_not_one_its_reasons_touch()
         ),
     ]);
     assert!(
-        !said(&found, "birch plywood").expect("read").superseded,
+        said(&found, "birch plywood")
+            .expect("read")
+            .superseded
+            .is_none(),
         "{found:#?}"
     );
     assert!(
-        said(&found, "pine boards").expect("read").superseded,
+        said(&found, "pine boards")
+            .expect("read")
+            .superseded
+            .is_some(),
         "{found:#?}"
     );
 }
@@ -2438,15 +2473,22 @@ fn an_alternative_named_takes_back_a_choice_not_a_rule_nor_what_chose_it_already
     assert!(
         said(&found, "burrito bowls for lunches")
             .expect("read")
-            .superseded,
+            .superseded
+            .is_some(),
         "{found:#?}"
     );
     assert!(
-        !said(&found, "chicken orzo").expect("read").superseded,
+        said(&found, "chicken orzo")
+            .expect("read")
+            .superseded
+            .is_none(),
         "{found:#?}"
     );
     assert!(
-        !said(&found, "takeaway title").expect("read").superseded,
+        said(&found, "takeaway title")
+            .expect("read")
+            .superseded
+            .is_none(),
         "{found:#?}"
     );
 }
@@ -2474,13 +2516,17 @@ fn an_override_takes_back_the_choice_picked_from_the_same_options() {
         ),
     ]);
     assert!(
-        !said(&found, "birch plywood instead")
+        said(&found, "birch plywood instead")
             .expect("read")
-            .superseded,
+            .superseded
+            .is_none(),
         "{found:#?}"
     );
     assert!(
-        said(&found, "walnut stain").expect("read").superseded,
+        said(&found, "walnut stain")
+            .expect("read")
+            .superseded
+            .is_some(),
         "{found:#?}"
     );
 }
