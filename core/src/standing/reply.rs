@@ -395,11 +395,39 @@ pub(super) fn answers_a_choice(question: &str, reply: &str) -> bool {
     ) {
         return false;
     }
+    // "The third one.", "option 2": a pick by the place a numbered list gave it.
+    let numbered = asked
+        .lines()
+        .filter(|line| line.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .count();
+    if numbered >= 2 && sentences(&lower).first().is_some_and(|s| picks_by_place(s)) {
+        return true;
+    }
     if !speaks_for_the_work(&lower) {
         return false;
     }
     let options = subject_words(&offered);
     subject_words(reply).iter().any(|w| options.contains(w))
+}
+
+/// Is a sentence (lower case) a pick of a listed option by its place, and nothing more:
+/// "The third one.", "second one", "the last option", "Option 2.", "number 3"?
+fn picks_by_place(sentence: &str) -> bool {
+    const PLACES: &[&str] = &[
+        "first", "second", "third", "fourth", "fifth", "sixth", "last", "1st", "2nd", "3rd", "4th",
+        "5th", "6th",
+    ];
+    let words: Vec<&str> = sentence
+        .split_whitespace()
+        .map(word)
+        .filter(|w| !w.is_empty())
+        .collect();
+    match words.as_slice() {
+        ["the", place] | [place] => PLACES.contains(place),
+        ["the", place, "one" | "option"] | [place, "one" | "option"] => PLACES.contains(place),
+        ["option" | "number", n] => n.len() == 1 && n.chars().all(|c| c.is_ascii_alphanumeric()),
+        _ => false,
+    }
 }
 
 /// The names an assistant's message gives its options: the first cell of a table's rows,

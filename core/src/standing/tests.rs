@@ -2178,6 +2178,39 @@ fn a_reply_that_opens_on_an_option_laid_out_picks_it() {
 }
 
 #[test]
+fn a_reply_that_names_a_listed_option_by_its_place_picks_it() {
+    let listed = "Three options:\n\n1. **Shure SM7B**: $399 each.\n2. **Shure MV7+**: $279 each.\n3. **Rode PodMic**: $99 each.\n\nWhich one?";
+    for reply in [
+        "The third one. Rode PodMics, three of them.",
+        "second one",
+        "Option 2.",
+        "number 3",
+    ] {
+        let found = read(&[
+            ("user", "Help me set up a podcast studio."),
+            ("assistant", listed),
+            ("user", reply),
+        ]);
+        assert_eq!(found.len(), 1, "{reply}: {found:?}");
+        assert_eq!(found[0].kind, Kind::Decision, "{reply}");
+        assert_eq!(found[0].text, reply);
+    }
+    // Asked back, said of something else, or after a message that listed nothing: no pick.
+    for (asked, reply) in [
+        (listed, "The third one?"),
+        (listed, "The third one broke last year."),
+        ("Do you record alone or with guests?", "The second one."),
+    ] {
+        let found = read(&[
+            ("user", "Help me set up a podcast studio."),
+            ("assistant", asked),
+            ("user", reply),
+        ]);
+        assert!(found.is_empty(), "{reply}: {found:?}");
+    }
+}
+
+#[test]
 fn a_title_s_dot_ends_no_sentence() {
     assert_eq!(
         line_sentences(
