@@ -393,6 +393,18 @@ fn kinds_in<'t>(
             continue;
         }
         if let Some(before) = at.checked_sub(1).map(|b| said[b])
+            && let Some(&(last_kind, last)) = kinds.last()
+            && (last.as_ptr() == before.as_ptr() || within(before, last))
+            && kind.is_none_or(|own| own == last_kind)
+            && says_more(sentence)
+            && span(text, before, sentence).is_some_and(|both| !both.contains('\n'))
+        {
+            // "Under $1,800 all in. Hard limit.", "back to plain table salt. Non-iodized.":
+            // a fragment on the same line says more of the instruction before it.
+            said_with(&mut kinds, text, before, sentence, last_kind);
+            continue;
+        }
+        if let Some(before) = at.checked_sub(1).map(|b| said[b])
             && seals(sentence)
             && !before.trim_end().ends_with('?')
         {
@@ -552,6 +564,22 @@ fn said_with<'t>(
             }
         }
     }
+}
+
+/// Is a sentence a fragment that can only say more of the one before it: three words at
+/// most, no question, no reaction, no subject of its own ("Hard limit.", "Non-iodized.",
+/// not "Thanks!" or "I said no.")?
+fn says_more(sentence: &str) -> bool {
+    let lower = crate::case::lowercase(sentence.trim());
+    let words: Vec<&str> = lower.split_whitespace().map(word).collect();
+    words.len() <= 3
+        && !lower.ends_with('?')
+        && !reacts(&lower)
+        && words.first().is_some_and(|w| {
+            !w.is_empty()
+                && !SUBJECTS.contains(w)
+                && !["it", "it's", "that", "that's", "this"].contains(w)
+        })
 }
 
 /// What a sentence says before its reasons: up to a dash, a semicolon, "because" or

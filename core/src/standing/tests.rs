@@ -2211,6 +2211,26 @@ fn a_reply_that_names_a_listed_option_by_its_place_picks_it() {
 }
 
 #[test]
+fn a_fragment_on_the_same_line_says_more_of_the_instruction_before_it() {
+    let found = read(&[(
+        "user",
+        "1. Mac.\n2. Under $1,800 all in. Hard limit.\n3. So no, back to plain table salt. Non-iodized. Thanks!",
+    )]);
+    let texts: Vec<&str> = found.iter().map(|i| i.text.as_str()).collect();
+    assert!(
+        texts.contains(&"Under $1,800 all in. Hard limit."),
+        "{found:?}"
+    );
+    assert!(
+        texts.contains(&"So no, back to plain table salt. Non-iodized."),
+        "{found:?}"
+    );
+    // Not across lines.
+    let found = read(&[("user", "Under $1,800 all in.\nHard limit.")]);
+    assert_eq!(found[0].text, "Under $1,800 all in.", "{found:?}");
+}
+
+#[test]
 fn a_title_s_dot_ends_no_sentence() {
     assert_eq!(
         line_sentences(
