@@ -462,6 +462,10 @@ fn kinds_in<'t>(
             turning = Some(sentence);
         } else if required.iter().any(|line| within(sentence, line)) {
             kinds.push((Kind::Rule, sentence));
+        } else if let Some((kind, then)) = consequence(sentence) {
+            // "For a gala, I think live music makes it feel like an occasion, so book The
+            // Late Shift.": the reasons first, then what is done about them.
+            kinds.push((kind, then));
         }
     }
     if kinds.is_empty()
@@ -580,6 +584,14 @@ fn says_more(sentence: &str) -> bool {
                 && !SUBJECTS.contains(w)
                 && !["it", "it's", "that", "that's", "this"].contains(w)
         })
+}
+
+/// What a sentence does after its reasons (", so …"), when that is an instruction: its
+/// kind and the clause, said with its "so".
+fn consequence(sentence: &str) -> Option<(Kind, &str)> {
+    let (at, _) = sentence.rmatch_indices(", so ").next()?;
+    let then = &sentence[at + 2..];
+    kind_of(then).map(|kind| (kind, then))
 }
 
 /// What a sentence says before its reasons: up to a dash, a semicolon, "because" or

@@ -2231,6 +2231,26 @@ fn a_fragment_on_the_same_line_says_more_of_the_instruction_before_it() {
 }
 
 #[test]
+fn what_is_done_after_the_reasons_is_an_instruction() {
+    let found = read(&[(
+        "user",
+        "The budget says DJ, my gut says band. For a gala, I think live music makes it feel like an occasion, so book The Late Shift. We'll find the money elsewhere.",
+    )]);
+    assert!(
+        found
+            .iter()
+            .any(|i| i.kind == Kind::Decision && i.text == "so book The Late Shift."),
+        "{found:?}"
+    );
+    // What happened because of the reasons is no instruction.
+    let found = read(&[(
+        "user",
+        "Long week here. It rained every day, so we stayed in and watched films.",
+    )]);
+    assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
 fn a_title_s_dot_ends_no_sentence() {
     assert_eq!(
         line_sentences(
