@@ -906,6 +906,8 @@ pub(super) const ACTS: &[&str] = &[
     "skipping",
     "picking",
     "choosing",
+    // "I'm accepting 5%": an offer taken.
+    "accepting",
     "signing",
     "booking",
     "hiring",

@@ -2024,11 +2024,13 @@ fn choices_made_by_the_people_of_the_work_or_said_as_deals_are_decisions() {
             "I'm pricing the 8 oz jars at $9 across the board for now",
             "I signed up for the Lake Mendota sprint on August 10",
             "ordered brass pulls from amazon, 5 inch centers",
+            "Okay, I'm accepting 5%.",
         ],
     );
     assert_kind(
         None,
         &[
+            "I'm accepting that it's late.",
             "my wife picked up the kids",
             "he chose to ignore it",
             "Signed up to coach my son's U8 rec soccer team.",
