@@ -94,7 +94,12 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         return None;
     }
     let lower = respelled(&crate::case::lowercase(text));
-    if asks(&lower) || reports_advice(&lower) || reports_scores(&lower) || muses(&lower) {
+    if asks(&lower) {
+        // "so can you always tell me what a command does before I paste it.": a favour
+        // asked without its mark.
+        return requests_a_rule(text);
+    }
+    if reports_advice(&lower) || reports_scores(&lower) || muses(&lower) {
         return None;
     }
     let replaces = contains_phrase(&lower, "replace") && lower.contains(" with ");
@@ -193,7 +198,11 @@ fn requests_a_rule(question: &str) -> Option<Kind> {
                 .match_indices(ask)
                 .find(|&(at, _)| {
                     let before = lowered[..at].trim_end();
-                    before.is_empty() || before.ends_with([',', ':', '-'])
+                    before.is_empty()
+                        || before.ends_with([',', ':', '-'])
+                        || [" so", " and", " also"]
+                            .iter()
+                            .any(|w| format!(" {before}").ends_with(w))
                 })
                 .map(|(at, _)| at + ask.len())
         })?;

@@ -2487,6 +2487,7 @@ fn a_rule_after_a_dash_asked_as_a_favour_or_a_count_no_one_passes() {
             "Also, for the email and all other copy, write dates like 8 April, not April 8.",
             "Can you give me grocery quantities in grams from now on?",
             "Okay also, sorry, a small ask: can you keep your replies under 150 words?",
+            "so can you always tell me what a command does before I paste it.",
             "so not more than 12,000 steps per day for her.",
             "And nobody on the team does more than three interviews a week; they have work.",
         ],
@@ -2495,6 +2496,7 @@ fn a_rule_after_a_dash_asked_as_a_favour_or_a_count_no_one_passes() {
         None,
         &[
             "can you book the 9:40 train?",
+            "so can you book the 9:40 train.",
             "Can you give me a list of hotels?",
             "could you explain that again?",
             "Could you give me eight or ten tagline options that work across all three segments?",
