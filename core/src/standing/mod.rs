@@ -90,14 +90,10 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     if text.ends_with('?') {
         return requests_a_rule(text).or_else(|| confirmed(text).and_then(kind_of));
     }
-    if text.len() < 8 || text.len() > MAX_CHARS {
-        return None;
-    }
     let lower = respelled(&crate::case::lowercase(text));
-    if asks(&lower) {
-        // "so can you always tell me what a command does before I paste it.": a favour
-        // asked without its mark.
-        return requests_a_rule(text);
+    // A favour asked without its mark ("so can you always tell me what … does.").
+    if asks(&lower) || text.len() < 8 || text.len() > MAX_CHARS {
+        return requests_a_rule(text).filter(|_| asks(&lower));
     }
     if reports_advice(&lower) || reports_scores(&lower) || muses(&lower) {
         return None;
