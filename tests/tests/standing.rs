@@ -278,3 +278,80 @@ fn detection() {
         }
     }
 }
+
+/// A summarizer that names every tag (`[u3]`, `[a3]`) of the transcript it is handed, so
+/// that what a summary covers stays countable.
+struct NamesTags;
+
+impl compactor::driver::Summarize for NamesTags {
+    async fn summarize(
+        &self,
+        request: &compactor::engine::SummaryRequest,
+    ) -> Result<String, compactor::engine::SummaryFailure> {
+        let text = request.prompt.last().map_or("", |m| m.content.as_str());
+        let mut tags: Vec<&str> = Vec::new();
+        for (at, _) in text.match_indices('[') {
+            let rest = &text[at..];
+            if let Some(end) = rest.find(']')
+                && rest[1..].starts_with(['u', 'a'])
+                && rest[2..end].chars().all(|c| c.is_ascii_digit())
+                && end > 2
+                && !tags.contains(&&rest[..=end])
+            {
+                tags.push(&rest[..=end]);
+            }
+        }
+        Ok(format!("- Covered: {}", tags.join(" ")))
+    }
+}
+
+/// Turns that each read as a choice replacing the one before ("Please handle step 5: …"
+/// after step 4): the newest folded one is replaced by a turn kept raw, and its line
+/// (marked replaced by a later message) must not push out an answer that names every
+/// message the summary covers — each message stays, as itself or named by one summary.
+#[test]
+fn a_line_replaced_by_a_later_message_gives_way_to_the_answer() {
+    for turns in [20, 70] {
+        let messages: Vec<Message> = (0..turns)
+            .flat_map(|i| {
+                [
+                    Message::user(
+                        format!("u{i}").as_str(),
+                        format!("[u{i}] Please handle step {i}: check the file src/part_{i}.rs for the value {}.", i * 17),
+                    ),
+                    Message::assistant(
+                        format!("a{i}").as_str(),
+                        format!("[a{i}] Step {i} done: src/part_{i}.rs holds {}; the test for part {i} passes now, and nothing else changed.", i * 17),
+                    ),
+                ]
+            })
+            .collect();
+        let compactor = compactor::engine::Compactor::new(compactor::engine::CompactionConfig {
+            budget: compactor::budget::BudgetConfig {
+                model: Some("gpt-4o".into()),
+                max_context_tokens: Some(1000),
+                output_reserve: Some(0),
+                max_messages: None,
+                ..Default::default()
+            },
+            keep_recent_turns: 2,
+            max_summary_tokens: 1000,
+            ..Default::default()
+        })
+        .expect("valid numbers");
+        let mut run = begin(&compactor, messages);
+        let outcome = futures_executor::block_on(compactor::driver::drive(
+            &mut run,
+            &NamesTags,
+            &SimClock::default(),
+            &mut |_| {},
+        ))
+        .expect("compacts");
+        let text: String = outcome.messages.iter().map(|m| m.text() + "\n").collect();
+        for i in 0..turns {
+            for tag in [format!("[u{i}]"), format!("[a{i}]")] {
+                assert!(text.contains(&tag), "{turns} turns: {tag} lost\n{text}");
+            }
+        }
+    }
+}

@@ -136,7 +136,9 @@ impl Job {
             &known.kept,
         );
         let standing = known.standing_in(&fold.replace);
-        let standing_tokens = crate::standing::block(&standing, |m| fold.replace.contains(&m))
+        // What the summary must hold beside the answer: what stands now (what was replaced
+        // gives way to the answer where the room is short).
+        let standing_tokens = crate::standing::lean_block(&standing, |m| fold.replace.contains(&m))
             .map_or(0, |block| accountant.text_tokens(&block));
         let ask = answer_tokens(
             fold.max_output_tokens.saturating_sub(standing_tokens),

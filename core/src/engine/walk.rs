@@ -523,12 +523,26 @@ impl Run {
 
 /// A job's summary: the standing instructions it folded, the answer, and the trail of
 /// what the answer missed, within the job's room. The instructions are kept whole, the
-/// user's words before all: an answer that does not fit beside them gives way (the trail
-/// then takes what the room has left). A summary with nothing at all to say (an empty
-/// answer, nothing standing, no fact to trail) says so.
+/// user's words before all: where the answer does not fit beside them, they give up what
+/// was replaced first ([`crate::standing::lean_block`]), then the answer gives way (the
+/// trail then takes what the room has left). A summary with nothing at all to say (an
+/// empty answer, nothing standing, no fact to trail) says so.
 fn summary_text(job: &Job, answer: &str, accountant: &TokenAccountant) -> String {
     let room = job.max_output_tokens;
-    let block = crate::standing::block(&job.standing, |m| job.replace.contains(&m));
+    let folded = |m| job.replace.contains(&m);
+    let fits = |block: &str| accountant.text_tokens(block) + accountant.text_tokens(answer) <= room;
+    let block = crate::standing::block(&job.standing, folded).and_then(|block| {
+        if answer.trim().is_empty() || fits(&block) {
+            return Some(block);
+        }
+        // What stands now beside the answer; the answer alone when nothing stands now;
+        // else the whole block alone.
+        match crate::standing::lean_block(&job.standing, folded) {
+            Some(lean) if fits(&lean) => Some(lean),
+            Some(_) => Some(block),
+            None => None,
+        }
+    });
     let answer = match &block {
         Some(block)
             if answer.trim().is_empty()

@@ -50,7 +50,8 @@ pub(super) const MARKS: [(Kind, bool, bool, &str); 7] = [
 /// the last of them, oldest first; `None` when there is none. One a later message the
 /// fold leaves out replaces still stood then: written, marked as replaced by a later
 /// message (that message, kept after the summary, says what changed — and when the
-/// engine read it wrongly as an override, the choice is not lost). Written whatever the
+/// engine read it wrongly as an override, the choice is not lost); such lines give way to
+/// the summarizer's answer where the room is short ([`lean_block`]). Written whatever the
 /// summarizer's answer says: its prose is rewritten at every fold, the block is read back
 /// whole.
 pub fn block(instructions: &[Instruction], folded: impl Fn(usize) -> bool) -> Option<String> {
@@ -59,6 +60,18 @@ pub fn block(instructions: &[Instruction], folded: impl Fn(usize) -> bool) -> Op
         .filter(|i| folded(i.message) && i.superseded.is_none_or(|by| !folded(by)))
         .collect();
     write_block(&kept, false)
+}
+
+/// [`block`] without the instructions a later message replaced: what stands now — what a
+/// summary must hold, whatever its room ([`block_tokens`] counts it); the lines marked
+/// replaced by a later message give way to the summarizer's answer where the room is
+/// short. `None` when nothing stands now.
+pub fn lean_block(instructions: &[Instruction], folded: impl Fn(usize) -> bool) -> Option<String> {
+    let standing: Vec<&Instruction> = instructions
+        .iter()
+        .filter(|i| folded(i.message) && i.superseded.is_none())
+        .collect();
+    write_block(&standing, false)
 }
 
 /// The block of `instructions`, whole or [`terse`].
@@ -113,7 +126,7 @@ fn with_replaced(line: &str) -> (&str, Option<&str>) {
 }
 
 /// For each of `messages` messages, the tokens (by `tokens` of a text) a summary's block
-/// takes for the instructions said in it: their lines, and the block's
+/// takes for the instructions said in it that still stand: their lines, and the block's
 /// header with the first (counted again for each message: a bound, never short). What a
 /// summary folding that message must hold whatever room it is given.
 pub fn block_tokens(
@@ -122,8 +135,7 @@ pub fn block_tokens(
     tokens: impl Fn(&str) -> u64,
 ) -> Vec<u64> {
     let mut out = vec![0; messages];
-    // One a later message replaces is written too when the fold leaves that message out.
-    for i in instructions {
+    for i in instructions.iter().filter(|i| i.superseded.is_none()) {
         if let Some(at) = out.get_mut(i.message) {
             if *at == 0 {
                 *at = tokens(STANDING_HEADER) + 1;

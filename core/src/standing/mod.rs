@@ -38,7 +38,8 @@ mod rule;
 mod words;
 
 pub use block_text::{
-    STANDING_HEADER, block, block_tokens, newest_terse, read_block, terse, tightened, without_block,
+    STANDING_HEADER, block, block_tokens, lean_block, newest_terse, read_block, terse, tightened,
+    without_block,
 };
 pub(crate) use overrides::subject_words;
 pub(crate) use reply::reacts;
