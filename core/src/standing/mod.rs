@@ -20,8 +20,8 @@
 //! replaced is still there in the user's words. An override that starts over replaces
 //! every decision and quotes none. A summary says what stood at the end of the messages
 //! it folds: one replaced by a later message it leaves out is carried, marked so
-//! (`Decided (replaced by a later message): …`), and that message, kept after it, says
-//! what changed. When the superseded one is in a message that stays
+//! (`Decided (replaced by a later message): …`), where it fits beside the summarizer's
+//! answer, and that message, kept after it, says what changed. When the superseded one is in a message that stays
 //! verbatim (the task), the block still says the newer one replaces an earlier
 //! instruction. Tersely ([`terse`]), the mark alone says it replaces.
 //!
