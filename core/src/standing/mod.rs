@@ -132,7 +132,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         ],
     );
     // "I'd rather not have a free tier at all": a preference against, a rule.
-    let refuses = contains_phrase(&lower, "rather not");
+    let refuses = prefers_against(&lower);
     let decides = !wonders
         && !refuses
         && !reports_a_proposal(&lower)

@@ -245,7 +245,7 @@ pub(super) fn is_override(text: &str) -> bool {
         .flatten()
         .any(|w| OVERRIDE_OPENERS.contains(&w.as_str()));
     // "I'd rather not …" prefers against something; it takes nothing back.
-    let refuses = contains_phrase(&lower, "rather not");
+    let refuses = prefers_against(&lower);
     opens
         || drops_a_choice(&lower)
         || changes_to(&lower)

@@ -23,6 +23,11 @@ pub(super) const BINDING: &[&str] = &[
     "we'd rather not",
     "i would rather not",
     "we would rather not",
+    // "I'd rather you didn't give me Latin names": a preference against, for the replies.
+    "rather you didn't",
+    "rather you did not",
+    "rather you don't",
+    "rather you do not",
     "i want you to",
     "i don't want",
     "i do not want",

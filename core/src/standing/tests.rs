@@ -837,6 +837,13 @@ fn plans_said_in_the_present_and_stresses_on_the_sentence_before() {
         Some(Kind::Rule)
     );
     assert!(!is_override("I'd rather not have a free tier at all."));
+    for sentence in [
+        "I'd rather you didn't give me Latin names.",
+        "I'd rather you don't use bullet points.",
+    ] {
+        assert_eq!(kind_of(sentence), Some(Kind::Rule), "{sentence}");
+        assert!(!is_override(sentence), "{sentence}");
+    }
     assert_kind(
         None,
         &[

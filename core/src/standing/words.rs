@@ -804,3 +804,17 @@ pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
     }
     out
 }
+
+/// Does a sentence (lower case) prefer against something ("I'd rather not …", "I'd rather
+/// you didn't …")? It chooses nothing and takes nothing back.
+pub(super) fn prefers_against(lower: &str) -> bool {
+    [
+        "rather not",
+        "rather you didn't",
+        "rather you did not",
+        "rather you don't",
+        "rather you do not",
+    ]
+    .iter()
+    .any(|phrase| contains_phrase(lower, phrase))
+}
