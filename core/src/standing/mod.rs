@@ -21,9 +21,9 @@
 //! every decision and quotes none. A summary says what stood at the end of the messages
 //! it folds: one replaced by a later message it leaves out is carried, marked so
 //! (`Decided (replaced by a later message): …`), where it fits beside the summarizer's
-//! answer, and that message, kept after it, says what changed. When the superseded one is in a message that stays
-//! verbatim (the task), the block still says the newer one replaces an earlier
-//! instruction. Tersely ([`terse`]), the mark alone says it replaces.
+//! answer, and that message, kept after it, says what changed. When the superseded one
+//! is in a message that stays verbatim (the task), the block still says the newer one
+//! replaces an earlier instruction. Tersely ([`terse`]), the mark alone says it replaces.
 //!
 //! The block is read back when a summary is folded again ([`read_block`]), so an
 //! instruction outlives any number of compactions. What stays raw is not repeated.
@@ -93,8 +93,9 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     }
     let lower = respelled(&crate::case::lowercase(text));
     // A favour asked without its mark ("so can you always tell me what … does.").
-    if asks(&lower) || text.len() < 8 || text.len() > MAX_CHARS {
-        return requests_a_rule(text).filter(|_| asks(&lower));
+    let asked = asks(&lower);
+    if asked || text.len() < 8 || text.len() > MAX_CHARS {
+        return asked.then(|| requests_a_rule(text)).flatten();
     }
     if reports_advice(&lower) || reports_scores(&lower) || muses(&lower) {
         return None;
@@ -197,9 +198,10 @@ fn requests_a_rule(question: &str) -> Option<Kind> {
                     let before = lowered[..at].trim_end();
                     before.is_empty()
                         || before.ends_with([',', ':', '-'])
-                        || [" so", " and", " also"]
-                            .iter()
-                            .any(|w| format!(" {before}").ends_with(w))
+                        || before
+                            .rsplit(' ')
+                            .next()
+                            .is_some_and(|last| ["so", "and", "also"].contains(&last))
                 })
                 .map(|(at, _)| at + ask.len())
         })?;

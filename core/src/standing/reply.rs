@@ -357,11 +357,12 @@ pub(super) fn answers_a_choice(question: &str, reply: &str) -> bool {
     let asked = crate::case::lowercase(question);
     // The options: the questions that offer them, and the lines that list them.
     let mut offered = String::new();
+    // The lines of a numbered list, which a reply may pick from by place.
+    let mut numbered = 0;
     for line in asked.lines() {
-        if line
-            .trim_start()
-            .starts_with(|c: char| c == '-' || c == '*' || c.is_ascii_digit())
-        {
+        let lead = line.trim_start();
+        numbered += usize::from(lead.starts_with(|c: char| c.is_ascii_digit()));
+        if lead.starts_with(|c: char| c == '-' || c == '*' || c.is_ascii_digit()) {
             offered.push_str(line);
             offered.push(' ');
         }
@@ -396,10 +397,6 @@ pub(super) fn answers_a_choice(question: &str, reply: &str) -> bool {
         return false;
     }
     // "The third one.", "option 2": a pick by the place a numbered list gave it.
-    let numbered = asked
-        .lines()
-        .filter(|line| line.trim_start().starts_with(|c: char| c.is_ascii_digit()))
-        .count();
     if numbered >= 2 && sentences(&lower).first().is_some_and(|s| picks_by_place(s)) {
         return true;
     }

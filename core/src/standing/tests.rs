@@ -13,6 +13,15 @@ fn read(turns: &[(&str, &str)]) -> Vec<Instruction> {
     instructions(&refs, |_| false)
 }
 
+/// The instructions read in the user's `reply` to the assistant's `asked`, after a task.
+fn reply_to(asked: &str, reply: &str) -> Vec<Instruction> {
+    read(&[
+        ("user", "Help me with this."),
+        ("assistant", asked),
+        ("user", reply),
+    ])
+}
+
 /// Each of `sentences` is read as `kind`.
 fn assert_kind(kind: Option<Kind>, sentences: &[&str]) {
     for sentence in sentences {
@@ -2161,11 +2170,7 @@ fn a_reply_that_opens_on_an_option_laid_out_picks_it() {
         "imerovigli. the quiet thing sold me. what about the sunset cruise?",
         "the rotating one. he likes routine anyway",
     ] {
-        let found = read(&[
-            ("user", "Help me plan the honeymoon."),
-            ("assistant", laid_out),
-            ("user", reply),
-        ]);
+        let found = reply_to(laid_out, reply);
         assert_eq!(found.len(), 1, "{reply}: {found:?}");
         assert_eq!(found[0].kind, Kind::Decision, "{reply}");
     }
@@ -2177,11 +2182,7 @@ fn a_reply_that_opens_on_an_option_laid_out_picks_it() {
         "imerovigli?",
         "good list.",
     ] {
-        let found = read(&[
-            ("user", "Help me plan the honeymoon."),
-            ("assistant", laid_out),
-            ("user", reply),
-        ]);
+        let found = reply_to(laid_out, reply);
         assert!(found.is_empty(), "{reply}: {found:?}");
     }
 }
@@ -2195,11 +2196,7 @@ fn a_reply_that_names_a_listed_option_by_its_place_picks_it() {
         "Option 2.",
         "number 3",
     ] {
-        let found = read(&[
-            ("user", "Help me set up a podcast studio."),
-            ("assistant", listed),
-            ("user", reply),
-        ]);
+        let found = reply_to(listed, reply);
         assert_eq!(found.len(), 1, "{reply}: {found:?}");
         assert_eq!(found[0].kind, Kind::Decision, "{reply}");
         assert_eq!(found[0].text, reply);
@@ -2210,11 +2207,7 @@ fn a_reply_that_names_a_listed_option_by_its_place_picks_it() {
         (listed, "The third one broke last year."),
         ("Do you record alone or with guests?", "The second one."),
     ] {
-        let found = read(&[
-            ("user", "Help me set up a podcast studio."),
-            ("assistant", asked),
-            ("user", reply),
-        ]);
+        let found = reply_to(asked, reply);
         assert!(found.is_empty(), "{reply}: {found:?}");
     }
 }
