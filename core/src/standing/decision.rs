@@ -1616,7 +1616,7 @@ pub(super) fn proposes(lower: &str) -> bool {
 /// Does it tell the assistant or the team how the work must go (`you must`, `we should
 /// never`, `I want you to`, `X must be`)?
 pub(super) fn addresses_the_work(lower: &str) -> bool {
-    says_any(lower, SUBJECT_MODALS) || says_any(lower, BINDING)
+    says_any(lower, SUBJECT_MODALS) || says_any(lower, BINDING) || prefers_against(lower)
 }
 
 /// Does a sentence end by choosing: "The Lumiares Hotel it is.", "Fine, the train then."?

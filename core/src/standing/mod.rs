@@ -97,7 +97,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     if asked || text.len() < 8 || text.len() > MAX_CHARS {
         return asked.then(|| requests_a_rule(text)).flatten();
     }
-    if reports_advice(&lower) || reports_scores(&lower) || muses(&lower) {
+    if reports_advice(&lower) || reports_scores(&lower) || muses(&lower) || reports_a_saying(&lower)
+    {
         return None;
     }
     let replaces = contains_phrase(&lower, "replace") && lower.contains(" with ");

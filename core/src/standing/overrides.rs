@@ -281,6 +281,7 @@ pub(super) fn is_marking_word(word: &str) -> bool {
             OVERRIDE_OPENERS,
             RULE_MARKS,
             BINDING,
+            PREFERS_AGAINST,
             STRONG_RULE_MARKS,
         ]
         .iter()

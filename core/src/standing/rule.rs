@@ -23,11 +23,6 @@ pub(super) const BINDING: &[&str] = &[
     "we'd rather not",
     "i would rather not",
     "we would rather not",
-    // "I'd rather you didn't give me Latin names": a preference against, for the replies.
-    "rather you didn't",
-    "rather you did not",
-    "rather you don't",
-    "rather you do not",
     "i want you to",
     "i don't want",
     "i do not want",
@@ -158,13 +153,15 @@ pub(super) fn bounds_itself(clause: &str) -> bool {
     thing && is && !is_personal(clause) && says_any(clause, BOUNDS)
 }
 
-/// Does a clause hold a mark of a rule ([`RULE_MARKS`], [`BINDING`])? "Between" counts
+/// Does a clause hold a mark of a rule ([`RULE_MARKS`], [`BINDING`], a preference
+/// against)? "Between" counts
 /// where it bounds a quantity.
 pub(super) fn marks_a_rule(clause: &str) -> bool {
     RULE_MARKS
         .iter()
         .any(|m| contains_phrase(clause, m) && (*m != "between" || bounds_between(clause)))
         || says_any(clause, BINDING)
+        || prefers_against(clause)
 }
 
 /// Does "between" bound a quantity ("keep it between 3 and 5", "between $200 and $300"),
@@ -795,6 +792,47 @@ pub(super) fn keeps_to(clause: &str) -> bool {
         ["leave", "out", _, ..] | ["exclude" | "omit", _, ..] => true,
         _ => false,
     }
+}
+
+/// Does a sentence report what someone else says or thinks as their saying, not an order
+/// for this work: a habit of speech ("my boss always said never send a reminder on a
+/// Monday"), or a view the user doubts in the same breath ("Lea says cron is always the
+/// answer, but I'm not sure she's right")? A relayed order stands ([`reported_order`]).
+pub(super) fn reports_a_saying(lower: &str) -> bool {
+    const REPORTING: &[&str] = &[
+        "says", "said", "say", "saying", "thinks", "swears", "claims", "believes", "reckons",
+    ];
+    const HABIT: &[&str] = &["always", "used", "likes", "keeps", "would"];
+    const DOUBTS: &[&str] = &[
+        "not sure",
+        "don't care",
+        "do not care",
+        "don't agree",
+        "disagree",
+        "not convinced",
+        "don't buy",
+        "don't think so",
+        "doubt",
+    ];
+    let words: Vec<&str> = first_words(lower).into_iter().map(word).take(9).collect();
+    let Some(at) = words.iter().position(|w| REPORTING.contains(w)) else {
+        return false;
+    };
+    // Said by someone else: not "I said", "we think", "as you said", "that said".
+    let speaker = &words[..at];
+    let other = !speaker.is_empty()
+        && !speaker.iter().any(|w| {
+            matches!(
+                *w,
+                "i" | "we" | "you" | "i'd" | "we'd" | "i've" | "we've" | "as" | "that" | "it"
+            )
+        });
+    let habit =
+        speaker.last().is_some_and(|w| HABIT.contains(w)) || speaker.ends_with(&["used", "to"]);
+    let doubted = lower
+        .split_once(" but ")
+        .is_some_and(|(_, rest)| says_any(rest, DOUBTS));
+    other && (habit || doubted)
 }
 
 /// What someone else ordered, as reported ("my supervisor said keep the survey under 15

@@ -849,6 +849,7 @@ fn plans_said_in_the_present_and_stresses_on_the_sentence_before() {
     for sentence in [
         "I'd rather you didn't give me Latin names.",
         "I'd rather you don't use bullet points.",
+        "I'd rather we didn't pull in an ORM; we're fine writing SQL by hand.",
     ] {
         assert_eq!(kind_of(sentence), Some(Kind::Rule), "{sentence}");
         assert!(!is_override(sentence), "{sentence}");
@@ -2605,5 +2606,25 @@ fn an_override_takes_back_the_choice_picked_from_the_same_options() {
             .superseded
             .is_some(),
         "{found:#?}"
+    );
+}
+
+#[test]
+fn a_saying_of_someone_else_is_no_rule_but_a_relayed_order_is() {
+    assert_kind(
+        None,
+        &[
+            "My boss at my old agency always said never send a reminder on a Monday morning.",
+            "My boss always says never ship on Fridays, but I don't care.",
+            "My cofounder Lea says cron is always the answer, but I'm not sure she's right here.",
+            "Lea said we should use cron, but I'm not convinced.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "My supervisor said keep the survey under 15 minutes.",
+            "The client says no jokes about religion.",
+        ],
     );
 }

@@ -808,13 +808,22 @@ pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
 /// Does a sentence (lower case) prefer against something ("I'd rather not …", "I'd rather
 /// you didn't …")? It chooses nothing and takes nothing back.
 pub(super) fn prefers_against(lower: &str) -> bool {
-    [
-        "rather not",
-        "rather you didn't",
-        "rather you did not",
-        "rather you don't",
-        "rather you do not",
-    ]
-    .iter()
-    .any(|phrase| contains_phrase(lower, phrase))
+    PREFERS_AGAINST
+        .iter()
+        .any(|phrase| contains_phrase(lower, phrase))
 }
+
+/// What prefers against something: "I'd rather not …", "I'd rather you didn't …", "I'd
+/// rather we didn't …".
+pub(super) const PREFERS_AGAINST: &[&str] = &[
+    "rather not",
+    "rather you didn't",
+    "rather you did not",
+    "rather you don't",
+    "rather you do not",
+    "rather we didn't",
+    "rather we did not",
+    "rather we don't",
+    "rather we do not",
+    "rather we not",
+];
