@@ -326,6 +326,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             let mut replaced = None;
             if overrides {
                 let head = override_head(said);
+                let label = picked_label(text);
                 let turn = Turn {
                     message: index,
                     kind,
@@ -335,6 +336,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                     around: &around,
                     values: &values_of(said),
                     offer,
+                    label: label.as_deref(),
                     points_back: refers_back(text),
                 };
                 replaced = take_back(&mut found, &words, &turn, (text, said), override_said)

@@ -303,6 +303,8 @@ pub(super) struct Words {
     pub(super) values: Vec<Value>,
     /// The offer of choices it picked from, if one ([`about`]).
     pub(super) offer: Option<usize>,
+    /// The label of the option it picked by label, if one ([`picked_label`]).
+    pub(super) label: Option<String>,
 }
 
 impl Words {
@@ -320,6 +322,7 @@ impl Words {
             own: subject_words(text),
             values: values_of(text),
             offer,
+            label: picked_label(text),
         }
     }
 
@@ -332,8 +335,32 @@ impl Words {
             own,
             values: values_of(text),
             offer: None,
+            label: picked_label(text),
         }
     }
+}
+
+/// The label of an option a decision picks by it ("We'll go with option B", "Let's go with
+/// C instead", "option 2 it is"): a lone capital letter after a word that picks, or the
+/// letter or number after "option". Two picks by label from one lettered list are the
+/// same choice, whatever else their words say.
+pub(super) fn picked_label(text: &str) -> Option<String> {
+    const PICKS: &[&str] = &["with", "take", "pick", "choose", "for", "do", "try"];
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .collect();
+    words.windows(2).find_map(|pair| {
+        let (before, label) = (crate::case::lowercase(pair[0]), pair[1]);
+        let letter = label.len() == 1
+            && label.chars().all(|c| c.is_ascii_uppercase())
+            && !matches!(label, "I" | "A");
+        let after_option = matches!(before.as_str(), "option" | "options")
+            && label.len() <= 2
+            && label.chars().all(|c| c.is_ascii_alphanumeric());
+        (after_option || (letter && PICKS.contains(&before.as_str())))
+            .then(|| label.to_ascii_uppercase())
+    })
 }
 
 /// The words of substance of `text`: what it is about.
@@ -644,6 +671,8 @@ pub(super) struct Turn<'a> {
     pub(super) values: &'a [Value],
     /// The offer of choices it picked from, if one.
     pub(super) offer: Option<usize>,
+    /// The label of the option it picked by label, if one ([`picked_label`]).
+    pub(super) label: Option<&'a str>,
     /// Does it say it takes back what was said before ("scratch that")?
     pub(super) points_back: bool,
 }
@@ -671,6 +700,7 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
         around,
         values,
         offer,
+        label,
         points_back,
     } = *turn;
     // What the same message said stands beside it: "We'll do the cabinets in sage green.
@@ -754,8 +784,19 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
             .max()
             .map(|(_, at)| at)
     };
+    // The newest other pick by label, for a pick by label ("Let's go with C instead"
+    // replaces "We'll go with option B"): options labelled alike are one list.
+    let picked_by_label = || {
+        let label = label.filter(|_| kind == Kind::Decision && !again)?;
+        found.iter().enumerate().rev().find_map(|(at, i)| {
+            let other = words[at].label.as_deref()?;
+            (i.kind == kind && i.superseded.is_none() && i.message != message && other != label)
+                .then_some(at)
+        })
+    };
     let at = best
         .map(|(_, _, _, at)| at)
+        .or_else(picked_by_label)
         .or_else(named_around)
         .or_else(named_twice)
         .or_else(|| {

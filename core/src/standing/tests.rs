@@ -2628,3 +2628,42 @@ fn a_saying_of_someone_else_is_no_rule_but_a_relayed_order_is() {
         ],
     );
 }
+
+#[test]
+fn a_pick_by_label_replaces_the_pick_from_the_same_list() {
+    let turns = [
+        (
+            "user",
+            "Background work: (A) a cron job, (B) a managed queue like SQS, or (C) a Postgres \
+             job table.",
+        ),
+        (
+            "assistant",
+            "All three can work at your volume.\n\nC - Postgres job table (procrastinate or \
+             similar). Jobs live in the same database, so enqueuing can happen in the same \
+             transaction as the invoice change.",
+        ),
+        ("user", "We'll go with option B, the managed queue."),
+        ("assistant", "Good. Postmark or SES for the invoice emails?"),
+        (
+            "user",
+            "Let's use Postmark for the outgoing invoice emails.",
+        ),
+        (
+            "assistant",
+            "With B you would still need a scheduler for reminders.",
+        ),
+        (
+            "user",
+            "That's a lot of moving parts for 80 invoices a month. Let's go with C instead, \
+             the Postgres job table. Enqueueing happens in the same transaction as the \
+             invoice change.",
+        ),
+    ];
+    assert_eq!(
+        superseded(&turns),
+        ["We'll go with option B, the managed queue."]
+    );
+    assert_eq!(picked_label("Option 2 it is."), Some("2".to_owned()));
+    assert_eq!(picked_label("I'll go with a blue one."), None);
+}
