@@ -277,12 +277,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
     let mut words: Vec<Words> = Vec::new();
     // Read only once a decision needs them: most of an agent's run offers no choice.
     let offers = std::cell::OnceCell::new();
-    // The task: the first of the user's own messages, where the plan the work starts
-    // from is stated.
-    let task = messages
-        .iter()
-        .enumerate()
-        .position(|(i, m)| m.compaction.is_none() && is_users_words(m) && !is_output(i));
+    let task = task_at(messages, &is_output);
     let mut discussed = Discussed::default();
     for (index, message) in messages.iter().enumerate() {
         if let Some(meta) = &message.compaction {
@@ -326,7 +321,6 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             let mut replaced = None;
             if overrides {
                 let head = override_head(said);
-                let label = picked_label(text);
                 let turn = Turn {
                     message: index,
                     kind,
@@ -336,7 +330,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                     around: &around,
                     values: &values_of(said),
                     offer,
-                    label: label.as_deref(),
+                    text,
                     points_back: refers_back(text),
                 };
                 replaced = take_back(&mut found, &words, &turn, (text, said), override_said)
@@ -364,6 +358,15 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         }
     }
     found
+}
+
+/// The task: the first of the user's own messages, where the plan the work starts from is
+/// stated.
+fn task_at(messages: &[&Message], is_output: &impl Fn(usize) -> bool) -> Option<usize> {
+    messages
+        .iter()
+        .enumerate()
+        .position(|(i, m)| m.compaction.is_none() && is_users_words(m) && !is_output(i))
 }
 
 /// Is a message's instruction the whole message, with its reasons, as the user put it? A

@@ -671,8 +671,8 @@ pub(super) struct Turn<'a> {
     pub(super) values: &'a [Value],
     /// The offer of choices it picked from, if one.
     pub(super) offer: Option<usize>,
-    /// The label of the option it picked by label, if one ([`picked_label`]).
-    pub(super) label: Option<&'a str>,
+    /// Its text.
+    pub(super) text: &'a str,
     /// Does it say it takes back what was said before ("scratch that")?
     pub(super) points_back: bool,
 }
@@ -700,7 +700,7 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
         around,
         values,
         offer,
-        label,
+        text,
         points_back,
     } = *turn;
     // What the same message said stands beside it: "We'll do the cabinets in sage green.
@@ -771,34 +771,15 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
             .max()
             .map(|(_, at)| at)
     };
-    // One of the other kind that its own words name twice or more: "scratch the first
-    // person thing, it's close third on Ada" replaces "the narrator is Ada, in first
-    // person", read as a rule.
-    let named_twice = || {
-        found
-            .iter()
-            .enumerate()
-            .filter(|(_, i)| i.kind != kind && i.superseded.is_none() && i.message != message)
-            .map(|(at, _)| (shared(said, &words[at].own), at))
-            .filter(|&(n, _)| n >= 2)
-            .max()
-            .map(|(_, at)| at)
-    };
-    // The newest other pick by label, for a pick by label ("Let's go with C instead"
-    // replaces "We'll go with option B"): options labelled alike are one list.
-    let picked_by_label = || {
-        let label = label.filter(|_| kind == Kind::Decision && !again)?;
-        found.iter().enumerate().rev().find_map(|(at, i)| {
-            let other = words[at].label.as_deref()?;
-            (i.kind == kind && i.superseded.is_none() && i.message != message && other != label)
-                .then_some(at)
-        })
-    };
     let at = best
         .map(|(_, _, _, at)| at)
-        .or_else(picked_by_label)
+        .or_else(|| {
+            (kind == Kind::Decision && !again)
+                .then(|| picked_by_label(found, words, text, message))
+                .flatten()
+        })
         .or_else(named_around)
-        .or_else(named_twice)
+        .or_else(|| named_twice(found, words, turn))
         .or_else(|| {
             let last = found.len().checked_sub(1)?;
             (points_back && found[last].kind == kind && found[last].superseded.is_none())
@@ -807,6 +788,40 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
     let at = at?;
     found[at].superseded = Some(message);
     Some(at)
+}
+
+/// One of the other kind than `turn` that its own words name twice or more: "scratch the
+/// first person thing, it's close third on Ada" replaces "the narrator is Ada, in first
+/// person", read as a rule.
+fn named_twice(found: &[Instruction], words: &[Words], turn: &Turn) -> Option<usize> {
+    found
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.kind != turn.kind && i.superseded.is_none() && i.message != turn.message)
+        .map(|(at, _)| (shared(turn.said, &words[at].own), at))
+        .filter(|&(n, _)| n >= 2)
+        .max()
+        .map(|(_, at)| at)
+}
+
+/// The newest standing decision picked by another label, for a decision said in `message`
+/// that picks by label (`text`: "Let's go with C instead" replaces "We'll go with option
+/// B"): options labelled alike are one list.
+fn picked_by_label(
+    found: &[Instruction],
+    words: &[Words],
+    text: &str,
+    message: usize,
+) -> Option<usize> {
+    let label = picked_label(text)?;
+    found.iter().enumerate().rev().find_map(|(at, i)| {
+        let other = words[at].label.as_deref()?;
+        (i.kind == Kind::Decision
+            && i.superseded.is_none()
+            && i.message != message
+            && other != label)
+            .then_some(at)
+    })
 }
 
 /// A value an instruction sets: its kind (money, a share, a date, a time, a split, or the
