@@ -180,7 +180,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
             || sets_a_deadline(clause)
     });
     let contrast = orders_with_contrast(&lower);
-    (rule || contrast || refuses_ever(&lower)).then_some(Kind::Rule)
+    (rule || contrast || refuses_ever(&lower) || labels_a_rule(&lower)).then_some(Kind::Rule)
 }
 
 /// A rule asked for as a favour ("can you keep your replies under 150 words?", "a small
@@ -226,8 +226,25 @@ fn requests_a_rule(question: &str) -> Option<Kind> {
             "no more than",
         ],
     ) || (says_any(lower, &["under", "below", "within"])
-        && lower.contains(|c: char| c.is_ascii_digit()));
+        && lower.contains(|c: char| c.is_ascii_digit()))
+        || formats_a_class(lower);
     (standing && kind_of(order) == Some(Kind::Rule)).then_some(Kind::Rule)
+}
+
+/// Does an order set the form of a whole class of things ("give all times in 24 hour
+/// format", "write every email in British English", "put all prices in euros"): "all",
+/// "every" or "each" before a bare noun, then how it is given? Not a set named once ("all
+/// the options in a table").
+fn formats_a_class(lower: &str) -> bool {
+    let words: Vec<&str> = lower.split_whitespace().map(word).collect();
+    words.windows(3).any(|w| {
+        matches!(w[0], "all" | "every" | "each")
+            && !matches!(
+                w[1],
+                "the" | "of" | "my" | "your" | "our" | "these" | "those" | "this" | "that"
+            )
+            && matches!(w[2], "in" | "as")
+    })
 }
 
 /// `text` without the sentences that are instructions, line by line: what else the user

@@ -174,6 +174,32 @@ pub(super) fn bounds_between(clause: &str) -> bool {
     })
 }
 
+/// Does a sentence (lower case) open by naming what follows a rule ("One principle for
+/// this: raw data lands untouched", "Constraint: the API stays backwards compatible",
+/// "our convention: …")? A label of a few words, then a statement of three or more.
+pub(super) fn labels_a_rule(lower: &str) -> bool {
+    const LABELS: &[&str] = &[
+        "rule",
+        "rules",
+        "principle",
+        "constraint",
+        "convention",
+        "requirement",
+        "policy",
+    ];
+    let Some((label, rest)) = lower.split_once(':') else {
+        return false;
+    };
+    let label: Vec<&str> = label.split_whitespace().map(word).collect();
+    // "rule" within the label's first words, not "the rule they broke last year was: …".
+    label.len() <= 5
+        && label.iter().take(3).any(|w| LABELS.contains(w))
+        && !label
+            .iter()
+            .any(|w| matches!(*w, "was" | "were" | "is" | "broke" | "had"))
+        && rest.split_whitespace().count() >= 3
+}
+
 /// A refusal stressed at its end: "she won't touch anything with fish in it, ever".
 pub(super) fn refuses_ever(lower: &str) -> bool {
     lower
@@ -466,21 +492,69 @@ pub(super) fn binds(clause: &str) -> bool {
     })
 }
 
-/// Does a clause say what someone may not have ("he can't have chicken, it makes him
-/// itch", "She can't have social media until she's 14")? A rule for whatever is chosen
-/// for them.
+/// Does a clause say what someone may not have or do ("he can't have chicken, it makes him
+/// itch", "She can't have social media until she's 14", "I can't do squats or lunges",
+/// "she can't do stairs"; not the moment's "I can't do math anymore today")? A rule for
+/// whatever is chosen for them.
 pub(super) fn denies(clause: &str) -> bool {
-    says_any(
+    const NOT_A_THING: &[&str] = &[
+        "it",
+        "that",
+        "this",
+        "these",
+        "those",
+        "them",
+        "what",
+        "that's",
+        "much",
+        "more",
+        "enough",
+        "anything",
+        "everything",
+        "all",
+        "any",
+        "both",
+        "either",
+        "another",
+        "one",
+        "two",
+        "the",
+        "a",
+        "so",
+        "better",
+        "well",
+        "without",
+        "justice",
+    ];
+    let words: Vec<&str> = clause.split_whitespace().map(word).collect();
+    let cannot_do = words.windows(3).any(|w| {
+        matches!(w[0], "can't" | "cannot")
+            && w[1] == "do"
+            && !NOT_A_THING.contains(&w[2])
+            && !w[2].is_empty()
+    }) && !says_any(
         clause,
         &[
-            "can't have",
-            "cannot have",
-            "can't eat",
-            "cannot eat",
-            "can't drink",
-            "cannot drink",
+            "anymore",
+            "any more",
+            "today",
+            "tonight",
+            "right now",
+            "at the moment",
         ],
-    ) && !contains_phrase(clause, "have been")
+    );
+    cannot_do
+        || says_any(
+            clause,
+            &[
+                "can't have",
+                "cannot have",
+                "can't eat",
+                "cannot eat",
+                "can't drink",
+                "cannot drink",
+            ],
+        ) && !contains_phrase(clause, "have been")
 }
 
 /// Does a clause set a limit by a number ("our sessions are 3 hours max", "our budget is

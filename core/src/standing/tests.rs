@@ -2667,3 +2667,26 @@ fn a_pick_by_label_replaces_the_pick_from_the_same_list() {
     assert_eq!(picked_label("Option 2 it is."), Some("2".to_owned()));
     assert_eq!(picked_label("I'll go with a blue one."), None);
 }
+
+#[test]
+fn limits_said_as_labels_inabilities_and_formats_for_a_class_are_rules() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "One principle for this: raw data lands untouched, all cleaning happens downstream.",
+            "Constraint: the API stays backwards compatible.",
+            "Injury-wise: I can't do squats or lunges - left knee, old skiing injury.",
+            "can you give all times in 24 hour format btw, our engineer gets confused by am/pm.",
+            "could you write every email in British English?",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "The rule they broke was: nobody merges on Friday.",
+            "I can't do math anymore today.",
+            "I can't do it today.",
+            "Can you put all the options in a table?",
+        ],
+    );
+}
