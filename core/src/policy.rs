@@ -21,6 +21,10 @@
 //!         = c·(T + t)/2 + (w + 1)·g + g·[(w − c)·(t − P) + o·s] / (T − t)
 //! ```
 //!
+//! (A summarizer that sends its request as a continuation of the conversation
+//! ([`Continuation`](crate::summary::Continuation)) reads what is folded from the cache
+//! instead: the summarizer's input term is then an upper bound.)
+//!
 //! Both terms that depend on `t` grow with it: **the deeper the cut, the cheaper the
 //! run** — shallow cuts pay the rewrite and the summary often, for small prompts saved.
 //! So the policy cuts to the floor of what must stay: the stable prefix, room for the

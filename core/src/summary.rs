@@ -54,6 +54,47 @@ pub struct SummaryRequest {
     pub attempt: u32,
     /// Tokens of the prompt.
     pub input_tokens: u64,
+    /// The same request as a continuation of the conversation, when it can be one: a
+    /// summarizer that is the conversation's own model reads the messages from the
+    /// provider's prompt cache instead of a fresh transcript (a tenth of the price).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub continuation: Option<Continuation>,
+}
+
+/// A summary request sent as a continuation of the conversation: the conversation's first
+/// [`messages`](Self::messages) messages exactly as the run was given them (and as the
+/// caller sends them to its model: same system prompt, same tools), then
+/// [`instruction`](Self::instruction) as a user message. The provider reads that prefix
+/// from its prompt cache — the agent's last call wrote it — so the summarizer's input
+/// costs what a cached prompt costs, where the transcript of [`SummaryRequest::prompt`] is
+/// billed in full. The answer is handled as any other.
+///
+/// Offered only where it can pay: the run asks no other summary model than the
+/// conversation's ([`CompactionConfig::summary_model`](crate::config::CompactionConfig)
+/// unset), the request is the first attempt of a summary made in one piece, and the
+/// messages and instruction fit the model's window beside the answer. Keep the tools and
+/// `tool_choice` as the agent sends them (changing them misses the cache); the
+/// instruction tells the model to call none, and an answer without text counts as an
+/// empty summary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "camelCase")
+)]
+pub struct Continuation {
+    /// How many of the conversation's messages to send first (a prefix of those the run
+    /// was given).
+    pub messages: usize,
+    /// Their tokens.
+    pub prefix_tokens: u64,
+    /// The user message that follows them: what to summarize, and how.
+    pub instruction: String,
+    /// Its tokens.
+    pub instruction_tokens: u64,
 }
 
 /// Why a summarizer did not deliver, or why its answer was refused.

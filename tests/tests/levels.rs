@@ -639,6 +639,71 @@ fn summary_requests_carry_the_configured_summary_model() {
 }
 
 #[test]
+fn a_summary_in_one_piece_can_be_sent_as_a_continuation_of_the_conversation() {
+    let messages = agent_session(20, 40);
+    let compactor = summarizing_compactor(&messages, 0.25, |_| {});
+    let scripted = Scripted::always(Script::Extract);
+    let outcome = run_with(&compactor, messages.clone(), Trigger::Proactive, &scripted)
+        .0
+        .expect("compacts");
+    let seen = scripted.seen.lock().expect("seen");
+    let accountant = compactor.accountant();
+    let mut continued = 0;
+    for request in seen.iter() {
+        let Some(continuation) = &request.continuation else {
+            continue;
+        };
+        continued += 1;
+        // The prefix is the conversation as given, up to the last message folded: every
+        // message it covers, none of the raw tail the result keeps.
+        let prefix = &messages[..continuation.messages];
+        assert!(
+            request
+                .covers
+                .iter()
+                .all(|id| prefix.iter().any(|m| &m.id == id))
+        );
+        let tail = outcome.messages.last().expect("a tail");
+        assert!(!prefix.iter().any(|m| m.id == tail.id));
+        assert_eq!(
+            continuation.prefix_tokens,
+            accountant.count_messages(prefix).iter().sum::<u64>()
+        );
+        // The instruction names where the summary starts: the first message it covers.
+        let first = prefix
+            .iter()
+            .find(|m| request.covers.contains(&m.id))
+            .expect("a covered message");
+        let text = first.text();
+        let opening: Vec<&str> = text.split_whitespace().take(5).collect();
+        assert!(
+            continuation.instruction.contains(&opening.join(" ")),
+            "{}",
+            continuation.instruction
+        );
+        assert!(continuation.instruction.contains("call no tool"));
+        assert!(
+            continuation.prefix_tokens + continuation.instruction_tokens
+                <= compactor.budget().max_context_tokens
+        );
+    }
+    assert!(continued > 0, "no request offered a continuation");
+    drop(seen);
+
+    // Another summary model reads no cache of this conversation: no continuation.
+    let other = summarizing_compactor(&messages, 0.25, |c| {
+        c.summary_model = Some("gpt-4o-mini".into());
+    });
+    let scripted = Scripted::always(Script::Extract);
+    run_with(&other, messages, Trigger::Proactive, &scripted)
+        .0
+        .expect("compacts");
+    let seen = scripted.seen.lock().expect("seen");
+    assert!(!seen.is_empty());
+    assert!(seen.iter().all(|r| r.continuation.is_none()));
+}
+
+#[test]
 fn a_run_that_cannot_cut_enough_reports_no_progress() {
     let messages = agent_session(6, 3);
     let compactor = compactor_for(tokens_of(&messages), 0.99, |c| c.min_reduction = 0.9);

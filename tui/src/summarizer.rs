@@ -457,6 +457,7 @@ mod tests {
             deadline_ms: 0,
             attempt: 1,
             input_tokens: 0,
+            continuation: None,
         };
         let failed: Vec<bool> = (0..6)
             .map(|_| faulty.summarize(&request).is_err())
@@ -514,6 +515,7 @@ mod tests {
             deadline_ms: 0,
             attempt: 1,
             input_tokens: 20,
+            continuation: None,
         }
     }
 

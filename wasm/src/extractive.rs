@@ -23,6 +23,7 @@ const REQUEST_FIELDS: &[&str] = &[
     "attempt",
     "deadlineMs",
     "inputTokens",
+    "continuation",
 ];
 
 /// Answers a summary request with the built-in extractive summarizer: the transcript's

@@ -293,6 +293,28 @@ export interface SummaryRequest {
   deadlineMs: number;
   /** Tokens of the prompt. */
   inputTokens: number;
+  /**
+   * The same request as a continuation of the conversation, when it can be one: send the
+   * conversation's first `continuation.messages` messages exactly as your agent sends them
+   * (same system prompt, same tools and `tool_choice`), then `continuation.instruction` as
+   * a user message. The provider reads those messages from its prompt cache, which the
+   * agent's last call wrote: a tenth of a fresh transcript's price. Offered when the
+   * summary model is the conversation's, for the first attempt of a summary in one piece
+   * that fits the window beside its answer.
+   */
+  continuation?: Continuation;
+}
+
+/** A summary request as a continuation of the conversation (`SummaryRequest.continuation`). */
+export interface Continuation {
+  /** How many of the conversation's messages to send first. */
+  messages: number;
+  /** Their tokens. */
+  prefixTokens: number;
+  /** The user message that follows them: what to summarize, and how. */
+  instruction: string;
+  /** Its tokens. */
+  instructionTokens: number;
 }
 
 /** The second argument of `summarize`. */

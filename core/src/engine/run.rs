@@ -14,6 +14,7 @@ use crate::level::Level;
 use crate::message::{Message, MessageId};
 use crate::overflow::Target;
 use crate::prompt::{PromptKind, build_with};
+use crate::summary::Continuation;
 use crate::validate::validate;
 
 /// The share of its allowance a summary is expected at before any answer was seen; each
@@ -379,8 +380,59 @@ impl Run {
         }
     }
 
+    /// Part `part` of job `j` as a continuation of the conversation, where it can be one
+    /// ([`Continuation`]): a summary in one piece, first asked, of the summary model that
+    /// is the conversation's, whose messages and instruction fit the window beside the
+    /// answer.
+    fn continuation(&self, j: usize, part: PartRef) -> Option<Continuation> {
+        let compactor = &self.compactor;
+        let job = self.level.as_ref()?.jobs.get(j)?;
+        let chunk = job.part(part)?;
+        let kind = job.prompt_kind(part);
+        if compactor.config.summary_model.is_some()
+            || job.chunks.len() != 1
+            || chunk.attempt != 1
+            || matches!(kind, PromptKind::Reduce)
+        {
+            return None;
+        }
+        // The run's input messages the summary folds: those it replaces, and those they
+        // stand for.
+        let replaced: Vec<&MessageId> = job
+            .replace
+            .iter()
+            .filter_map(|&i| self.current.get(i))
+            .map(|m| &m.id)
+            .collect();
+        let folded = |m: &Message| replaced.contains(&&m.id) || job.covers.contains(&m.id);
+        let start = self.original.iter().position(folded)?;
+        let end = self.original.iter().rposition(folded)? + 1;
+        let accountant = &compactor.accountant;
+        let prefix_tokens: u64 = accountant
+            .count_messages(&self.original[..end])
+            .iter()
+            .sum();
+        let instruction = crate::prompt::continuation(
+            kind,
+            chunk.max_output_tokens,
+            compactor.config.instructions.as_deref(),
+            &opening(&self.original[start]),
+        );
+        let instruction_tokens = accountant.text_tokens(&instruction);
+        let needs = prefix_tokens
+            .saturating_add(instruction_tokens)
+            .saturating_add(chunk.max_output_tokens);
+        (needs <= compactor.budget.max_context_tokens).then_some(Continuation {
+            messages: end,
+            prefix_tokens,
+            instruction,
+            instruction_tokens,
+        })
+    }
+
     /// Builds the request for part `part` of job `j` and puts it in flight.
     fn request(&mut self, j: usize, part: PartRef) -> Option<SummaryRequest> {
+        let continuation = self.continuation(j, part);
         let config = &self.compactor.config;
         let accountant = &self.compactor.accountant;
         let level = self.level.as_mut()?;
@@ -433,6 +485,7 @@ impl Run {
             deadline_ms,
             attempt: chunk.attempt,
             input_tokens,
+            continuation,
         };
         level.report.requests += 1;
         self.report.requests += 1;
@@ -619,4 +672,17 @@ impl Run {
             report: self.report.clone(),
         }));
     }
+}
+
+/// The opening words of a message, on one line: how a continuation's instruction names
+/// where the summary starts.
+fn opening(message: &Message) -> String {
+    const WORDS: usize = 12;
+    let text = message.text();
+    let words: Vec<&str> = text.split_whitespace().take(WORDS + 1).collect();
+    let mut out = words[..words.len().min(WORDS)].join(" ");
+    if words.len() > WORDS {
+        out.push_str(" …");
+    }
+    out
 }

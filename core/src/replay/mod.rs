@@ -18,21 +18,23 @@
 //! shared prefix, the reply priming included — is **written** to the cache by this call,
 //! and billed at [`Prices::cache_write`] in place of the uncached price (1.0 bills a write
 //! as plain input, as OpenAI and Gemini do; Anthropic's five-minute cache is 1.25).
-//! Summarizer requests are billed at 1× for their input and [`Prices::output`] for the
-//! summary they return. The agent's own answers cost the same under every policy and are
-//! left out.
+//! A summarizer request is sent as its [`Continuation`] where it offers one, as a caller
+//! whose summary model is the agent's sends it: the conversation's prefix it shares with
+//! the previous call's prompt is read from the cache, at [`Prices::cached`]; the rest of its
+//! input — a continuation's newer messages and instruction, or a request's transcript — is
+//! billed at 1×, and the summary it returns at [`Prices::output`]. The agent's own answers
+//! cost the same under every policy and are left out.
 //!
 //! Every figure is relative to keeping everything — an unlimited window, priced alike —
 //! which the same pass computes beside the policy's.
 
 mod seen;
 
-use std::cell::Cell;
-
 use crate::driver::{Clock, Summarize};
 use crate::engine::{Compactor, Status, SummaryFailure, SummaryRequest, Trigger};
 use crate::live::Session;
 use crate::message::{Message, Role};
+use crate::summary::Continuation;
 use crate::tokens::TokenAccountant;
 use seen::Seen;
 
@@ -78,8 +80,13 @@ pub struct Call {
     pub cached_tokens: u64,
     /// Of which written: the rest.
     pub written_tokens: u64,
-    /// Tokens handed to the summarizer before the call.
+    /// Tokens of the summary requests' prompts before the call.
     pub summary_input_tokens: u64,
+    /// What was sent for them: each request's continuation where it offers one (its
+    /// prefix and instruction), else its prompt.
+    pub summary_sent_tokens: u64,
+    /// Of which read from the cache.
+    pub summary_cached_tokens: u64,
     /// Tokens the summarizer returned before the call.
     pub summary_output_tokens: u64,
     /// Compactions made before the call.
@@ -190,26 +197,62 @@ pub fn calls(messages: &[Message]) -> Vec<usize> {
 struct Counting<'a, S> {
     inner: &'a S,
     accountant: &'a TokenAccountant,
-    input: Cell<u64>,
-    output: Cell<u64>,
+    taken: std::cell::RefCell<Taken>,
+}
+
+/// What went to the summarizer and came back.
+#[derive(Default)]
+struct Taken {
+    /// Tokens of every request's prompt.
+    input: u64,
+    /// Of which those of the requests without a continuation.
+    transcripts: u64,
+    /// The continuations of the others, sent in place of their prompts.
+    continued: Vec<Continuation>,
+    /// Tokens of the summaries.
+    output: u64,
 }
 
 impl<S: Summarize> Summarize for Counting<'_, S> {
     async fn summarize(&self, request: &SummaryRequest) -> Result<String, SummaryFailure> {
-        self.input.set(self.input.get() + request.input_tokens);
+        {
+            let mut taken = self.taken.borrow_mut();
+            taken.input += request.input_tokens;
+            match &request.continuation {
+                Some(continuation) => taken.continued.push(continuation.clone()),
+                None => taken.transcripts += request.input_tokens,
+            }
+        }
         let answer = self.inner.summarize(request).await;
         if let Ok(text) = &answer {
-            let tokens = self.accountant.text_tokens(text);
-            self.output.set(self.output.get() + tokens);
+            self.taken.borrow_mut().output += self.accountant.text_tokens(text);
         }
         answer
     }
 }
 
 impl<S> Counting<'_, S> {
-    /// The tokens in and out since the last take.
-    fn take(&self) -> (u64, u64) {
-        (self.input.take(), self.output.take())
+    /// What went in and out since the last take.
+    fn take(&self) -> Taken {
+        self.taken.take()
+    }
+}
+
+impl Taken {
+    /// The tokens these requests sent, of which read from the cache, and their cost with
+    /// the summaries': a continuation's prefix is read from the cache as far as it runs
+    /// over the first `shared` messages (tokens per message: `tokens`) of the prompt the
+    /// previous call sent; the rest of what is sent is billed at 1×.
+    fn billed(&self, prices: &Prices, tokens: &[u64], shared: usize) -> (u64, u64, f64) {
+        let (mut sent, mut read) = (self.transcripts, 0u64);
+        for c in &self.continued {
+            let end = c.messages.min(shared).min(tokens.len());
+            read += tokens[..end].iter().sum::<u64>().min(c.prefix_tokens);
+            sent += c.prefix_tokens + c.instruction_tokens;
+        }
+        let cost =
+            prices.cached * read as f64 + (sent - read) as f64 + prices.output * self.output as f64;
+        (sent, read, cost)
     }
 }
 
@@ -253,8 +296,7 @@ pub async fn replay<S: Summarize, C: Clock>(
     let counting = Counting {
         inner: summarizer,
         accountant,
-        input: Cell::new(0),
-        output: Cell::new(0),
+        taken: Default::default(),
     };
     let priming = accountant.total(&[]);
     let absolute = compactor.budget().absolute_limit;
@@ -285,6 +327,9 @@ pub async fn replay<S: Summarize, C: Clock>(
         let previous = prompt.messages.len();
         prompt.messages.extend_from_slice(new);
         prompt.tokens.extend(counts);
+        // The conversation a compaction starts from, per message: what its requests'
+        // continuations send first.
+        let given = (policy.rule == Rule::Session).then(|| prompt.tokens.clone());
         let change = match policy.rule {
             Rule::KeepEverything => Change::default(),
             Rule::Trim => {
@@ -304,7 +349,9 @@ pub async fn replay<S: Summarize, C: Clock>(
         };
         before = prompt.tokens.iter().sum();
         let prompt_tokens = before + priming;
-        let (summary_input_tokens, summary_output_tokens) = counting.take();
+        let taken = counting.take();
+        let (summary_sent_tokens, summary_cached_tokens, summaries) =
+            taken.billed(prices, given.as_deref().unwrap_or_default(), previous);
         replay.failures += change.failures;
         replay.first_failure = replay.first_failure.take().or(change.error);
         replay.calls.push(Call {
@@ -312,14 +359,14 @@ pub async fn replay<S: Summarize, C: Clock>(
             prompt_tokens,
             cached_tokens: cached,
             written_tokens: prompt_tokens - cached,
-            summary_input_tokens,
-            summary_output_tokens,
+            summary_input_tokens: taken.input,
+            summary_sent_tokens,
+            summary_cached_tokens,
+            summary_output_tokens: taken.output,
             compactions: change.compactions,
             over_window: policy.rule != Rule::KeepEverything && prompt_tokens > absolute,
             facts_seen: seen.share(),
-            cost: price(prices, cached, prompt_tokens)
-                + summary_input_tokens as f64
-                + prices.output * summary_output_tokens as f64,
+            cost: price(prices, cached, prompt_tokens) + summaries,
             baseline_cost: baseline,
         });
         progress(done + 1, points.len());

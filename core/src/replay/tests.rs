@@ -89,7 +89,8 @@ fn cached_and_written_add_up_to_the_prompt() {
             assert_eq!(call.cached_tokens + call.written_tokens, call.prompt_tokens);
             let expected = 0.1 * call.cached_tokens as f64
                 + call.written_tokens as f64
-                + call.summary_input_tokens as f64
+                + 0.1 * call.summary_cached_tokens as f64
+                + (call.summary_sent_tokens - call.summary_cached_tokens) as f64
                 + 4.0 * call.summary_output_tokens as f64;
             assert!((call.cost - expected).abs() < 1e-6, "{rule:?}");
         }
@@ -112,6 +113,14 @@ fn the_prompt_is_the_sessions_and_never_over_the_window() {
     // line worth writing about tool outputs alone, and the trail carries their facts); a
     // compacted call rewrites much of its prompt.
     assert!(replay.calls.iter().any(|c| c.summary_input_tokens > 0));
+    // Sent as continuations of the conversation, most of their input is the previous
+    // call's prompt, read from the cache.
+    assert!(
+        replay
+            .calls
+            .iter()
+            .any(|c| c.summary_cached_tokens > c.summary_sent_tokens / 2)
+    );
     let compacted = replay
         .calls
         .iter()
