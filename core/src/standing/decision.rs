@@ -548,7 +548,7 @@ pub(super) fn names_a_day(words: &[&str]) -> bool {
 }
 
 /// Does it move a part of the work to a day ("the launch moves to Tuesday 6 May", "soft
-/// open is now Thursday June 19")?
+/// open is now Thursday June 19", "the pilot moves to April")?
 pub(super) fn moves_a_day(lower: &str) -> bool {
     let clause = first_clause(lower);
     [
@@ -560,7 +560,14 @@ pub(super) fn moves_a_day(lower: &str) -> bool {
     ]
     .iter()
     .find_map(|mark| clause.split_once(mark))
-    .is_some_and(|(_, to)| names_a_day(&first_words(to)))
+    .is_some_and(|(_, to)| {
+        let words = first_words(to);
+        // "The pilot moves to April": a month alone, said first.
+        names_a_day(&words)
+            || words
+                .first()
+                .is_some_and(|w| super::overrides::MONTHS.contains(&word(w)))
+    })
 }
 
 /// Words that make a sentence a decision when the user speaks for the work (not "my
@@ -677,7 +684,12 @@ pub(super) fn someone_chose(lower: &str) -> bool {
         .collect();
     let chose = |at: usize| match words.get(at..at + 2) {
         Some(["picked" | "chose" | "chosen", _]) => Some(at + 1),
-        Some(["decided" | "settled", "on"] | ["went", "with"] | ["opted", "for"]) => Some(at + 2),
+        Some(
+            ["decided" | "settled", "on"]
+            | ["went", "with"]
+            | ["opted", "for"]
+            | ["switched", "to"],
+        ) => Some(at + 2),
         _ => None,
     };
     (1..4.min(words.len())).any(|at| {

@@ -100,6 +100,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     if reports_advice(&lower) || reports_scores(&lower) || muses(&lower) || reports_a_saying(&lower)
     {
         return None;
+    } else if let Some(kind) = after_its_topic(&lower) {
+        return Some(kind);
     }
     let replaces = contains_phrase(&lower, "replace") && lower.contains(" with ");
     let now_doing = says_any(&lower, NOW_DOING) && is_override(&lower);
@@ -119,20 +121,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         || replaces
         || now_doing
         || plans_instead(&lower);
-    // "One of my engineers asked whether we should use X": a question reported;
-    // "whatever we pick has to be easy to clean": a rule for any choice.
-    // Not "an estate sale for whatever's left": a thing, named.
-    let wonders = says_any(
-        &lower.replace("whatever's", "what's"),
-        &[
-            "whether",
-            "wondering if",
-            "wonder if",
-            "asked if",
-            "whatever",
-            "whichever",
-        ],
-    );
+    let wonders = wonders(&lower);
     // "I'd rather not have a free tier at all": a preference against, a rule.
     let refuses = prefers_against(&lower);
     let decides = !wonders
@@ -181,6 +170,65 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     });
     let contrast = orders_with_contrast(&lower);
     (rule || contrast || refuses_ever(&lower) || labels_a_rule(&lower)).then_some(Kind::Rule)
+}
+
+/// Does a sentence (lower case) wonder about a choice, or set a rule for any choice? "One of
+/// my engineers asked whether we should use X": a question reported; "whatever we pick has
+/// to be easy to clean": a rule for any choice. Not "an estate sale for whatever's left": a
+/// thing, named.
+fn wonders(lower: &str) -> bool {
+    says_any(
+        &lower.replace("whatever's", "what's"),
+        &[
+            "whether",
+            "wondering if",
+            "wonder if",
+            "asked if",
+            "whatever",
+            "whichever",
+        ],
+    )
+}
+
+/// The kind of the order of a sentence that names what it is for first ("for the candles
+/// make it 8 not 5", "actually, for the venue use the barn"): what follows the topic, when
+/// it is an order. `lower` is lower case.
+fn after_its_topic(lower: &str) -> Option<Kind> {
+    let start = [
+        "actually ",
+        "actually, ",
+        "ok ",
+        "ok, ",
+        "and ",
+        "also ",
+        "so ",
+    ]
+    .iter()
+    .find_map(|opener| lower.strip_prefix(opener))
+    .unwrap_or(lower);
+    let topic = start.strip_prefix("for ")?;
+    // "for now …", "for example …": when, or how it is said, not what it is for.
+    let first = topic.split_whitespace().next().map(word);
+    if first.is_some_and(|w| {
+        matches!(
+            w,
+            "now" | "example" | "instance" | "once" | "what" | "sure" | "real" | "me" | "us"
+        )
+    }) {
+        return None;
+    }
+    // The order starts within a few words of "for", right after the topic or its comma
+    // ("for the Q3 report, use the new template").
+    topic
+        .match_indices(' ')
+        .take(4)
+        .map(|(at, _)| &topic[at + 1..])
+        .take_while(|rest| {
+            let named = topic[..topic.len() - rest.len()].trim_end();
+            !named.trim_end_matches(',').contains(',')
+        })
+        .filter(|rest| is_imperative(rest))
+        .find_map(kind_of)
 }
 
 /// A rule asked for as a favour ("can you keep your replies under 150 words?", "a small

@@ -2690,3 +2690,41 @@ fn limits_said_as_labels_inabilities_and_formats_for_a_class_are_rules() {
         ],
     );
 }
+
+#[test]
+fn an_order_after_the_thing_it_is_for_is_read() {
+    assert_eq!(
+        kind_of("Actually for the candles make it 8 not 5, they fly off the shelves."),
+        Some(Kind::Decision)
+    );
+    assert_eq!(kind_of("for the venue use the barn"), Some(Kind::Decision));
+    assert_eq!(
+        kind_of("For the Q3 report, use the new template."),
+        Some(Kind::Decision)
+    );
+    assert_kind(
+        None,
+        &[
+            "For what it's worth, I like it.",
+            "For dinner we had pasta.",
+        ],
+    );
+}
+
+#[test]
+fn a_part_moved_to_a_month_and_a_switch_made_by_others_are_decisions() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "The pilot moves to April, with main fieldwork from May.",
+            "so they switched to heather gray, same design.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "My sister moves to April's place next week.",
+            "They switched to Linux years ago.",
+        ],
+    );
+}
