@@ -169,7 +169,9 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
             || sets_a_deadline(clause)
     });
     let contrast = orders_with_contrast(&lower);
-    (rule || contrast || refuses_ever(&lower) || labels_a_rule(&lower)).then_some(Kind::Rule)
+    let each_time = orders_each_time(&lower);
+    (rule || contrast || each_time || refuses_ever(&lower) || labels_a_rule(&lower))
+        .then_some(Kind::Rule)
 }
 
 /// Does a sentence (lower case) wonder about a choice, or set a rule for any choice? "One of

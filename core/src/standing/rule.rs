@@ -200,6 +200,32 @@ pub(super) fn labels_a_rule(lower: &str) -> bool {
         && rest.split_whitespace().count() >= 3
 }
 
+/// Does a sentence (lower case) order what to do each time something comes up ("when you
+/// give me numbers, quote prices before tax", "whenever you touch the schema, add a
+/// migration")? An order for every time, a rule.
+pub(super) fn orders_each_time(lower: &str) -> bool {
+    let lower = lower.strip_prefix("and ").unwrap_or(lower);
+    [
+        "when you ",
+        "whenever you ",
+        "every time you ",
+        "each time you ",
+    ]
+    .iter()
+    .any(|lead| lower.starts_with(lead))
+        && lower.split_once(", ").is_some_and(|(when, order)| {
+            // "when you get a chance, send me the draft": once, when it suits.
+            let once = says_any(
+                when,
+                &[
+                    "chance", "moment", "minute", "sec", "second", "time", "ready", "done",
+                    "finished", "free", "can", "back",
+                ],
+            );
+            !once && is_imperative(order) && !asks(order)
+        })
+}
+
 /// A refusal stressed at its end: "she won't touch anything with fish in it, ever".
 pub(super) fn refuses_ever(lower: &str) -> bool {
     lower

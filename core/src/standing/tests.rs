@@ -2728,3 +2728,22 @@ fn a_part_moved_to_a_month_and_a_switch_made_by_others_are_decisions() {
         ],
     );
 }
+
+#[test]
+fn an_order_for_each_time_and_a_stressed_refusal_are_rules() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "And when you give me numbers, quote prices before tax and delivery.",
+            "whenever you touch the schema, add a migration.",
+            "I really don't want any of the old URLs to break.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "When you get a chance, send me the draft.",
+            "When you said Postgres, did you mean RDS?",
+        ],
+    );
+}

@@ -304,7 +304,10 @@ pub(super) fn respelled(lower: &str) -> String {
         .replace("non negotiable", "non-negotiable")
         .replace("nonnegotiable", "non-negotiable")
         .replace("never mind", "nevermind")
-        .replace("let us ", "let's ");
+        .replace("let us ", "let's ")
+        // "I really don't want any old URL to break": the mark without its stress.
+        .replace("really don't", "don't")
+        .replace("really do not", "do not");
     // Spelled so only where a clause opens ("lets do that", "ok ill send it"): "it lets
     // you", "an ill fit" are words of their own.
     const OPENING: &[(&str, &str)] = &[("lets", "let's"), ("ill", "i'll")];
