@@ -87,7 +87,9 @@ pub struct SummaryRequest {
 )]
 pub struct Continuation {
     /// How many of the conversation's messages to send first (a prefix of those the run
-    /// was given).
+    /// was given). A top-level system prompt — Anthropic's `system`, Gemini's
+    /// `systemInstruction`, the Responses API's `instructions` — counts as the first; every
+    /// other message or item is one.
     pub messages: usize,
     /// Their tokens.
     pub prefix_tokens: u64,

@@ -307,7 +307,11 @@ export interface SummaryRequest {
 
 /** A summary request as a continuation of the conversation (`SummaryRequest.continuation`). */
 export interface Continuation {
-  /** How many of the conversation's messages to send first. */
+  /**
+   * How many of the conversation's messages to send first. A top-level system prompt
+   * (Anthropic's `system`, Gemini's `systemInstruction`, the Responses API's
+   * `instructions`) counts as the first; every other message or item is one.
+   */
   messages: number;
   /** Their tokens. */
   prefixTokens: number;
