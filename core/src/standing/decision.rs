@@ -386,7 +386,8 @@ pub(super) fn does_as_a_plan_first(lower: &str) -> bool {
     }
     matches!(*who, "we" | "i")
         && (DOING.contains(verb) || (*who == "we" && *verb == "use"))
-        && !next.ends_with("ing")
+        // Not "we keep getting errors"; "we keep everything in one sheet" is a plan.
+        && (!next.ends_with("ing") || next.ends_with("thing"))
         && !matches!(
             *next,
             "to" | "it" | "that" | "this" | "them" | "care" | "turns" | "a"
@@ -567,6 +568,18 @@ pub(super) fn moves_a_day(lower: &str) -> bool {
             || words
                 .first()
                 .is_some_and(|w| super::overrides::MONTHS.contains(&word(w)))
+    }) || set_for_a_day(clause)
+}
+
+/// Is a part of the work set for a day where it happens ("Launch is at the spring gala on
+/// May 16"): "is at", a place of a few words, then "on" and the day? Not "is on leave
+/// until Tuesday", "is on fire since Monday".
+fn set_for_a_day(clause: &str) -> bool {
+    clause.split_once(" is at ").is_some_and(|(_, rest)| {
+        rest.split_once(" on ").is_some_and(|(place, day)| {
+            place.split_whitespace().count() <= 4
+                && names_a_day(&first_words(day).into_iter().take(2).collect::<Vec<_>>())
+        })
     })
 }
 

@@ -2718,6 +2718,8 @@ fn a_part_moved_to_a_month_and_a_switch_made_by_others_are_decisions() {
         &[
             "The pilot moves to April, with main fieldwork from May.",
             "so they switched to heather gray, same design.",
+            "Ok, we keep everything in one sheet with a column for category.",
+            "Launch is at the spring gala on May 16, where we hand out printed copies.",
         ],
     );
     assert_kind(
@@ -2725,6 +2727,8 @@ fn a_part_moved_to_a_month_and_a_switch_made_by_others_are_decisions() {
         &[
             "My sister moves to April's place next week.",
             "They switched to Linux years ago.",
+            "Our statistician is on leave until Tuesday.",
+            "The build is on fire since Monday.",
         ],
     );
 }
