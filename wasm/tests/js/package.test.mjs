@@ -319,8 +319,14 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // topics read as none, acceptances before an order, returns to an earlier choice, a rule
 // after what it is for, a sentence's frame words kept out of links: 2.5 kB more, 315,381
 // B, and the line moved to 320 kB (on the same 64 chats at 25%: rules 194 -> 198, newest
-// decisions 226 -> 230, superseded stated as current 6 -> 2 of 153).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 320 kB", (t) => {
+// decisions 226 -> 230, superseded stated as current 6 -> 2 of 153). Summary requests
+// offered as continuations of the conversation (read from the provider's prompt cache: the
+// lite package is the one that calls a model), sayings of others read as none, picks by
+// label, rules under a label, for each time or as what someone can't do, orders after
+// their topic: 3.7 kB more, 320,538 B, and the line moved to 325 kB (on 24 chats not read
+// before, at 25% of their tokens rules 69 -> 72 of 73; over 128 chats newest decisions
+// 478 -> 484 of 510, superseded stated as current 6 -> 3 of 303).
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 325 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -329,5 +335,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 320
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 320_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 325_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
