@@ -640,10 +640,33 @@ fn summary_requests_carry_the_configured_summary_model() {
 
 #[test]
 fn a_summary_in_one_piece_can_be_sent_as_a_continuation_of_the_conversation() {
+    // Assistant messages with words, and of tool calls alone.
+    for messages in [agent_session(20, 40), file_reads(20)] {
+        continued_as_the_conversation(&messages);
+    }
     let messages = agent_session(20, 40);
-    let compactor = summarizing_compactor(&messages, 0.25, |_| {});
+
+    // Another summary model reads no cache of this conversation: no continuation.
+    let other = summarizing_compactor(&messages, 0.25, |c| {
+        c.summary_model = Some("gpt-4o-mini".into());
+    });
     let scripted = Scripted::always(Script::Extract);
-    let outcome = run_with(&compactor, messages.clone(), Trigger::Proactive, &scripted)
+    run_with(&other, messages, Trigger::Proactive, &scripted)
+        .0
+        .expect("compacts");
+    let seen = scripted.seen.lock().expect("seen");
+    assert!(!seen.is_empty());
+    assert!(seen.iter().all(|r| r.continuation.is_none()));
+}
+
+/// Runs a compaction of `messages` to 70% of their tokens (the conversation fits the
+/// window, as where a session compacts before a call) and checks every continuation its
+/// requests offer: the conversation as given up to the last message folded, an
+/// instruction that names where the summary starts, within the window.
+fn continued_as_the_conversation(messages: &[Message]) {
+    let compactor = summarizing_compactor(messages, 0.7, |_| {});
+    let scripted = Scripted::always(Script::Extract);
+    let outcome = run_with(&compactor, messages.to_vec(), Trigger::Proactive, &scripted)
         .0
         .expect("compacts");
     let seen = scripted.seen.lock().expect("seen");
@@ -669,15 +692,20 @@ fn a_summary_in_one_piece_can_be_sent_as_a_continuation_of_the_conversation() {
             continuation.prefix_tokens,
             accountant.count_messages(prefix).iter().sum::<u64>()
         );
-        // The instruction names where the summary starts: the first message it covers.
+        // The instruction names where the summary starts: the first message it covers (a
+        // message of tool calls alone reads as its calls).
         let first = prefix
             .iter()
             .find(|m| request.covers.contains(&m.id))
             .expect("a covered message");
         let text = first.text();
         let opening: Vec<&str> = text.split_whitespace().take(5).collect();
+        assert!(!opening.is_empty());
         assert!(
-            continuation.instruction.contains(&opening.join(" ")),
+            // (its double quotes made single, inside the instruction's quotes)
+            continuation
+                .instruction
+                .contains(&opening.join(" ").replace('"', "'")),
             "{}",
             continuation.instruction
         );
@@ -687,20 +715,9 @@ fn a_summary_in_one_piece_can_be_sent_as_a_continuation_of_the_conversation() {
                 <= compactor.budget().max_context_tokens
         );
     }
-    assert!(continued > 0, "no request offered a continuation");
-    drop(seen);
-
-    // Another summary model reads no cache of this conversation: no continuation.
-    let other = summarizing_compactor(&messages, 0.25, |c| {
-        c.summary_model = Some("gpt-4o-mini".into());
-    });
-    let scripted = Scripted::always(Script::Extract);
-    run_with(&other, messages, Trigger::Proactive, &scripted)
-        .0
-        .expect("compacts");
-    let seen = scripted.seen.lock().expect("seen");
-    assert!(!seen.is_empty());
-    assert!(seen.iter().all(|r| r.continuation.is_none()));
+    // Each in one piece, first asked, within the window: every request offers one.
+    assert!(continued > 0);
+    assert_eq!(continued, seen.len(), "a request offered no continuation");
 }
 
 #[test]

@@ -412,11 +412,17 @@ impl Run {
             .count_messages(&self.original[..end])
             .iter()
             .sum();
+        // Where the summary starts, as the model can find it: the first folded message with
+        // words (a reasoning item has none to show); none, no continuation.
+        let first = self.original[start..end]
+            .iter()
+            .map(opening)
+            .find(|o| !o.is_empty())?;
         let instruction = crate::prompt::continuation(
             kind,
             chunk.max_output_tokens,
             compactor.config.instructions.as_deref(),
-            &opening(&self.original[start]),
+            &first,
         );
         let instruction_tokens = accountant.text_tokens(&instruction);
         let needs = prefix_tokens
@@ -674,8 +680,8 @@ impl Run {
     }
 }
 
-/// The opening words of a message, on one line: how a continuation's instruction names
-/// where the summary starts.
+/// The opening words of a message, on one line (its calls read as `name(arguments)`): how a
+/// continuation's instruction names where the summary starts.
 fn opening(message: &Message) -> String {
     const WORDS: usize = 12;
     let text = message.text();
