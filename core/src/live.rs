@@ -104,6 +104,8 @@ pub struct Session {
     /// Appends since the session was made (calls), and the tokens they added (each as
     /// [`policy::call_growth`] counts it): the growth per call the default policy weighs.
     growth: (u64, u64),
+    /// Has a compaction been applied: the run outgrows its window, and will again.
+    outgrown: bool,
 }
 
 impl Session {
@@ -131,6 +133,7 @@ impl Session {
             changes: None,
             compactable: true,
             growth: (0, 0),
+            outgrown: false,
         };
         session.append(messages);
         // The history it starts from is not a call's growth.
@@ -210,16 +213,17 @@ impl Session {
     /// and deferral when it applies ([`crate::policy`]).
     fn judge(&mut self) {
         let observed = self.observed();
+        let cut = observed.as_ref().map(|seen| self.cut(seen));
         let assessment = &mut self.assessment;
         (assessment.signals, assessment.target) = judge(
             assessment.total_tokens,
             assessment.message_count,
             &assessment.budget,
         );
-        if let Some(seen) = observed {
-            let depth = policy::depth(&seen);
+        if let (Some(seen), Some((depth, trigger))) = (observed, cut) {
             assessment.target.tokens = depth;
             let signals = &mut assessment.signals;
+            signals.over_trigger = seen.tokens > trigger;
             if signals.over_trigger
                 && !signals.over_absolute_limit
                 && !policy::pays(&seen, &self.compactor.config().prices, depth)
@@ -227,6 +231,21 @@ impl Session {
                 signals.over_trigger = false;
             }
         }
+    }
+
+    /// The default policy's cut: its depth, and the size above which it is made (the
+    /// configured trigger, or earlier where that is cheaper, unless the caller set the
+    /// trigger).
+    fn cut(&self, seen: &Observed) -> (u64, u64) {
+        let config = self.compactor.config();
+        let depth = policy::depth(seen);
+        let configured = self.assessment.budget.trigger_tokens;
+        let trigger = if config.budget.trigger_ratio.is_some() || !self.outgrown {
+            configured
+        } else {
+            policy::trigger(seen, &config.prices, depth, configured)
+        };
+        (depth, trigger)
     }
 
     /// What the default policy weighs, when it applies: the caller set no target, and
@@ -269,7 +288,10 @@ impl Session {
     /// The handle runs go through: the policy's depth when it applies.
     fn runner(&self) -> Compactor {
         match self.observed() {
-            Some(seen) => self.compactor.for_policy(policy::depth(&seen)),
+            Some(seen) => {
+                let (depth, trigger) = self.cut(&seen);
+                self.compactor.for_policy(depth, trigger)
+            }
             None => self.compactor.clone(),
         }
     }
@@ -368,6 +390,7 @@ impl Session {
         self.changes = changes;
         self.compactable = compactable;
         self.growth = growth;
+        self.outgrown = true;
         self.judge();
     }
 
@@ -562,6 +585,37 @@ mod tests {
         }
         // Cutting to 0.75 would take six or more.
         assert!((1..=2).contains(&compactions), "{compactions}");
+    }
+
+    #[test]
+    fn once_outgrown_the_policy_cuts_where_a_cut_is_cheapest() {
+        let compactor = Compactor::for_window(24_000);
+        let trigger = compactor.budget().trigger_tokens;
+        let messages = agent(200);
+        let mut session = Session::new(&compactor, "s", messages[..2].to_vec());
+        let mut cuts_at = Vec::new();
+        for pair in messages[2..].chunks(2) {
+            session.append(pair.iter().cloned());
+            if session.assess().needs_compaction() {
+                cuts_at.push(session.assess().total_tokens);
+                futures_executor::block_on(session.compact(
+                    Trigger::Proactive,
+                    &Extractive,
+                    &Stopped,
+                ))
+                .expect("compacts");
+            }
+        }
+        assert!(cuts_at.len() >= 2, "{cuts_at:?}");
+        // The first cut waits for the configured trigger: a run that never gets there
+        // is never compacted.
+        assert!(cuts_at[0] > trigger, "{cuts_at:?} {trigger}");
+        // Later ones come earlier, where rewriting the prompt costs less than reading
+        // it whole until the trigger.
+        assert!(
+            cuts_at[1..].iter().all(|&at| at < trigger * 9 / 10),
+            "{cuts_at:?} {trigger}"
+        );
     }
 
     #[test]

@@ -40,6 +40,11 @@
 //! summaries), the trigger waits for the absolute limit: the session compacts only when
 //! the prompt would not fit otherwise.
 //!
+//! Once a session has been compacted, it has outgrown its window and will again: its
+//! later cuts come where they cost least per call ([`cheapest_trigger`]), not at the
+//! configured trigger, when that is earlier. The first cut waits for the trigger: a run
+//! that never gets there is never compacted.
+//!
 //! # How its summaries are sized
 //!
 //! A cut under the policy sizes its summaries for cost ([`Sizing::THRIFT`]): the
@@ -242,6 +247,31 @@ pub fn depth(seen: &Observed) -> u64 {
     } else {
         seen.target
     }
+}
+
+/// The size at which a cut to `depth` is cheapest to make, per call of the run: a cut at
+/// `T` starts a cycle of `(T − depth) / g` calls whose prompts average `(T + depth) / 2`,
+/// and pays the rewrite and the summary's output `K = (w − c)·(depth − P) + o·s` once
+/// ([module docs](self)), so the cost per call `c·(T + depth)/2 + g·K/(T − depth)` is least
+/// at `T = depth + √(2·g·K / c)`. `None` when nothing is cheaper than waiting (free cache
+/// reads, no growth seen).
+pub fn cheapest_trigger(seen: &Observed, prices: &Prices, depth: u64) -> Option<u64> {
+    if prices.cached <= 0.0 || seen.growth <= 0.0 {
+        return None;
+    }
+    let rewrite =
+        (prices.cache_write - prices.cached).max(0.0) * depth.saturating_sub(seen.stable) as f64;
+    let answer = seen.summary as f64 * (1.0 - Sizing::THRIFT.trail_share);
+    let once = rewrite + prices.output * answer;
+    let span = (2.0 * seen.growth * once / prices.cached).sqrt();
+    let at = depth as f64 + span;
+    (at.is_finite() && at < seen.absolute as f64).then_some(at as u64)
+}
+
+/// The size above which a cut to `depth` is made: the configured `trigger`, or the size
+/// at which the cut is cheapest ([`cheapest_trigger`]) when that comes first.
+pub fn trigger(seen: &Observed, prices: &Prices, depth: u64, trigger: u64) -> u64 {
+    cheapest_trigger(seen, prices, depth).map_or(trigger, |at| at.min(trigger))
 }
 
 /// Does a cut to `depth` pay for itself before the absolute limit forces the next one?

@@ -130,12 +130,13 @@ impl Compactor {
         })
     }
 
-    /// This handle with its runs aiming at `target_tokens` and sizing their summaries for
-    /// cost (sharing memo, cache and sessions): a cut under a session's policy
-    /// ([`crate::policy`]).
-    pub(crate) fn for_policy(&self, target_tokens: u64) -> Self {
+    /// This handle with its runs aiming at `target_tokens`, proactive above
+    /// `trigger_tokens`, and sizing their summaries for cost (sharing memo, cache and
+    /// sessions): a cut under a session's policy ([`crate::policy`]).
+    pub(crate) fn for_policy(&self, target_tokens: u64, trigger_tokens: u64) -> Self {
         let mut handle = self.clone();
         handle.budget.target_tokens = target_tokens;
+        handle.budget.trigger_tokens = trigger_tokens;
         handle.sizing = Sizing::THRIFT;
         handle
     }
