@@ -1085,8 +1085,94 @@ pub(super) fn reports_a_deal(said: &str) -> bool {
         .is_some_and(|w| DONE.contains(&word(w)))
 }
 
+/// A pick said by its label at the head of the sentence ("Option B for the GCSE option
+/// blocks", "So apply for C, the garden-level one"): the label, then at most what it is
+/// for. Not "Option B is cheaper": what is said of an option. (A pick by place, "the
+/// second one", picks only after a message that listed options.)
+pub(super) fn names_a_pick(text: &str) -> bool {
+    const PICKS: &[&str] = &[
+        "go", "apply", "take", "pick", "choose", "book", "try", "use",
+    ];
+    const THEN: &[&str] = &["for", "then", "please", "instead", "it", "-", "—"];
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let lower: Vec<String> = tokens
+        .iter()
+        .map(|t| crate::case::lowercase(word(t)))
+        .collect();
+    let start = lower
+        .iter()
+        .position(|w| !OPENERS.contains(&w.as_str()))
+        .unwrap_or(lower.len());
+    let at = |i: usize| lower.get(start + i).map_or("", String::as_str);
+    let label = |i: usize| {
+        tokens.get(start + i).is_some_and(|t| {
+            let t = word(t);
+            (t.len() == 1 && t.chars().all(|c| c.is_ascii_uppercase()) && t != "I" && t != "A")
+                || (t.len() <= 2 && t.chars().all(|c| c.is_ascii_digit()))
+        })
+    };
+    // Where the pick ends: the index of its last word.
+    let end = if at(0) == "option" && label(1) {
+        Some(1)
+    } else if PICKS.contains(&at(0)) {
+        let from = usize::from(matches!(at(1), "for" | "with"));
+        if at(1 + from) == "option" && label(2 + from) {
+            Some(2 + from)
+        } else if tokens
+            .get(start + 1 + from)
+            .is_some_and(|t| word(t).len() == 1)
+            && label(1 + from)
+        {
+            Some(1 + from)
+        } else {
+            None
+        }
+    } else {
+        None
+    };
+    end.is_some_and(|end| {
+        let last = tokens[start + end];
+        let closed = last.ends_with([',', '.', '!', ';', ':']);
+        closed
+            || tokens
+                .get(start + end + 1)
+                .is_none_or(|next| THEN.contains(&crate::case::lowercase(next).as_str()))
+    })
+}
+
+/// Does an order place a person, named ("put Ravi at table 3", "seat Aunt May next to
+/// the door", "pair Tom with Aisha")? The verb, then a capitalised name, then where or
+/// with whom.
+pub(super) fn places_a_person(text: &str) -> bool {
+    const PLACES: &[&str] = &["put", "seat", "move", "pair", "assign", "swap", "give"];
+    const WHERE: &[&str] = &[
+        "at", "on", "in", "to", "with", "next", "beside", "between", "for", "onto",
+    ];
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let start = tokens
+        .iter()
+        .position(|t| !OPENERS.contains(&crate::case::lowercase(word(t)).as_str()))
+        .unwrap_or(tokens.len());
+    let [verb, rest @ ..] = &tokens[start..] else {
+        return false;
+    };
+    if !PLACES.contains(&crate::case::lowercase(word(verb)).as_str()) {
+        return false;
+    }
+    // The name: one or two capitalised words, then where.
+    let named = rest
+        .iter()
+        .take_while(|t| word(t).starts_with(|c: char| c.is_uppercase()) && word(t) != "I")
+        .count();
+    (1..=2).contains(&named)
+        && rest
+            .get(named)
+            .is_some_and(|t| WHERE.contains(&crate::case::lowercase(word(t)).as_str()))
+}
+
 /// A choice that ends on what it replaces, said as a name ("snowball instead, I need the
-/// quick wins", "the RAV4 hybrid from the private seller instead"): a few words, not a
+/// quick wins", "the RAV4 hybrid from the private seller instead", "OK, the Crane at 5
+/// coins instead"): a few words, not a
 /// thing described ("it's cheaper instead"), not what someone did ("I took the train
 /// instead").
 pub(super) fn ends_instead(lower: &str) -> bool {
@@ -1094,7 +1180,8 @@ pub(super) fn ends_instead(lower: &str) -> bool {
         "it", "it's", "that", "that's", "there", "this", "which", "what", "how", "why", "if",
         "when", "or", "maybe", "you", "they", "he", "she", "i", "we",
     ];
-    let first = lower.split([',', ';', '—']).next().unwrap_or("");
+    // "OK, the Crane at 5 coins instead": the first clause past an opener.
+    let first = first_clause(lower);
     let first = first.trim().trim_end_matches(['.', '!']).trim_end();
     let Some(named) = first.strip_suffix(" instead") else {
         return false;
@@ -1780,6 +1867,14 @@ pub(super) fn speaks_for_the_work(lower: &str) -> bool {
         return false;
     }
     let first = word(first);
+    // "I feel like a proper landlord now rather than …": how the user feels.
+    if first == "i"
+        && words
+            .get(1)
+            .is_some_and(|w| matches!(word(w), "feel" | "felt" | "look" | "sound" | "seem"))
+    {
+        return false;
+    }
     // Someone else, or a thing, as the subject: a report, not a choice.
     const OTHERS: &[&str] = &[
         "what",

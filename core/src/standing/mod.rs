@@ -114,6 +114,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         || drops_a_choice(&lower)
         || opens_dropping(&lower)
         || orders_a_pick(&lower)
+        || names_a_pick(text)
+        || places_a_person(text)
         || ends_choosing(&lower)
         || settles(&lower)
         || does_as_a_plan(&lower)
@@ -166,11 +168,14 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
             || keeps_to(clause)
             || abstains(clause)
             || prohibits(clause)
+            || bounds_a_class(clause)
             || sets_a_deadline(clause)
     });
     let contrast = orders_with_contrast(&lower);
+    // "customer emails stay out of the feature tables, full stop": stressed as it ends.
+    let stressed = stressed_at_its_end(&lower);
     let each_time = orders_each_time(&lower);
-    (rule || contrast || each_time || refuses_ever(&lower) || labels_a_rule(&lower))
+    (rule || contrast || stressed || each_time || refuses_ever(&lower) || labels_a_rule(&lower))
         .then_some(Kind::Rule)
 }
 
@@ -277,7 +282,10 @@ fn requests_a_rule(question: &str) -> Option<Kind> {
         ],
     ) || (says_any(lower, &["under", "below", "within"])
         && lower.contains(|c: char| c.is_ascii_digit()))
-        || formats_a_class(lower);
+        || formats_a_class(lower)
+        // "can you keep the messages to tenants short and friendly, no legal jargon": how
+        // all of a kind is written, with what it must leave out.
+        || excludes(lower);
     (standing && kind_of(order) == Some(Kind::Rule)).then_some(Kind::Rule)
 }
 
@@ -529,7 +537,7 @@ fn kinds_in<'t>(
                 }
             }
         } else if settles_what_was_asked(sentence, discussed, at == 0)
-            || (at == 0 && asked.is_some_and(|m| picks_a_named_option(&m.text(), sentence)))
+            || (at == 0 && asked.is_some_and(|m| picks_an_option(&m.text(), sentence)))
         {
             // "pgloader for the bulk copy", "imerovigli. the quiet thing sold me …": what
             // was asked, settled.

@@ -407,6 +407,25 @@ pub(super) fn answers_a_choice(question: &str, reply: &str) -> bool {
     subject_words(reply).iter().any(|w| options.contains(w))
 }
 
+/// Does the first sentence of a reply pick one of the options the message before it
+/// offered, by its name or by its place?
+pub(super) fn picks_an_option(listed: &str, sentence: &str) -> bool {
+    picks_a_named_option(listed, sentence) || picks_by_its_place(listed, sentence)
+}
+
+/// Does the first sentence of a reply pick one of the numbered options the message before
+/// it listed by its place ("The second one. Copies of the model are a nightmare …"), with
+/// or without a question offering them?
+fn picks_by_its_place(listed: &str, sentence: &str) -> bool {
+    let numbered = listed
+        .lines()
+        .filter(|line| line.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .count();
+    numbered >= 2
+        && !sentence.trim_end().ends_with('?')
+        && picks_by_place(&crate::case::lowercase(sentence))
+}
+
 /// Is a sentence (lower case) a pick of a listed option by its place, and nothing more:
 /// "The third one.", "second one", "the last option", "Option 2.", "number 3"?
 fn picks_by_place(sentence: &str) -> bool {
@@ -466,7 +485,7 @@ fn option_names(message: &str) -> Vec<String> {
 /// one." after "**Option 2: Rotating templates**", "AGM then")? A few words, every word of
 /// substance among the options' names: a reply that only shares a word with them ("good
 /// list.", "We've got a Little Giant.") picks nothing.
-pub(super) fn picks_a_named_option(asked: &str, reply: &str) -> bool {
+fn picks_a_named_option(asked: &str, reply: &str) -> bool {
     let lower = crate::case::lowercase(reply.trim());
     let clause = first_clause(&lower);
     // "Studs — I found them at 16 inch centers": a label for what follows, no pick.

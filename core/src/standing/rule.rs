@@ -226,6 +226,29 @@ pub(super) fn orders_each_time(lower: &str) -> bool {
         })
 }
 
+/// A statement stressed as settled by a clause of its own after it ("customer emails stay
+/// out of the feature tables, full stop", "we ship on Tuesdays, no exceptions"): not
+/// "always" or "ever" alone ("yes, always" answers).
+pub(super) fn stressed_at_its_end(lower: &str) -> bool {
+    const SETTLED: &[&str] = &[
+        "full stop",
+        "period",
+        "no exceptions",
+        "no exception",
+        "without exception",
+        "non-negotiable",
+        "not negotiable",
+    ];
+    let parts: Vec<&str> = clauses(lower).collect();
+    parts.windows(2).any(|pair| {
+        let said = word(pair[1].trim_end_matches(['.', '!']));
+        SETTLED.contains(&said)
+            && pair[0].split_whitespace().count() >= 3
+            && !asks(pair[0])
+            && !SUBJECTS.contains(&first_words(pair[0]).first().map_or("", |w| word(w)))
+    })
+}
+
 /// A refusal stressed at its end: "she won't touch anything with fish in it, ever".
 pub(super) fn refuses_ever(lower: &str) -> bool {
     lower
@@ -1028,6 +1051,35 @@ pub(super) fn forbids_a_thing(clause: &str) -> bool {
     clause.strip_prefix("no ").is_some_and(names_a_thing)
         || NOTHING.iter().any(|n| clause.starts_with(n))
         || no_one_may
+        || bounds_a_class(clause)
+}
+
+/// Does a clause set a bound on a whole class by a number ("nothing over 80,000 miles",
+/// "nobody on less than 13.50 an hour", "I'd say no one under 18")?
+pub(super) fn bounds_a_class(clause: &str) -> bool {
+    const BOUNDS: &[&str] = &[
+        "over", "above", "under", "below", "past", "beyond", "less", "more", "older", "younger",
+        "longer", "shorter", "cheaper", "pricier",
+    ];
+    let words: Vec<&str> = first_words(clause).into_iter().map(word).collect();
+    let words = match words.as_slice() {
+        ["i'd", "say", rest @ ..] => rest,
+        all => all,
+    };
+    let who = match words {
+        ["no", "one", ..] => 2,
+        ["nothing" | "nobody" | "none", ..] => 1,
+        _ => return false,
+    };
+    // The bound, then its number: "over 80,000", "less than 13.50".
+    let rest = &words[who..];
+    rest.iter().take(3).enumerate().any(|(at, w)| {
+        BOUNDS.contains(w)
+            && rest[at + 1..]
+                .iter()
+                .take(2)
+                .any(|n| n.starts_with(|c: char| c.is_ascii_digit() || c == '$'))
+    })
 }
 
 /// Does a "let's not" speak of the pace ("Fine, let's not overthink it", "let's not
@@ -1133,12 +1185,32 @@ pub(super) fn is_pure_stress(sentence: &str) -> bool {
 
 /// An order with the thing not to do beside it: "Give me grams, not cups.", "write it in
 /// plain English, no legalese"; the order may follow what it is for ("for the email, write
-/// dates like 8 April, not April 8").
+/// dates like 8 April, not April 8"), or bind the work ("the runbook should use role
+/// names, not people's names").
 pub(super) fn orders_with_contrast(lower: &str) -> bool {
+    let ordered = |clause: &str| is_imperative(clause) || binds_the_work(clause);
     (lower.contains(", not ") || excludes(lower))
-        && (clauses(lower).next().is_some_and(is_imperative)
+        && (clauses(lower).next().is_some_and(ordered)
             || lower
                 .split_once(", not ")
                 .and_then(|(order, _)| clauses(order).last())
-                .is_some_and(is_imperative))
+                .is_some_and(ordered))
+}
+
+/// Does a clause say what the work should do ("the runbook should use role names"), not
+/// what someone should ("you should try it") or what a thing will be ("it should be
+/// sorted by then")?
+fn binds_the_work(clause: &str) -> bool {
+    let words: Vec<&str> = clause.split_whitespace().map(word).collect();
+    words.windows(2).enumerate().any(|(at, pair)| {
+        pair[0] == "should"
+            && at > 0
+            && !matches!(pair[1], "be" | "have" | "get")
+            && !words[..at].iter().any(|w| {
+                matches!(
+                    *w,
+                    "i" | "you" | "we" | "he" | "she" | "they" | "it" | "that" | "this"
+                )
+            })
+    })
 }

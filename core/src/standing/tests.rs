@@ -2202,6 +2202,14 @@ fn a_reply_that_names_a_listed_option_by_its_place_picks_it() {
         assert_eq!(found[0].kind, Kind::Decision, "{reply}");
         assert_eq!(found[0].text, reply);
     }
+    // With more said after it, and no question offering the list.
+    let laid_out = "Three common approaches:\n\n1. **Separate copies**, one per scenario.\n2. **A scenario selector** on Inputs.\n3. **Scenario Manager**.";
+    let found = reply_to(
+        laid_out,
+        "The second one. Copies of the model are a nightmare and nobody remembers Scenario Manager. Show me how the live column works.",
+    );
+    assert_eq!(found[0].kind, Kind::Decision, "{found:?}");
+    assert!(found[0].text.starts_with("The second one."), "{found:?}");
     // Asked back, said of something else, or after a message that listed nothing: no pick.
     for (asked, reply) in [
         (listed, "The third one?"),
@@ -2748,6 +2756,53 @@ fn an_order_for_each_time_and_a_stressed_refusal_are_rules() {
         &[
             "When you get a chance, send me the draft.",
             "When you said Postgres, did you mean RDS?",
+        ],
+    );
+}
+
+#[test]
+fn a_pick_by_label_or_place_and_a_person_placed_are_decisions() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Option B for the GCSE option blocks - it keeps triple science separate.",
+            "So apply for C, the garden-level one near Federal.",
+            "OK, the Crane at 5 coins instead, that's the middle ground.",
+            "put Ravi at table 3, he knows Hannah's boyfriend Chris",
+            "so seat Aunt May next to the door",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "Option B is cheaper but slower.",
+            "The first one was better.",
+            "I feel like a proper landlord now rather than someone who just ignores texts.",
+            "Dan's uni friends all go at table 7, all nine of them.",
+        ],
+    );
+}
+
+#[test]
+fn bounds_on_a_class_and_settled_statements_are_rules() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "and also nobody on less than 13.50 an hour, including the kp.",
+            "I'd say nothing over 80,000 miles, I want this to last us like 8 years.",
+            "In fact, customer emails and phone numbers stay out of the feature tables, full stop.",
+            "Also, the runbook should use role names, not people's names.",
+            "Can you keep the messages to tenants short and friendly, no legal jargon - she doesn't need it.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "Oh god no.",
+            "hell no.",
+            "cheers for all this, feel way more on top of it",
+            "Nobody bought the Crane at 6.",
+            "you should use tabs, not spaces, in my opinion",
         ],
     );
 }

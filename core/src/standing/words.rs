@@ -594,7 +594,11 @@ pub(super) fn is_imperative(lower: &str) -> bool {
     };
     // A number opens a measure or a count ("7.4 questions out of 312"), never an order;
     // a verb in the past opens what happened ("didn't always do lol").
+    // A possessive opens its subject ("Dan's uni friends all go at table 7").
+    let possessive = first.ends_with("'s") && first != "let's";
     if SUBJECTS.contains(&first)
+        || INTERJECTIONS.contains(&first)
+        || possessive
         || first.starts_with(|c: char| c.is_ascii_digit())
         || matches!(
             first,
@@ -623,6 +627,13 @@ pub(super) fn is_imperative(lower: &str) -> bool {
     let states = |i: usize| words.get(i).is_some_and(|w| SUBJECT_VERBS.contains(w));
     !(states(at + 1) || (states(at + 2) && !TAKES_A_CLAUSE.contains(&first)))
 }
+
+/// Words that open an exclamation, not an order: "Oh god no.", "hell no", "cheers for all
+/// this".
+const INTERJECTIONS: &[&str] = &[
+    "god", "gosh", "hell", "cheers", "thanks", "wow", "yay", "ugh", "haha", "lol", "omg", "damn",
+    "jeez", "whoa", "phew",
+];
 
 /// Orders whose object is a clause of its own ("make sure the build is green"), and the
 /// words that open a prohibition ("nothing that sounds like a threat").
