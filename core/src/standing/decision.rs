@@ -1391,7 +1391,8 @@ pub(super) fn changes_to(lower: &str) -> bool {
 
 /// What a statement sets to a new value, when it says so ("moving the race to May 4",
 /// "I'm raising beanies to $28", "we're bumping the 8 oz jars to $10", "push the first
-/// drill to the 19th"): the words of substance of the thing, between the verb and "to".
+/// drill to the 19th"): the words of substance of the thing, between the verb and "to";
+/// or before "is" in a part settled anew ("config file is INI via configparser then").
 /// None when it names nothing ("bump him to $7") or moves itself ("we're moving to
 /// Denver").
 pub(super) fn changed_thing(said: &str) -> Option<Vec<String>> {
@@ -1401,6 +1402,10 @@ pub(super) fn changed_thing(said: &str) -> Option<Vec<String>> {
 
 /// What one sentence sets to a new value ([`changed_thing`]).
 fn thing_set_anew(sentence: &str) -> Option<Vec<String>> {
+    let said: Vec<&str> = picked_then(sentence).split_whitespace().collect();
+    if let Some(part) = part_then(&said) {
+        return Some(subject_words(&part.join(" ")));
+    }
     let words = first_words(sentence);
     let rest = match words.as_slice() {
         ["i'm" | "we're" | "i'll" | "we'll" | "i" | "we", rest @ ..] => rest,
@@ -1439,7 +1444,15 @@ const CHANGE_VERBS: &[&str] = &[
 /// title 'The Quiet Founder'", "raising beanies to $28")?
 pub(super) fn orders_a_pick(lower: &str) -> bool {
     let words = first_words(lower);
-    changes_to(lower)
+    // "fine, give it to priya then": a part of the work, handed to someone (not "give it
+    // to me straight").
+    let hands_over = matches!(
+        words.as_slice(),
+        ["give" | "hand" | "offer" | "award", "it" | "them", "to", who, ..]
+            if !matches!(word(who), "me" | "us" | "you" | "him" | "her" | "them")
+    );
+    hands_over
+        || changes_to(lower)
         || thing_set_anew(lower).is_some()
         || matches!(
             words.as_slice(),
@@ -1769,10 +1782,20 @@ pub(super) fn ends_choosing(lower: &str) -> bool {
 }
 
 /// Does a sentence open by naming its pick and "then" ("fastapi then, pydantic is
-/// already in our stack")? Not "see you then", "and then".
+/// already in our stack", "Ok, config file is INI via configparser then")? Not "see you
+/// then", "and then", "it is what it is then".
 pub(super) fn names_then(lower: &str) -> bool {
-    // "fine, Formik then since the team already knows it": past the word that gives in,
-    // before the reason.
+    let words: Vec<&str> = picked_then(lower).split_whitespace().collect();
+    matches!(words.as_slice(), [.., before, "then"]
+        if (words.len() <= 4 || part_then(&words).is_some())
+            && !matches!(words.as_slice(), ["that" | "this" | "it", "is" | "was", ..])
+            && !["see", "and", "since", "by", "until", "back", "only", "even", "just", "you"]
+                .contains(before))
+}
+
+/// The first clause of a sentence past the word that gives in and before the reason
+/// ("fine, Formik then since the team already knows it": "Formik then").
+fn picked_then(lower: &str) -> &str {
     let first = lower
         .split([',', ';', '—'])
         .map(str::trim)
@@ -1783,15 +1806,30 @@ pub(super) fn names_then(lower: &str) -> bool {
             )
         })
         .unwrap_or("");
-    let first = [" since ", " because ", " as "]
+    [" since ", " because ", " as "]
         .iter()
         .fold(first, |part, mark| part.split(mark).next().unwrap_or(part))
-        .trim();
-    let words: Vec<&str> = first.split_whitespace().collect();
-    matches!(words.as_slice(), [.., before, "then"]
-        if words.len() <= 4
-            && !["see", "and", "since", "by", "until", "back", "only", "even", "just", "you"]
-                .contains(before))
+        .trim()
+        .trim_end_matches(['.', '!'])
+}
+
+/// The part a clause ending in "then" sets ("config file is INI via configparser then":
+/// "config file"): a few words of a thing, "is" or "are", its value.
+fn part_then<'a, 'w>(words: &'a [&'w str]) -> Option<&'a [&'w str]> {
+    let is = words
+        .iter()
+        .take(4)
+        .position(|w| matches!(*w, "is" | "are"))
+        .filter(|&at| at > 0)?;
+    let thing = word(words[0]);
+    let plain = words.len() <= 8
+        && words.last() == Some(&"then")
+        && !SUBJECTS.contains(&thing)
+        && !matches!(thing, "that" | "this" | "which")
+        && !words
+            .iter()
+            .any(|w| matches!(*w, "if" | "what" | "when" | "how" | "there"));
+    plain.then(|| &words[..is])
 }
 
 /// Does a clause name its choice and say "it is" after it ("traefik it is, since k3s

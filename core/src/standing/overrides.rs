@@ -616,8 +616,10 @@ pub(super) fn take_back_named(
                     && i.message != message
                     && shared(chosen, &w.own) == 0
             })
-            .map(|(at, (_, w))| (shared(named, &w.said), at))
-            .filter(|&(n, _)| n >= least)
+            // Tied on its sentences' words, the one whose whole text names more of it
+            // ("Config: … Config file in TOML, …" over "… exclude metadata file").
+            .map(|(at, (_, w))| ((shared(named, &w.said), shared(named, &w.own)), at))
+            .filter(|&((n, _), _)| n >= least)
             .max()
     };
     // Half the words it names, at the least: "rather than a long list of rules" does not

@@ -2806,3 +2806,87 @@ fn bounds_on_a_class_and_settled_statements_are_rules() {
         ],
     );
 }
+
+#[test]
+fn a_part_settled_anew_with_then_replaces_the_choice_that_named_it() {
+    let found = read(&[
+        ("user", "Help me build a CLI."),
+        ("assistant", "Sure. What should the config hold?"),
+        (
+            "user",
+            "Project name, DB url, excluded tables. We'll keep the config file in TOML, .dbsnap.toml in the repo root.",
+        ),
+        ("assistant", "Done. Next, the create command?"),
+        (
+            "user",
+            "For create, we'll use pg_dump custom format and write a metadata file.",
+        ),
+        (
+            "assistant",
+            "tomllib is not in Python 3.8; tomli would have to be vendored.",
+        ),
+        (
+            "user",
+            "Right, tomli. Ok, config file is INI via configparser then, .dbsnap.ini. Ugly but stdlib.",
+        ),
+    ]);
+    let toml = found
+        .iter()
+        .find(|i| i.text.contains("TOML"))
+        .unwrap_or_else(|| panic!("{found:?}"));
+    assert!(toml.superseded.is_some(), "{found:?}");
+    let create = found
+        .iter()
+        .find(|i| i.text.contains("pg_dump"))
+        .expect("read");
+    assert!(create.superseded.is_none(), "{found:?}");
+    assert!(
+        found.iter().any(|i| i.text.contains("INI") && i.overrides),
+        "{found:?}"
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "fine, give it to priya then, she was a close second anyway",
+            "SQLite then.",
+        ],
+    );
+    assert_kind(None, &["that is fine then", "give it to me straight"]);
+}
+
+#[test]
+fn a_part_named_as_replaced_takes_back_the_choice_whose_text_names_more_of_it() {
+    // Each shares one word of its sentences with "config file"; the first names both in
+    // its whole text.
+    let texts = [
+        "Config: project name, DB url, excluded tables. Config file in TOML, .dbsnap.toml in the repo root.",
+        "create command: pg_dump custom format, with the excludes and the metadata file.",
+    ];
+    let said = ["Config: project name, DB url, excluded tables.", texts[1]];
+    let mut found: Vec<Instruction> = texts
+        .iter()
+        .enumerate()
+        .map(|(message, text)| Instruction {
+            kind: Kind::Decision,
+            text: (*text).to_owned(),
+            overrides: false,
+            replaced: None,
+            superseded: None,
+            message,
+        })
+        .collect();
+    let words: Vec<Words> = texts
+        .iter()
+        .zip(said)
+        .map(|(text, said)| Words::read(text, Vec::new(), subject_words(said), None))
+        .collect();
+    let named = subject_words("config file");
+    let taken = take_back_named(
+        &mut found,
+        &words,
+        (&named, "config file is INI then"),
+        Kind::Decision,
+        2,
+    );
+    assert_eq!(taken, Some(0), "{found:?}");
+}
