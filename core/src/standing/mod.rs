@@ -116,6 +116,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         || orders_a_pick(&lower)
         || names_a_pick(text)
         || places_a_person(text)
+        || named_anew(&lower)
         || ends_choosing(&lower)
         || settles(&lower)
         || does_as_a_plan(&lower)

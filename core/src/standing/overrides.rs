@@ -249,11 +249,39 @@ pub(super) fn is_override(text: &str) -> bool {
     opens
         || drops_a_choice(&lower)
         || changes_to(&lower)
+        || named_anew(&lower)
         || takes_back_outright(text)
         || OVERRIDE_MARKS
             .iter()
             .chain(REPLACING)
             .any(|m| contains_phrase(&lower, m) && !(refuses && m.ends_with("rather")))
+}
+
+/// Does a sentence give a thing its new name, quoted, "now" ("The board voted on the name
+/// and it's "Connected at Any Age" now", "it is now called "Harbor Lights"")? Not a
+/// quote of what was said ("she said "it's fine" now and then").
+pub(super) fn named_anew(lower: &str) -> bool {
+    let quoted = |rest: &str| {
+        let rest = rest.trim_start();
+        let open = rest.chars().next().filter(|c| matches!(c, '"' | '“'))?;
+        let inner = &rest[open.len_utf8()..];
+        let close = inner.find(['"', '”'])?;
+        let name = &inner[..close];
+        (!name.trim().is_empty() && name.split_whitespace().count() <= 8)
+            .then(|| inner[close..].chars().skip(1).collect::<String>())
+    };
+    ["it's ", "it is "].iter().any(|mark| {
+        lower.match_indices(mark).any(|(at, m)| {
+            quoted(&lower[at + m.len()..])
+                .is_some_and(|after| after.trim_start().starts_with("now"))
+        })
+    }) || ["is now called ", "it's now called ", "now called "]
+        .iter()
+        .any(|mark| {
+            lower
+                .match_indices(mark)
+                .any(|(at, m)| quoted(&lower[at + m.len()..]).is_some())
+        })
 }
 
 /// Does an opening message's sentence state the plan the work starts from ("I'm planning

@@ -2890,3 +2890,26 @@ fn a_part_named_as_replaced_takes_back_the_choice_whose_text_names_more_of_it() 
     );
     assert_eq!(taken, Some(0), "{found:?}");
 }
+
+#[test]
+fn a_name_given_anew_replaces_the_name_chosen_before() {
+    let found = read(&[
+        ("user", "Help me write a grant for our community project."),
+        ("assistant", "Happy to. What is the project called?"),
+        (
+            "user",
+            "Let's call it Digital Front Porch, because that's where people in this town talk.",
+        ),
+        ("assistant", "Great name. Next, the budget."),
+        (
+            "user",
+            "The board voted on the name and it's \"Connected at Any Age\" now - they thought Digital Front Porch sounded too cute.",
+        ),
+    ]);
+    let old = found
+        .iter()
+        .find(|i| i.text.starts_with("Let's call it"))
+        .unwrap_or_else(|| panic!("{found:?}"));
+    assert!(old.superseded.is_some(), "{found:?}");
+    assert_kind(None, &["she said \"it's fine\" now and then"]);
+}
