@@ -35,6 +35,12 @@ pub(super) const OVERRIDE_MARKS: &[&str] = &[
     "let's switch",
     "changes everything",
     "reverse that",
+    // "so: flip it. east to west, start at Torres".
+    "flip it",
+    "flip that",
+    "reverse it",
+    "the other way round",
+    "the other way around",
     "undo that",
     "not what i said",
     "new decision",

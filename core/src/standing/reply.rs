@@ -486,8 +486,13 @@ fn option_names(message: &str) -> Vec<String> {
 /// substance among the options' names: a reply that only shares a word with them ("good
 /// list.", "We've got a Little Giant.") picks nothing.
 fn picks_a_named_option(asked: &str, reply: &str) -> bool {
-    let lower = crate::case::lowercase(reply.trim());
+    let lower = crate::case::lowercase(unbulleted(reply.trim()));
+    // "go west to east, want to end at the towers": the option, gone with.
     let clause = first_clause(&lower);
+    let clause = ["go ", "do ", "going ", "doing "]
+        .iter()
+        .find_map(|verb| clause.strip_prefix(verb))
+        .unwrap_or(clause);
     // "Studs — I found them at 16 inch centers": a label for what follows, no pick.
     let labels = !clause.is_empty()
         && lower.find(clause).is_some_and(|at| {

@@ -2913,3 +2913,35 @@ fn a_name_given_anew_replaces_the_name_chosen_before() {
     assert!(old.superseded.is_some(), "{found:?}");
     assert_kind(None, &["she said \"it's fine\" now and then"]);
 }
+
+#[test]
+fn an_option_gone_with_then_flipped_is_replaced() {
+    let listed = "The W can be done in either direction:\n\n**West to east (start at Paine Grande, end at Base Torres)**\n- Pros: finish with the towers\n\n**East to west (start at Central, end at Paine Grande)**\n- Pros: hardest climb on fresh legs";
+    let found = read(&[
+        ("user", "Plan our Patagonia trek."),
+        ("assistant", listed),
+        (
+            "user",
+            "- go west to east, want to end at the towers\n- refugio options for that?",
+        ),
+        (
+            "assistant",
+            "Chileno and Central are the refugios on the east side.",
+        ),
+        (
+            "user",
+            "- Chileno full Feb 20 going west to east\n- so: flip it. east to west, start at Torres",
+        ),
+    ]);
+    let gone = found
+        .iter()
+        .find(|i| i.text.contains("go west to east"))
+        .unwrap_or_else(|| panic!("{found:?}"));
+    assert!(gone.superseded.is_some(), "{found:?}");
+    assert!(
+        found
+            .iter()
+            .any(|i| i.text.contains("east to west, start at Torres") && i.overrides),
+        "{found:?}"
+    );
+}
