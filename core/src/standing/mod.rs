@@ -103,7 +103,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     } else if let Some(kind) = after_its_topic(&lower) {
         return Some(kind);
     }
-    let replaces = contains_phrase(&lower, "replace") && lower.contains(" with ");
+    let replaces =
+        contains_phrase(&lower, "replace") && lower.contains(" with ") && !edits_a_passage(&lower);
     let now_doing = says_any(&lower, NOW_DOING) && is_override(&lower);
     let idiom = says_any(&lower, DECISION_IDIOMS)
         || accepts(&lower)
@@ -196,6 +197,41 @@ fn wonders(lower: &str) -> bool {
             "whichever",
         ],
     )
+}
+
+/// Does a sentence ask for a passage of the text to be replaced ("Please replace that line
+/// with something that stands on its own", "replace the intro paragraph with a shorter
+/// one")? An edit of the draft, not a choice that replaces another.
+fn edits_a_passage(lower: &str) -> bool {
+    const PASSAGES: &[&str] = &[
+        "line",
+        "lines",
+        "sentence",
+        "sentences",
+        "paragraph",
+        "paragraphs",
+        "phrase",
+        "word",
+        "words",
+        "wording",
+        "bullet",
+        "bullets",
+        "heading",
+        "bit",
+        "part",
+        "section",
+        "intro",
+        "ending",
+        "opener",
+    ];
+    lower.match_indices("replace").any(|(at, _)| {
+        lower[at..]
+            .split_whitespace()
+            .skip(1)
+            .take_while(|w| *w != "with")
+            .take(4)
+            .any(|w| PASSAGES.contains(&word(w)))
+    })
 }
 
 /// The kind of the order of a sentence that names what it is for first ("for the candles

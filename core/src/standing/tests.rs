@@ -2945,3 +2945,32 @@ fn an_option_gone_with_then_flipped_is_replaced() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_passage_replaced_in_the_draft_takes_no_choice_back() {
+    let found = read(&[
+        ("user", "Help me write the launch announcement."),
+        ("assistant", "Sure. When is the launch?"),
+        (
+            "user",
+            "The partners asked for a date, so let's lock in April 14 as the launch date.",
+        ),
+        (
+            "assistant",
+            "Here is a draft: ... Launching soon, as always, with love.",
+        ),
+        (
+            "user",
+            "Please replace that line with something that stands on its own.",
+        ),
+    ]);
+    let date = found
+        .iter()
+        .find(|i| i.text.contains("April 14"))
+        .unwrap_or_else(|| panic!("{found:?}"));
+    assert!(date.superseded.is_none(), "{found:?}");
+    assert_eq!(
+        kind_of("replace Postgres with SQLite"),
+        Some(Kind::Decision)
+    );
+}
