@@ -132,8 +132,16 @@ pub(super) fn replaced(said: &str) -> Option<Vec<String>> {
             .find(|&(at, _)| is_edge(lower[..at].chars().rev()))
             .map(|(at, _)| &lower[at + mark.len()..])
     })?;
-    let named = rest.split([',', '.', ';', ':', '!', '?', '—']).next()?;
-    let words = subject_words(named);
+    // To the end of its clause: a full stop ends it, a decimal point does not ("instead of
+    // 2.5%, the CFO wants …").
+    let end = rest
+        .char_indices()
+        .find(|&(at, c)| {
+            matches!(c, ',' | ';' | ':' | '!' | '?' | '—')
+                || (c == '.' && !rest[at + 1..].starts_with(|d: char| d.is_ascii_digit()))
+        })
+        .map_or(rest.len(), |(at, _)| at);
+    let words = subject_words(&rest[..end]);
     (!words.is_empty()).then_some(words)
 }
 
@@ -210,7 +218,10 @@ pub(super) fn takes_back_outright(sentence: &str) -> bool {
         .any(|label| lower.starts_with(label));
     !lower.ends_with('?')
         && !lower.contains("scratch that")
-        && (labelled || says_any(&lower, OUTRIGHT))
+        && (labelled
+            || OUTRIGHT
+                .iter()
+                .any(|m| contains_phrase(&lower, m) && (*m != "scratch" || scratches(&lower))))
         && lower.split_whitespace().count() >= 3
 }
 
@@ -257,10 +268,20 @@ pub(super) fn is_override(text: &str) -> bool {
         || changes_to(&lower)
         || named_anew(&lower)
         || takes_back_outright(text)
-        || OVERRIDE_MARKS
-            .iter()
-            .chain(REPLACING)
-            .any(|m| contains_phrase(&lower, m) && !(refuses && m.ends_with("rather")))
+        || OVERRIDE_MARKS.iter().chain(REPLACING).any(|m| {
+            contains_phrase(&lower, m)
+                    && !(refuses && m.ends_with("rather"))
+                    // "cook from scratch": no choice scratched.
+                    && (*m != "scratch" || scratches(&lower))
+        })
+}
+
+/// Does "scratch" take something back somewhere in `lower`, not start from nothing ("cook
+/// from scratch")?
+fn scratches(lower: &str) -> bool {
+    lower
+        .match_indices("scratch")
+        .any(|(at, _)| !lower[..at].trim_end().ends_with("from"))
 }
 
 /// Does a sentence give a thing its new name, quoted, "now" ("The board voted on the name

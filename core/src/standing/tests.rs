@@ -2974,3 +2974,29 @@ fn a_passage_replaced_in_the_draft_takes_no_choice_back() {
         Some(Kind::Decision)
     );
 }
+
+#[test]
+fn a_value_replaced_and_a_meal_cooked_from_scratch_take_back_only_what_they_name() {
+    let found = read(&[
+        ("user", "Help me build a revenue model."),
+        ("assistant", "What granularity?"),
+        (
+            "user",
+            "Monthly granularity for 36 months, starting January 2025.",
+        ),
+        ("assistant", "Done. Churn?"),
+        (
+            "user",
+            "Use 1.8% monthly churn for all plans instead of 2.5%, the CFO wants one number.",
+        ),
+    ]);
+    let monthly = found
+        .iter()
+        .find(|i| i.text.starts_with("Monthly granularity"))
+        .unwrap_or_else(|| panic!("{found:?}"));
+    assert!(monthly.superseded.is_none(), "{found:?}");
+    assert!(!is_override(
+        "I'd rather not cook from scratch every single night because I have choir."
+    ));
+    assert!(is_override("scratch the galette, we'll do a lemon tart"));
+}
