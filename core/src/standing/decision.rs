@@ -1440,18 +1440,27 @@ const CHANGE_VERBS: &[&str] = &[
     "reschedule",
 ];
 
+/// Does an order (its first words) give a part of the work to someone or a role ("fine,
+/// give it to priya then", not "give it to me straight"; "hold out Jan to Jun 2024 as the
+/// test period")?
+fn assigns(words: &[&str]) -> bool {
+    let hands_over = matches!(
+        words,
+        ["give" | "hand" | "offer" | "award", "it" | "them", "to", who, ..]
+            if !matches!(word(who), "me" | "us" | "you" | "him" | "her" | "them")
+    );
+    let given_a_role = matches!(words.first(), Some(&("hold" | "designate" | "treat")))
+        && words
+            .windows(2)
+            .any(|w| w[0] == "as" && matches!(w[1], "the" | "our"));
+    hands_over || given_a_role
+}
+
 /// Is it an order that picks ("Drop Python 3.8 support in the next release", "use the
 /// title 'The Quiet Founder'", "raising beanies to $28")?
 pub(super) fn orders_a_pick(lower: &str) -> bool {
     let words = first_words(lower);
-    // "fine, give it to priya then": a part of the work, handed to someone (not "give it
-    // to me straight").
-    let hands_over = matches!(
-        words.as_slice(),
-        ["give" | "hand" | "offer" | "award", "it" | "them", "to", who, ..]
-            if !matches!(word(who), "me" | "us" | "you" | "him" | "her" | "them")
-    );
-    hands_over
+    assigns(&words)
         || changes_to(lower)
         || thing_set_anew(lower).is_some()
         || matches!(
@@ -1465,6 +1474,8 @@ pub(super) fn orders_a_pick(lower: &str) -> bool {
             | ["start", "from", _, ..]
             // "skip the pass and book point-to-point tickets", "ok counter at $97k then".
             | ["skip", "the", _, ..]
+            // "ok so skip zucchini entirely": a thing left out for good.
+            | ["skip" | "cut", _, "entirely" | "altogether" | "completely", ..]
             | ["counter", "at" | "with", _, ..]
             // "price the 8oz tins at $18".
             | ["price", "the" | "our" | "my" | "each" | "them" | "it", ..]

@@ -153,7 +153,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         // So is a few words that open with one ("Nothing perfect, just a sanity check"),
         // unless they forbid a thing ("No peanuts", "keep it clean — no swearing"), not
         // say what is missing ("… a rough premise but no structure").
-        let forbids = forbids_a_thing(clause) && !follows_but(&lower, clause);
+        let forbids = forbids_here(&lower, clause);
         let fragment = opens_a_fragment(clause)
             && !forbids
             && (continues(&lower, clause) || clause.split_whitespace().count() < 4);

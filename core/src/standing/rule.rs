@@ -1054,6 +1054,21 @@ pub(super) fn forbids_a_thing(clause: &str) -> bool {
         || bounds_a_class(clause)
 }
 
+/// Does a clause of `lower` forbid a thing ([`forbids_a_thing`])? After "but" it says what
+/// is missing ("a rough premise but no structure", "we have the budget but no time in the
+/// schedule"), unless it names where the thing must not be after a verdict with no subject
+/// ("Good content, but no first person in the Methods section").
+pub(super) fn forbids_here(lower: &str, clause: &str) -> bool {
+    forbids_a_thing(clause)
+        && (!follows_but(lower, clause)
+            || (says_any(clause, &["in the", "in any"])
+                && before(lower, clause).is_some_and(|verdict| {
+                    !verdict
+                        .split_whitespace()
+                        .any(|w| SUBJECTS.contains(&word(w)) || word(w) == "we")
+                })))
+}
+
 /// Does a clause set a bound on a whole class by a number ("nothing over 80,000 miles",
 /// "nobody on less than 13.50 an hour", "I'd say no one under 18")?
 pub(super) fn bounds_a_class(clause: &str) -> bool {

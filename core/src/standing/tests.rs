@@ -3000,3 +3000,25 @@ fn a_value_replaced_and_a_meal_cooked_from_scratch_take_back_only_what_they_name
     ));
     assert!(is_override("scratch the galette, we'll do a lemon tart"));
 }
+
+#[test]
+fn a_thing_left_out_for_good_a_part_given_its_role_and_a_ban_after_a_verdict_are_read() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "ok so skip zucchini entirely, nobody here eats it.",
+            "For the final test, hold out Jan to Jun 2024 as the test period.",
+        ],
+    );
+    assert_eq!(
+        kind_of("Good content, but no first person in the Methods section."),
+        Some(Kind::Rule)
+    );
+    assert_kind(
+        None,
+        &[
+            "a rough premise but no structure",
+            "we have the budget but no time in the schedule",
+        ],
+    );
+}
