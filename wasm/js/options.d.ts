@@ -18,7 +18,7 @@ export interface CompactorConfig {
   outputReserve?: number;
   /** Size past which answers degrade (default 128,000). */
   comfortTokens?: number;
-  /** Compaction starts above this share of the limit, above `targetRatio` and at most 1 (default 0.92). */
+  /** Compaction starts above this share of the limit, above `targetRatio` and at most 1 (default 0.92). Left unset, a session under its cost-aware policy makes the cuts after its first where they cost least, when that comes earlier. */
   triggerRatio?: number;
   /** A run stops at or below this share of the limit, above 0 and below `triggerRatio` (default 0.75). Left unset, a session cuts as deep as its cost-aware policy finds cheapest. */
   targetRatio?: number;

@@ -206,7 +206,7 @@ options! {
     comfort_tokens: budget.comfort_tokens, "",
         "Size past which answers degrade (default 128,000).";
     trigger_ratio: budget.trigger_ratio, "",
-        "Compaction starts above this share of the limit, above `{target_ratio}` and at most 1 (default 0.92).";
+        "Compaction starts above this share of the limit, above `{target_ratio}` and at most 1 (default 0.92). Left unset, a session under its cost-aware policy makes the cuts after its first where they cost least, when that comes earlier.";
     target_ratio: budget.target_ratio, "",
         "A run stops at or below this share of the limit, above 0 and below `{trigger_ratio}` (default 0.75). Left unset, a session cuts as deep as its cost-aware policy finds cheapest.";
     max_messages: budget.max_messages, off, "at least 2",
