@@ -1172,9 +1172,8 @@ pub(super) fn places_a_person(text: &str) -> bool {
 
 /// A choice that ends on what it replaces, said as a name ("snowball instead, I need the
 /// quick wins", "the RAV4 hybrid from the private seller instead", "OK, the Crane at 5
-/// coins instead"): a few words, not a
-/// thing described ("it's cheaper instead"), not what someone did ("I took the train
-/// instead").
+/// coins instead"): a few words, not a thing described ("it's cheaper instead"), not what
+/// someone did ("I took the train instead").
 pub(super) fn ends_instead(lower: &str) -> bool {
     const NOT_NAMES: &[&str] = &[
         "it", "it's", "that", "that's", "there", "this", "which", "what", "how", "why", "if",
