@@ -1003,7 +1003,37 @@ pub(super) fn decides_again(
 ) -> bool {
     !reports_a_deal(said)
         && (restates(found, words, subject)
-            || changed_thing(said).is_some_and(|thing| names_a_decision(found, words, &thing)))
+            || changed_thing(said).is_some_and(|thing| names_a_decision(found, words, &thing))
+            || sets_again(found, words, said))
+}
+
+/// Does a decision say again what one still standing said, in its first words, with other
+/// values of the same kinds ("So we train Tuesday and Friday, 17:45 to 19:15" after "We
+/// train Tuesday and Thursday, 18:00 to 19:30")?
+fn sets_again(found: &[Instruction], words: &[Words], said: &str) -> bool {
+    let opening = |text: &str| -> Vec<String> {
+        let lower = crate::case::lowercase(text);
+        let clause = first_clause(&lower);
+        first_words(clause)
+            .into_iter()
+            .map(|w| word(w).to_owned())
+            .take(2)
+            .collect()
+    };
+    let mine = opening(said);
+    let frame = mine.len() == 2
+        && !matches!(
+            mine[1].as_str(),
+            "is" | "are" | "was" | "were" | "will" | "have" | "has" | "can" | "should"
+        );
+    let values = values_of(said);
+    frame
+        && found.iter().zip(words).any(|(i, w)| {
+            i.kind == Kind::Decision
+                && i.superseded.is_none()
+                && opening(&i.text) == mine
+                && changed(&values, &w.values) > 0
+        })
 }
 
 /// Does a decision still standing name `thing`?

@@ -3022,3 +3022,31 @@ fn a_thing_left_out_for_good_a_part_given_its_role_and_a_ban_after_a_verdict_are
         ],
     );
 }
+
+#[test]
+fn the_same_choice_said_again_with_other_values_replaces_it() {
+    let found = read(&[
+        (
+            "user",
+            "Help me plan the season for my under-10s football team.",
+        ),
+        ("assistant", "Happy to. When do you train?"),
+        (
+            "user",
+            "We train Tuesday and Thursday, 18:00 to 19:30, on half of the big field. We meet the parents at 18:00 on the first Monday.",
+        ),
+        ("assistant", "Noted. What about matches?"),
+        (
+            "user",
+            "Problem. The club says the seniors take the field on Thursday. So we train Tuesday and Friday, 17:45 to 19:15, from 3 October.",
+        ),
+    ]);
+    let old = found
+        .iter()
+        .find(|i| i.text.contains("Thursday, 18:00"))
+        .unwrap_or_else(|| panic!("{found:?}"));
+    assert!(old.superseded.is_some(), "{found:?}");
+    if let Some(meeting) = found.iter().find(|i| i.text.starts_with("We meet")) {
+        assert!(meeting.superseded.is_none(), "{found:?}");
+    }
+}
