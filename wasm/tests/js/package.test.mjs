@@ -325,8 +325,14 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // label, rules under a label, for each time or as what someone can't do, orders after
 // their topic: 3.7 kB more, 320,538 B, and the line moved to 325 kB (on 24 chats not read
 // before, at 25% of their tokens rules 69 -> 72 of 73; over 128 chats newest decisions
-// 478 -> 484 of 510, superseded stated as current 6 -> 3 of 303).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 325 kB", (t) => {
+// 478 -> 484 of 510, superseded stated as current 6 -> 3 of 303). Later cuts at the
+// cheapest point, bounds on a class, settled statements, picks by label and people
+// placed, parts and names set anew, the same choice said again with other values, edits
+// of the draft and exclamations read as none: 5.3 kB more, 325,819 B, and the line moved
+// to 330 kB (on 24 chats not read before, at 25% of their tokens rules 64 -> 71 of 71,
+// newest decisions 84 -> 91 of 95; over 152 chats superseded stated as current 5 -> 0 of
+// 358).
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 330 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -335,5 +341,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 325
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 325_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 330_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
