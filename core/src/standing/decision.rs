@@ -1085,6 +1085,14 @@ pub(super) fn reports_a_deal(said: &str) -> bool {
         .is_some_and(|w| DONE.contains(&word(w)))
 }
 
+/// The words of `text` as written, from the first that is not an opener ("So apply for C"
+/// -> "apply for C").
+fn past_openers(text: &str) -> Vec<&str> {
+    text.split_whitespace()
+        .skip_while(|t| OPENERS.contains(&crate::case::lowercase(word(t)).as_str()))
+        .collect()
+}
+
 /// A pick said by its label at the head of the sentence ("Option B for the GCSE option
 /// blocks", "So apply for C, the garden-level one"): the label, then at most what it is
 /// for. Not "Option B is cheaper": what is said of an option. (A pick by place, "the
@@ -1094,18 +1102,14 @@ pub(super) fn names_a_pick(text: &str) -> bool {
         "go", "apply", "take", "pick", "choose", "book", "try", "use",
     ];
     const THEN: &[&str] = &["for", "then", "please", "instead", "it", "-", "—"];
-    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let tokens = past_openers(text);
     let lower: Vec<String> = tokens
         .iter()
         .map(|t| crate::case::lowercase(word(t)))
         .collect();
-    let start = lower
-        .iter()
-        .position(|w| !OPENERS.contains(&w.as_str()))
-        .unwrap_or(lower.len());
-    let at = |i: usize| lower.get(start + i).map_or("", String::as_str);
+    let at = |i: usize| lower.get(i).map_or("", String::as_str);
     let label = |i: usize| {
-        tokens.get(start + i).is_some_and(|t| {
+        tokens.get(i).is_some_and(|t| {
             let t = word(t);
             (t.len() == 1 && t.chars().all(|c| c.is_ascii_uppercase()) && t != "I" && t != "A")
                 || (t.len() <= 2 && t.chars().all(|c| c.is_ascii_digit()))
@@ -1118,11 +1122,7 @@ pub(super) fn names_a_pick(text: &str) -> bool {
         let from = usize::from(matches!(at(1), "for" | "with"));
         if at(1 + from) == "option" && label(2 + from) {
             Some(2 + from)
-        } else if tokens
-            .get(start + 1 + from)
-            .is_some_and(|t| word(t).len() == 1)
-            && label(1 + from)
-        {
+        } else if tokens.get(1 + from).is_some_and(|t| word(t).len() == 1) && label(1 + from) {
             Some(1 + from)
         } else {
             None
@@ -1131,11 +1131,11 @@ pub(super) fn names_a_pick(text: &str) -> bool {
         None
     };
     end.is_some_and(|end| {
-        let last = tokens[start + end];
+        let last = tokens[end];
         let closed = last.ends_with([',', '.', '!', ';', ':']);
         closed
             || tokens
-                .get(start + end + 1)
+                .get(end + 1)
                 .is_none_or(|next| THEN.contains(&crate::case::lowercase(next).as_str()))
     })
 }
@@ -1148,12 +1148,8 @@ pub(super) fn places_a_person(text: &str) -> bool {
     const WHERE: &[&str] = &[
         "at", "on", "in", "to", "with", "next", "beside", "between", "for", "onto",
     ];
-    let tokens: Vec<&str> = text.split_whitespace().collect();
-    let start = tokens
-        .iter()
-        .position(|t| !OPENERS.contains(&crate::case::lowercase(word(t)).as_str()))
-        .unwrap_or(tokens.len());
-    let [verb, rest @ ..] = &tokens[start..] else {
+    let tokens = past_openers(text);
+    let [verb, rest @ ..] = tokens.as_slice() else {
         return false;
     };
     if !PLACES.contains(&crate::case::lowercase(word(verb)).as_str()) {
