@@ -26,8 +26,21 @@ pub(super) fn read_entries<'a>(
     let mut message = 0;
     let mut task_open = true;
     heading = None;
+    // A middle-out clip cuts a line in two: the halves beside its marker are nobody's
+    // sentences ("This suggests the issue is specific to having"), and are not read.
+    let mut before_clip = entries.len();
+    let mut after_clip = false;
     for raw in body.lines() {
         let mut line = raw.trim();
+        if crate::prune::is_clipped(line) {
+            entries.truncate(before_clip);
+            after_clip = true;
+            continue;
+        }
+        before_clip = entries.len();
+        if std::mem::take(&mut after_clip) && tag_of(line).is_none() {
+            continue;
+        }
         if let Some((known, text)) = tag_of(line) {
             // An earlier summary folded again: its lines are a summary's bullets, its
             // framing is nobody's words.

@@ -464,3 +464,19 @@ fn what_the_user_will_do_ranks_above_what_they_report() {
     );
     assert!(!summary.contains("Eli keeps asking"), "{summary}");
 }
+
+#[test]
+fn the_halves_of_a_line_a_clip_cut_are_not_quoted() {
+    let clipped = format!(
+        "RuntimeError: Dropped elements in sequence matching.\nThis suggests the issue is specific to having\n[… 900 {} …]\nent.parse`. This is after the match has returned.\nThe fix belongs in Delimited.match.",
+        crate::prune::CLIP_MARKER
+    );
+    let messages = [
+        Message::user("u", "Fix the crash on `select id from tbl;;`."),
+        Message::assistant("a", clipped),
+    ];
+    let summary = summarize(&messages, 400);
+    assert!(summary.contains("Delimited.match"), "{summary}");
+    assert!(!summary.contains("specific to having"), "{summary}");
+    assert!(!summary.contains("ent.parse"), "{summary}");
+}
