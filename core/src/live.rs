@@ -290,7 +290,7 @@ impl Session {
         match self.observed() {
             Some(seen) => {
                 let (depth, trigger) = self.cut(&seen);
-                self.compactor.for_policy(depth, trigger)
+                self.compactor.for_policy(depth, trigger, seen.summary)
             }
             None => self.compactor.clone(),
         }
@@ -682,6 +682,38 @@ mod tests {
         assert!(newest > room, "{newest}");
         assert!(summaries > room / 4, "summaries {summaries} of {room}");
         assert!(after > newest + room * 3 / 4, "{after} beside {newest}");
+    }
+
+    #[test]
+    fn a_later_cut_keeps_the_summaries_their_room_beside_large_recent_calls() {
+        let compactor = Compactor::for_window(24_000);
+        let accountant = compactor.accountant();
+        let room = (compactor.budget().target_tokens as f64 * policy::SUMMARY_SHARE) as u64;
+        let messages = fact_rich(120, 30);
+        let mut session = Session::new(&compactor, "s", messages[..2].to_vec());
+        let mut cuts = 0;
+        for pair in messages[2..].chunks(2) {
+            session.append(pair.iter().cloned());
+            if session.assess().needs_compaction() {
+                futures_executor::block_on(session.compact(
+                    Trigger::Proactive,
+                    &Extractive,
+                    &Stopped,
+                ))
+                .expect("compacts");
+                cuts += 1;
+            }
+        }
+        assert!(cuts >= 2, "{cuts} cuts");
+        // After the later cuts, the history older than the raw tail is held by summaries
+        // in the room the policy's depth was made of, not squeezed for a longer tail.
+        let summaries: u64 = session
+            .messages()
+            .iter()
+            .filter(|m| m.is_compaction())
+            .map(|m| accountant.message_tokens(m))
+            .sum();
+        assert!(summaries > room / 2, "summaries {summaries} of {room}");
     }
 
     /// The share of the summaries' tokens in `messages` their summarizer wrote (the rest

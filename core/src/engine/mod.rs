@@ -75,6 +75,9 @@ pub struct Compactor {
     /// How runs size their summaries: for the target's band, or for cost under a
     /// session's policy.
     sizing: Sizing,
+    /// The room a cut under a session's policy keeps for its summaries ([`None`]
+    /// otherwise): the raw tail AGGRESSIVE keeps leaves it to them.
+    summary_room: Option<u64>,
     accountant: TokenAccountant,
     shared: Arc<Mutex<Shared>>,
 }
@@ -125,19 +128,27 @@ impl Compactor {
             config,
             budget,
             sizing: Sizing::BAND,
+            summary_room: None,
             accountant,
             shared: Arc::new(Mutex::new(shared)),
         })
     }
 
     /// This handle with its runs aiming at `target_tokens`, proactive above
-    /// `trigger_tokens`, and sizing their summaries for cost (sharing memo, cache and
-    /// sessions): a cut under a session's policy ([`crate::policy`]).
-    pub(crate) fn for_policy(&self, target_tokens: u64, trigger_tokens: u64) -> Self {
+    /// `trigger_tokens`, keeping `summary_room` of it for their summaries and sizing them
+    /// for cost (sharing memo, cache and sessions): a cut under a session's policy
+    /// ([`crate::policy`]).
+    pub(crate) fn for_policy(
+        &self,
+        target_tokens: u64,
+        trigger_tokens: u64,
+        summary_room: u64,
+    ) -> Self {
         let mut handle = self.clone();
         handle.budget.target_tokens = target_tokens;
         handle.budget.trigger_tokens = trigger_tokens;
         handle.sizing = Sizing::THRIFT;
+        handle.summary_room = Some(summary_room);
         handle
     }
 

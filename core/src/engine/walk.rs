@@ -186,6 +186,7 @@ impl Run {
             budget: &self.compactor.budget,
             target: self.target,
             summary_ratio: self.summary_ratio,
+            summary_room: self.compactor.summary_room,
             observed: &observed,
             instructions: &said,
             standing: &standing,

@@ -46,6 +46,10 @@ pub struct LevelContext<'a> {
     /// What summaries come back at, as a share of the tokens they are allowed: the
     /// engine's running estimate from the answers it has seen.
     pub summary_ratio: f64,
+    /// The room a session's policy keeps for the summaries of a cut, when it set one: the
+    /// run's target was made of it, the stable prefix and a raw tail of the newest calls
+    /// ([`crate::policy::depth`]).
+    pub summary_room: Option<u64>,
     /// Which messages are a text-action agent's observations ([`crate::observation`]).
     pub observed: &'a [bool],
     /// The user's standing instructions in `messages` ([`crate::standing::instructions`]).
@@ -101,9 +105,13 @@ impl LevelContext<'_> {
             .max(self.block_of(fold.replace.iter().copied()) + SUMMARY_FRAMING_TOKENS)
     }
 
-    /// The room a running summary needs: its expected size when allowed
-    /// `max_summary_tokens` (within a quarter of the target), with its framing.
+    /// The room a running summary needs: the policy's [`summary_room`](Self::summary_room)
+    /// when it set one, else its expected size when allowed `max_summary_tokens` (within a
+    /// quarter of the target), with its framing.
     pub fn summary_reserve(&self) -> u64 {
+        if let Some(room) = self.summary_room {
+            return room.max(self.expected_summary(crate::config::MIN_SUMMARY_TOKENS));
+        }
         let allowed = self
             .config
             .max_summary_tokens
