@@ -581,6 +581,9 @@ impl Trail {
                 }
                 continue;
             }
+            if is_page_markup(&line) {
+                continue;
+            }
             if is_error_line(&line) {
                 let bonus = if first_error { FAILURE_BONUS } else { 0 };
                 first_error = false;
@@ -1223,6 +1226,38 @@ fn is_elision(line: &str) -> bool {
             .iter()
             .any(|w| lower.contains(w))
         && lower.split_whitespace().count() <= 8
+}
+
+/// Is `line` a page's styling or markup, not its text: a style rule (`table td.code {
+/// width:100%; }`, `pre { color: #575757; }`), or an element with attributes (`<td
+/// class="code">`, `<a href="#" onclick="…">`)? An output that printed a web page (a
+/// server's error page) holds its message in a few lines among hundreds of these; their
+/// colours and selectors are not facts a model could use.
+fn is_page_markup(line: &str) -> bool {
+    let line = line.trim();
+    let style = line.split_once('{').is_some_and(|(selector, body)| {
+        let selector = selector.trim();
+        !selector.is_empty()
+            && !selector.ends_with('=')
+            && !selector.contains('(')
+            && body.rsplit_once(';').is_some_and(|(declarations, _)| {
+                declarations.split(';').any(|d| {
+                    d.split_once(':')
+                        .is_some_and(|(p, v)| is_property(p) && !v.trim().is_empty())
+                })
+            })
+    });
+    let element = line.strip_prefix('<').is_some_and(|rest| {
+        rest.starts_with(|c: char| c.is_ascii_alphabetic())
+            && (rest.contains("=\"") || rest.contains("='"))
+    });
+    style || element
+}
+
+/// A style property's name: lowercase letters and hyphens (`font-family`, `color`).
+fn is_property(name: &str) -> bool {
+    let name = name.trim();
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c == '-')
 }
 
 /// The most facts an excerpt lists in a row with no other word between them: a longer run

@@ -463,3 +463,26 @@ fn a_chats_answer_that_shows_a_block_is_no_command_and_the_reply_stays_the_users
         "{block}"
     );
 }
+
+#[test]
+fn a_web_page_an_output_printed_gives_its_message_not_its_styling() {
+    let call = ToolCall {
+        id: "c1".into(),
+        name: "bash".into(),
+        arguments: r#"{"command": "curl -s localhost:8000/admin/report/1/change/"}"#.into(),
+    };
+    let page = "<!DOCTYPE html>\n<html lang=\"en\">\n<style type=\"text/css\">\n  table.source th { color:#666; }\n  pre.exception_value { font-family: sans-serif; color: #575757; font-size: 1.5em; }\n  ul.traceback li.frame { padding-bottom:1em; color:#4f4f4f; }\n</style>\n<td class=\"code\">1209600</td>\n<h1>ValidationError at /admin/report/1/change/</h1>\nManagementForm data is missing in django/forms/formsets.py line 94\nconfig = { retries: 3; timeout: 3000 }";
+    let run = vec![
+        Message::assistant_calls("a1", None, [call]),
+        Message::tool_result("t1", "c1", page),
+    ];
+    let trail = Trail::new(&run, &HashSet::new());
+    let block = trail.block("", 400, &accountant()).expect("a block");
+    assert!(
+        block.contains("django/forms/formsets.py line 94"),
+        "{block}"
+    );
+    for styling in ["#666", "575757", "li.frame", "1209600"] {
+        assert!(!block.contains(styling), "{styling}: {block}");
+    }
+}
