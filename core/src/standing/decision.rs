@@ -862,7 +862,7 @@ pub(super) fn accepts(lower: &str) -> bool {
         "i'm fine with that",
     ];
     let bare = lower.trim_end_matches(|c: char| !c.is_alphanumeric());
-    ACCEPTING.iter().any(|tag| {
+    let tagged = ACCEPTING.iter().any(|tag| {
         bare.strip_suffix(tag).is_some_and(|head| {
             let head = head
                 .trim_end()
@@ -870,7 +870,41 @@ pub(super) fn accepts(lower: &str) -> bool {
                 .trim_end();
             head.split_whitespace().count() >= 3
         })
+    });
+    tagged || accepted_after(lower) || settled_as_the_one(lower)
+}
+
+/// A change said, then taken ("she's now on the 23rd at 11:15, which I've accepted
+/// because …").
+pub(super) fn accepted_after(lower: &str) -> bool {
+    [
+        ", which i've accepted",
+        ", which we've accepted",
+        ", which i accepted",
+    ]
+    .iter()
+    .any(|tag| {
+        lower
+            .find(tag)
+            .is_some_and(|at| lower[..at].split_whitespace().count() >= 3)
     })
+}
+
+/// A statement closed by naming it the one that stands ("they moved her to the 16th at
+/// 10:40, so that's the date now", "the hall it is, that's the venue then").
+pub(super) fn settled_as_the_one(lower: &str) -> bool {
+    ["that's the ", "thats the ", "that is the ", "that's our "]
+        .iter()
+        .any(|tag| {
+            lower.match_indices(tag).any(|(at, _)| {
+                let head = lower[..at].trim_end();
+                let head = head.strip_suffix(" so").unwrap_or(head).trim_end();
+                let next: Vec<&str> = lower[at + tag.len()..].split_whitespace().take(2).collect();
+                head.ends_with(',')
+                    && head.split_whitespace().count() >= 3
+                    && matches!(next.as_slice(), [_, when] if matches!(word(when), "now" | "then"))
+            })
+        })
 }
 
 /// A choice said as the user's leaning ("I'm thinking switch her to wet food only",
@@ -1493,6 +1527,12 @@ pub(super) fn orders_a_pick(lower: &str) -> bool {
             | ["include", "one" | "a" | "an" | "two" | "both", _, ..]
             // "open with Small Things Like These instead": what goes first or last, set.
             | ["open" | "close" | "end", "with", _, ..]
+            // "bump it to SEV1", "push it to the 19th": what the talk is on, set anew.
+            | ["bump" | "push" | "move" | "raise" | "lower" | "change" | "switch" | "shift"
+               | "reschedule", "it" | "that" | "this" | "them", "to", _, ..]
+            // "do it stepwise: 4.0, then 4.1", "do it in two deploys": how, set.
+            | ["do", "it" | "this" | "that", "in" | "with" | "by" | "via" | "through"
+               | "stepwise" | "incrementally" | "manually" | "gradually", ..]
         )
         // "Store every timestamp in UTC" is a rule of the work.
         || (orders_the_work(&words)
@@ -1738,9 +1778,24 @@ pub(super) fn proposes(lower: &str) -> bool {
                 })
                 .map(|at| at + 2)
         });
-    match at.and_then(verb_after) {
-        Some(verb) => !LOOKS.contains(&verb.as_str()) && !verb.is_empty(),
-        None => false,
+    // "let's have Dev take the Tuesday runs": the work given to someone; "let's have a
+    // look" is a look.
+    let causes = |at: usize| {
+        verb_after(at).as_deref() == Some("have")
+            && verb_after(at + 1).is_some_and(|next| {
+                !next.is_empty()
+                    && !matches!(
+                        next.as_str(),
+                        "a" | "an" | "some" | "another" | "more" | "one" | "it" | "that" | "this"
+                    )
+            })
+    };
+    match at {
+        Some(at) if causes(at) => true,
+        _ => match at.and_then(verb_after) {
+            Some(verb) => !LOOKS.contains(&verb.as_str()) && !verb.is_empty(),
+            None => false,
+        },
     }
 }
 
@@ -1753,7 +1808,10 @@ pub(super) fn addresses_the_work(lower: &str) -> bool {
 /// Does a sentence end by choosing: "The Lumiares Hotel it is.", "Fine, the train then."?
 pub(super) fn ends_choosing(lower: &str) -> bool {
     let trimmed = lower.trim_end_matches(['.', '!']).trim_end();
-    let end = trimmed.strip_suffix(" after all").unwrap_or(trimmed);
+    let end = trimmed
+        .strip_suffix(" after all")
+        .or_else(|| trimmed.strip_suffix(" now"))
+        .unwrap_or(trimmed);
     // "Ardour it is for the recording software", "Ardour it is, then": the choice first.
     // "URL path it is: /v2/... for changed endpoints", "whole class it is i guess": the
     // pick ends its first clause, what follows tells more.

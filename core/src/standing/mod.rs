@@ -175,10 +175,43 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     });
     let contrast = orders_with_contrast(&lower);
     // "customer emails stay out of the feature tables, full stop": stressed as it ends.
-    let stressed = stressed_at_its_end(&lower);
+    let stressed = stressed_at_its_end(&lower) || requires_bare(&lower);
     let each_time = orders_each_time(&lower);
     (rule || contrast || stressed || each_time || refuses_ever(&lower) || labels_a_rule(&lower))
         .then_some(Kind::Rule)
+}
+
+/// A requirement said in shorthand, the thing then "required" ("py3.8 compat required",
+/// "sign-off from legal mandatory"): not a statement with its verb ("compat is required"
+/// reads as a rule already), nor what is not needed ("no changes required").
+fn requires_bare(lower: &str) -> bool {
+    clauses(lower).any(|clause| {
+        let words: Vec<&str> = clause.split_whitespace().map(word).collect();
+        let Some((last, thing)) = words.split_last() else {
+            return false;
+        };
+        matches!(*last, "required" | "mandatory")
+            && (1..=4).contains(&thing.len())
+            && !SUBJECTS.contains(&thing[0])
+            && !thing.iter().any(|w| {
+                matches!(
+                    *w,
+                    "is" | "are"
+                        | "was"
+                        | "were"
+                        | "be"
+                        | "been"
+                        | "not"
+                        | "no"
+                        | "nothing"
+                        | "what"
+                        | "anything"
+                        | "if"
+                        | "whatever"
+                        | "whether"
+                )
+            })
+    })
 }
 
 /// Does a sentence (lower case) wonder about a choice, or set a rule for any choice? "One of
@@ -519,14 +552,10 @@ fn kinds_in<'t>(
             continue;
         }
         if let Some(before) = at.checked_sub(1).map(|b| said[b])
-            && let Some(&(last_kind, last)) = kinds.last()
-            && (last.as_ptr() == before.as_ptr() || within(before, last))
-            && kind.is_none_or(|own| own == last_kind)
-            && says_more(sentence)
-            && span(text, before, sentence).is_some_and(|both| !both.contains('\n'))
+            && let Some(&(last_kind, _)) = kinds.last()
+            && (says_more_of_the_last(text, &kinds, before, sentence, kind)
+                || replaces_what_it_drops(text, &kinds, before, sentence, kind))
         {
-            // "Under $1,800 all in. Hard limit.", "back to plain table salt. Non-iodized.":
-            // a fragment on the same line says more of the instruction before it.
             said_with(&mut kinds, text, before, sentence, last_kind);
             continue;
         }
@@ -677,6 +706,52 @@ fn after_topic(sentence: &str) -> Option<&str> {
 
 /// `sentence` said with the one `before` it (a stress, a seal): the instruction read in
 /// `before` runs on to its end, or both are one instruction of `kind`.
+/// Does `sentence` say more, on its line, of the instruction that ends with the sentence
+/// `before` it (the last of `kinds`): "Under $1,800 all in. Hard limit.", "back to plain
+/// table salt. Non-iodized."?
+fn says_more_of_the_last(
+    text: &str,
+    kinds: &[(Kind, &str)],
+    before: &str,
+    sentence: &str,
+    kind: Option<Kind>,
+) -> bool {
+    kinds.last().is_some_and(|&(last_kind, last)| {
+        (last.as_ptr() == before.as_ptr() || within(before, last))
+            && kind.is_none_or(|own| own == last_kind)
+    }) && says_more(sentence)
+        && span(text, before, sentence).is_some_and(|both| !both.contains('\n'))
+}
+
+/// Does `sentence`, a decision that takes something back, follow on its line the one
+/// before it (`before`, the last of `kinds`) that dropped a choice ("ok scrap the single
+/// root cause. list contributing factors instead")?
+fn replaces_what_it_drops(
+    text: &str,
+    kinds: &[(Kind, &str)],
+    before: &str,
+    sentence: &str,
+    kind: Option<Kind>,
+) -> bool {
+    kind == Some(Kind::Decision)
+        && kinds
+            .last()
+            .is_some_and(|&(k, last)| k == Kind::Decision && last.as_ptr() == before.as_ptr())
+        && drops(&crate::case::lowercase(before))
+        && is_override(sentence)
+        && span(text, before, sentence).is_some_and(|both| !both.contains('\n'))
+}
+
+/// Does a sentence (lower case) drop a choice ("ok scrap the single root cause", "ditch
+/// the cron job")?
+fn drops(lower: &str) -> bool {
+    drops_a_choice(lower)
+        || matches!(
+            first_words(lower).first().map(|w| word(w)),
+            Some("scrap" | "ditch" | "drop" | "forget" | "scratch" | "cancel")
+        )
+}
+
 fn said_with<'t>(
     kinds: &mut Vec<(Kind, &'t str)>,
     text: &'t str,

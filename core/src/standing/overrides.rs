@@ -268,6 +268,10 @@ pub(super) fn is_override(text: &str) -> bool {
         || changes_to(&lower)
         || named_anew(&lower)
         || takes_back_outright(text)
+        // "they moved her to the 16th, so that's the date now", "she's now on the 23rd,
+        // which I've accepted": a change that came, taken.
+        || settled_as_the_one(&lower)
+        || (accepted_after(&lower) && contains_phrase(&lower, "now"))
         || OVERRIDE_MARKS.iter().chain(REPLACING).any(|m| {
             contains_phrase(&lower, m)
                     && !(refuses && m.ends_with("rather"))

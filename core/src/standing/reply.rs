@@ -414,16 +414,31 @@ pub(super) fn picks_an_option(listed: &str, sentence: &str) -> bool {
 }
 
 /// Does the first sentence of a reply pick one of the numbered options the message before
-/// it listed by its place ("The second one. Copies of the model are a nightmare …"), with
-/// or without a question offering them?
+/// it listed by its place ("The second one. Copies of the model are a nightmare …", "3,
+/// Kowalski, their references were glowing"), with or without a question offering them?
+/// Options are numbered in a list or in a table's first column.
 fn picks_by_its_place(listed: &str, sentence: &str) -> bool {
     let numbered = listed
         .lines()
-        .filter(|line| line.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .filter(|line| {
+            line.trim_start()
+                .trim_start_matches('|')
+                .trim_start()
+                .starts_with(|c: char| c.is_ascii_digit())
+        })
         .count();
     numbered >= 2
         && !sentence.trim_end().ends_with('?')
-        && picks_by_place(&crate::case::lowercase(sentence))
+        && (picks_by_place(&crate::case::lowercase(sentence))
+            || leads_with_a_number(sentence).is_some_and(|n| (1..=numbered).contains(&n)))
+}
+
+/// The number a reply opens with as its pick, then what it says of it ("3, Kowalski",
+/// "1) the kids' table"): one digit, then a comma or a parenthesis.
+fn leads_with_a_number(sentence: &str) -> Option<usize> {
+    let mut chars = sentence.trim_start().chars();
+    let digit = chars.next()?.to_digit(10)?;
+    matches!(chars.next(), Some(',' | ')')).then_some(digit as usize)
 }
 
 /// Is a sentence (lower case) a pick of a listed option by its place, and nothing more:
@@ -503,7 +518,9 @@ fn picks_a_named_option(asked: &str, reply: &str) -> bool {
     if labels
         || lower.ends_with('?')
         || asks(&lower)
-        || reacts(&lower)
+        // "yeah, materialize on write": agreement opens the pick; "love the dino names
+        // lol." is all reaction.
+        || reacts(clause.trim_start())
         || hedges(clause)
         || clause.split_whitespace().count() > 4
     {

@@ -3050,3 +3050,123 @@ fn the_same_choice_said_again_with_other_values_replaces_it() {
         assert!(meeting.superseded.is_none(), "{found:?}");
     }
 }
+
+#[test]
+fn a_pick_after_agreement_or_by_its_number_is_a_decision() {
+    let listed = "Three realistic options:\n\n1. **Compute on read.** `SUM(qty)` over movements per item at query time.\n2. **Materialize on write.** Keep `stock_levels` and update it in the same transaction.\n3. **Async projection.** Movements go to a log and a consumer builds stock.\n\nFor people who look at a screen, I'd pick 2.";
+    let found = read(&[
+        ("user", "Design the stock API with me."),
+        ("assistant", listed),
+        (
+            "user",
+            "yeah, materialize on write, movements stay the source of truth. That's what I had in my head anyway.",
+        ),
+    ]);
+    assert!(said(&found, "materialize on write").is_some(), "{found:?}");
+    // A table's numbered rows are options too; the pick names its number first.
+    let table = "| Contractor | Bid |\n|---|---|\n| 1. Bright Home | 52,000 |\n| 2. Meyer | 39,500 |\n| 3. Kowalski | 41,800 |\n\nKowalski is the stronger bid.";
+    let found = read(&[
+        ("user", "Help me pick a contractor for the kitchen."),
+        ("assistant", table),
+        (
+            "user",
+            "3, Kowalski, their references were glowing and they didn't try to upsell us on the wall. We'll wait the six weeks.",
+        ),
+    ]);
+    assert!(said(&found, "3, Kowalski").is_some(), "{found:?}");
+    // A reaction names no option, and a number past the options picks none.
+    let found = read(&[
+        ("user", "Design the stock API with me."),
+        ("assistant", listed),
+        (
+            "user",
+            "love the write-up, materialize on write sounds heavy though.",
+        ),
+        ("assistant", listed),
+        ("user", "7, that's how many services read it today."),
+    ]);
+    assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
+fn shorthand_orders_and_requirements_are_read() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "bump it to SEV1, customer money was affected.",
+            "do it stepwise: 4.0, then 4.1, then 4.2, one production deploy each.",
+            "so let's have Dev take the Tuesday physio runs, he'll be thrilled.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Rule),
+        &["And the 3.9 stuff matters a lot: py3.8 compat required, the build agents are CentOS 7."],
+    );
+    assert_kind(
+        None,
+        &[
+            "let's have a look at the logs first.",
+            "Nothing more required.",
+            "do it again, the output was cut off.",
+        ],
+    );
+}
+
+#[test]
+fn a_change_that_came_and_was_taken_replaces_the_choice() {
+    let found = read(&[
+        ("user", "Help me keep my mum's appointments straight."),
+        (
+            "assistant",
+            "The eye clinic offers the 9th at 9:15, the 9th at 14:00 or the 16th at 10:40.",
+        ),
+        ("user", "2 for the eye clinic, the 9th at 14:00 works."),
+        ("assistant", "Done, the 9th at 14:00 is in the calendar."),
+        (
+            "user",
+            "the clinic called, they moved her to the 16th at 10:40 because the consultant's off on the 9th, so that's the date now. honestly",
+        ),
+        ("assistant", "Updated to the 16th at 10:40."),
+        (
+            "user",
+            "ugh, the eye clinic again, the 16th is cancelled too, and she's now on the 23rd at 11:15, which I've accepted because I'm not going round this a third time.",
+        ),
+    ]);
+    let first = said(&found, "the 9th at 14:00 works").unwrap_or_else(|| panic!("{found:?}"));
+    let second = said(&found, "so that's the date now").unwrap_or_else(|| panic!("{found:?}"));
+    let newest = said(&found, "now on the 23rd").unwrap_or_else(|| panic!("{found:?}"));
+    assert!(
+        first.superseded.is_some() && second.superseded.is_some(),
+        "{found:?}"
+    );
+    assert!(newest.superseded.is_none() && newest.overrides, "{found:?}");
+    assert_kind(Some(Kind::Decision), &["Friday at 6 it is now."]);
+    assert_kind(None, &["that's the problem now, isn't it."]);
+}
+
+#[test]
+fn what_is_dropped_and_what_takes_its_place_are_one_choice() {
+    let found = read(&[
+        ("user", "Help me draft the postmortem."),
+        ("assistant", "Here is a draft with one root cause section."),
+        (
+            "user",
+            "go with the config drift explanation as the root cause, one clear sentence.",
+        ),
+        ("assistant", "Done: the root cause is config drift."),
+        (
+            "user",
+            "ok scrap the single root cause. list contributing factors instead, no \"root cause\" heading at all. The config drift alone didn't double-charge anyone; it took the drift plus the idempotency keys living in a cache plus the restart during a backlog.",
+        ),
+    ]);
+    let newest = said(
+        &found,
+        "scrap the single root cause. list contributing factors instead",
+    )
+    .unwrap_or_else(|| panic!("{found:?}"));
+    assert!(newest.overrides, "{found:?}");
+    assert!(
+        said(&found, "config drift").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+}

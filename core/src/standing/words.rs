@@ -379,7 +379,9 @@ pub(crate) fn asks(lower: &str) -> bool {
     };
     let second = words.next();
     if ASKING.contains(&first) {
-        return second.is_some_and(|second| WHO.contains(&second));
+        // "do it stepwise", "do this in two deploys": an order, not "do we…?".
+        let orders = first == "do" && matches!(second, Some("it" | "this" | "that"));
+        return !orders && second.is_some_and(|second| WHO.contains(&second));
     }
     // "anything we cook at dinner has to be gluten-free": what any of it must be, a rule.
     let binding = first == "anything" && says_any(lower, &["has to", "have to", "must"]);
