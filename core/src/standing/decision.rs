@@ -281,6 +281,7 @@ pub(super) fn does_as_a_plan(lower: &str) -> bool {
     // "ok rip out the tub, we're doing a walk-in shower", "venue says long tables fit
     // better so we're doing three long tables": said after what led to it.
     does_as_a_plan_first(first_clause(lower))
+        || funds_from(lower)
         || moves_a_day(lower)
         || returns(lower)
         // "Soda didn't pan out, we're just doing plain PySpark checks".
@@ -391,6 +392,12 @@ pub(super) fn does_as_a_plan_first(lower: &str) -> bool {
         && !matches!(
             *next,
             "to" | "it" | "that" | "this" | "them" | "care" | "turns" | "a"
+        )
+        // "We do maybe 2M movements a day": a volume guessed, not a plan.
+        && !matches!(
+            *next,
+            "maybe" | "about" | "around" | "roughly" | "approximately" | "probably" | "like"
+                | "nearly" | "almost"
         )
         && !is_habit(lower)
 }
@@ -872,6 +879,36 @@ pub(super) fn accepts(lower: &str) -> bool {
         })
     });
     tagged || accepted_after(lower) || settled_as_the_one(lower)
+}
+
+/// Which budget pays for a part of the work ("install and freight come from the
+/// construction budget", "the flights come out of my bonus"): a source of money, set.
+fn funds_from(lower: &str) -> bool {
+    const FROM: &[&str] = &[
+        " come from ",
+        " comes from ",
+        " come out of ",
+        " comes out of ",
+    ];
+    const SOURCES: &[&str] = &[
+        "budget",
+        "account",
+        "fund",
+        "funds",
+        "savings",
+        "pot",
+        "allowance",
+        "bonus",
+    ];
+    FROM.iter().any(|from| {
+        lower.find(from).is_some_and(|at| {
+            lower[..at].split_whitespace().count() >= 2
+                && lower[at + from.len()..]
+                    .split_whitespace()
+                    .take(4)
+                    .any(|w| SOURCES.contains(&word(w)))
+        })
+    })
 }
 
 /// A change said, then taken ("she's now on the 23rd at 11:15, which I've accepted

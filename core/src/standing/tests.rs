@@ -3096,6 +3096,7 @@ fn shorthand_orders_and_requirements_are_read() {
             "bump it to SEV1, customer money was affected.",
             "do it stepwise: 4.0, then 4.1, then 4.2, one production deploy each.",
             "so let's have Dev take the Tuesday physio runs, he'll be thrilled.",
+            "Outside, install and freight come from the construction budget.",
         ],
     );
     assert_kind(
@@ -3108,6 +3109,8 @@ fn shorthand_orders_and_requirements_are_read() {
             "let's have a look at the logs first.",
             "Nothing more required.",
             "do it again, the output was cut off.",
+            "We do maybe 2M movements a day across all sites.",
+            "Where does the money for the trip come from?",
         ],
     );
 }
