@@ -408,6 +408,15 @@ fn push_part_text(out: &mut String, part: &Part) {
     }
 }
 
+/// The words of the marker a middle-out clip ([`crate::prune::clip_middle`]) puts where it
+/// cut a text.
+pub const CLIP_MARKER: &str = "tokens clipped from the middle by compactor";
+
+/// Does `text` carry the marker of a middle-out clip?
+pub fn is_clipped(text: &str) -> bool {
+    text.contains(CLIP_MARKER)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

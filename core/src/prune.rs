@@ -186,13 +186,7 @@ pub fn cleared_placeholder(
     out
 }
 
-/// The words of the marker [`clip_middle`] puts where it cut.
-pub const CLIP_MARKER: &str = "tokens clipped from the middle by compactor";
-
-/// Does `text` carry the marker of a middle-out clip?
-pub fn is_clipped(text: &str) -> bool {
-    text.contains(CLIP_MARKER)
-}
+pub use crate::message::{CLIP_MARKER, is_clipped};
 
 /// Clips `text` middle-out to about `max_tokens`, keeping its head and tail and marking
 /// the cut explicitly. Returns `None` when it already fits.

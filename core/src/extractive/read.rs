@@ -32,7 +32,7 @@ pub(super) fn read_entries<'a>(
     let mut after_clip = false;
     for raw in body.lines() {
         let mut line = raw.trim();
-        if crate::prune::is_clipped(line) {
+        if crate::message::is_clipped(line) {
             entries.truncate(before_clip);
             after_clip = true;
             continue;

@@ -469,7 +469,7 @@ fn what_the_user_will_do_ranks_above_what_they_report() {
 fn the_halves_of_a_line_a_clip_cut_are_not_quoted() {
     let clipped = format!(
         "RuntimeError: Dropped elements in sequence matching.\nThis suggests the issue is specific to having\n[… 900 {} …]\nent.parse`. This is after the match has returned.\nThe fix belongs in Delimited.match.",
-        crate::prune::CLIP_MARKER
+        crate::message::CLIP_MARKER
     );
     let messages = [
         Message::user("u", "Fix the crash on `select id from tbl;;`."),
