@@ -553,8 +553,7 @@ fn kinds_in<'t>(
         }
         if let Some(before) = at.checked_sub(1).map(|b| said[b])
             && let Some(&(last_kind, _)) = kinds.last()
-            && (says_more_of_the_last(text, &kinds, before, sentence, kind)
-                || replaces_what_it_drops(text, &kinds, before, sentence, kind))
+            && continues_the_last(text, &kinds, before, sentence, kind)
         {
             said_with(&mut kinds, text, before, sentence, last_kind);
             continue;
@@ -704,42 +703,30 @@ fn after_topic(sentence: &str) -> Option<&str> {
     None
 }
 
-/// `sentence` said with the one `before` it (a stress, a seal): the instruction read in
-/// `before` runs on to its end, or both are one instruction of `kind`.
-/// Does `sentence` say more, on its line, of the instruction that ends with the sentence
-/// `before` it (the last of `kinds`): "Under $1,800 all in. Hard limit.", "back to plain
-/// table salt. Non-iodized."?
-fn says_more_of_the_last(
+/// Does `sentence` carry on, on its line, the instruction that ends with the sentence
+/// `before` it (the last of `kinds`)? It says more of it ("Under $1,800 all in. Hard
+/// limit.", "back to plain table salt. Non-iodized."), or, a decision that takes something
+/// back, says what replaces the choice `before` dropped ("ok scrap the single root cause.
+/// list contributing factors instead").
+fn continues_the_last(
     text: &str,
     kinds: &[(Kind, &str)],
     before: &str,
     sentence: &str,
     kind: Option<Kind>,
 ) -> bool {
-    kinds.last().is_some_and(|&(last_kind, last)| {
-        (last.as_ptr() == before.as_ptr() || within(before, last))
-            && kind.is_none_or(|own| own == last_kind)
-    }) && says_more(sentence)
-        && span(text, before, sentence).is_some_and(|both| !both.contains('\n'))
-}
-
-/// Does `sentence`, a decision that takes something back, follow on its line the one
-/// before it (`before`, the last of `kinds`) that dropped a choice ("ok scrap the single
-/// root cause. list contributing factors instead")?
-fn replaces_what_it_drops(
-    text: &str,
-    kinds: &[(Kind, &str)],
-    before: &str,
-    sentence: &str,
-    kind: Option<Kind>,
-) -> bool {
-    kind == Some(Kind::Decision)
-        && kinds
-            .last()
-            .is_some_and(|&(k, last)| k == Kind::Decision && last.as_ptr() == before.as_ptr())
+    let Some(&(last_kind, last)) = kinds.last() else {
+        return false;
+    };
+    let adds = (last.as_ptr() == before.as_ptr() || within(before, last))
+        && kind.is_none_or(|own| own == last_kind)
+        && says_more(sentence);
+    let replaces = kind == Some(Kind::Decision)
+        && last_kind == Kind::Decision
+        && last.as_ptr() == before.as_ptr()
         && drops(&crate::case::lowercase(before))
-        && is_override(sentence)
-        && span(text, before, sentence).is_some_and(|both| !both.contains('\n'))
+        && is_override(sentence);
+    (adds || replaces) && span(text, before, sentence).is_some_and(|both| !both.contains('\n'))
 }
 
 /// Does a sentence (lower case) drop a choice ("ok scrap the single root cause", "ditch
@@ -752,6 +739,8 @@ fn drops(lower: &str) -> bool {
         )
 }
 
+/// `sentence` said with the one `before` it (a stress, a seal): the instruction read in
+/// `before` runs on to its end, or both are one instruction of `kind`.
 fn said_with<'t>(
     kinds: &mut Vec<(Kind, &'t str)>,
     text: &'t str,
