@@ -23,6 +23,33 @@ fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// A folder of its own for one test's files, removed when the test ends, passed or not.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Self {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("compactor-{name}-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Self(dir)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 #[test]
 fn plan_prints_every_corpus_file_as_text_and_json() {
     for (name, _) in corpus() {
@@ -108,17 +135,12 @@ fn the_readme_shows_the_report_its_first_command_prints() {
 }
 
 fn with_file(contents: &str, run: impl FnOnce(&str)) {
-    let dir = std::env::temp_dir().join(format!("compactor-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!(
-        "{:016x}.json",
-        contents.len() * 31 + contents.bytes().map(usize::from).sum::<usize>()
-    ));
+    let dir = Scratch::new("cli");
+    let path = dir.join("input.json");
     std::fs::File::create(&path)
         .and_then(|mut f| f.write_all(contents.as_bytes()))
         .expect("write temp file");
     run(path.to_str().expect("utf-8 path"));
-    let _ = std::fs::remove_file(&path);
 }
 
 #[test]
@@ -163,8 +185,7 @@ fn strict_mode_explains_how_to_keep_unknown_roles() {
 #[test]
 fn compact_writes_the_conversation_back_in_its_format_and_a_report() {
     let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/sample.json");
-    let dir = std::env::temp_dir().join(format!("compactor-compact-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = Scratch::new("compact");
     let out = dir.join("out.json");
     let report = dir.join("report.json");
     let output = compactor(&[
@@ -234,7 +255,6 @@ fn compact_writes_the_conversation_back_in_its_format_and_a_report() {
         "500",
     ]);
     assert!(stdout(&again).contains("skipped"), "{}", stdout(&again));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -283,8 +303,7 @@ fn compact_asks_an_openai_compatible_endpoint_for_the_summaries_concurrently() {
             format!("## Progress\n- summary {n} from the endpoint: src/sqlfluff/rules/L039.py");
         (200, completion(&summary), Duration::from_millis(200))
     });
-    let dir = std::env::temp_dir().join(format!("compactor-openai-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = Scratch::new("openai");
     let out = dir.join("out.json");
     let output = compactor(&[
         "compact",
@@ -352,14 +371,14 @@ fn compact_asks_an_openai_compatible_endpoint_for_the_summaries_concurrently() {
         written.contains("from the endpoint: src/sqlfluff/rules/L039.py"),
         "the summaries are the endpoint's"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_failing_endpoint_leaves_the_conversation_and_says_so() {
     let server = Loopback::serve(|_, _| (500, r#"{"error":"down"}"#.into(), Duration::ZERO));
     let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/sample.json");
-    let out = std::env::temp_dir().join(format!("compactor-down-{}.json", std::process::id()));
+    let dir = Scratch::new("down");
+    let out = dir.join("out.json");
     let run = |window: &str| {
         compactor(&[
             "compact",
@@ -471,8 +490,7 @@ fn items(text: &str) -> Vec<&serde_json::value::RawValue> {
 
 #[test]
 fn compact_writes_untouched_messages_and_their_numbers_byte_for_byte() {
-    let dir = std::env::temp_dir().join(format!("compactor-exact-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = Scratch::new("exact");
     let (input, text) = with_numbers(&dir);
     let out = dir.join("out.json");
     let (input, out_path) = (input.to_str().expect("utf-8"), out.to_str().expect("utf-8"));
@@ -525,7 +543,6 @@ fn compact_writes_untouched_messages_and_their_numbers_byte_for_byte() {
         written.matches(NUMBERS).count(),
         "every number as written"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Runs `compactor args` with its stdout a pipe the reader has already closed.
@@ -569,12 +586,6 @@ fn a_reader_that_closes_the_pipe_stops_the_command_quietly() {
 
 const PIN_SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/sample.json");
 
-fn pin_temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("compactor-pin-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
-}
-
 /// `compactor compact` on the sample for a `window`-token window, with `extra` arguments.
 fn compact_pinned(window: &str, extra: &[&str]) -> Output {
     let mut args = vec![
@@ -592,13 +603,13 @@ fn compact_pinned(window: &str, extra: &[&str]) -> Output {
 /// Compacts the sample for a 3,000-token window with `extra` arguments; the written
 /// messages.
 fn compact_sample(out: &str, extra: &[&str]) -> Vec<Value> {
-    let out = pin_temp(out);
+    let dir = Scratch::new("pin");
+    let out = dir.join(out);
     let mut args = vec!["-o", out.to_str().expect("utf-8")];
     args.extend(extra);
     let output = compact_pinned("3000", &args);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = std::fs::read_to_string(&out).expect("written");
-    let _ = std::fs::remove_file(&out);
     match serde_json::from_str(&text).expect("JSON") {
         Value::Array(items) => items,
         other => panic!("expected an array, found {other}"),
@@ -650,7 +661,8 @@ fn pin_all_is_assessed_never_rewritten() {
         stdout(&output)
     );
     // Over the absolute limit it fails, naming the largest message, and writes nothing.
-    let out = pin_temp("over.json");
+    let dir = Scratch::new("pin");
+    let out = dir.join("over.json");
     let output = compact_pinned("3000", &["--pin-all", "-o", out.to_str().expect("utf-8")]);
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     let err = stderr(&output);

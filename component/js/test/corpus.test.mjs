@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,10 +34,12 @@ function drive(run) {
   }
 }
 
-test("a corpus trajectory compacts to the command line's bytes", () => {
+test("a corpus trajectory compacts to the command line's bytes", (t) => {
   const file = readdirSync(corpus).filter((f) => f.endsWith(".json")).sort()[0];
   const path = join(corpus, file);
-  const out = join(mkdtempSync(join(tmpdir(), "compactor-jco-")), "out.json");
+  const dir = mkdtempSync(join(tmpdir(), "compactor-jco-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const out = join(dir, "out.json");
   execFileSync(cli, ["compact", path, "--max-context", "20000", "--summarizer", "extractive",
     "--reason", "manual", "--session", "cli", "-o", out], { stdio: "ignore" });
 

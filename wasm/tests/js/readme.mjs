@@ -1,7 +1,7 @@
 // Runs an example of wasm/README.md as written: the ```js block holding `marker`, its
 // imports resolved to the built package (pkg/) and to wasm/'s node_modules, the names it
 // leaves to the reader given by the test, and the names it defines handed back.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -20,11 +20,16 @@ export async function runReadmeExample(marker, given, wanted) {
     }
     return `from "${import.meta.resolve(specifier)}"`;
   });
-  const file = join(mkdtempSync(join(tmpdir(), "compactor-readme-")), "example.mjs");
+  const dir = mkdtempSync(join(tmpdir(), "compactor-readme-"));
+  const file = join(dir, "example.mjs");
   globalThis.__compactorReadme = given;
   writeFileSync(
     file,
     `const { ${Object.keys(given).join(", ")} } = globalThis.__compactorReadme;\n${code}\nexport { ${wanted.join(", ")} };\n`,
   );
-  return import(pathToFileURL(file).href);
+  try {
+    return await import(pathToFileURL(file).href);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
