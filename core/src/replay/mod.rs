@@ -99,6 +99,9 @@ pub struct Call {
     pub cost: f64,
     /// The same call's cost with everything kept.
     pub baseline_cost: f64,
+    /// Tokens the call's prompt adds to the previous one (its new messages and the reply's
+    /// priming): what keeping everything writes, and what every policy writes at least.
+    pub new_tokens: u64,
 }
 
 /// The figures of a whole replay.
@@ -131,6 +134,10 @@ pub struct Totals {
     pub over_window: usize,
     /// The mean share of the history's facts each call's prompt holds.
     pub facts_seen: f64,
+    /// Writing each call's new tokens once, relative to keeping everything: the part of
+    /// the cost no policy that sends every message saves; a policy saves only on the
+    /// rest (cached reads).
+    pub floor: f64,
 }
 
 /// A replay: every call, and what a compaction run failed on.
@@ -147,6 +154,8 @@ pub struct Replay {
     pub failures: u32,
     /// The first failure's message.
     pub first_failure: Option<String>,
+    /// The prices the calls were billed at.
+    pub prices: Prices,
 }
 
 impl Replay {
@@ -180,6 +189,11 @@ impl Replay {
             failures: self.failures,
             over_window: self.calls.iter().filter(|c| c.over_window).count(),
             facts_seen: share(sum(|c| c.facts_seen), calls as f64),
+            floor: share(
+                self.prices.cache_write
+                    * self.calls.iter().map(|c| c.new_tokens).sum::<u64>() as f64,
+                baseline_cost,
+            ),
         }
     }
 }
@@ -312,6 +326,7 @@ pub async fn replay<S: Summarize, C: Clock>(
         calls: Vec::with_capacity(points.len()),
         failures: 0,
         first_failure: None,
+        prices: *prices,
     };
     // The history's tokens so far, and the previous prompt's (messages only).
     let (mut history, mut before) = (0u64, 0u64);
@@ -368,6 +383,7 @@ pub async fn replay<S: Summarize, C: Clock>(
             facts_seen: seen.share(),
             cost: price(prices, cached, prompt_tokens) + summaries,
             baseline_cost: baseline,
+            new_tokens: added + priming,
         });
         progress(done + 1, points.len());
     }

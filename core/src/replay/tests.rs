@@ -81,6 +81,27 @@ fn keeping_everything_is_the_reference() {
 }
 
 #[test]
+fn no_policy_costs_less_than_writing_each_new_token_once() {
+    let messages = agent(60);
+    let kept = run(&messages, window(3_000), Rule::KeepEverything);
+    let written: u64 = kept.calls.iter().map(|c| c.written_tokens).sum();
+    let floor = kept.totals().floor;
+    assert!(
+        (floor * kept.totals().baseline_cost - written as f64).abs() < 1e-6,
+        "keeping everything writes exactly the new tokens"
+    );
+    assert!(floor > 0.0 && floor < 1.0, "{floor}");
+    for rule in [Rule::Session, Rule::Trim] {
+        let totals = run(&messages, window(3_000), rule).totals();
+        assert_eq!(
+            totals.floor, floor,
+            "a property of the run, not of the policy"
+        );
+        assert!(totals.relative_cost >= floor, "{rule:?}: {totals:?}");
+    }
+}
+
+#[test]
 fn cached_and_written_add_up_to_the_prompt() {
     let messages = agent(60);
     for rule in [Rule::Session, Rule::Trim, Rule::KeepEverything] {

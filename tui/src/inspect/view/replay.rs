@@ -66,10 +66,11 @@ fn summary(replay: &Replay) -> Vec<Line<'static>> {
             t.calls, t.relative_cost, t.facts_seen, t.compactions, t.over_window
         )),
         Line::from(format!(
-            "mean prompt {} · peak {} · cache share {:.0}% · • compaction, trigger yellow, absolute red",
+            "mean prompt {} · peak {} · cache share {:.0}% · new tokens written once {:.2}× · • compaction, trigger yellow, absolute red",
             thousands(t.mean_prompt.round() as u64),
             thousands(t.peak_prompt),
-            t.cache_share * 100.0
+            t.cache_share * 100.0,
+            t.floor
         ))
         .fg(Color::DarkGray),
     ]
