@@ -271,6 +271,7 @@ impl Taken {
 }
 
 /// The prompt a policy keeps, message by message.
+#[derive(Default)]
 struct Prompt {
     messages: Vec<Message>,
     tokens: Vec<u64>,
@@ -317,10 +318,7 @@ pub async fn replay<S: Summarize, C: Clock>(
     let stable = crate::task::prefix(messages).end();
     let points = calls(messages);
     let mut session = Session::new(compactor, "replay", Vec::new());
-    let mut prompt = Prompt {
-        messages: Vec::new(),
-        tokens: Vec::new(),
-    };
+    let mut prompt = Prompt::default();
     let mut seen = Seen::default();
     let mut replay = Replay {
         calls: Vec::with_capacity(points.len()),
