@@ -29,6 +29,10 @@ pub(super) const DECISION_IDIOMS: &[&str] = &[
     "we landed on",
     "i landed on",
     "went with",
+    // "We lead with the Riverside Court story": what opens the piece, set.
+    "we lead with",
+    "we open with",
+    "we close with",
     "we bought",
     "i bought",
     "we signed with",
@@ -594,6 +598,11 @@ fn set_for_a_day(clause: &str) -> bool {
 /// partner keeps watching videos instead of packing", not "I'll take the dog out").
 pub(super) const DECISION_MARKS: &[&str] = &[
     "i'll take",
+    // "I take this." (not "I take it you're busy": what one assumes).
+    "i take this",
+    "i take that",
+    "we take this",
+    "we take that",
     "i will take",
     "we'll take",
     "we're using",
@@ -1237,6 +1246,129 @@ pub(super) fn places_a_person(text: &str) -> bool {
             .is_some_and(|t| WHERE.contains(&crate::case::lowercase(word(t)).as_str()))
 }
 
+/// Does a sentence give a part of the work to a person, named ("Sana handles the
+/// inspection data", "Dev owns the release notes", "Priya will take care of the venue")?
+/// One or two capitalised words that are not a word any sentence opens with, then the
+/// verb that hands the part over, then the part. Not what a tool does well ("Postgres
+/// handles the load fine").
+pub(super) fn gives_a_part_to(text: &str) -> bool {
+    const NOT_NAMES: &[&str] = &[
+        "the",
+        "this",
+        "that",
+        "it",
+        "he",
+        "she",
+        "they",
+        "we",
+        "you",
+        "who",
+        "which",
+        "what",
+        "everyone",
+        "everybody",
+        "someone",
+        "somebody",
+        "nobody",
+        "anyone",
+        "each",
+        "every",
+        "our",
+        "my",
+        "your",
+        "their",
+        "his",
+        "her",
+        "one",
+    ];
+    const TAKES: &[&[&str]] = &[
+        &["handles"],
+        &["owns"],
+        &["leads"],
+        &["will", "handle"],
+        &["will", "own"],
+        &["will", "lead"],
+        &["takes", "care", "of"],
+        &["will", "take", "care", "of"],
+        &["is", "in", "charge", "of"],
+        &["is", "responsible", "for"],
+    ];
+    const HOW_WELL: &[&str] = &[
+        "fine",
+        "well",
+        "automatically",
+        "easily",
+        "better",
+        "badly",
+        "poorly",
+        "already",
+    ];
+    let first_clause = text.split([',', ';']).next().unwrap_or(text);
+    let tokens = past_openers(first_clause);
+    let named = tokens
+        .iter()
+        .take_while(|t| word(t).starts_with(|c: char| c.is_uppercase()) && word(t) != "I")
+        .count();
+    let Some(first) = tokens.first() else {
+        return false;
+    };
+    if !(1..=2).contains(&named)
+        || NOT_NAMES.contains(&crate::case::lowercase(word(first)).as_str())
+    {
+        return false;
+    }
+    let rest: Vec<String> = tokens[named..]
+        .iter()
+        .map(|t| crate::case::lowercase(word(t)))
+        .collect();
+    // Not what someone has ("Crestline owns 22 homes in the state").
+    TAKES.iter().any(|verb| {
+        rest.len() > verb.len()
+            && rest.iter().zip(verb.iter()).all(|(w, v)| w == v)
+            && !is_number(&rest[verb.len()])
+            && !rest.iter().any(|w| HOW_WELL.contains(&w.as_str()))
+    })
+}
+
+/// Does a sentence announce the choice it states after a colon ("So we've changed it: £10
+/// full price and under 16s free", "you can take it as fixed: two supervised sessions a
+/// week", "So: a three-year project starting 1 October 2025")? What follows is settled,
+/// whatever its form: a plan said by its parts, not an order.
+pub(super) fn announces_a_choice(sentence: &str) -> bool {
+    const SETTLED: &[&str] = &[
+        "changed it",
+        "changed that",
+        "changed this",
+        "as fixed",
+        "as final",
+        "as settled",
+        "as given",
+        "we've settled",
+        "we settled",
+        "we've agreed",
+        "we agreed",
+        "we've decided",
+        "we decided",
+        "i've decided",
+        "final answer",
+        "the verdict",
+    ];
+    let Some((label, rest)) = sentence.split_once(": ") else {
+        return false;
+    };
+    let label = crate::case::lowercase(label);
+    let rest = crate::case::lowercase(rest);
+    let said: Vec<&str> = rest.split_whitespace().map(word).collect();
+    if rest.trim_end().ends_with('?') || said.len() < 3 {
+        return false;
+    }
+    // "So: a three-year project …": a conclusion, named; not "So: we need to talk".
+    let concludes = matches!(label.trim(), "so" | "ok so" | "okay so" | "right so")
+        && (matches!(said[0], "a" | "an" | "the") || is_number(said[0]));
+    // "we agreed on the call: no alcohol at any official event": a rule, agreed.
+    (concludes || says_any(&label, SETTLED)) && kind_of(&rest) != Some(Kind::Rule)
+}
+
 /// A choice that ends on what it replaces, said as a name ("snowball instead, I need the
 /// quick wins", "the RAV4 hybrid from the private seller instead", "OK, the Crane at 5
 /// coins instead"): a few words, not a thing described ("it's cheaper instead"), not what
@@ -1546,8 +1678,10 @@ pub(super) fn orders_a_pick(lower: &str) -> bool {
             // "price the 8oz tins at $18".
             | ["price", "the" | "our" | "my" | "each" | "them" | "it", ..]
             // "cut the recipe importer", "book the lakeside lodge", "scrap the butcher
-            // block": a part of the work, engaged or dropped.
-            | ["cut" | "book" | "scrap" | "ditch" | "hire" | "cancel",
+            // block", "file the records request this week": a part of the work, engaged,
+            // dropped or set going.
+            | ["cut" | "book" | "scrap" | "ditch" | "hire" | "cancel" | "file" | "submit"
+               | "sign",
                "the" | "our" | "my" | "both" | "all" | "that" | "this", _, ..]
             // "treat the likert items as ordinal", "base the average on the last 90 days":
             // how a thing is read, set.
@@ -1592,26 +1726,17 @@ pub(super) fn orders_a_pick(lower: &str) -> bool {
                 "time" | "chance" | "opportunity" | "lead" | "hint" | "risk" | "rest" | "day"
             ),
             // "make the hake 170 g", "make the session timeout 15 minutes": a value, set.
-            ["make", "the" | "our" | "my", rest @ ..] => rest
-                .iter()
-                .any(|w| w.starts_with(|c: char| c.is_ascii_digit() || c == '$')),
-            // "Ok, make it 2 Orpingtons and 2 Easter Eggers", "so make it the Friday
-            // slot": a number or a thing, set; not "make it shorter", "make it work".
+            ["make", "the" | "our" | "my", rest @ ..] => rest.iter().any(|w| is_number(w)),
+            // "Ok, make it 2 Orpingtons and 2 Easter Eggers", "Make it nine episodes", "so
+            // make it the Friday slot": a number or a thing, set; not "make it shorter",
+            // "make it work".
             ["make", "it", next, ..] => {
-                next.starts_with(|c: char| c.is_ascii_digit() || c == '$')
+                is_number(next)
                     || matches!(
                         word(next),
                         "the"
                             | "a"
                             | "an"
-                            | "two"
-                            | "three"
-                            | "four"
-                            | "five"
-                            | "six"
-                            | "seven"
-                            | "eight"
-                            | "ten"
                             | "monday"
                             | "tuesday"
                             | "wednesday"

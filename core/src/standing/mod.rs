@@ -103,28 +103,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     } else if let Some(kind) = after_its_topic(&lower) {
         return Some(kind);
     }
-    let replaces =
-        contains_phrase(&lower, "replace") && lower.contains(" with ") && !edits_a_passage(&lower);
-    let now_doing = says_any(&lower, NOW_DOING) && is_override(&lower);
-    let idiom = says_any(&lower, DECISION_IDIOMS)
-        || accepts(&lower)
-        || leans_to(&lower)
-        || acts_bare(&lower)
-        || ends_instead(&lower)
-        || says_any(&lower, REPLACING)
-        || drops_a_choice(&lower)
-        || opens_dropping(&lower)
-        || orders_a_pick(&lower)
-        || names_a_pick(text)
-        || places_a_person(text)
-        || named_anew(&lower)
-        || ends_choosing(&lower)
-        || settles(&lower)
-        || does_as_a_plan(&lower)
-        || someone_chose(&lower)
-        || replaces
-        || now_doing
-        || plans_instead(&lower);
+    let idiom = says_a_choice(text, &lower);
     let wonders = wonders(&lower);
     // "I'd rather not have a free tier at all": a preference against, a rule.
     let refuses = prefers_against(&lower);
@@ -172,6 +151,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
             || prohibits(clause)
             || bounds_a_class(clause)
             || sets_a_deadline(clause)
+            || asks_everywhere(clause)
     });
     let contrast = orders_with_contrast(&lower);
     // "customer emails stay out of the feature tables, full stop": stressed as it ends.
@@ -179,6 +159,43 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     let each_time = orders_each_time(&lower);
     (rule || contrast || stressed || each_time || refuses_ever(&lower) || labels_a_rule(&lower))
         .then_some(Kind::Rule)
+}
+
+/// Is a clause a form asked for everywhere ("British spellings everywhere please", "please
+/// use metric everywhere")? Not where a thing was found ("sand everywhere", "wrong terms
+/// everywhere, I rewrote it").
+fn asks_everywhere(clause: &str) -> bool {
+    contains_phrase(clause, "everywhere") && contains_phrase(clause, "please")
+}
+
+/// Does a sentence say a choice in one of the forms that make it one whoever speaks
+/// ("went with", "let's do X instead", "Put Ravi at table 3", "Sana handles the data")?
+/// `lower` is `text` in lower case.
+fn says_a_choice(text: &str, lower: &str) -> bool {
+    let replaces =
+        contains_phrase(lower, "replace") && lower.contains(" with ") && !edits_a_passage(lower);
+    let now_doing = says_any(lower, NOW_DOING) && is_override(lower);
+    says_any(lower, DECISION_IDIOMS)
+        || accepts(lower)
+        || leans_to(lower)
+        || acts_bare(lower)
+        || ends_instead(lower)
+        || says_any(lower, REPLACING)
+        || drops_a_choice(lower)
+        || opens_dropping(lower)
+        || orders_a_pick(lower)
+        || names_a_pick(text)
+        || places_a_person(text)
+        || gives_a_part_to(text)
+        || announces_a_choice(text)
+        || named_anew(lower)
+        || ends_choosing(lower)
+        || settles(lower)
+        || does_as_a_plan(lower)
+        || someone_chose(lower)
+        || replaces
+        || now_doing
+        || plans_instead(lower)
 }
 
 /// A requirement said in shorthand, the thing then "required" ("py3.8 compat required",
@@ -313,7 +330,11 @@ fn after_its_topic(lower: &str) -> Option<Kind> {
 /// order, when it is a rule. A thing asked once ("can you book the 9:40?") stays a
 /// question.
 fn requests_a_rule(question: &str) -> Option<Kind> {
+    const FROM_NOW: &[&str] = &["from now on", "from here on", "going forward", "in future"];
     let lowered = crate::case::lowercase(question);
+    // "Also, from now on could you write dates out like 6 March?": asked to hold from now
+    // on, said before the favour.
+    let mut held = false;
     // Where the order starts; the lowercase keeps every offset ([`crate::case`]).
     let start = ["can you ", "could you ", "would you "]
         .iter()
@@ -322,7 +343,10 @@ fn requests_a_rule(question: &str) -> Option<Kind> {
                 .match_indices(ask)
                 .find(|&(at, _)| {
                     let before = lowered[..at].trim_end();
-                    before.is_empty()
+                    held = FROM_NOW
+                        .iter()
+                        .any(|now| before.trim_end_matches(',').ends_with(now));
+                    held || before.is_empty()
                         || before.ends_with([',', ':', '-'])
                         || before
                             .rsplit(' ')
@@ -337,21 +361,11 @@ fn requests_a_rule(question: &str) -> Option<Kind> {
     let lower = lowered[start..].trim_end_matches('?');
     // It holds from now on, or bounds what is asked: "could you give me eight or ten
     // tagline options that would work across all three segments?" asks once.
-    let standing = says_any(
-        lower,
-        &[
-            "from now on",
-            "from here on",
-            "going forward",
-            "always",
-            "never",
-            "every time",
-            "in future",
-            "at most",
-            "no more than",
-        ],
-    ) || (says_any(lower, &["under", "below", "within"])
-        && lower.contains(|c: char| c.is_ascii_digit()))
+    let standing = held
+        || says_any(lower, FROM_NOW)
+        || says_any(lower, &["always", "never", "every time", "at most", "no more than"])
+        || (says_any(lower, &["under", "below", "within"])
+            && lower.contains(|c: char| c.is_ascii_digit()))
         || formats_a_class(lower)
         // "can you keep the messages to tenants short and friendly, no legal jargon": how
         // all of a kind is written, with what it must leave out.
@@ -559,11 +573,9 @@ fn kinds_in<'t>(
             continue;
         }
         if let Some(before) = at.checked_sub(1).map(|b| said[b])
-            && seals(sentence)
-            && !before.trim_end().ends_with('?')
+            && let Some(joined) = joins_the_one_before(text, before, sentence, kind)
         {
-            // "The title is Salt Year. final.": the words before, settled.
-            said_with(&mut kinds, text, before, sentence, Kind::Decision);
+            said_with(&mut kinds, text, before, sentence, joined);
             continue;
         }
         if let Some(before) = at.checked_sub(1).map(|b| said[b])
@@ -727,6 +739,54 @@ fn continues_the_last(
         && drops(&crate::case::lowercase(before))
         && is_override(sentence);
     (adds || replaces) && span(text, before, sentence).is_some_and(|both| !both.contains('\n'))
+}
+
+/// The kind of the instruction `sentence` makes with the one `before` it, when it is
+/// one with it: it points back at what `before` names ("Now write me the package
+/// descriptions. Keep each one under 80 words.", "Edric Vane and the drowned daughter,
+/// perfect. I take this."), or seals it ("The title is Salt Year. final.": the words
+/// before, settled).
+fn joins_the_one_before(
+    text: &str,
+    before: &str,
+    sentence: &str,
+    kind: Option<Kind>,
+) -> Option<Kind> {
+    if let Some(kind) = kind
+        && leans_back(sentence)
+        && before.len() <= MAX_CHARS / 2
+        && span(text, before, sentence).is_some_and(|both| !both.contains('\n'))
+    {
+        return Some(kind);
+    }
+    (seals(sentence) && !before.trim_end().ends_with('?')).then_some(Kind::Decision)
+}
+
+/// Does an instruction name what it is about only by pointing back ("Keep each one under
+/// 80 words.", "I take this.", "Book that one.")? A few words that end on the pointer, or
+/// "each one", "all of them".
+fn leans_back(sentence: &str) -> bool {
+    let lower = crate::case::lowercase(sentence);
+    let words: Vec<&str> = lower
+        .split_whitespace()
+        .map(word)
+        .filter(|w| !w.is_empty())
+        .collect();
+    let ends_pointing = match words.as_slice() {
+        [.., "this" | "that", "one"] => true,
+        [.., last] => matches!(*last, "this" | "that" | "it" | "these" | "those" | "them"),
+        [] => false,
+    };
+    says_any(
+        &lower,
+        &[
+            "each one",
+            "each of them",
+            "all of them",
+            "both of them",
+            "every one of them",
+        ],
+    ) || (words.len() <= 6 && ends_pointing)
 }
 
 /// Does a sentence (lower case) drop a choice ("ok scrap the single root cause", "ditch

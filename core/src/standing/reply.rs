@@ -170,7 +170,8 @@ pub(super) const UNSURE: &[&str] = &[
 /// recall 0.93", "distilroberta: 0.731 ± 0.012", "Renting a 20-foot truck: about $2,400
 /// plus gas")? Two fractions or a spread are measured, not chosen; a single one may be a
 /// threshold set ("flag anything over 0.8"). A price given to an option names what it
-/// costs, not that it is taken; a limit labelled ("Budget: $4,000") is set.
+/// costs, not that it is taken; a limit labelled ("Budget: $4,000"), or a price announced
+/// ("so we've changed it: £10 full price"), is set.
 pub(super) fn reports_scores(lower: &str) -> bool {
     let fractions = lower
         .split_whitespace()
@@ -189,6 +190,8 @@ pub(super) fn reports_scores(lower: &str) -> bool {
                     "budget", "max", "limit", "cap", "ceiling", "total", "min", "price",
                 ],
             )
+            // "we've changed it: £10 full price": the price set.
+            && !announces_a_choice(lower)
     });
     fractions >= 2 || lower.contains('±') || quote
 }

@@ -3173,3 +3173,93 @@ fn what_is_dropped_and_what_takes_its_place_are_one_choice() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_count_in_words_a_standing_favour_and_a_form_asked_everywhere_are_instructions() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Make it nine episodes with a bonus listener Q&A at the end.",
+            "ok make it twelve tables then",
+        ],
+    );
+    assert_kind(None, &["make it shorter", "Make it work."]);
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "Also, from now on could you write dates out like 6 March, not 3/6 or anything numeric?",
+            "Oh, and British spellings everywhere please, the Trust is very old-school.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "Could you write the dates out for me?",
+            "moon rock dig in the garage = sand everywhere tho",
+            "The machine output was terrible, wrong legal terms everywhere, I rewrote almost everything.",
+        ],
+    );
+}
+
+#[test]
+fn a_part_given_to_a_person_and_a_choice_announced_are_decisions() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Sana handles the inspection data, she's our data reporter.",
+            "So Dev leads the morning shift, and I'll need someone for the afternoon.",
+            "So we've changed it: £10 full price and under 16s free.",
+            "We've settled this as a team, so you can take it as fixed: two supervised sessions a week for 12 weeks.",
+            "So: a three-year project starting 1 October 2025, which gives us a winter to select sites.",
+            "File the public records request with the state health department this week.",
+            "We lead with the Riverside Court story: one home, one resident, two inspections.",
+            "I take this.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "Postgres handles the load fine.",
+            "Crestline owns 22 homes in the state.",
+            "So: we need to talk about the budget.",
+            "I take it you're busy this week.",
+        ],
+    );
+    // An agreed rule stays a rule.
+    assert_kind(
+        Some(Kind::Rule),
+        &["Also we agreed on the call: no alcohol at any official event."],
+    );
+}
+
+#[test]
+fn an_instruction_that_points_back_keeps_what_it_points_at() {
+    let found = read(&[
+        ("user", "Help me price my wedding photography packages."),
+        ("assistant", "Here are three tiers you could offer."),
+        (
+            "user",
+            "Free travel within 50 miles. Now write me the package descriptions. Keep each one under 80 words.",
+        ),
+    ]);
+    assert!(
+        said(
+            &found,
+            "Now write me the package descriptions. Keep each one under 80 words."
+        )
+        .is_some_and(|i| i.kind == Kind::Rule),
+        "{found:?}"
+    );
+    let found = reply_to(
+        "Three villains could work: the smuggler, Edric Vane and the drowned daughter, or the lighthouse keeper.",
+        "Yes, Edric Vane and the drowned daughter, perfect. I take this. Before session 0, the organisation: we all have jobs.",
+    );
+    assert!(
+        said(
+            &found,
+            "Edric Vane and the drowned daughter, perfect. I take this."
+        )
+        .is_some_and(|i| i.kind == Kind::Decision),
+        "{found:?}"
+    );
+}

@@ -494,6 +494,44 @@ pub(super) fn word(w: &str) -> &str {
     w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
 }
 
+/// Is a word (lower case) a number: figures, an amount ("$40", "£10"), or a number said in
+/// words ("nine", "twelve", "a dozen")?
+pub(super) fn is_number(w: &str) -> bool {
+    const SAID: &[&str] = &[
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+        "thirty",
+        "forty",
+        "fifty",
+        "sixty",
+        "seventy",
+        "eighty",
+        "ninety",
+        "hundred",
+        "dozen",
+    ];
+    w.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '$' | '£' | '€'))
+        || SAID.contains(&word(w))
+}
+
 /// The sentence's words after the openers that are not its verb.
 pub(super) fn first_words(lower: &str) -> Vec<&str> {
     lower
