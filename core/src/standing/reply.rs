@@ -167,8 +167,8 @@ pub(super) const UNSURE: &[&str] = &[
 ];
 
 /// Does a sentence report scores or a quote ("test set results: macro-F1 0.738, security
-/// recall 0.93", "distilroberta: 0.731 ± 0.012", "Renting a 20-foot truck: about $2,400
-/// plus gas")? Two fractions or a spread are measured, not chosen; a single one may be a
+/// recall 0.93", "distilroberta: 0.731 ± 0.012", "61% were reduced, compared with 24%",
+/// "Renting a 20-foot truck: about $2,400 plus gas")? Two fractions or a spread are measured, not chosen; a single one may be a
 /// threshold set ("flag anything over 0.8"). A price given to an option names what it
 /// costs, not that it is taken; a limit labelled ("Budget: $4,000"), or a price announced
 /// ("so we've changed it: £10 full price"), is set.
@@ -193,7 +193,11 @@ pub(super) fn reports_scores(lower: &str) -> bool {
             // "we've changed it: £10 full price": the price set.
             && !announces_a_choice(lower)
     });
-    fractions >= 2 || lower.contains('±') || quote
+    // "Of their penalties, 61% were reduced on dispute, compared with 24% for all other
+    // operators": shares compared.
+    let percents = lower.matches('%').count();
+    let compared = says_any(lower, &["compared", "versus", "vs", "up from", "down from"]);
+    fractions >= 2 || lower.contains('±') || quote || (percents >= 2 && compared)
 }
 
 /// Does a value report a measure, not set one: a change ("$8.3k -> $11.2k", "31 min (was

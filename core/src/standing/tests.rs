@@ -3263,3 +3263,18 @@ fn an_instruction_that_points_back_keeps_what_it_points_at() {
         "{found:?}"
     );
 }
+
+#[test]
+fn shares_compared_are_no_instructions() {
+    assert_kind(
+        None,
+        &[
+            "Of their penalties, 61% were reduced on dispute, compared with 24% for all other operators combined.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &["The Lumiares Hotel it is.", "Ardour it is, then."],
+    );
+    assert_kind(Some(Kind::Rule), &["Keep churn under 5% every month."]);
+}
