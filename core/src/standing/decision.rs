@@ -317,17 +317,74 @@ pub(super) const STATES: &[&str] = &[
     "planning",
 ];
 
+/// Verbs of doing that make "we <verb> <object>" a plan ([`does_as_a_plan_first`]); among
+/// them what is done to the work ("We merge WP2 and WP3 into one", "we omit price from
+/// JSON-LD for now", "we vendor fmt under third_party/", "we convert the five biggest
+/// models to incremental").
+const DOING: &[&str] = &[
+    "take",
+    "ship",
+    "do",
+    "book",
+    "pick",
+    "choose",
+    "keep",
+    "buy",
+    "hire",
+    "launch",
+    "rent",
+    "sell",
+    "order",
+    "host",
+    "hold",
+    "serve",
+    "invite",
+    "adopt",
+    "drop",
+    "skip",
+    "cut",
+    "stick",
+    "release",
+    "deploy",
+    "target",
+    "publish",
+    "submit",
+    "switch",
+    "move",
+    "merge",
+    "omit",
+    "vendor",
+    "pay",
+    "upgrade",
+    "offer",
+    "split",
+    "organize",
+    "exclude",
+    "include",
+    "add",
+    "remove",
+    "store",
+    "cache",
+    "migrate",
+    "rename",
+    "pin",
+    "rewrite",
+    "bump",
+    "charge",
+    "send",
+    "report",
+    "require",
+    "allow",
+    "convert",
+    "archive",
+    "retire",
+    "deprecate",
+    "partition",
+    "backfill",
+    "rebuild",
+];
+
 pub(super) fn does_as_a_plan_first(lower: &str) -> bool {
-    const DOING: &[&str] = &[
-        "take", "ship", "do", "book", "pick", "choose", "keep", "buy", "hire", "launch", "rent",
-        "sell", "order", "host", "hold", "serve", "invite", "adopt", "drop", "skip", "cut",
-        "stick", "release", "deploy", "target", "publish", "submit", "switch", "move",
-        // What is done to the work ("We merge WP2 and WP3 into one", "we omit price from
-        // JSON-LD for now", "we vendor fmt under third_party/").
-        "merge", "omit", "vendor", "pay", "upgrade", "offer", "split", "organize", "exclude",
-        "include", "add", "remove", "store", "cache", "migrate", "rename", "pin", "rewrite",
-        "bump", "charge", "send", "report", "require", "allow",
-    ];
     let mut words: Vec<&str> = first_words(lower).into_iter().map(word).collect();
     if words.starts_with(&["we", "are"]) {
         words.splice(..2, ["we're"]);
@@ -1331,14 +1388,17 @@ pub(super) fn gives_a_part_to(text: &str) -> bool {
 }
 
 /// Does a sentence announce the choice it states after a colon ("So we've changed it: £10
-/// full price and under 16s free", "you can take it as fixed: two supervised sessions a
-/// week", "So: a three-year project starting 1 October 2025")? What follows is settled,
+/// full price and under 16s free", "so change it: disable after 5 days", "you can take it
+/// as fixed: two supervised sessions a week", "So: a three-year project starting 1 October 2025")? What follows is settled,
 /// whatever its form: a plan said by its parts, not an order.
 pub(super) fn announces_a_choice(sentence: &str) -> bool {
     const SETTLED: &[&str] = &[
         "changed it",
         "changed that",
         "changed this",
+        "change it",
+        "change that",
+        "change this",
         "as fixed",
         "as final",
         "as settled",
@@ -1664,6 +1724,8 @@ pub(super) fn orders_a_pick(lower: &str) -> bool {
         || matches!(
             words.as_slice(),
             ["drop" | "pick" | "choose", ..]
+            // "outsource the newspapers to a vendor": who does a part, set.
+            | ["outsource" | "insource", _, ..]
             // "ship 4.2 on Thursday": a release, set.
             | ["ship" | "launch" | "release", _, "on" | "in" | "by", ..]
             // "ok put the router in the basement next to the modem": a thing, placed.

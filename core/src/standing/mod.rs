@@ -111,7 +111,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         && !refuses
         && !reports_a_proposal(&lower)
         && ((idiom && !is_personal(&lower))
-            || (((says_any(&lower, DECISION_MARKS) && !says_any(&lower, UNDECIDED))
+            || (((marks_a_choice(&lower) && !says_any(&lower, UNDECIDED))
                 || proposes(&lower)
                 || commits(&lower))
                 && speaks_for_the_work(&lower)
@@ -152,6 +152,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
             || bounds_a_class(clause)
             || sets_a_deadline(clause)
             || asks_everywhere(clause)
+            || sets_the_replies(clause)
     });
     let contrast = orders_with_contrast(&lower);
     // "customer emails stay out of the feature tables, full stop": stressed as it ends.
@@ -161,11 +162,62 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         .then_some(Kind::Rule)
 }
 
+/// Does a clause set the form of the assistant's answers ("please answer me with short
+/// sentences", "reply in plain English", "explain things in simple words")? How every
+/// answer is written, not one answer asked for ("answer this with a yes or no").
+fn sets_the_replies(clause: &str) -> bool {
+    const FORMS: &[&str] = &[
+        "short",
+        "simple",
+        "plain",
+        "brief",
+        "english",
+        "bullet",
+        "bullets",
+        "sentences",
+        "words",
+        "paragraphs",
+        "prose",
+        "lowercase",
+        "metric",
+    ];
+    let words: Vec<&str> = first_words(clause).into_iter().map(word).collect();
+    let Some((verb, rest)) = words.split_first() else {
+        return false;
+    };
+    let rest = match rest {
+        ["to", "me", rest @ ..] | ["me" | "back" | "things", rest @ ..] => rest,
+        rest => rest,
+    };
+    matches!(
+        *verb,
+        "answer" | "reply" | "respond" | "write" | "talk" | "explain"
+    ) && matches!(rest.first(), Some(&("in" | "with" | "using")))
+        && rest.iter().skip(1).take(3).any(|w| FORMS.contains(w))
+        // "explain in two sentences": one answer's length.
+        && !rest.iter().skip(1).take(3).any(|w| is_number(w))
+}
+
 /// Is a clause a form asked for everywhere ("British spellings everywhere please", "please
 /// use metric everywhere")? Not where a thing was found ("sand everywhere", "wrong terms
 /// everywhere, I rewrote it").
 fn asks_everywhere(clause: &str) -> bool {
     contains_phrase(clause, "everywhere") && contains_phrase(clause, "please")
+}
+
+/// Does a sentence hold a mark of a choice ([`DECISION_MARKS`])? Not "instead of" in what
+/// the user does not want ("I don't want MLflow to become the source of truth instead of
+/// the parquet files": a preference, a rule).
+fn marks_a_choice(lower: &str) -> bool {
+    const AGAINST: &[&str] = &[
+        "i don't want",
+        "we don't want",
+        "i do not want",
+        "we do not want",
+    ];
+    DECISION_MARKS.iter().any(|mark| {
+        contains_phrase(lower, mark) && (*mark != "instead of" || !says_any(lower, AGAINST))
+    })
 }
 
 /// Does a sentence say a choice in one of the forms that make it one whoever speaks
@@ -654,7 +706,8 @@ fn after_label(sentence: &str) -> Option<&str> {
         .iter()
         .filter_map(|mark| sentence.find(mark).map(|at| (at, mark.len())))
         .min()?;
-    let label = &sentence[..at];
+    // "Right, the delivery model: …": the label past its opener.
+    let label = past_opener(&sentence[..at]);
     let rest = sentence[at + mark..].trim();
     // A topic, not a clause of its own ("wait, I realize — …", "would a simpler option
     // be: …?", "separate q, does Vary: …").
@@ -681,6 +734,20 @@ fn after_label(sentence: &str) -> Option<&str> {
         });
     (topic && !sentence.trim_end().ends_with('?') && rest.split_whitespace().count() >= 3)
         .then_some(rest)
+}
+
+/// `text` past the openers that lead it ("Right, the delivery model" → "the delivery
+/// model"), each with its comma.
+fn past_opener(text: &str) -> &str {
+    let mut rest = text.trim_start();
+    while let Some((first, after)) = rest.split_once(char::is_whitespace) {
+        let opener = crate::case::lowercase(first.trim_end_matches(','));
+        if !OPENERS.contains(&opener.as_str()) {
+            break;
+        }
+        rest = after.trim_start();
+    }
+    rest
 }
 
 /// What a sentence says before the list it introduces ("actually one shared warehouse per

@@ -176,7 +176,7 @@ pub(super) fn bounds_between(clause: &str) -> bool {
 
 /// Does a sentence (lower case) open by naming what follows a rule ("One principle for
 /// this: raw data lands untouched", "Constraint: the API stays backwards compatible",
-/// "our convention: …")? A label of a few words, then a statement of three or more.
+/// "our convention: …", "important: we collect nothing beyond name and phone")? A label of a few words, then a statement of three or more.
 pub(super) fn labels_a_rule(lower: &str) -> bool {
     const LABELS: &[&str] = &[
         "rule",
@@ -186,13 +186,19 @@ pub(super) fn labels_a_rule(lower: &str) -> bool {
         "convention",
         "requirement",
         "policy",
+        // "Important: the insurance values you mention always in euros".
+        "important",
     ];
     let Some((label, rest)) = lower.split_once(':') else {
         return false;
     };
     let label: Vec<&str> = label.split_whitespace().map(word).collect();
     // "rule" within the label's first words, not "the rule they broke last year was: …".
+    // "Important thing I forgot: the neighbours complained" is news: "important" labels
+    // a rule in a few words ("Important:", "one important thing:").
+    let few = label.len() <= 3 || !label.contains(&"important");
     label.len() <= 5
+        && few
         && label.iter().take(3).any(|w| LABELS.contains(w))
         && !label
             .iter()

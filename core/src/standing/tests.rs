@@ -3278,3 +3278,42 @@ fn shares_compared_are_no_instructions() {
     );
     assert_kind(Some(Kind::Rule), &["Keep churn under 5% every month."]);
 }
+
+#[test]
+fn wants_for_a_whole_class_a_request_to_refrain_and_an_important_label_are_rules() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "i want every parent letter at a 6th grade reading level, we have a lot of ESL families",
+            "I would ask you to refrain from using the word 'stakeholder' in anything public-facing.",
+            "Important: the insurance values you mention always in euros, not in pounds or dollars.",
+            "important: we collect nothing beyond name, phone, email and emergency contact at sign-up.",
+            "And third, please answer me with short sentences, my English is not so strong.",
+            "I'm not against it but I don't want MLflow to become the source of truth instead of the parquet files.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "I want a coffee.",
+            "Could you answer the email from Sam?",
+            "Good guy clause, explain in two sentences.",
+            "Important thing I forgot: the neighbours made complaint to council about noise.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "so change it: disable after 5 days of continuous failure, with a warning email on day 1.",
+            "Ok we convert the five biggest models to incremental, fct_events first.",
+        ],
+    );
+    let found = reply_to(
+        "Two delivery models: all in-house, or a vendor for part of it.",
+        "Right, the delivery model: outsource the newspapers to a vendor and do the photographs in-house.",
+    );
+    assert!(
+        said(&found, "outsource the newspapers").is_some_and(|i| i.kind == Kind::Decision),
+        "{found:?}"
+    );
+}

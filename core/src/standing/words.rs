@@ -747,6 +747,15 @@ pub(super) const SUBJECT_MODALS: &[&str] = &[
     "i'd like every",
     "i'd like only",
     "i would like all",
+    // "i want every parent letter at a 6th grade reading level": what a whole class must be.
+    "i want every",
+    "i want all",
+    "i want each",
+    "we want every",
+    "we want all",
+    // "I would ask you to refrain from using the word 'stakeholder'".
+    "i would ask you to",
+    "i'd ask you to",
     "must be",
     "must not",
     "must never",
