@@ -830,8 +830,9 @@ fn joins_the_one_before(
 }
 
 /// Does an instruction name what it is about only by pointing back ("Keep each one under
-/// 80 words.", "I take this.", "Book that one.")? A few words that end on the pointer, or
-/// "each one", "all of them".
+/// 80 words.", "I take this.", "Book that one.", "Call them Essential, Classic and
+/// Heirloom.")? A few words that end on the pointer, "each one", "all of them", or a name
+/// given to what was named before.
 fn leans_back(sentence: &str) -> bool {
     let lower = crate::case::lowercase(sentence);
     let words: Vec<&str> = lower
@@ -854,6 +855,12 @@ fn leans_back(sentence: &str) -> bool {
             "every one of them",
         ],
     ) || (words.len() <= 6 && ends_pointing)
+        // "Call them Essential, Classic and Heirloom", "Name it after the street": what is
+        // named, named before.
+        || matches!(
+            words.as_slice(),
+            ["call" | "name" | "title" | "label" | "rename", "it" | "them" | "these" | "those", ..]
+        )
 }
 
 /// Does a sentence (lower case) drop a choice ("ok scrap the single root cause", "ditch

@@ -3250,6 +3250,22 @@ fn an_instruction_that_points_back_keeps_what_it_points_at() {
         .is_some_and(|i| i.kind == Kind::Rule),
         "{found:?}"
     );
+    let found = read(&[
+        ("user", "Help me set up my photography packages."),
+        ("assistant", "Two or three tiers both work."),
+        (
+            "user",
+            "Structure looks right. Go with three tiers. Call them Essential, Classic and Heirloom. One thing: don't use the word \"cheap\" anywhere.",
+        ),
+    ]);
+    assert!(
+        said(
+            &found,
+            "Go with three tiers. Call them Essential, Classic and Heirloom."
+        )
+        .is_some_and(|i| i.kind == Kind::Decision),
+        "{found:?}"
+    );
     let found = reply_to(
         "Three villains could work: the smuggler, Edric Vane and the drowned daughter, or the lighthouse keeper.",
         "Yes, Edric Vane and the drowned daughter, perfect. I take this. Before session 0, the organisation: we all have jobs.",
