@@ -331,8 +331,13 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // of the draft and exclamations read as none: 5.3 kB more, 325,819 B, and the line moved
 // to 330 kB (on 24 chats not read before, at 25% of their tokens rules 64 -> 71 of 71,
 // newest decisions 84 -> 91 of 95; over 152 chats superseded stated as current 5 -> 0 of
-// 358).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 330 kB", (t) => {
+// 358). Picks after an opener or by number, changes taken, the summary room a later cut
+// keeps, counts in words, parts given to people, choices announced before a colon,
+// instructions that point back, rules under "Important:" or on the form of every answer:
+// 4.3 kB more, 330,138 B, and the line moved to 335 kB (on 48 chats not read before, at
+// 25% of their tokens rules 137 -> 147 of 148, newest decisions 164 -> 182 of 184,
+// superseded stated as current 6 -> 0 of 89).
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 335 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -341,5 +346,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 330
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 330_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 335_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
