@@ -1225,9 +1225,7 @@ pub(super) fn reports_a_deal(said: &str) -> bool {
 /// The words of `text` as written, from the first that is not an opener ("So apply for C"
 /// -> "apply for C").
 fn past_openers(text: &str) -> Vec<&str> {
-    text.split_whitespace()
-        .skip_while(|t| OPENERS.contains(&crate::case::lowercase(word(t)).as_str()))
-        .collect()
+    past_opener(text).split_whitespace().collect()
 }
 
 /// A pick said by its label at the head of the sentence ("Option B for the GCSE option

@@ -736,20 +736,6 @@ fn after_label(sentence: &str) -> Option<&str> {
         .then_some(rest)
 }
 
-/// `text` past the openers that lead it ("Right, the delivery model" → "the delivery
-/// model"), each with its comma.
-fn past_opener(text: &str) -> &str {
-    let mut rest = text.trim_start();
-    while let Some((first, after)) = rest.split_once(char::is_whitespace) {
-        let opener = crate::case::lowercase(first.trim_end_matches(','));
-        if !OPENERS.contains(&opener.as_str()) {
-            break;
-        }
-        rest = after.trim_start();
-    }
-    rest
-}
-
 /// What a sentence says before the list it introduces ("actually one shared warehouse per
 /// workload type instead: BI_WH, ADHOC_WH, TRANSFORM_WH").
 fn before_list(sentence: &str) -> Option<&str> {

@@ -532,6 +532,19 @@ pub(super) fn is_number(w: &str) -> bool {
         || SAID.contains(&word(w))
 }
 
+/// `text` (any case) past the openers that lead it ("Right, the delivery model" → "the
+/// delivery model").
+pub(super) fn past_opener(text: &str) -> &str {
+    let mut rest = text.trim_start();
+    loop {
+        let (first, after) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        if first.is_empty() || !OPENERS.contains(&crate::case::lowercase(word(first)).as_str()) {
+            return rest;
+        }
+        rest = after.trim_start();
+    }
+}
+
 /// The sentence's words after the openers that are not its verb.
 pub(super) fn first_words(lower: &str) -> Vec<&str> {
     lower
