@@ -2027,6 +2027,12 @@ pub(super) fn addresses_the_work(lower: &str) -> bool {
     says_any(lower, SUBJECT_MODALS) || says_any(lower, BINDING) || prefers_against(lower)
 }
 
+/// Words before "it is" that name no choice: a hedge or an answer ("Maybe it is.", "yes it
+/// is").
+const NOT_NAMED: &[&str] = &[
+    "maybe", "perhaps", "probably", "possibly", "yes", "yeah", "yep", "no", "nope", "well", "sure",
+];
+
 /// Does a sentence end by choosing: "The Lumiares Hotel it is.", "Fine, the train then."?
 pub(super) fn ends_choosing(lower: &str) -> bool {
     let trimmed = lower.trim_end_matches(['.', '!']).trim_end();
@@ -2043,8 +2049,17 @@ pub(super) fn ends_choosing(lower: &str) -> bool {
         .unwrap_or("")
         .trim_end_matches(['.', '!'])
         .trim_end();
-    end.ends_with(" it is")
-        || (first.ends_with(" it is")
+    // Not "Maybe it is.", "yes it is": a hedge or an answer, not a thing named.
+    let picks = |phrase: &str| {
+        phrase.ends_with(" it is")
+            && !phrase
+                .split_whitespace()
+                .rev()
+                .nth(2)
+                .is_some_and(|w| NOT_NAMED.contains(&word(w)))
+    };
+    picks(end)
+        || (picks(first)
             && first.split_whitespace().count() <= 6
             && !first.split_whitespace().any(|w| {
                 matches!(w, "what" | "how" | "where" | "when" | "who" | "which" | "whether" | "if")
@@ -2138,7 +2153,9 @@ pub(super) fn picks_it(lower: &str) -> bool {
             .split_whitespace()
             .next_back()
             .map(word)
-            .is_some_and(|w| !w.is_empty() && !NOT_A_CHOICE.contains(&w));
+            .is_some_and(|w| {
+                !w.is_empty() && !NOT_A_CHOICE.contains(&w) && !NOT_NAMED.contains(&w)
+            });
         // The choice opens its clause: a few words after a comma or the start.
         let clause = lower[..at]
             .rsplit([',', '.', ';', ':'])

@@ -3281,11 +3281,13 @@ fn an_instruction_that_points_back_keeps_what_it_points_at() {
 }
 
 #[test]
-fn shares_compared_are_no_instructions() {
+fn shares_compared_and_hedges_are_no_instructions() {
     assert_kind(
         None,
         &[
             "Of their penalties, 61% were reduced on dispute, compared with 24% for all other operators combined.",
+            "Maybe it is.",
+            "Yeah, it is.",
         ],
     );
     assert_kind(
