@@ -1387,8 +1387,9 @@ pub(super) fn gives_a_part_to(text: &str) -> bool {
 
 /// Does a sentence announce the choice it states after a colon ("So we've changed it: £10
 /// full price and under 16s free", "so change it: disable after 5 days", "you can take it
-/// as fixed: two supervised sessions a week", "So: a three-year project starting 1 October 2025")? What follows is settled,
-/// whatever its form: a plan said by its parts, not an order.
+/// as fixed: two supervised sessions a week", "So: a three-year project starting 1 October
+/// 2025")? What follows is settled, whatever its form: a plan said by its parts, not an
+/// order.
 pub(super) fn announces_a_choice(sentence: &str) -> bool {
     const SETTLED: &[&str] = &[
         "changed it",

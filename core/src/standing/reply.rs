@@ -168,8 +168,9 @@ pub(super) const UNSURE: &[&str] = &[
 
 /// Does a sentence report scores or a quote ("test set results: macro-F1 0.738, security
 /// recall 0.93", "distilroberta: 0.731 ± 0.012", "61% were reduced, compared with 24%",
-/// "Renting a 20-foot truck: about $2,400 plus gas")? Two fractions or a spread are measured, not chosen; a single one may be a
-/// threshold set ("flag anything over 0.8"). A price given to an option names what it
+/// "Renting a 20-foot truck: about $2,400 plus gas")? Two fractions, a spread or two shares
+/// compared are measured, not chosen; a single one may be a threshold set ("flag anything
+/// over 0.8"). A price given to an option names what it
 /// costs, not that it is taken; a limit labelled ("Budget: $4,000"), or a price announced
 /// ("so we've changed it: £10 full price"), is set.
 pub(super) fn reports_scores(lower: &str) -> bool {

@@ -176,7 +176,8 @@ pub(super) fn bounds_between(clause: &str) -> bool {
 
 /// Does a sentence (lower case) open by naming what follows a rule ("One principle for
 /// this: raw data lands untouched", "Constraint: the API stays backwards compatible",
-/// "our convention: …", "important: we collect nothing beyond name and phone")? A label of a few words, then a statement of three or more.
+/// "our convention: …", "important: we collect nothing beyond name and phone")? A label of
+/// a few words, then a statement of three or more.
 pub(super) fn labels_a_rule(lower: &str) -> bool {
     const LABELS: &[&str] = &[
         "rule",

@@ -35,6 +35,14 @@ fn said<'f>(found: &'f [Instruction], text: &str) -> Option<&'f Instruction> {
     found.iter().find(|i| i.text.contains(text))
 }
 
+/// `found` holds an instruction of `kind` whose text holds `text`.
+fn assert_said(found: &[Instruction], text: &str, kind: Kind) {
+    assert!(
+        said(found, text).is_some_and(|i| i.kind == kind),
+        "{text} as {kind:?} in {found:?}"
+    );
+}
+
 fn superseded(turns: &[(&str, &str)]) -> Vec<String> {
     read(turns)
         .into_iter()
@@ -3242,13 +3250,10 @@ fn an_instruction_that_points_back_keeps_what_it_points_at() {
             "Free travel within 50 miles. Now write me the package descriptions. Keep each one under 80 words.",
         ),
     ]);
-    assert!(
-        said(
-            &found,
-            "Now write me the package descriptions. Keep each one under 80 words."
-        )
-        .is_some_and(|i| i.kind == Kind::Rule),
-        "{found:?}"
+    assert_said(
+        &found,
+        "Now write me the package descriptions. Keep each one under 80 words.",
+        Kind::Rule,
     );
     let found = read(&[
         ("user", "Help me set up my photography packages."),
@@ -3258,25 +3263,19 @@ fn an_instruction_that_points_back_keeps_what_it_points_at() {
             "Structure looks right. Go with three tiers. Call them Essential, Classic and Heirloom. One thing: don't use the word \"cheap\" anywhere.",
         ),
     ]);
-    assert!(
-        said(
-            &found,
-            "Go with three tiers. Call them Essential, Classic and Heirloom."
-        )
-        .is_some_and(|i| i.kind == Kind::Decision),
-        "{found:?}"
+    assert_said(
+        &found,
+        "Go with three tiers. Call them Essential, Classic and Heirloom.",
+        Kind::Decision,
     );
     let found = reply_to(
         "Three villains could work: the smuggler, Edric Vane and the drowned daughter, or the lighthouse keeper.",
         "Yes, Edric Vane and the drowned daughter, perfect. I take this. Before session 0, the organisation: we all have jobs.",
     );
-    assert!(
-        said(
-            &found,
-            "Edric Vane and the drowned daughter, perfect. I take this."
-        )
-        .is_some_and(|i| i.kind == Kind::Decision),
-        "{found:?}"
+    assert_said(
+        &found,
+        "Edric Vane and the drowned daughter, perfect. I take this.",
+        Kind::Decision,
     );
 }
 
@@ -3330,8 +3329,5 @@ fn wants_for_a_whole_class_a_request_to_refrain_and_an_important_label_are_rules
         "Two delivery models: all in-house, or a vendor for part of it.",
         "Right, the delivery model: outsource the newspapers to a vendor and do the photographs in-house.",
     );
-    assert!(
-        said(&found, "outsource the newspapers").is_some_and(|i| i.kind == Kind::Decision),
-        "{found:?}"
-    );
+    assert_said(&found, "outsource the newspapers", Kind::Decision);
 }
