@@ -35,6 +35,7 @@
 //! kept is kept again, ranked with the new; the summarizer that updates a running summary
 //! is handed its [`prose`] alone.
 
+use std::borrow::Cow;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use crate::facts::{
@@ -587,6 +588,7 @@ impl Trail {
             if is_error_line(&line) {
                 let bonus = if first_error { FAILURE_BONUS } else { 0 };
                 first_error = false;
+                let line = with_its_message(&line, &lines[at + 1..]);
                 self.excerpt(subject, fact_head(&line).to_owned(), position, bonus);
                 continue;
             }
@@ -1334,6 +1336,22 @@ fn without_narration(line: &str) -> &str {
         }
     }
     trimmed
+}
+
+/// An error line that is a label alone (`ERROR:`), with the first line after it that says
+/// something: the error a reader needs (`ERROR: No replacement was performed, …`).
+fn with_its_message<'a>(line: &'a str, after: &[&str]) -> Cow<'a, str> {
+    let label = line.trim();
+    if label.split_whitespace().nth(1).is_some() || !label.ends_with(':') {
+        return Cow::Borrowed(line);
+    }
+    match after.iter().map(|l| l.trim()).find(|l| !l.is_empty()) {
+        Some(message) => {
+            let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
+            Cow::Owned(format!("{label} {message}"))
+        }
+        None => Cow::Borrowed(line),
+    }
 }
 
 /// Is a tool of this name a shell (its command needs no name in front)?

@@ -486,3 +486,15 @@ fn a_web_page_an_output_printed_gives_its_message_not_its_styling() {
         assert!(!block.contains(styling), "{styling}: {block}");
     }
 }
+
+#[test]
+fn an_error_label_alone_keeps_the_message_after_it() {
+    let output = "ERROR:\nNo replacement was performed, old_str `  x = 1` did not appear \
+                  verbatim in /repo/src/a.py.";
+    let trail = Trail::of_output(output);
+    let excerpts = trail.excerpts_within(200, &|s: &str| s.len() as u64 / 4);
+    assert!(
+        excerpts.contains(&"ERROR: No replacement was performed, old_str ` x = 1` did not appear verbatim in /repo/src/a.py."),
+        "{excerpts:?}"
+    );
+}
