@@ -6,6 +6,7 @@
 use compactor::engine::CompactError;
 use compactor::format::check::check;
 use compactor::format::{Format, gemini, parse_str};
+use compactor::level::Level;
 use compactor::message::Message;
 use compactor_tests::convert::{to_gemini, to_responses};
 use compactor_tests::corpus;
@@ -122,6 +123,8 @@ struct Run {
     target: f64,
     /// Function outputs (Responses) or responses (Gemini) LIGHT masked in the written JSON.
     masked: usize,
+    /// The levels that changed the conversation, in order.
+    levels: Vec<Level>,
 }
 
 /// The masked outputs in written JSON: `function_call_output` items and `functionResponse`
@@ -206,6 +209,13 @@ fn compact(label: &str, format: Format, text: &str, share: f64) -> Option<Run> {
         output: tokens_of(&outcome.messages),
         target: compactor.budget().target_tokens as f64,
         masked: masked(&written.to_value()),
+        levels: outcome
+            .report
+            .levels
+            .iter()
+            .filter(|l| l.tokens_after != l.tokens_before)
+            .map(|l| l.level)
+            .collect(),
     })
 }
 
@@ -236,9 +246,10 @@ const TOLERANCE: f64 = 0.02;
 /// summary's trail (a Responses step is two framed items where Chat has one message).
 const SLACK_TOKENS: u64 = 24;
 
-/// Compacted at 50% and 25%, every run whose pinned messages fit is valid in its format,
-/// and lands where the Chat original lands: input and result tokens each within 2% of
-/// Chat's, and in the 0.85–1.0 band of its target exactly when the Chat run is.
+/// Compacted at 75%, 50% and 25%, every run whose pinned messages fit is valid in its
+/// format, and lands where the Chat original lands: input and result tokens each within 2%
+/// of Chat's (unless a different level ended it, both in the band), and in the 0.85–1.0
+/// band of its target exactly when the Chat run is.
 ///
 /// The formats carry the same content, so they should compact alike; what still differs
 /// is what really differs on the wire. A Responses step with text and a call is two items,
@@ -264,7 +275,7 @@ fn the_corpus_as_items_compacts_like_the_chat_original() {
     let mut report = String::new();
     for (name, _, inputs) in converted() {
         let chat = chat_without_opaque(&name);
-        for share in [0.5, 0.25] {
+        for share in [0.75, 0.5, 0.25] {
             let Some(original) = compact(&name, Format::OpenAi, &chat, share) else {
                 continue;
             };
@@ -284,7 +295,10 @@ fn the_corpus_as_items_compacts_like_the_chat_original() {
                 assert!((input - 1.0).abs() <= TOLERANCE, "{label}: input ×{input}");
                 largest = largest.max((output - 1.0).abs());
                 let off = run.output.abs_diff(original.output);
-                if ((output - 1.0).abs() > TOLERANCE && off > SLACK_TOKENS)
+                // A level's plan predicts from token counts: a format's 1% of framing can
+                // tip it, and the run ends a level sooner or later, elsewhere in the band.
+                let tipped = run.levels != original.levels && near(&run) && near(&original);
+                if ((output - 1.0).abs() > TOLERANCE && off > SLACK_TOKENS && !tipped)
                     || near(&run) != near(&original)
                 {
                     apart.push(format!(
@@ -309,6 +323,7 @@ fn the_corpus_as_items_compacts_like_the_chat_original() {
     );
     // LIGHT masks function outputs and responses with its fact-keeping placeholder (in
     // fewer runs than when placeholders kept only paths: an output whose fact-bearing
-    // lines fill half of it is not worth clearing).
+    // lines fill half of it is not worth clearing; and only where clearing alone meets
+    // the target, at 75% here).
     assert!(masked_runs.iter().all(|&n| n >= 3), "{masked_runs:?}");
 }

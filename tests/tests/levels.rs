@@ -1302,3 +1302,49 @@ fn a_chat_keeps_its_newest_turns_raw_when_kept_user_messages_would_miss_the_targ
         "the turn before the newest stays raw"
     );
 }
+
+#[test]
+fn light_leaves_outputs_to_a_summary_when_clearing_alone_cannot_meet_the_target() {
+    // Clearing every old output leaves 12,211 of these 31,123 tokens: over a target of
+    // 35% (10,893). A summary follows, and its trail keeps more of those outputs in
+    // context than their placeholders would, so LIGHT clears nothing...
+    let messages = file_reads(16);
+    let compactor = compactor_for(tokens_of(&messages), 0.35, |_| {});
+    let (result, _) = run_with(
+        &compactor,
+        messages.clone(),
+        Trigger::Proactive,
+        &Scripted::always(Script::Extract),
+    );
+    let outcome = result.expect("compacts");
+    assert_eq!(outcome.status, Status::Compacted { target_met: true });
+    let light = &outcome.report.levels[0];
+    assert_eq!(light.level, Level::Light);
+    assert_eq!(light.tokens_after, light.tokens_before, "LIGHT stood aside");
+    assert!(
+        !outcome
+            .messages
+            .iter()
+            .any(|m| m.text().contains("cleared by compactor")),
+        "no placeholder stays beside the summary"
+    );
+    assert_sound(&messages, &outcome);
+    // ... and should every summary fail, its clearings are the result: under the
+    // absolute limit (14,524), the target missed, not the run.
+    let (result, events) = without_summaries(&messages, 0.35);
+    let fallen_back = result.expect("compacts without a summary");
+    assert_eq!(fallen_back.status, Status::Compacted { target_met: false });
+    assert!(fallen_back.report.tokens_after <= compactor.budget().absolute_limit);
+    assert!(
+        fallen_back
+            .messages
+            .iter()
+            .any(|m| m.text().contains("cleared by compactor"))
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::FallbackTaken { .. }))
+    );
+    assert_sound(&messages, &fallen_back);
+}

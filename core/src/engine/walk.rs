@@ -6,7 +6,7 @@ use crate::engine::jobs::{Job, JobState, Known, PartRef};
 use crate::engine::run::{LevelRun, Run};
 use crate::engine::{CompactError, Event, LevelReport, SummaryFailure};
 use crate::ladder::{
-    Clearing, Fold, Level, LevelContext, MIN_CLIPPED_TOKENS, clips, plan_light, plan_moderate,
+    Fold, Level, LevelContext, LightPlan, MIN_CLIPPED_TOKENS, clips, plan_light, plan_moderate,
     plan_running, predict,
 };
 use crate::message::{Message, MessageId};
@@ -33,7 +33,7 @@ enum Planned {
 
 /// What a level's planner proposed.
 enum Plan {
-    Clear(Vec<Clearing>),
+    Clear(LightPlan),
     /// The folds, which messages are observations and the user's instructions (as the
     /// planner saw them).
     Fold(Vec<Fold>, Vec<bool>, Vec<Instruction>),
@@ -124,8 +124,8 @@ impl Run {
         let (folds, observed, instructions) = match planned {
             Ok(Plan::Fold(folds, observed, instructions)) => (folds, observed, instructions),
             Ok(Plan::Hopeless(predicted)) => return Planned::Skipped { predicted },
-            Ok(Plan::Clear(clearings)) => {
-                apply_clearings(&mut self.current, &clearings);
+            Ok(Plan::Clear(light)) => {
+                self.clear(&light, &accountant);
                 return Planned::Jobs(Vec::new());
             }
             Err(error) => return Planned::Failed(error),
@@ -163,6 +163,21 @@ impl Run {
             })
             .collect();
         Planned::Jobs(jobs)
+    }
+
+    /// Applies LIGHT's clearings. Should every summary fail, those it held back are what
+    /// the run falls back to, when they fit.
+    fn clear(&mut self, light: &LightPlan, accountant: &TokenAccountant) {
+        apply_clearings(&mut self.current, &light.clear);
+        if light.held_back.is_empty() {
+            return;
+        }
+        let mut fallback = self.current.clone();
+        apply_clearings(&mut fallback, &light.held_back);
+        let counts = accountant.count_messages(&fallback);
+        if accountant.total(&counts) <= self.compactor.budget.absolute_limit {
+            self.best_fit = Some(fallback);
+        }
     }
 
     /// Calls `f` with the planners' view of the conversation as it is now.
@@ -290,7 +305,10 @@ impl Run {
             self.clip_oversized();
         }
         let tokens = self.leave(level_run.report);
-        if tokens <= self.compactor.budget.absolute_limit {
+        // LIGHT's own result, when it held clearings back, is a worse fallback than the
+        // one they make.
+        let held_back = level == Level::Light && self.best_fit.is_some();
+        if tokens <= self.compactor.budget.absolute_limit && !held_back {
             self.best_fit = Some(self.current.clone());
         }
         if self.target.is_met(tokens, self.current.len()) || level == Level::Maximum {

@@ -8,7 +8,7 @@ mod running;
 
 pub use crate::level::{Clearing, Level};
 pub use keep::{always_verbatim, clips, verbatim};
-pub use light::plan_light;
+pub use light::{LightPlan, plan_light};
 pub use moderate::plan_moderate;
 pub use predict::{Prediction, predict};
 pub use running::plan_running;
