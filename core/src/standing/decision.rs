@@ -1424,8 +1424,13 @@ pub(super) fn announces_a_choice(sentence: &str) -> bool {
     // "So: a three-year project …": a conclusion, named; not "So: we need to talk".
     let concludes = matches!(label.trim(), "so" | "ok so" | "okay so" | "right so")
         && (matches!(said[0], "a" | "an" | "the") || is_number(said[0]));
+    // "Fine: 40 percent pre-bookable …", "Decision: the east hall": what follows, accepted.
+    let accepted = matches!(
+        label.trim(),
+        "fine" | "ok fine" | "okay fine" | "agreed" | "decided" | "decision" | "settled"
+    );
     // "we agreed on the call: no alcohol at any official event": a rule, agreed.
-    (concludes || says_any(&label, SETTLED)) && kind_of(&rest) != Some(Kind::Rule)
+    (concludes || accepted || says_any(&label, SETTLED)) && kind_of(&rest) != Some(Kind::Rule)
 }
 
 /// A choice that ends on what it replaces, said as a name ("snowball instead, I need the
@@ -1474,15 +1479,17 @@ pub(super) fn commits(lower: &str) -> bool {
         ("consolidate", "consolidating"),
         ("aim", "aiming"),
         ("use", ""),
+        // "I shall dispense with protein powder altogether".
+        ("dispense", ""),
     ];
     let words: Vec<&str> = first_words(lower).into_iter().map(word).collect();
-    // The verb after "I'll", "we'll", "I will", "we will", "I'm going to", and the word
+    // The verb after "I'll", "we'll", "I will", "we shall", "I'm going to", and the word
     // after it.
     for at in 0..words.len() {
         let going_to = words.get(at + 1) == Some(&"going") && words.get(at + 2) == Some(&"to");
         let verb = match words[at] {
             "i'll" | "we'll" => at + 1,
-            "i" | "we" if words.get(at + 1) == Some(&"will") => at + 2,
+            "i" | "we" if matches!(words.get(at + 1), Some(&("will" | "shall"))) => at + 2,
             "i'm" | "im" | "we're" if going_to => at + 3,
             // "im gonna make my own starter", "gonna use pimsleur".
             "gonna" if at <= 2 => at + 1,
@@ -1791,6 +1798,8 @@ pub(super) fn orders_a_pick(lower: &str) -> bool {
             // "Ok, make it 2 Orpingtons and 2 Easter Eggers", "Make it nine episodes", "so
             // make it the Friday slot": a number or a thing, set; not "make it shorter",
             // "make it work".
+            // "Make it Silver 300, Gold 550, Platinum 750": values set for named options.
+            ["make", "it", next, after, ..] if is_number(after) && !is_number(next) => true,
             ["make", "it", next, ..] => {
                 is_number(next)
                     || matches!(

@@ -136,7 +136,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         let fragment = opens_a_fragment(clause)
             && !forbids
             && (continues(&lower, clause) || clause.split_whitespace().count() < 4);
-        let strong = says_any(clause, STRONG_RULE_MARKS)
+        // "(2am his time, as always)": as usual, no rule.
+        let strong = says_any(&clause.replace("as always", ""), STRONG_RULE_MARKS)
             || (says_any(clause, LETS_NOT) && !paces(clause))
             || keeps_to(clause);
         let ordered = is_imperative(clause)
@@ -163,7 +164,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
 }
 
 /// Does a clause set the form of the assistant's answers ("please answer me with short
-/// sentences", "reply in plain English", "explain things in simple words")? How every
+/// sentences", "reply in plain English", "explain things in simple words", "write me short
+/// answers")? How every
 /// answer is written, not one answer asked for ("answer this with a yes or no").
 fn sets_the_replies(clause: &str) -> bool {
     const FORMS: &[&str] = &[
@@ -189,13 +191,17 @@ fn sets_the_replies(clause: &str) -> bool {
         ["to", "me", rest @ ..] | ["me" | "back" | "things", rest @ ..] => rest,
         rest => rest,
     };
-    matches!(
-        *verb,
-        "answer" | "reply" | "respond" | "write" | "talk" | "explain"
-    ) && matches!(rest.first(), Some(&("in" | "with" | "using")))
-        && rest.iter().skip(1).take(3).any(|w| FORMS.contains(w))
-        // "explain in two sentences": one answer's length.
-        && !rest.iter().skip(1).take(3).any(|w| is_number(w))
+    // "please write me short answers": the form, said of the answers themselves.
+    let answers_of_a_form = *verb == "write"
+        && matches!(rest, [form, "answers" | "replies" | "messages", ..] if FORMS.contains(form));
+    answers_of_a_form
+        || (matches!(
+            *verb,
+            "answer" | "reply" | "respond" | "write" | "talk" | "explain"
+        ) && matches!(rest.first(), Some(&("in" | "with" | "using")))
+            && rest.iter().skip(1).take(3).any(|w| FORMS.contains(w))
+            // "explain in two sentences": one answer's length.
+            && !rest.iter().skip(1).take(3).any(|w| is_number(w)))
 }
 
 /// Is a clause a form asked for everywhere ("British spellings everywhere please", "please
@@ -606,6 +612,8 @@ fn kinds_in<'t>(
     // "scratch offset.", "Change of plan!": a short override on its own, which the
     // sentence after it says.
     let mut turning: Option<&str> = None;
+    // The sentence that said what a turn replaced with.
+    let mut turned: Option<&str> = None;
     for (at, &sentence) in said.iter().enumerate() {
         let kind = kind_of(sentence);
         if let Some(turn) = turning.take()
@@ -615,6 +623,16 @@ fn kinds_in<'t>(
             // "scratch offset. cursor-based pagination for everything.": the sentence
             // after the turn is what replaces, whatever its form.
             kinds.push((kind.unwrap_or(Kind::Decision), both));
+            turned = Some(sentence);
+            continue;
+        }
+        if let Some(before) = turned.take()
+            && kind.is_none()
+            && says_any(&crate::case::lowercase(sentence), &["instead"])
+        {
+            // "we've changed it. Anselm lives. He loses his sight instead.": what the
+            // replacing choice gives up, said with it.
+            said_with(&mut kinds, text, before, sentence, Kind::Decision);
             continue;
         }
         if let Some(before) = at.checked_sub(1).map(|b| said[b])
@@ -631,10 +649,7 @@ fn kinds_in<'t>(
             continue;
         }
         if let Some(before) = at.checked_sub(1).map(|b| said[b])
-            && stresses(sentence)
-            // "Not Berlin after all — Amsterdam then": an instruction of its own.
-            && (is_pure_stress(sentence) || kind.is_none())
-            && !before.trim_end().ends_with('?')
+            && stresses_the_one_before(before, sentence, kind)
         {
             // "snake_case in JSON. always.", "static IP for the pi. not a DHCP
             // reservation", "tabs. not spaces. ever.": the words before, stressed, are
@@ -671,12 +686,7 @@ fn kinds_in<'t>(
             // "pgloader for the bulk copy", "imerovigli. the quiet thing sold me …": what
             // was asked, settled.
             kinds.push((Kind::Decision, sentence));
-        } else if sentence.split_whitespace().count() <= 4
-            && [OVERRIDE_MARKS, REPLACING]
-                .iter()
-                .any(|marks| says_any(&crate::case::lowercase(sentence), marks))
-        {
-            // Not a mere opener ("Hmm.", "Wait."): what takes something back.
+        } else if turns(sentence) {
             turning = Some(sentence);
         } else if required.iter().any(|line| within(sentence, line)) {
             kinds.push((Kind::Rule, sentence));
@@ -694,6 +704,47 @@ fn kinds_in<'t>(
         kinds.push((Kind::Decision, text.trim()));
     }
     kinds
+}
+
+/// Does `sentence` stress the one `before` it, making both one rule ("snake_case in JSON.
+/// always.")? Not "Not Berlin after all — Amsterdam then", an instruction of its own; but
+/// "never numeric.", a rule that says what the one before it was.
+fn stresses_the_one_before(before: &str, sentence: &str, kind: Option<Kind>) -> bool {
+    stresses(sentence)
+        && (is_pure_stress(sentence)
+            || kind.is_none()
+            || (kind == Some(Kind::Rule) && sentence.split_whitespace().count() <= 3))
+        && !before.trim_end().ends_with('?')
+}
+
+/// Does a sentence turn away from a choice, leaving the sentence after it to say what
+/// replaces it: a short override on its own ("scratch offset.", "Change of plan!"; not a
+/// mere opener, "Hmm.", "Wait."), or a change announced at its end?
+fn turns(sentence: &str) -> bool {
+    (sentence.split_whitespace().count() <= 4
+        && [OVERRIDE_MARKS, REPLACING]
+            .iter()
+            .any(|marks| says_any(&crate::case::lowercase(sentence), marks)))
+        || announces_the_next(sentence)
+}
+
+/// Does a sentence end by announcing a change it does not say ("So, I talked to Dev, and
+/// we've changed it.", "Decision made.")? The sentence after it says what was chosen.
+fn announces_the_next(sentence: &str) -> bool {
+    const ANNOUNCED: &[&str] = &[
+        "changed it",
+        "changed that",
+        "changed our minds",
+        "changed my mind",
+        "we've decided",
+        "i've decided",
+        "decision made",
+        "change of plan",
+        "new plan",
+    ];
+    let lower = crate::case::lowercase(sentence.trim());
+    let bare = lower.trim_end_matches(['.', '!', ':']).trim_end();
+    !lower.ends_with('?') && ANNOUNCED.iter().any(|said| bare.ends_with(said))
 }
 
 /// What a sentence says after a short label that names its topic ("format — …", "for

@@ -148,6 +148,7 @@ pub(super) fn bounds_itself(clause: &str) -> bool {
         "at least",
         "at most",
         "no more than",
+        "not more than",
         "no less than",
     ];
     thing && is && !is_personal(clause) && says_any(clause, BOUNDS)
@@ -676,8 +677,9 @@ pub(super) fn limits_by_number(clause: &str) -> bool {
             "can", "could", "should", "must", "prefer", "want", "spend", "budget", "keep",
         ],
     );
-    let at_most_said =
-        ((says_any(clause, &["at most", "no more than"]) && set) || capped) && has_number;
+    let at_most_said = ((says_any(clause, &["at most", "no more than", "not more than"]) && set)
+        || capped)
+        && has_number;
     // "not more than 12,000 steps per day for her", "nobody on the team does more than
     // three interviews a week": a count no one may pass.
     let counted = |at: usize| {
@@ -1162,8 +1164,12 @@ pub(super) fn stresses(sentence: &str) -> bool {
     // "not a DHCP reservation, I don't trust the router to keep it": its first clause.
     let first = bare.split([',', ';', ':', '—']).next().unwrap_or("");
     let words: Vec<&str> = first.split_whitespace().collect();
-    matches!(words.as_slice(), ["not", next, ..]
-            if words.len() <= 6 && !NOT_A_THING.contains(next))
+    match words.as_slice() {
+        ["not", next, ..] => words.len() <= 6 && !NOT_A_THING.contains(next),
+        // "never numeric.": what the words before may never be.
+        ["never", next, ..] => words.len() <= 3 && !NOT_A_THING.contains(next),
+        _ => false,
+    }
 }
 
 /// Is a sentence alone a seal on the choice before it ("final.", "that's settled.",

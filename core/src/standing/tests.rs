@@ -3331,3 +3331,66 @@ fn wants_for_a_whole_class_a_request_to_refrain_and_an_important_label_are_rules
     );
     assert_said(&found, "outsource the newspapers", Kind::Decision);
 }
+
+#[test]
+fn short_answers_limits_said_with_not_accepted_labels_and_shall_are_read() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "Please write me short answers, I read on my phone.",
+            "I can study not more than 45 minutes on weekdays.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Make it Silver 300, Gold 550, Platinum 750.",
+            "Fine: 40 percent pre-bookable up to two weeks ahead.",
+            "Having reviewed the cost, I shall dispense with protein powder altogether.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "Fine: what do we do next?",
+            "It took not more than 45 minutes.",
+            "Update: Dev read it already (2am his time, as always) and sent back one line.",
+            "write me a short answer to this one",
+        ],
+    );
+}
+
+#[test]
+fn a_change_announced_is_said_by_the_sentences_after_it_and_a_never_fragment_by_the_one_before() {
+    let turns = [
+        ("user", "Help me plan the novel."),
+        ("assistant", "Sure."),
+        ("user", "Right, let's kill off Brother Anselm in chapter 9."),
+        ("assistant", "Understood."),
+        (
+            "user",
+            "So, I talked to Dev last night, and we've changed it. Anselm lives. He loses his \
+             sight instead, salt-blinded at the sluice gate. Which is worse, honestly.",
+        ),
+    ];
+    let found = read(&turns);
+    assert_said(
+        &found,
+        "Anselm lives. He loses his sight instead, salt-blinded",
+        Kind::Decision,
+    );
+    assert!(said(&found, "Anselm lives").is_some_and(|i| i.overrides));
+    let found = read(&[
+        ("user", "Draft the letters."),
+        ("assistant", "Will do."),
+        (
+            "user",
+            "rent 990 correct. dates in full everywhere, like 2 November 2022. never numeric.",
+        ),
+    ]);
+    assert_said(
+        &found,
+        "dates in full everywhere, like 2 November 2022. never numeric.",
+        Kind::Rule,
+    );
+}
