@@ -79,9 +79,9 @@ pub struct Run {
     /// The summarizer failed at MAXIMUM and the offline summarizer stood in: the run
     /// counts as a failure for the breaker, whatever its outcome.
     pub(super) summarizer_failed: bool,
-    /// The best result so far that fits the absolute limit, kept in case a later level
-    /// fails.
-    pub(super) best_fit: Option<Vec<Message>>,
+    /// The smallest result so far that fits the absolute limit, and its tokens, kept in
+    /// case a later level fails.
+    pub(super) best_fit: Option<(Vec<Message>, u64)>,
     /// Begun with [`Trigger::Reactive`](crate::engine::Trigger::Reactive): the result must
     /// be smaller than the input, whatever `min_reduction` says.
     pub(super) reactive: bool,
@@ -551,6 +551,16 @@ impl Run {
     }
 
     /// The overflow error for the current messages, largest first.
+    /// Would a result of `tokens` be what a failed level falls back to: does it fit, and
+    /// is it smaller than the fallback kept so far?
+    pub(super) fn better_fallback(&self, tokens: u64) -> bool {
+        tokens <= self.compactor.budget.absolute_limit
+            && self
+                .best_fit
+                .as_ref()
+                .is_none_or(|(_, best)| tokens < *best)
+    }
+
     pub(super) fn overflow(&self, tokens: u64) -> CompactError {
         let counts = self.compactor.accountant.count_messages(&self.current);
         let mut offenders: Vec<Offender> = self

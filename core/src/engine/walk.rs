@@ -174,9 +174,9 @@ impl Run {
         }
         let mut fallback = self.current.clone();
         apply_clearings(&mut fallback, &light.held_back);
-        let counts = accountant.count_messages(&fallback);
-        if accountant.total(&counts) <= self.compactor.budget.absolute_limit {
-            self.best_fit = Some(fallback);
+        let tokens = accountant.total(&accountant.count_messages(&fallback));
+        if self.better_fallback(tokens) {
+            self.best_fit = Some((fallback, tokens));
         }
     }
 
@@ -305,11 +305,8 @@ impl Run {
             self.clip_oversized();
         }
         let tokens = self.leave(level_run.report);
-        // LIGHT's own result, when it held clearings back, is a worse fallback than the
-        // one they make.
-        let held_back = level == Level::Light && self.best_fit.is_some();
-        if tokens <= self.compactor.budget.absolute_limit && !held_back {
-            self.best_fit = Some(self.current.clone());
+        if self.better_fallback(tokens) {
+            self.best_fit = Some((self.current.clone(), tokens));
         }
         if self.target.is_met(tokens, self.current.len()) || level == Level::Maximum {
             self.finish(tokens);
@@ -358,7 +355,7 @@ impl Run {
             self.level = Some(level_run);
             return;
         }
-        if let Some(best) = self.best_fit.take() {
+        if let Some((best, _)) = self.best_fit.take() {
             self.events.push(Event::FallbackTaken {
                 level,
                 kept: level_run.jobs.iter().map(|j| j.replace.len()).sum(),
