@@ -66,10 +66,8 @@ impl Config {
         }
         wire::read_config::<Wit>(|opt, _| {
             let given = self.given.iter().find(|(n, _)| n == opt.name);
-            Ok(given.map(|(_, given)| match given {
-                Given::Integer(0) if opt.off => Given::Off,
-                given => given.clone(),
-            }))
+            // 0 turns an option off ([`compactor::wire::options::Opt::set`]).
+            Ok(given.map(|(_, given)| given.clone()))
         })
     }
 }

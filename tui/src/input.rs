@@ -114,7 +114,7 @@ pub struct BudgetArgs {
     /// A run stops at or below this share of the limit [default: 0.75].
     #[arg(long)]
     pub target: Option<f64>,
-    /// The message-count signal, or `off`.
+    /// The message-count signal, or `off` (0 too).
     #[arg(long, default_value = "50", value_parser = parse_max_messages)]
     pub max_messages: MaxMessages,
     /// The tokenizer: o200k_base, cl100k_base or estimate (overrides the catalog).
@@ -125,12 +125,12 @@ pub struct BudgetArgs {
     pub keep_recent_turns: usize,
 }
 
-/// `--max-messages N` or `off`.
+/// `--max-messages N` or `off` (or 0, which turns it off in every host).
 #[derive(Debug, Clone, Copy)]
 pub struct MaxMessages(pub Option<usize>);
 
 fn parse_max_messages(text: &str) -> Result<MaxMessages, String> {
-    if text == "off" {
+    if text == "off" || text == "0" {
         return Ok(MaxMessages(None));
     }
     text.parse()

@@ -22,7 +22,7 @@ export interface CompactorConfig {
   triggerRatio?: number;
   /** A run stops at or below this share of the limit, above 0 and below `triggerRatio` (default 0.75). Left unset, a session cuts as deep as its cost-aware policy finds cheapest. */
   targetRatio?: number;
-  /** The message-count signal (default 50; at least 2). `null` turns it off. */
+  /** The message-count signal (default 50; at least 2). 0 or `null` turns it off. */
   maxMessages?: number | null;
   /** LIGHT and MODERATE keep at least this many recent turns raw, and more while they fit in `tailTokens` (default 4; 1 to 1000000). */
   keepRecentTurns?: number;

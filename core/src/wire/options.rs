@@ -42,8 +42,8 @@ pub enum Given {
     Number(f64),
     /// A boolean.
     Bool(bool),
-    /// The value that turns the option off (`null` in JS, 0 in WIT): only for an option
-    /// whose [`Opt::off`] is set.
+    /// The value that turns the option off (`null` in JS; 0 in every host, see
+    /// [`Opt::set`]): only for an option whose [`Opt::off`] is set.
     Off,
 }
 
@@ -66,8 +66,14 @@ impl Opt {
         (self.read)(config)
     }
 
-    /// Sets it in `config`; an error says what was expected.
+    /// Sets it in `config`; an error says what was expected. For an option that can be
+    /// turned off, 0 turns it off in every host (as `null` does in JS), so one number
+    /// means one thing whichever host a program moves to.
     pub fn set(&self, config: &mut CompactionConfig, given: Given) -> Result<(), String> {
+        let given = match given {
+            Given::Integer(0) if self.off => Given::Off,
+            given => given,
+        };
         (self.write)(config, given)
     }
 }
@@ -341,7 +347,7 @@ pub fn typescript() -> String {
         let or_null = if opt.off { " | null" } else { "" };
         out.push_str(&format!(
             "  /** {} */\n  {}?: {ts}{or_null};\n",
-            doc(opt.name, Spelling::Camel, "`null`"),
+            doc(opt.name, Spelling::Camel, "0 or `null`"),
             Spelling::Camel.spell(opt.name.split('_'))
         ));
     }
@@ -418,6 +424,10 @@ mod tests {
         let off = OPTIONS.iter().find(|o| o.off).expect("max_messages");
         off.set(&mut config, Given::Off).expect("off");
         assert_eq!(off.value(&config), None);
+        // 0 turns it off too, in every host.
+        off.set(&mut config, Given::Integer(7)).expect("on");
+        off.set(&mut config, Given::Integer(0)).expect("off by 0");
+        assert_eq!(off.value(&config), None);
         assert!(OPTIONS[0].set(&mut config, Given::Bool(true)).is_err());
     }
 
@@ -463,7 +473,7 @@ mod tests {
     #[test]
     fn docs_spell_other_options_and_give_defaults() {
         assert_eq!(
-            doc("keep_recent_turns", Spelling::Camel, "`null`"),
+            doc("keep_recent_turns", Spelling::Camel, "0 or `null`"),
             "LIGHT and MODERATE keep at least this many recent turns raw, and more while they fit in `tailTokens` (default 4; 1 to 1000000)."
         );
         assert_eq!(

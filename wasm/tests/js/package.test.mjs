@@ -39,6 +39,9 @@ for (const [name, pkg] of [["full", full], ["lite", lite]]) {
     const c = new Compactor({ maxContextTokens: 1000, outputReserve: 100, maxMessages: null, keepRecentTurns: 1 });
     const a = c.assess({ model: "x", messages: conversation }, { format: "openai", lenient: false });
     assert.equal(a.budget.maxMessages, null);
+    // 0 turns the signal off as null does: the number Python and the component use.
+    const zero = new Compactor({ maxContextTokens: 1000, outputReserve: 100, maxMessages: 0 });
+    assert.equal(zero.assess(conversation).budget.maxMessages, null);
     const small = new Compactor({ maxContextTokens: 60, outputReserve: 10, maxMessages: 4 });
     const s = small.assess(conversation);
     assert.equal(s.signals.overMaxMessages, true);
