@@ -550,7 +550,6 @@ impl Run {
         }
     }
 
-    /// The overflow error for the current messages, largest first.
     /// Would a result of `tokens` be what a failed level falls back to: does it fit, and
     /// is it smaller than the fallback kept so far?
     pub(super) fn better_fallback(&self, tokens: u64) -> bool {
@@ -561,6 +560,7 @@ impl Run {
                 .is_none_or(|(_, best)| tokens < *best)
     }
 
+    /// The overflow error for the current messages, largest first.
     pub(super) fn overflow(&self, tokens: u64) -> CompactError {
         let counts = self.compactor.accountant.count_messages(&self.current);
         let mut offenders: Vec<Offender> = self
