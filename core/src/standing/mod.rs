@@ -137,7 +137,9 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
             && !forbids
             && (continues(&lower, clause) || clause.split_whitespace().count() < 4);
         // "(2am his time, as always)": as usual, no rule.
-        let strong = says_any(&clause.replace("as always", ""), STRONG_RULE_MARKS)
+        let strong = (says_any(clause, STRONG_RULE_MARKS)
+            && (!clause.contains("as always")
+                || says_any(&clause.replace("as always", ""), STRONG_RULE_MARKS)))
             || (says_any(clause, LETS_NOT) && !paces(clause))
             || keeps_to(clause);
         let ordered = is_imperative(clause)
@@ -165,8 +167,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
 
 /// Does a clause set the form of the assistant's answers ("please answer me with short
 /// sentences", "reply in plain English", "explain things in simple words", "write me short
-/// answers")? How every
-/// answer is written, not one answer asked for ("answer this with a yes or no").
+/// answers")? How every answer is written, not one answer asked for ("answer this with a
+/// yes or no").
 fn sets_the_replies(clause: &str) -> bool {
     const FORMS: &[&str] = &[
         "short",
