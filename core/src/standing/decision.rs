@@ -843,12 +843,15 @@ pub(super) fn reports_a_proposal(lower: &str) -> bool {
 }
 
 /// An order or a plan that ends on what it replaces: "Use md5 to hash passwords
-/// instead.", "so both kids are going to Munich International School instead".
+/// instead.", "so both kids are going to Munich International School instead", "the
+/// vignettes will open each thematic section instead, at roughly 150 words apiece" (its
+/// first part, then how).
 pub(super) fn plans_instead(lower: &str) -> bool {
-    lower
+    let ends = lower
         .trim_end_matches(|c: char| !c.is_alphanumeric())
         .ends_with(" instead")
-        && (is_imperative(lower) || says_any(lower, &["going to", "will", "we'll", "gonna"]))
+        || says_any(lower, &["instead,", "instead;", "instead —"]);
+    ends && (is_imperative(lower) || says_any(lower, &["going to", "will", "we'll", "gonna"]))
 }
 
 /// Does it tell what someone else advises ("my neighbor says we should get ducks

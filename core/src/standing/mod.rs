@@ -611,30 +611,10 @@ fn kinds_in<'t>(
     let mut kinds: Vec<(Kind, &'t str)> = Vec::new();
     let required = required_items(text);
     let said = sentences(text);
-    // "scratch offset.", "Change of plan!": a short override on its own, which the
-    // sentence after it says.
-    let mut turning: Option<&str> = None;
-    // The sentence that said what a turn replaced with.
-    let mut turned: Option<&str> = None;
+    let mut pending = Pending::default();
     for (at, &sentence) in said.iter().enumerate() {
         let kind = kind_of(sentence);
-        if let Some(turn) = turning.take()
-            && !sentence.trim_end().ends_with('?')
-            && let Some(both) = span(text, turn, sentence)
-        {
-            // "scratch offset. cursor-based pagination for everything.": the sentence
-            // after the turn is what replaces, whatever its form.
-            kinds.push((kind.unwrap_or(Kind::Decision), both));
-            turned = Some(sentence);
-            continue;
-        }
-        if let Some(before) = turned.take()
-            && kind.is_none()
-            && says_any(&crate::case::lowercase(sentence), &["instead"])
-        {
-            // "we've changed it. Anselm lives. He loses his sight instead.": what the
-            // replacing choice gives up, said with it.
-            said_with(&mut kinds, text, before, sentence, Kind::Decision);
+        if pending.carries(&mut kinds, text, sentence, kind) {
             continue;
         }
         if let Some(before) = at.checked_sub(1).map(|b| said[b])
@@ -687,9 +667,13 @@ fn kinds_in<'t>(
         {
             // "pgloader for the bulk copy", "imerovigli. the quiet thing sold me …": what
             // was asked, settled.
-            kinds.push((Kind::Decision, sentence));
+            if picks_by_place_alone(sentence) {
+                pending.picked = Some(sentence);
+            } else {
+                kinds.push((Kind::Decision, sentence));
+            }
         } else if turns(sentence) {
-            turning = Some(sentence);
+            pending.turning = Some(sentence);
         } else if required.iter().any(|line| within(sentence, line)) {
             kinds.push((Kind::Rule, sentence));
         } else if let Some((kind, then)) = consequence(sentence) {
@@ -697,6 +681,9 @@ fn kinds_in<'t>(
             // Late Shift.": the reasons first, then what is done about them.
             kinds.push((kind, then));
         }
+    }
+    if let Some(pick) = pending.picked {
+        kinds.push((Kind::Decision, pick));
     }
     if kinds.is_empty()
         && !reacts(&crate::case::lowercase(text.trim()))
@@ -706,6 +693,62 @@ fn kinds_in<'t>(
         kinds.push((Kind::Decision, text.trim()));
     }
     kinds
+}
+
+/// What a sentence leaves for the one after it to say ([`kinds_in`]).
+#[derive(Default)]
+struct Pending<'t> {
+    /// "scratch offset.", "Change of plan!": a short override on its own, which the
+    /// sentence after it says.
+    turning: Option<&'t str>,
+    /// The sentence that said what a turn replaced with.
+    turned: Option<&'t str>,
+    /// "The second one.": a pick by place alone, which the sentence after it names.
+    picked: Option<&'t str>,
+}
+
+impl<'t> Pending<'t> {
+    /// Does `sentence` (of `kind`) say what the sentence before it left pending, read into
+    /// `kinds` with it?
+    fn carries(
+        &mut self,
+        kinds: &mut Vec<(Kind, &'t str)>,
+        text: &'t str,
+        sentence: &'t str,
+        kind: Option<Kind>,
+    ) -> bool {
+        let asks = sentence.trim_end().ends_with('?');
+        if let Some(pick) = self.picked.take() {
+            match span(text, pick, sentence) {
+                Some(both) if kind.is_none() && !asks => {
+                    // "The second one. 14 days is plenty.": the pick, with what it is.
+                    kinds.push((Kind::Decision, both));
+                    return true;
+                }
+                _ => kinds.push((Kind::Decision, pick)),
+            }
+        }
+        if let Some(turn) = self.turning.take()
+            && !asks
+            && let Some(both) = span(text, turn, sentence)
+        {
+            // "scratch offset. cursor-based pagination for everything.": the sentence
+            // after the turn is what replaces, whatever its form.
+            kinds.push((kind.unwrap_or(Kind::Decision), both));
+            self.turned = Some(sentence);
+            return true;
+        }
+        if let Some(before) = self.turned.take()
+            && kind.is_none()
+            && says_any(&crate::case::lowercase(sentence), &["instead"])
+        {
+            // "we've changed it. Anselm lives. He loses his sight instead.": what the
+            // replacing choice gives up, said with it.
+            said_with(kinds, text, before, sentence, Kind::Decision);
+            return true;
+        }
+        false
+    }
 }
 
 /// Does `sentence` stress the one `before` it, making both one rule ("snake_case in JSON.
@@ -825,7 +868,7 @@ fn after_topic(sentence: &str) -> Option<&str> {
 /// `before` it (the last of `kinds`)? It says more of it ("Under $1,800 all in. Hard
 /// limit.", "back to plain table salt. Non-iodized."), or, a decision that takes something
 /// back, says what replaces the choice `before` dropped ("ok scrap the single root cause.
-/// list contributing factors instead").
+/// list contributing factors instead", "scrap the Cuba hook. start with Yalta 1945").
 fn continues_the_last(
     text: &str,
     kinds: &[(Kind, &str)],
@@ -839,11 +882,16 @@ fn continues_the_last(
     let adds = (last.as_ptr() == before.as_ptr() || within(before, last))
         && kind.is_none_or(|own| own == last_kind)
         && says_more(sentence);
-    let replaces = kind == Some(Kind::Decision)
-        && last_kind == Kind::Decision
+    // "scrap the Cuba hook. start chronologically with Yalta 1945": an order with no
+    // mark of its own says what replaces, too.
+    let says_what_replaces = (kind == Some(Kind::Decision) && is_override(sentence))
+        || (kind.is_none()
+            && !sentence.trim_end().ends_with('?')
+            && is_imperative(&crate::case::lowercase(sentence)));
+    let replaces = last_kind == Kind::Decision
         && last.as_ptr() == before.as_ptr()
         && drops(&crate::case::lowercase(before))
-        && is_override(sentence);
+        && says_what_replaces;
     (adds || replaces) && span(text, before, sentence).is_some_and(|both| !both.contains('\n'))
 }
 

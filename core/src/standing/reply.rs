@@ -228,7 +228,7 @@ pub(super) fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bo
         .enumerate()
         .skip(start + 1)
         .take(4)
-        .find(|(_, w)| SETTLING_VERBS.contains(w))
+        .find(|&(at, w)| SETTLING_VERBS.contains(w) || gives_anew(&words[at..]))
         .map(|(at, _)| at)
     else {
         return false;
@@ -285,6 +285,21 @@ pub(super) fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bo
         && closes
         && has_value
         && spoke_of(thing)
+}
+
+/// Do `words` give the thing before them a value anew, in numbers ("weights now essays 45,
+/// exam 35, participation 20", "Starter back down to 12")? Not "the worker is back up",
+/// a condition, nor "we now live in Denver".
+fn gives_anew(words: &[&str]) -> bool {
+    match words {
+        ["now", rest @ ..] => rest
+            .iter()
+            .take(12)
+            .any(|w| w.starts_with(|c: char| c.is_ascii_digit())),
+        // Not "emergency fund back to 1,000", a balance reported.
+        ["back", "down" | "up", "to", ..] => true,
+        _ => false,
+    }
 }
 
 /// What a thing of the work is in, not what it is to be: "the challenge is stuck
@@ -429,9 +444,8 @@ fn picks_by_its_place(listed: &str, sentence: &str) -> bool {
     let numbered = listed
         .lines()
         .filter(|line| {
-            line.trim_start()
-                .trim_start_matches('|')
-                .trim_start()
+            // "1. …", "| 1 | …", "**1. A boxed program**", "### 2. Unit studies".
+            line.trim_start_matches(|c: char| c.is_whitespace() || "|*#_".contains(c))
                 .starts_with(|c: char| c.is_ascii_digit())
         })
         .count();
@@ -450,8 +464,24 @@ fn leads_with_a_number(sentence: &str) -> Option<usize> {
 }
 
 /// Is a sentence (lower case) a pick of a listed option by its place, and nothing more:
-/// "The third one.", "second one", "the last option", "Option 2.", "number 3"?
+/// "The third one.", "second one", "the last option", "Option 2.", "number 3"? Or its
+/// first clause one, with what the option is ("The second one, unit studies, both kids
+/// together"); not "Second, we'll start at 9:30", which counts the user's own points.
 fn picks_by_place(sentence: &str) -> bool {
+    picks_alone(sentence)
+        || (first_clause(sentence).len() < sentence.len()
+            && picks_alone(first_clause(sentence))
+            && says_any(first_clause(sentence), &["one", "option", "number"]))
+}
+
+/// Is a sentence a pick by place that names nothing ("The second one.", "Option 2")? What
+/// it picked is said only by the sentence after it, if any.
+pub(super) fn picks_by_place_alone(sentence: &str) -> bool {
+    picks_alone(&crate::case::lowercase(sentence))
+}
+
+/// Is a sentence (lower case) a pick by place and nothing more ([`picks_by_place`])?
+fn picks_alone(sentence: &str) -> bool {
     const PLACES: &[&str] = &[
         "first", "second", "third", "fourth", "fifth", "sixth", "last", "1st", "2nd", "3rd", "4th",
         "5th", "6th",

@@ -12,6 +12,8 @@ pub(super) const BINDING: &[&str] = &[
     "no matter what",
     "has to be",
     "have to be",
+    // "citations throughout are to follow APA 7th edition": what the things must do.
+    "are to",
     "needs to be",
     "is required",
     "are required",

@@ -29,7 +29,6 @@ fn assert_kind(kind: Option<Kind>, sentences: &[&str]) {
     }
 }
 
-/// The texts of the instructions of `turns` that a later one superseded.
 /// The instruction of `found` that says `text`, if one does.
 fn said<'f>(found: &'f [Instruction], text: &str) -> Option<&'f Instruction> {
     found.iter().find(|i| i.text.contains(text))
@@ -3392,5 +3391,64 @@ fn a_change_announced_is_said_by_the_sentences_after_it_and_a_never_fragment_by_
         &found,
         "dates in full everywhere, like 2 November 2022. never numeric.",
         Kind::Rule,
+    );
+}
+
+#[test]
+fn values_given_anew_a_pick_by_place_with_its_name_and_what_replaces_a_dropped_choice_are_read() {
+    let turns = [
+        ("user", "Price our three plans."),
+        (
+            "assistant",
+            "Suggested: Starter 9, Team 29, Business 79. Assessment weights: essays 40, exam 40, participation 20.",
+        ),
+        ("user", "weights now essays 45, exam 35, participation 20"),
+        ("assistant", "Noted."),
+        ("user", "Both balked at 15. Starter back down to 12."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "- scrap the Cuba hook. start chronologically with Yalta 1945\n- tell me when done",
+        ),
+    ];
+    let found = read(&turns);
+    assert_said(&found, "weights now essays 45", Kind::Decision);
+    assert_said(&found, "Starter back down to 12", Kind::Decision);
+    assert_said(
+        &found,
+        "scrap the Cuba hook. start chronologically with Yalta 1945",
+        Kind::Decision,
+    );
+    // A condition or a place is no value given anew.
+    for reply in ["the server is back up", "we now live in Denver"] {
+        let found = reply_to(
+            "The server, the emergency fund and the plans: Starter 9.",
+            reply,
+        );
+        assert!(found.is_empty(), "{reply}: {found:?}");
+    }
+    let listed = "Three approaches:\n\n**1. A boxed program**\nStructured.\n\n**2. Seasonal unit studies, both kids together**\nCheap.\n\n**3. Nature study**\nWeekly walks.";
+    let found = reply_to(
+        listed,
+        "The second one, unit studies, both kids together. That's what I pictured.",
+    );
+    assert_said(&found, "The second one, unit studies", Kind::Decision);
+    // A pick by place alone, with what the sentence after it says of the one picked.
+    let found = reply_to(listed, "The second one. Cheap is what we need.");
+    assert_said(
+        &found,
+        "The second one. Cheap is what we need.",
+        Kind::Decision,
+    );
+    assert!(reply_to(listed, "Second, my kids are 9 and 6.").is_empty());
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "On reflection, the vignettes will open each thematic section instead, at roughly 150 words apiece.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Rule),
+        &["For the avoidance of doubt, citations throughout are to follow APA 7th edition."],
     );
 }
