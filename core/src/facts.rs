@@ -116,6 +116,31 @@ pub fn without_label(text: &str) -> &str {
     }
 }
 
+/// Is `line` an error's label alone (`ERROR:`, `Error:`), its message on the lines after
+/// it?
+pub fn is_error_label(line: &str) -> bool {
+    let label = line.trim();
+    label.split_whitespace().nth(1).is_none() && label.ends_with(':') && is_error_line(label)
+}
+
+/// An error line that is a label alone (`ERROR:`), with the first line after it that says
+/// something: the error a reader needs (`ERROR: No replacement was performed, …`).
+pub fn with_its_message<'a>(line: &'a str, after: &[&str]) -> Cow<'a, str> {
+    if !is_error_label(line) {
+        return Cow::Borrowed(line);
+    }
+    match after.iter().map(|l| l.trim()).find(|l| !l.is_empty()) {
+        Some(message) => Cow::Owned(labelled(line.trim(), message)),
+        None => Cow::Borrowed(line),
+    }
+}
+
+/// An error's `label` with its `message`, spaced as one line.
+pub fn labelled(label: &str, message: &str) -> String {
+    let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    format!("{label} {message}")
+}
+
 /// Does `line` report an error or an exception: name one (`TypeError: …`,
 /// `java.io.IOException: …`, a pytest `E   AssertionError`), or mark one (`error: …`,
 /// `error[E0308]: …`, `ERROR …`, `Error during …`)?

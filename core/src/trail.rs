@@ -35,12 +35,11 @@
 //! kept is kept again, ranked with the new; the summarizer that updates a running summary
 //! is handed its [`prose`] alone.
 
-use std::borrow::Cow;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use crate::facts::{
     Fact, FactKind, command_head, command_of, exit_status, fact_head, is_error_line,
-    json_string_field, line_facts, strip_markup, without_label,
+    json_string_field, line_facts, strip_markup, with_its_message, without_label,
 };
 use crate::message::{Message, Part, Role, ToolCall, text_of};
 use crate::retention::{Contexts, FactId};
@@ -1336,22 +1335,6 @@ fn without_narration(line: &str) -> &str {
         }
     }
     trimmed
-}
-
-/// An error line that is a label alone (`ERROR:`), with the first line after it that says
-/// something: the error a reader needs (`ERROR: No replacement was performed, …`).
-fn with_its_message<'a>(line: &'a str, after: &[&str]) -> Cow<'a, str> {
-    let label = line.trim();
-    if label.split_whitespace().nth(1).is_some() || !label.ends_with(':') {
-        return Cow::Borrowed(line);
-    }
-    match after.iter().map(|l| l.trim()).find(|l| !l.is_empty()) {
-        Some(message) => {
-            let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
-            Cow::Owned(format!("{label} {message}"))
-        }
-        None => Cow::Borrowed(line),
-    }
 }
 
 /// Is a tool of this name a shell (its command needs no name in front)?

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use super::{Entry, Heading, MAX_LINE_CHARS};
-use crate::facts::strip_markup;
+use crate::facts::{is_error_label, labelled, strip_markup};
 use crate::message::Message;
 use crate::prompt::HEADINGS;
 use crate::summary::{SUMMARY_FRAMING, SUMMARY_MARKER};
@@ -30,6 +30,8 @@ pub(super) fn read_entries<'a>(
     // sentences ("This suggests the issue is specific to having"), and are not read.
     let mut before_clip = entries.len();
     let mut after_clip = false;
+    // A tool's error label alone (`ERROR:`), waiting for its message on the next line.
+    let mut label: Option<usize> = None;
     for raw in body.lines() {
         let mut line = raw.trim();
         if crate::message::is_clipped(line) {
@@ -60,6 +62,7 @@ pub(super) fn read_entries<'a>(
             };
             message += 1;
             heading = None;
+            label = None;
             line = text.trim();
             if summary {
                 continue;
@@ -89,15 +92,37 @@ pub(super) fn read_entries<'a>(
                 .collect(),
         };
         for text in parts {
-            entries.push(Entry {
-                role,
-                text,
-                heading: None,
-                task: task_open,
-            });
+            push_part(&mut entries, &mut label, role, text, task_open);
         }
     }
     entries
+}
+
+/// Reads one part of a line: an entry of its own, or the message of the error label
+/// alone before it (`label`, the entry waiting for it).
+fn push_part<'a>(
+    entries: &mut Vec<Entry<'a>>,
+    label: &mut Option<usize>,
+    role: &'a str,
+    text: Cow<'a, str>,
+    task: bool,
+) {
+    if let Some(at) = label.take()
+        && at + 1 == entries.len()
+    {
+        // `ERROR:` then `No replacement was performed, …`: one error, said whole.
+        entries[at].text = Cow::Owned(labelled(&entries[at].text, &text));
+        return;
+    }
+    if role == "tool" && is_error_label(&text) {
+        *label = Some(entries.len());
+    }
+    entries.push(Entry {
+        role,
+        text,
+        heading: None,
+        task,
+    });
 }
 
 /// The sentences of the user's words in a transcript that are standing instructions

@@ -480,3 +480,28 @@ fn the_halves_of_a_line_a_clip_cut_are_not_quoted() {
     assert!(!summary.contains("specific to having"), "{summary}");
     assert!(!summary.contains("ent.parse"), "{summary}");
 }
+
+#[test]
+fn an_error_label_alone_is_listed_with_its_message() {
+    let call = crate::message::ToolCall {
+        id: "c1".into(),
+        name: "str_replace_editor".into(),
+        arguments: r#"{"command": "str_replace", "path": "/repo/src/app.py", "old_str": " try:", "new_str": " with ctx:"}"#.into(),
+    };
+    let messages = vec![
+        Message::user("u", "Fix the context handling in src/app.py."),
+        Message::assistant_calls("a1", None, vec![call]),
+        Message::tool_result(
+            "t1",
+            "c1",
+            "ERROR:\nNo replacement was performed, old_str ` try:` did not appear verbatim in /repo/src/app.py.",
+        ),
+    ];
+    let summary = summarize(&messages, 400);
+    let errors = section(&summary, "Errors");
+    assert!(
+        errors.contains("ERROR: No replacement was performed"),
+        "{summary}"
+    );
+    assert!(!errors.lines().any(|l| l.trim() == "- ERROR:"), "{summary}");
+}
