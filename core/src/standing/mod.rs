@@ -645,6 +645,9 @@ fn kinds_in<'t>(
             // "Update: the migrations are managed with Sqitch from now on": a choice
             // replaced, though it reads as a rule.
             kinds.push((Kind::Decision, sentence));
+        } else if kind == Some(Kind::Decision) && picks_only_a_place(sentence) {
+            // "b) it is. 3 + 1 + 1, extensions at our discretion": the terms after it.
+            pending.picked = Some(sentence);
         } else if let Some(kind) = kind {
             kinds.push((kind, sentence));
         } else if let Some(kind) = after_label(sentence)
@@ -667,7 +670,7 @@ fn kinds_in<'t>(
         {
             // "pgloader for the bulk copy", "imerovigli. the quiet thing sold me …": what
             // was asked, settled.
-            if picks_by_place_alone(sentence) {
+            if picks_only_a_place(sentence) {
                 pending.picked = Some(sentence);
             } else {
                 kinds.push((Kind::Decision, sentence));

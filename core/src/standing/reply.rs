@@ -474,10 +474,26 @@ fn picks_by_place(sentence: &str) -> bool {
             && says_any(first_clause(sentence), &["one", "option", "number"]))
 }
 
-/// Is a sentence a pick by place that names nothing ("The second one.", "Option 2")? What
-/// it picked is said only by the sentence after it, if any.
-pub(super) fn picks_by_place_alone(sentence: &str) -> bool {
-    picks_alone(&crate::case::lowercase(sentence))
+/// Is a sentence a pick that names nothing but a place or a label ("The second one.",
+/// "Option 2", "b) it is.", "C then.")? What it picked is said only by the sentence after
+/// it, if any.
+pub(super) fn picks_only_a_place(sentence: &str) -> bool {
+    let lower = crate::case::lowercase(sentence);
+    let words: Vec<&str> = lower
+        .split_whitespace()
+        .map(word)
+        .filter(|w| !w.is_empty())
+        .collect();
+    let by_label = match words.as_slice() {
+        [label, rest @ ..] => {
+            label.len() == 1
+                && !matches!(*label, "i" | "a")
+                && label.chars().all(|c| c.is_ascii_alphanumeric())
+                && matches!(rest, ["it", "is"] | ["then"] | ["please"] | ["it's"])
+        }
+        [] => false,
+    };
+    by_label || picks_alone(&lower)
 }
 
 /// Is a sentence (lower case) a pick by place and nothing more ([`picks_by_place`])?

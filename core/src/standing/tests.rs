@@ -3441,6 +3441,16 @@ fn values_given_anew_a_pick_by_place_with_its_name_and_what_replaces_a_dropped_c
         Kind::Decision,
     );
     assert!(reply_to(listed, "Second, my kids are 9 and 6.").is_empty());
+    let lettered = "Two ways to weight it:\n\na) 4 + 1\nb) 3 + 1 + 1\n\nWhich?";
+    let found = reply_to(
+        lettered,
+        "b) it is. 3 + 1 + 1, extensions at our discretion.",
+    );
+    assert_said(
+        &found,
+        "b) it is. 3 + 1 + 1, extensions at our discretion.",
+        Kind::Decision,
+    );
     assert_kind(
         Some(Kind::Decision),
         &[
