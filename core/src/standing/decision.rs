@@ -854,6 +854,43 @@ pub(super) fn plans_instead(lower: &str) -> bool {
     ends && (is_imperative(lower) || says_any(lower, &["going to", "will", "we'll", "gonna"]))
 }
 
+/// Does it judge a named option the best ("I think Lessons and Carols on the third Sunday,
+/// at four o'clock, would be best")? Not what is best to do ("it would be best to ask"),
+/// nor asked.
+pub(super) fn judges_best(lower: &str) -> bool {
+    const NOT_NAMES: &[&str] = &[
+        "it",
+        "that",
+        "this",
+        "what",
+        "which",
+        "whichever",
+        "whatever",
+        "who",
+        "maybe",
+        "whether",
+        "if",
+        "nothing",
+        "anything",
+        "something",
+    ];
+    let Some((named, _)) = ["would be best", "would be ideal", "would work best"]
+        .iter()
+        .find_map(|judged| lower.split_once(judged))
+    else {
+        return false;
+    };
+    let named = named
+        .trim()
+        .strip_prefix("i think ")
+        .or_else(|| named.trim().strip_prefix("i feel "))
+        .unwrap_or(named.trim());
+    let words: Vec<&str> = first_words(named).into_iter().map(word).collect();
+    words.len() >= 2
+        && !words.first().is_some_and(|w| NOT_NAMES.contains(w))
+        && !lower.trim_end().ends_with('?')
+}
+
 /// Does it tell what someone else advises ("my neighbor says we should get ducks
 /// instead", "my mom thinks I should get a roommate", "her counselor told her she should
 /// write about …", "my dad keeps saying I should just get a new car")? Advice reported is
@@ -1486,6 +1523,17 @@ pub(super) fn commits(lower: &str) -> bool {
         ("dispense", ""),
     ];
     let words: Vec<&str> = first_words(lower).into_iter().map(word).collect();
+    // "I would like to aim for roughly 12,000 words", "we want to start in March": a
+    // choice wished for, with a verb that makes one.
+    let wished = words.windows(5).any(|w| match w {
+        ["i" | "we", "want", "to", verb, _]
+        | ["i'd" | "we'd", "like", "to", verb, _]
+        | ["i" | "we", "would", "like", "to", verb] => VERBS.iter().any(|(v, _)| v == verb),
+        _ => false,
+    });
+    if wished && !hedges(lower) {
+        return true;
+    }
     // The verb after "I'll", "we'll", "I will", "we shall", "I'm going to", and the word
     // after it.
     for at in 0..words.len() {

@@ -113,7 +113,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         && ((idiom && !is_personal(&lower))
             || (((marks_a_choice(&lower) && !says_any(&lower, UNDECIDED))
                 || proposes(&lower)
-                || commits(&lower))
+                || commits(&lower)
+                || judges_best(&lower))
                 && speaks_for_the_work(&lower)
                 && !is_habit(&lower)));
     if decides && !says_any(&lower, GOING_ON) && !reports_the_past(&lower) {
@@ -125,6 +126,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         if deduces(clause) {
             return false;
         }
+        // "I think anything in Latin should have a translation": the rule, said gently.
+        let clause = clause.strip_prefix("i think ").unwrap_or(clause);
         // A clause that continues a sentence and opens with a quantifier or a
         // preposition is a fragment ("I picked three colours, all some shade of green";
         // "… of all places"; "… but no structure"), not an order, unless a strong mark
@@ -411,7 +414,7 @@ fn requests_a_rule(question: &str) -> Option<Kind> {
                         || before
                             .rsplit(' ')
                             .next()
-                            .is_some_and(|last| ["so", "and", "also"].contains(&last))
+                            .is_some_and(|last| ["so", "and", "also", "but"].contains(&last))
                 })
                 .map(|(at, _)| at + ask.len())
         })?;
@@ -429,7 +432,11 @@ fn requests_a_rule(question: &str) -> Option<Kind> {
         || formats_a_class(lower)
         // "can you keep the messages to tenants short and friendly, no legal jargon": how
         // all of a kind is written, with what it must leave out.
-        || excludes(lower);
+        || excludes(lower)
+        // "can you give me distances in km, not miles?": the form things are given in.
+        || lower
+            .split_once(", not ")
+            .is_some_and(|(form, _)| says_any(form, &["in"]));
     (standing && kind_of(order) == Some(Kind::Rule)).then_some(Kind::Rule)
 }
 

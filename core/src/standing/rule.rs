@@ -116,6 +116,10 @@ pub(super) const STRONG_RULE_MARKS: &[&str] = &[
     "going forward",
     "at all times",
     "under no circumstances",
+    // "whatever we do, Agnes survives the book".
+    "whatever we do",
+    "whatever happens",
+    "as a matter of course",
     "we will not",
     "we won't",
     "we will never",
@@ -702,8 +706,20 @@ pub(super) fn limits_by_number(clause: &str) -> bool {
         || at_most
         || at_most_said
         || past_it
+        || (refused && beyond_a_number(&words))
         || sets_a_bound(&words)
         || (has_number && (budget || only || at_least || spend))
+}
+
+/// Do `words` go beyond a time or an amount ("practices can't run past 6:30 on
+/// weeknights", "the kids can't stay up past 9"): said of a deed refused, a limit.
+fn beyond_a_number(words: &[&str]) -> bool {
+    words.windows(2).any(|w| {
+        matches!(
+            w[0],
+            "past" | "beyond" | "after" | "over" | "longer" | "later"
+        ) && w[1].starts_with(|c: char| c.is_ascii_digit())
+    })
 }
 
 /// Does a clause say what can't or won't be done ("we can't lose any open PR's work"), not
@@ -907,21 +923,31 @@ pub(super) fn keeps_to(clause: &str) -> bool {
         "going", "up", "at", "trying", "me", "us", "in", "on", "reading", "working", "it",
     ];
     let mut words: Vec<&str> = first_words(clause).into_iter().map(word).collect();
-    // "I want to keep it in first person present tense".
-    if let Some(at) = words.iter().position(|w| *w == "to")
-        && matches!(
-            words[..at],
-            ["i" | "we", "want" | "need"] | ["i'd" | "we'd", "like"]
-        )
-    {
-        words.drain(..=at);
+    // "I want to keep it in first person present tense", "I would like us to restrict
+    // the core corpus to …".
+    if let Some(at) = words.iter().position(|w| *w == "to") {
+        let wish = match &words[..at] {
+            [wish @ .., "us"] => wish,
+            wish => wish,
+        };
+        if matches!(
+            wish,
+            ["i" | "we", "want" | "need"]
+                | ["i'd" | "we'd", "like"]
+                | ["i" | "we", "would", "like"]
+        ) {
+            words.drain(..=at);
+        }
     }
     match words.as_slice() {
         // "keep it in first person", not "keep it up", "keep it going".
         ["keep", "it", next, ..] => !matches!(*next, "up" | "going" | "coming" | "together"),
         ["keep", next, ..] => !PACE.contains(next),
-        // "cap my study at 90 minutes a day", "limit each talk to 20 minutes".
-        ["cap" | "limit", ..] => clause.contains(|c: char| c.is_ascii_digit()),
+        // "cap my study at 90 minutes a day", "limit each talk to 20 minutes", "restrict
+        // the corpus to peer-reviewed work"; not "limit the damage".
+        ["cap" | "limit" | "restrict", rest @ ..] => {
+            clause.contains(|c: char| c.is_ascii_digit()) || rest.contains(&"to")
+        }
         // "leave out test accounts", "exclude refunds".
         ["leave", "out", _, ..] | ["exclude" | "omit", _, ..] => true,
         _ => false,

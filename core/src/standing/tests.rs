@@ -3462,3 +3462,37 @@ fn values_given_anew_a_pick_by_place_with_its_name_and_what_replaces_a_dropped_c
         &["For the avoidance of doubt, citations throughout are to follow APA 7th edition."],
     );
 }
+
+#[test]
+fn wishes_with_a_choice_verb_limits_favours_in_a_unit_and_gentle_rules_are_read() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "First, I would like us to restrict the core corpus to peer-reviewed work published from 2010 onward.",
+            "Limit the list to ten items.",
+            "ok looks good but can you give me distances in km, not miles?",
+            "I shan't accept payment terms longer than 30 days.",
+            "And since we're laying down the law: whatever we do, Agnes survives the book.",
+            "If we do, I think anything in Latin should have a translation printed in the bulletin.",
+            "practices can't run past 6:30 on weeknights because the late bus leaves at 6:45.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "I should say that the guidance is 10,000 to 15,000 words, and I would like to aim for roughly 12,000 words.",
+            "I think Lessons and Carols on the third Sunday, at four o'clock, would be best.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "Limit the damage.",
+            "can you send it tomorrow, not today?",
+            "I want to know more about it.",
+            "it would be best to ask a lawyer",
+            "Which would be best?",
+            "I can't believe it went past 5.",
+        ],
+    );
+}

@@ -305,6 +305,8 @@ pub(super) fn respelled(lower: &str) -> String {
         .replace("nonnegotiable", "non-negotiable")
         .replace("never mind", "nevermind")
         .replace("let us ", "let's ")
+        // "I shan't accept payment terms longer than 30 days".
+        .replace("shan't", "won't")
         // "I really don't want any old URL to break": the mark without its stress.
         .replace("really don't", "don't")
         .replace("really do not", "do not");
