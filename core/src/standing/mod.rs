@@ -932,11 +932,7 @@ fn joins_the_one_before(
 /// given to what was named before.
 fn leans_back(sentence: &str) -> bool {
     let lower = crate::case::lowercase(sentence);
-    let words: Vec<&str> = lower
-        .split_whitespace()
-        .map(word)
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words = bare_words(&lower);
     let ends_pointing = match words.as_slice() {
         [.., "this" | "that", "one"] => true,
         [.., last] => matches!(*last, "this" | "that" | "it" | "these" | "those" | "them"),

@@ -479,11 +479,7 @@ fn picks_by_place(sentence: &str) -> bool {
 /// it, if any.
 pub(super) fn picks_only_a_place(sentence: &str) -> bool {
     let lower = crate::case::lowercase(sentence);
-    let words: Vec<&str> = lower
-        .split_whitespace()
-        .map(word)
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words = bare_words(&lower);
     let by_label = match words.as_slice() {
         [label, rest @ ..] => {
             label.len() == 1
@@ -502,11 +498,7 @@ fn picks_alone(sentence: &str) -> bool {
         "first", "second", "third", "fourth", "fifth", "sixth", "last", "1st", "2nd", "3rd", "4th",
         "5th", "6th",
     ];
-    let words: Vec<&str> = sentence
-        .split_whitespace()
-        .map(word)
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words = bare_words(sentence);
     match words.as_slice() {
         ["the", place] | [place] => PLACES.contains(place),
         ["the", place, "one" | "option"] | [place, "one" | "option"] => PLACES.contains(place),

@@ -547,6 +547,14 @@ pub(super) fn past_opener(text: &str) -> &str {
     }
 }
 
+/// The words of `text`, each without the marks around it ("b) it is." -> b, it, is).
+pub(super) fn bare_words(text: &str) -> Vec<&str> {
+    text.split_whitespace()
+        .map(word)
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
 /// The sentence's words after the openers that are not its verb.
 pub(super) fn first_words(lower: &str) -> Vec<&str> {
     lower
