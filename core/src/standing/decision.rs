@@ -891,6 +891,29 @@ pub(super) fn judges_best(lower: &str) -> bool {
         && !lower.trim_end().ends_with('?')
 }
 
+/// Does a clause accept a way of doing as fine ("… and keeping it in the shared toolkit
+/// section is fine as long as …")? A doing named by its verb, judged fine; not "everything
+/// is fine", "the building is fine".
+pub(super) fn accepts_a_way(lower: &str) -> bool {
+    let Some((named, _)) = lower.split_once(" is fine") else {
+        return false;
+    };
+    let last = named.rsplit([',', ';']).next().unwrap_or(named).trim();
+    let last = ["and ", "but ", "so "]
+        .iter()
+        .find_map(|lead| last.strip_prefix(lead))
+        .unwrap_or(last);
+    let words = bare_words(last);
+    words.len() >= 3
+        && words[0].len() > 5
+        && words[0].ends_with("ing")
+        && !matches!(
+            words[0],
+            "nothing" | "something" | "everything" | "anything"
+        )
+        && !lower.trim_end().ends_with('?')
+}
+
 /// Does it tell what someone else advises ("my neighbor says we should get ducks
 /// instead", "my mom thinks I should get a roommate", "her counselor told her she should
 /// write about …", "my dad keeps saying I should just get a new car")? Advice reported is

@@ -114,7 +114,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
             || (((marks_a_choice(&lower) && !says_any(&lower, UNDECIDED))
                 || proposes(&lower)
                 || commits(&lower)
-                || judges_best(&lower))
+                || judges_best(&lower)
+                || accepts_a_way(&lower))
                 && speaks_for_the_work(&lower)
                 && !is_habit(&lower)));
     if decides && !says_any(&lower, GOING_ON) && !reports_the_past(&lower) {

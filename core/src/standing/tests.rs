@@ -3496,3 +3496,22 @@ fn wishes_with_a_choice_verb_limits_favours_in_a_unit_and_gentle_rules_are_read(
         ],
     );
 }
+
+#[test]
+fn a_way_of_doing_accepted_as_fine_is_a_decision() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Yes, I think that is the right consequence, and keeping it in the shared toolkit section is fine as long as the limitations reappear where they bite.",
+            "Building it in Rust is fine.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "Everything is fine.",
+            "The building is fine.",
+            "Running is fine for my knee.",
+        ],
+    );
+}
