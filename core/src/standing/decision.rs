@@ -905,11 +905,11 @@ pub(super) fn accepts_a_way(lower: &str) -> bool {
         .unwrap_or(last);
     let words = bare_words(last);
     words.len() >= 3
-        && words[0].len() > 5
+        && words[0].len() > 4
         && words[0].ends_with("ing")
         && !matches!(
             words[0],
-            "nothing" | "something" | "everything" | "anything"
+            "thing" | "nothing" | "something" | "everything" | "anything" | "morning" | "evening"
         )
         && !lower.trim_end().ends_with('?')
 }

@@ -110,12 +110,11 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     let decides = !wonders
         && !refuses
         && !reports_a_proposal(&lower)
-        && ((idiom && !is_personal(&lower))
+        && (((idiom || accepts_a_way(&lower)) && !is_personal(&lower))
             || (((marks_a_choice(&lower) && !says_any(&lower, UNDECIDED))
                 || proposes(&lower)
                 || commits(&lower)
-                || judges_best(&lower)
-                || accepts_a_way(&lower))
+                || judges_best(&lower))
                 && speaks_for_the_work(&lower)
                 && !is_habit(&lower)));
     if decides && !says_any(&lower, GOING_ON) && !reports_the_past(&lower) {

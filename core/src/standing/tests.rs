@@ -3503,6 +3503,7 @@ fn a_way_of_doing_accepted_as_fine_is_a_decision() {
         Some(Kind::Decision),
         &[
             "Yes, I think that is the right consequence, and keeping it in the shared toolkit section is fine as long as the limitations reappear where they bite.",
+            "That is the right consequence, and using Postgres for it is fine.",
             "Building it in Rust is fine.",
         ],
     );
