@@ -914,6 +914,14 @@ pub(super) fn accepts_a_way(lower: &str) -> bool {
         && !lower.trim_end().ends_with('?')
 }
 
+/// Does it tell of a pick by place agreed ("We agreed on the third one, the L-shape with
+/// the island")? Not "we agreed on the call: …", where it was agreed.
+pub(super) fn agrees_on_a_pick(lower: &str) -> bool {
+    lower
+        .split_once("agreed on ")
+        .is_some_and(|(_, picked)| picks_by_place(picked.trim_end_matches(['.', '!'])))
+}
+
 /// Does it tell what someone else advises ("my neighbor says we should get ducks
 /// instead", "my mom thinks I should get a roommate", "her counselor told her she should
 /// write about …", "my dad keeps saying I should just get a new car")? Advice reported is

@@ -110,7 +110,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     let decides = !wonders
         && !refuses
         && !reports_a_proposal(&lower)
-        && (((idiom || accepts_a_way(&lower)) && !is_personal(&lower))
+        && (((idiom || accepts_a_way(&lower) || agrees_on_a_pick(&lower)) && !is_personal(&lower))
             || (((marks_a_choice(&lower) && !says_any(&lower, UNDECIDED))
                 || proposes(&lower)
                 || commits(&lower)

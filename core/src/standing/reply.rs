@@ -467,7 +467,7 @@ fn leads_with_a_number(sentence: &str) -> Option<usize> {
 /// "The third one.", "second one", "the last option", "Option 2.", "number 3"? Or its
 /// first clause one, with what the option is ("The second one, unit studies, both kids
 /// together"); not "Second, we'll start at 9:30", which counts the user's own points.
-fn picks_by_place(sentence: &str) -> bool {
+pub(super) fn picks_by_place(sentence: &str) -> bool {
     picks_alone(sentence)
         || (first_clause(sentence).len() < sentence.len()
             && picks_alone(first_clause(sentence))

@@ -3498,12 +3498,13 @@ fn wishes_with_a_choice_verb_limits_favours_in_a_unit_and_gentle_rules_are_read(
 }
 
 #[test]
-fn a_way_of_doing_accepted_as_fine_is_a_decision() {
+fn a_way_accepted_as_fine_and_a_pick_agreed_on_are_decisions() {
     assert_kind(
         Some(Kind::Decision),
         &[
             "Yes, I think that is the right consequence, and keeping it in the shared toolkit section is fine as long as the limitations reappear where they bite.",
             "That is the right consequence, and using Postgres for it is fine.",
+            "We argued through dinner. We agreed on the third one, the L-shape with the island.",
             "Building it in Rust is fine.",
         ],
     );
