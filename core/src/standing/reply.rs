@@ -433,7 +433,31 @@ pub(super) fn answers_a_choice(question: &str, reply: &str) -> bool {
 /// Does the first sentence of a reply pick one of the options the message before it
 /// offered, by its name or by its place?
 pub(super) fn picks_an_option(listed: &str, sentence: &str) -> bool {
-    picks_a_named_option(listed, sentence) || picks_by_its_place(listed, sentence)
+    picks_a_named_option(listed, sentence)
+        || picks_by_its_place(listed, sentence)
+        || picks_by_place_and_name(listed, sentence)
+}
+
+/// Does a sentence pick an option by its place and say which by the words the message
+/// before it gave that option ("Number 2, the cabins, with the change that …", "2, the
+/// mid-range one around $350" after options laid out in prose)? The option named makes a
+/// pick of the place; where the options were numbered line by line, [`picks_by_its_place`]
+/// reads the place alone.
+fn picks_by_place_and_name(listed: &str, sentence: &str) -> bool {
+    let lower = crate::case::lowercase(sentence);
+    let by_place = picks_by_place(&lower) && !picks_alone(&lower);
+    let by_number = leads_with_a_number(&lower).is_some_and(|n| (1..=4).contains(&n));
+    if sentence.trim_end().ends_with('?') || !(by_place || by_number) {
+        return false;
+    }
+    let Some(named) = lower
+        .split_once(',')
+        .and_then(|(_, rest)| first_clause(rest).trim_start().strip_prefix("the "))
+    else {
+        return false;
+    };
+    let options = subject_words(listed);
+    subject_words(named).iter().any(|w| options.contains(w))
 }
 
 /// Does the first sentence of a reply pick one of the numbered options the message before

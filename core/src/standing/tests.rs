@@ -2229,6 +2229,27 @@ fn a_reply_that_names_a_listed_option_by_its_place_picks_it() {
 }
 
 #[test]
+fn a_pick_by_place_that_names_an_option_laid_out_in_prose_picks_it() {
+    let prose = "There are three ways to house everyone: the lodge in town, which is central; the cabins by the lake, which are quiet; or the hostel, which is cheapest. Which suits the group?";
+    for reply in [
+        "Number 2, the cabins, with the change that we book only the two biggest ones.",
+        "2, the cabins by the lake. Quiet matters more than price.",
+    ] {
+        let found = reply_to(prose, reply);
+        assert_eq!(found.len(), 1, "{reply}: {found:?}");
+        assert_eq!(found[0].kind, Kind::Decision, "{reply}");
+    }
+    // A place with words the options do not have, or asked back: no pick.
+    for reply in [
+        "2, honestly I am torn between them.",
+        "Number 2, the cabins?",
+    ] {
+        let found = reply_to(prose, reply);
+        assert!(found.is_empty(), "{reply}: {found:?}");
+    }
+}
+
+#[test]
 fn a_fragment_on_the_same_line_says_more_of_the_instruction_before_it() {
     let found = read(&[(
         "user",
