@@ -880,11 +880,11 @@ pub(super) fn judges_best(lower: &str) -> bool {
     else {
         return false;
     };
-    let named = named
-        .trim()
-        .strip_prefix("i think ")
-        .or_else(|| named.trim().strip_prefix("i feel "))
-        .unwrap_or(named.trim());
+    let named = named.trim();
+    let named = ["i think ", "i feel "]
+        .iter()
+        .find_map(|lead| named.strip_prefix(lead))
+        .unwrap_or(named);
     let words: Vec<&str> = first_words(named).into_iter().map(word).collect();
     words.len() >= 2
         && !words.first().is_some_and(|w| NOT_NAMES.contains(w))
@@ -898,12 +898,8 @@ pub(super) fn accepts_a_way(lower: &str) -> bool {
     let Some((named, _)) = lower.split_once(" is fine") else {
         return false;
     };
-    let last = named.rsplit([',', ';']).next().unwrap_or(named).trim();
-    let last = ["and ", "but ", "so "]
-        .iter()
-        .find_map(|lead| last.strip_prefix(lead))
-        .unwrap_or(last);
-    let words = bare_words(last);
+    let last = named.rsplit([',', ';']).next().unwrap_or(named);
+    let words = bare_words(past_opener(last));
     words.len() >= 3
         && words[0].len() > 4
         && words[0].ends_with("ing")
