@@ -910,6 +910,86 @@ pub(super) fn accepts_a_way(lower: &str) -> bool {
         && !lower.trim_end().ends_with('?')
 }
 
+/// What a document is to read, set ("the flyer should now say 45 to 80").
+const DOCUMENT_READS: &[&str] = &[
+    " should read ",
+    " should now read ",
+    " should say ",
+    " should now say ",
+];
+
+/// Does it settle a choice in one of the short forms users close a choice with: the thing,
+/// then "decided" ("Rounds of eight, decided, done, moving on"); "lock X in" ("Lock the
+/// buns in at £3.20"); "X is the one" ("I rather think 'Lifting the Floor' is the one, as
+/// it says what we found"); a final count or answer ("Final count: **3 screens**."); what
+/// a document should read ("The age range on the flyer should read 45 to 75"); a thing
+/// made the main one ("Make linneahart.com the main domain")? Not asked, nor "the one who
+/// …", nor "decided" of something else ("we haven't decided").
+pub(super) fn settles_in_short(lower: &str) -> bool {
+    if lower.trim_end().ends_with('?') {
+        return false;
+    }
+    let words = bare_words(lower);
+    // "Rounds of eight, decided, done": a clause of its own after the thing it settles.
+    let decided = lower.split([',', ';', '—']).skip(1).any(|clause| {
+        matches!(
+            bare_words(clause).as_slice(),
+            ["decided"] | ["settled"] | ["done", "deal"] | ["final"] | ["that's", "decided"]
+        )
+    });
+    // "Lock the buns in at £3.20": lock, what, then "in" closing it or before its value.
+    let locked = matches!(words.first(), Some(&"lock"))
+        && words
+            .iter()
+            .skip(2)
+            .take(4)
+            .position(|w| *w == "in")
+            .is_some_and(|at| {
+                matches!(
+                    words.get(at + 3),
+                    None | Some(&("at" | "for" | "as" | "now" | "then"))
+                )
+            });
+    // "'Lifting the Floor' is the one, as …": named, then the one, with its reasons.
+    let the_one = lower.match_indices(" is the one").any(|(at, mark)| {
+        let named = past_opener(&lower[..at]);
+        let named = ["i rather think ", "i think ", "i reckon ", "honestly "]
+            .iter()
+            .find_map(|lead| named.strip_prefix(lead))
+            .unwrap_or(named);
+        let after = bare_words(&lower[at + mark.len()..]);
+        let first = bare_words(named).first().copied().unwrap_or("");
+        !named.trim().is_empty()
+            && !matches!(
+                first,
+                "which" | "what" | "who" | "nobody" | "no" | "none" | "neither"
+            )
+            && matches!(
+                after.first(),
+                None | Some(&("as" | "because" | "for" | "then" | "now"))
+            )
+    });
+    // "Final count: **3 screens**.", "final answer: the blue one".
+    let final_label = matches!(words.first(), Some(&"final"))
+        && lower
+            .find(':')
+            .is_some_and(|at| bare_words(&lower[..at]).len() <= 3);
+    // "The age range on the flyer should read 45 to 75", "the sign should now say
+    // 'Closed Mondays'": the words a document carries, set.
+    let reads = DOCUMENT_READS.iter().any(|mark| {
+        lower.split_once(mark).is_some_and(|(_, value)| {
+            value.starts_with(|c: char| c.is_ascii_digit() || "'\"“£$€".contains(c))
+        })
+    });
+    // "Make linneahart.com the main domain and just redirect …".
+    let made_main =
+        matches!(words.first(), Some(&"make"))
+            && words.windows(2).skip(1).take(4).any(|w| {
+                w[0] == "the" && matches!(w[1], "main" | "default" | "primary" | "official")
+            });
+    decided || locked || the_one || final_label || reads || made_main
+}
+
 /// Does it tell of a pick by place agreed ("We agreed on the third one, the L-shape with
 /// the island")? Not "we agreed on the call: …", where it was agreed.
 pub(super) fn agrees_on_a_pick(lower: &str) -> bool {
@@ -1747,6 +1827,15 @@ fn thing_set_anew(sentence: &str) -> Option<Vec<String>> {
     let said: Vec<&str> = picked_then(sentence).split_whitespace().collect();
     if let Some(part) = part_then(&said) {
         return Some(subject_words(&part.join(" ")));
+    }
+    // "The flyer should now say 45 to 80": the document whose words are set anew.
+    if let Some((thing, _)) = DOCUMENT_READS
+        .iter()
+        .filter(|mark| mark.contains(" now "))
+        .find_map(|mark| sentence.split_once(mark))
+    {
+        let thing = subject_words(thing);
+        return (!thing.is_empty()).then_some(thing);
     }
     let words = first_words(sentence);
     let rest = match words.as_slice() {

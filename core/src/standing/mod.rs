@@ -89,13 +89,17 @@ pub struct Instruction {
 pub fn kind_of(sentence: &str) -> Option<Kind> {
     let text = sentence.trim();
     if text.ends_with('?') {
-        return requests_a_rule(text).or_else(|| confirmed(text).and_then(kind_of));
+        return requests_a_rule(text)
+            .or_else(|| asks_a_change(text).then_some(Kind::Decision))
+            .or_else(|| confirmed(text).and_then(kind_of));
     }
     let lower = respelled(&crate::case::lowercase(text));
     // A favour asked without its mark ("so can you always tell me what … does.").
     let asked = asks(&lower);
     if asked || text.len() < 8 || text.len() > MAX_CHARS {
-        return asked.then(|| requests_a_rule(text)).flatten();
+        return asked
+            .then(|| requests_a_rule(text).or(asks_a_change(text).then_some(Kind::Decision)))
+            .flatten();
     }
     if reports_advice(&lower) || reports_scores(&lower) || muses(&lower) || reports_a_saying(&lower)
     {
@@ -259,6 +263,10 @@ fn says_a_choice(text: &str, lower: &str) -> bool {
         || replaces
         || now_doing
         || plans_instead(lower)
+        || settles_in_short(lower)
+        // "Keep Harborview, but move the gala to Friday, November 14": a change, with what
+        // stays.
+        || clauses(lower).skip(1).any(changes_to)
 }
 
 /// A requirement said in shorthand, the thing then "required" ("py3.8 compat required",
@@ -438,6 +446,30 @@ fn requests_a_rule(question: &str) -> Option<Kind> {
             .split_once(", not ")
             .is_some_and(|(form, _)| says_any(form, &["in"]));
     (standing && kind_of(order) == Some(Kind::Rule)).then_some(Kind::Rule)
+}
+
+/// Is a question the user's change of a part of the work, asked politely ("May we change
+/// the title to 'Light in Midwinter', please?", "can we move the gala to the 14th?")? The
+/// change is the user's to make; asking is the form. Not "should we change …?", which
+/// wonders.
+fn asks_a_change(question: &str) -> bool {
+    let lower = crate::case::lowercase(question);
+    let lower = past_opener(&lower);
+    [
+        "may we ",
+        "can we ",
+        "could we ",
+        "can you ",
+        "could you ",
+        "would you ",
+    ]
+    .iter()
+    .find_map(|ask| lower.strip_prefix(ask))
+    .map(|order| order.strip_prefix("please ").unwrap_or(order))
+    // "can you change this paragraph to be shorter?": an edit asked once.
+    .is_some_and(|order| {
+        changes_to(order) && !edits_a_passage(order) && !contains_phrase(order, "to be")
+    })
 }
 
 /// Does an order set the form of a whole class of things ("give all times in 24 hour
@@ -673,7 +705,11 @@ fn kinds_in<'t>(
                 }
             }
         } else if settles_what_was_asked(sentence, discussed, at == 0)
-            || (at == 0 && asked.is_some_and(|m| picks_an_option(&m.text(), sentence)))
+            || asked.is_some_and(|m| {
+                let listed = m.text();
+                ((at == 0 || closes_on_then(sentence)) && picks_an_option(&listed, sentence))
+                    || (at == 0 && sets_a_listed_value(&listed, sentence))
+            })
         {
             // "pgloader for the bulk copy", "imerovigli. the quiet thing sold me …": what
             // was asked, settled.

@@ -695,7 +695,8 @@ pub(super) fn take_back_named(
 
 /// Marks superseded what an override (`turn`, its instruction's text and the sentences
 /// that make it one in `said`) takes back: every decision when it starts over, what it
-/// names as replaced ("instead of X"), else what [`supersede`] finds. Returns the one it
+/// names as replaced ("instead of X") or set anew ("change the deadline to …"), else what
+/// [`supersede`] finds. Returns the one it
 /// took back, when it took back one.
 pub(super) fn take_back(
     found: &mut [Instruction],
@@ -707,8 +708,23 @@ pub(super) fn take_back(
     if turn.kind == Kind::Decision && override_said && starts_over(text) {
         take_back_every_decision(found, turn.message);
         None
-    } else if let Some(named) = replaced(said).or_else(|| changed_thing(said)) {
+    } else if replaced(said).is_some() {
+        // Each sentence's own: news before the override ("… she wants us aligned now rather
+        // than retraining in 3 months. Scrap ISBAR, switch to I-PASS.") may name what
+        // nobody chose.
+        sentences(said)
+            .into_iter()
+            .rev()
+            .filter_map(|sentence| replaced(sentence).map(|named| (named, sentence)))
+            .find_map(|(named, sentence)| {
+                take_back_named(found, words, (&named, sentence), turn.kind, turn.message)
+            })
+    } else if let Some(named) = changed_thing(said) {
+        // A thing set anew that no earlier instruction named ("Change the deadline to 7
+        // days to start the work" after "Let's give him 14 days to start the work"): the
+        // one it says again otherwise.
         take_back_named(found, words, (&named, said), turn.kind, turn.message)
+            .or_else(|| supersede(found, words, turn))
     } else {
         supersede(found, words, turn)
     }

@@ -480,11 +480,63 @@ fn picks_by_its_place(listed: &str, sentence: &str) -> bool {
 }
 
 /// The number a reply opens with as its pick, then what it says of it ("3, Kowalski",
-/// "1) the kids' table"): one digit, then a comma or a parenthesis.
+/// "1) the kids' table", "ok 2 for sure, subway is so much cooler"): one digit, then a
+/// comma, a parenthesis or the words that settle it.
 fn leads_with_a_number(sentence: &str) -> Option<usize> {
-    let mut chars = sentence.trim_start().chars();
+    let rest = past_opener(sentence);
+    let mut chars = rest.chars();
     let digit = chars.next()?.to_digit(10)?;
-    matches!(chars.next(), Some(',' | ')')).then_some(digit as usize)
+    let after = chars.as_str();
+    let settled = || {
+        let lower = crate::case::lowercase(after);
+        let words = bare_words(&lower);
+        matches!(
+            words.as_slice(),
+            ["for", "sure", ..] | ["it", "is", ..] | ["then", ..] | ["definitely", ..]
+        )
+    };
+    (after.starts_with([',', ')']) || (after.starts_with(' ') && settled()))
+        .then_some(digit as usize)
+}
+
+/// Does a sentence close on "then" after its first words ("Laminate, then — a good
+/// stone-effect one.", "The blue one then.")? What a message weighed, settled where it
+/// ends.
+pub(super) fn closes_on_then(sentence: &str) -> bool {
+    let lower = crate::case::lowercase(sentence);
+    let clause = first_clause(&lower);
+    let after = lower
+        .find(clause)
+        .map_or("", |at| &lower[at + clause.len()..]);
+    let words = bare_words(clause);
+    ((2..=5).contains(&words.len()) && words.last() == Some(&"then"))
+        || (!words.is_empty()
+            && words.len() <= 4
+            && bare_words(after).first() == Some(&"then")
+            && after.trim_start().starts_with(','))
+}
+
+/// Does a reply set anew a value the message before it listed ("Savings: £200 a month."
+/// after "- Savings: £150")? The label as listed, then another value.
+pub(super) fn sets_a_listed_value(listed: &str, sentence: &str) -> bool {
+    let Some((label, value)) = sentence.split_once(':') else {
+        return false;
+    };
+    let label = crate::case::lowercase(label.trim());
+    let value = value.trim();
+    if label.is_empty()
+        || bare_words(&label).len() > 3
+        || !value.contains(|c: char| c.is_ascii_digit())
+        || value.ends_with('?')
+    {
+        return false;
+    }
+    listed.lines().any(|line| {
+        let item = crate::case::lowercase(unbulleted(line.trim()));
+        item.split_once(':').is_some_and(|(was, old)| {
+            was.trim().trim_matches('*') == label && !value.starts_with(old.trim())
+        })
+    })
 }
 
 /// Is a sentence (lower case) a pick of a listed option by its place, and nothing more:

@@ -2250,6 +2250,108 @@ fn a_pick_by_place_that_names_an_option_laid_out_in_prose_picks_it() {
 }
 
 #[test]
+fn a_choice_closed_in_short_or_asked_as_a_change_is_a_decision() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Rounds of eight, decided, done, moving on before I change my mind lol.",
+            "Lock the buns in at £3.20.",
+            "I rather think 'Lifting the Floor' is the one, as it says what we actually found.",
+            "Final count: **3 screens**.",
+            "The age range on the flyer should read 45 to 75.",
+            "Make linneahart.com the main domain and just redirect the .studio one to it.",
+            "May we change the title to 'Light in Midwinter', please?",
+            "Can we move the gala to the 14th?",
+            "Keep Harborview, but move the gala to Friday, November 14.",
+            "Go w/ ISBAR.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "We haven't decided, honestly.",
+            "Which is the one?",
+            "She is the one who called.",
+            "Lock the door in the evening.",
+            "Should we change the title to something shorter?",
+            "Can you change this paragraph to be shorter?",
+        ],
+    );
+}
+
+#[test]
+fn a_pick_by_a_number_settled_a_name_closed_on_then_and_a_listed_value_set_anew() {
+    let numbered = "Three themes:\n\n1. **Mushroom Forest**: glowing caps.\n2. **Abandoned Subway**: dark tunnels.\n3. **Sky Scrapyard**: junk on clouds.";
+    let found = reply_to(numbered, "ok 2 for sure, subway is so much cooler.");
+    assert_said(&found, "ok 2 for sure", Kind::Decision);
+    let table = "| Worktop | Cost |\n|---|---|\n| **Premium laminate** | £600 |\n| **Quartz** | £2,500 |\n| **Solid oak** | £1,500 |";
+    let found = reply_to(
+        table,
+        "Priya wants quartz. Dan says laminate is fine and the money should go on appliances. Laminate, then — a good stone-effect one.",
+    );
+    assert_said(&found, "Laminate, then", Kind::Decision);
+    let budget = "Assigned:\n- Savings: £150\n- Clothes: £60\n- Buffer: £100";
+    let found = reply_to(budget, "Savings: £200 a month. Can you make that work?");
+    assert_said(&found, "Savings: £200 a month.", Kind::Decision);
+    // The value as listed, a label not listed, or a number past nothing: no pick.
+    for reply in ["Savings: £150 is fine.", "Holidays: £200 a month."] {
+        let found = reply_to(budget, reply);
+        assert!(found.is_empty(), "{reply}: {found:?}");
+    }
+}
+
+#[test]
+fn a_thing_set_anew_or_dropped_after_news_replaces_the_choice_it_names() {
+    // A thing set anew that the decision it replaces never named.
+    let found = read(&[
+        ("user", "Help me write to my landlord."),
+        (
+            "assistant",
+            "Options for the deadline:\n\n1. 7 days to start work.\n2. 14 days to start work.\n3. 28 days.",
+        ),
+        ("user", "Let's give him 14 days to start the work."),
+        ("assistant", "Done."),
+        (
+            "user",
+            "My sister says that's too polite. Change the deadline to 7 days to start the work.",
+        ),
+    ]);
+    let old = said(&found, "14 days").expect("the first deadline");
+    assert!(old.superseded.is_some(), "{found:?}");
+    // What news before the override says it would rather not do replaces nothing: the
+    // override's own sentence names what it drops.
+    let found = read(&[
+        ("user", "Help me with a handover template."),
+        ("assistant", "ISBAR or SBAR?"),
+        ("user", "Go w/ ISBAR."),
+        ("assistant", "Done."),
+        (
+            "user",
+            "Mgr meeting today. She wants us aligned now rather than retraining in 3 months. Scrap ISBAR, switch to I-PASS.",
+        ),
+    ]);
+    assert!(
+        said(&found, "Go w/ ISBAR.").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+    // What a document should now say.
+    let found = read(&[
+        ("user", "Help me with a recruitment flyer."),
+        ("assistant", "What age range?"),
+        ("user", "The age range on the flyer should read 45 to 75."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "The committee widened it. The flyer should now say 45 to 80.",
+        ),
+    ]);
+    assert!(
+        said(&found, "45 to 75").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+}
+
+#[test]
 fn a_fragment_on_the_same_line_says_more_of_the_instruction_before_it() {
     let found = read(&[(
         "user",

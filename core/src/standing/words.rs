@@ -307,6 +307,8 @@ pub(super) fn respelled(lower: &str) -> String {
         .replace("let us ", "let's ")
         // "I shan't accept payment terms longer than 30 days".
         .replace("shan't", "won't")
+        // "Go w/ ISBAR".
+        .replace(" w/ ", " with ")
         // "I really don't want any old URL to break": the mark without its stress.
         .replace("really don't", "don't")
         .replace("really do not", "do not");
