@@ -951,24 +951,27 @@ pub(super) fn settles_in_short(lower: &str) -> bool {
                 )
             });
     // "'Lifting the Floor' is the one, as …": named, then the one, with its reasons.
-    let the_one = lower.match_indices(" is the one").any(|(at, mark)| {
-        let named = past_opener(&lower[..at]);
-        let named = ["i rather think ", "i think ", "i reckon ", "honestly "]
-            .iter()
-            .find_map(|lead| named.strip_prefix(lead))
-            .unwrap_or(named);
-        let after = bare_words(&lower[at + mark.len()..]);
-        let first = bare_words(named).first().copied().unwrap_or("");
-        !named.trim().is_empty()
-            && !matches!(
-                first,
-                "which" | "what" | "who" | "nobody" | "no" | "none" | "neither"
-            )
-            && matches!(
-                after.first(),
-                None | Some(&("as" | "because" | "for" | "then" | "now"))
-            )
-    });
+    let the_one = [" is the one", " is the right one"]
+        .iter()
+        .flat_map(|mark| lower.match_indices(mark))
+        .any(|(at, mark)| {
+            let named = past_opener(&lower[..at]);
+            let named = ["i rather think ", "i think ", "i reckon ", "honestly "]
+                .iter()
+                .find_map(|lead| named.strip_prefix(lead))
+                .unwrap_or(named);
+            let after = bare_words(&lower[at + mark.len()..]);
+            let first = bare_words(named).first().copied().unwrap_or("");
+            !named.trim().is_empty()
+                && !matches!(
+                    first,
+                    "which" | "what" | "who" | "nobody" | "no" | "none" | "neither"
+                )
+                && matches!(
+                    after.first(),
+                    None | Some(&("as" | "because" | "for" | "then" | "now"))
+                )
+        });
     // "Final count: **3 screens**.", "final answer: the blue one".
     let final_label = matches!(words.first(), Some(&"final"))
         && lower
@@ -1655,6 +1658,15 @@ pub(super) fn commits(lower: &str) -> bool {
                 if words
                     .get(at + 1)
                     .is_some_and(|w| VERBS.iter().any(|(_, ing)| ing == w)) =>
+            {
+                return true;
+            }
+            // "Ok I'm definitely taking first speaker": doing it, said for sure.
+            "i'm" | "im" | "we're"
+                if words.get(at + 1) == Some(&"definitely")
+                    && words
+                        .get(at + 2)
+                        .is_some_and(|w| w.len() > 5 && w.ends_with("ing")) =>
             {
                 return true;
             }

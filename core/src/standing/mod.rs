@@ -163,6 +163,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
             || sets_a_deadline(clause)
             || asks_everywhere(clause)
             || sets_the_replies(clause)
+            || only_this(clause)
+            || leaves_out(clause)
     });
     let contrast = orders_with_contrast(&lower);
     // "customer emails stay out of the feature tables, full stop": stressed as it ends.

@@ -649,7 +649,8 @@ pub(super) fn take_back_every_decision(found: &mut [Instruction], message: usize
 /// Marks superseded the instruction an override said in message `message` names as what
 /// it replaces ("a project-based assessment instead of a unit test"): of the earlier ones
 /// of its kind still standing, said before its message, the one whose own sentences
-/// share the most of the `named` words; else one of the other kind they name twice or
+/// share the most of the `named` words (all of them when `whole`, for a thing set anew, and
+/// few); else one of the other kind they name twice or
 /// more ("Scratch the first person idea" takes back "The narrator is Mira, in first
 /// person", read as a rule) — none, when it only turned down an option no one chose.
 pub(super) fn take_back_named(
@@ -658,6 +659,7 @@ pub(super) fn take_back_named(
     (named, said): (&[String], &str),
     kind: Kind,
     message: usize,
+    whole: bool,
 ) -> Option<usize> {
     // What it chooses, said just before "instead of": one that chose it already is not
     // what it replaces ("all three recipes with the orzo instead of the bowls" restates
@@ -678,7 +680,11 @@ pub(super) fn take_back_named(
             // Tied on its sentences' words, the one whose whole text names more of it
             // ("Config: … Config file in TOML, …" over "… exclude metadata file").
             .map(|(at, (_, w))| ((shared(named, &w.said), shared(named, &w.own)), at))
-            .filter(|&((n, _), _)| n >= least)
+            // A thing set anew is named by all its words in the text, when few: "move the
+            // run window to 01:00" does not take back "two weeks of dual-run".
+            .filter(|&((n, whole_text), _)| {
+                n >= least && (!whole || named.len() > 3 || whole_text >= named.len())
+            })
             .max()
     };
     // Half the words it names, at the least: "rather than a long list of rules" does not
@@ -717,17 +723,58 @@ pub(super) fn take_back(
             .rev()
             .filter_map(|sentence| replaced(sentence).map(|named| (named, sentence)))
             .find_map(|(named, sentence)| {
-                take_back_named(found, words, (&named, sentence), turn.kind, turn.message)
+                take_back_named(
+                    found,
+                    words,
+                    (&named, sentence),
+                    turn.kind,
+                    turn.message,
+                    false,
+                )
             })
     } else if let Some(named) = changed_thing(said) {
         // A thing set anew that no earlier instruction named ("Change the deadline to 7
         // days to start the work" after "Let's give him 14 days to start the work"): the
-        // one it says again otherwise.
-        take_back_named(found, words, (&named, said), turn.kind, turn.message)
-            .or_else(|| supersede(found, words, turn))
+        // one whose value it sets again, if one.
+        take_back_named(found, words, (&named, said), turn.kind, turn.message, true)
+            .or_else(|| set_again(found, words, turn))
     } else {
         supersede(found, words, turn)
     }
+}
+
+/// Marks superseded the standing instruction of the same kind whose value an override sets
+/// anew, by other words ("Change the deadline to 7 days to start the work" after "Let's
+/// give him 14 days to start the work"): two words of substance in common and a value of
+/// the same kind, or a number, changed; the newest of those that share the most. None where no value
+/// changed: "Move the run window to 01:00 UTC" sets a thing no one chose yet.
+fn set_again(found: &mut [Instruction], words: &[Words], turn: &Turn) -> Option<usize> {
+    let numbers = |text: &str| -> Vec<String> {
+        text.split_whitespace()
+            .map(|w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric()))
+            .filter(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+            .map(str::to_owned)
+            .collect()
+    };
+    let new = numbers(turn.text);
+    let at = found
+        .iter()
+        .zip(words)
+        .enumerate()
+        .filter(|(_, (i, w))| {
+            let old = numbers(&i.text);
+            i.kind == turn.kind
+                && i.superseded.is_none()
+                && i.message != turn.message
+                && (changed(turn.values, &w.values) > 0
+                    || (!old.is_empty() && new.iter().any(|n| !old.contains(n))))
+        })
+        .map(|(at, (_, w))| (shared(turn.said, &w.own), at))
+        .filter(|&(n, _)| n >= 2)
+        .max()
+        .map(|(_, at)| at)?;
+    found[at].superseded = Some(turn.message);
+    Some(at)
 }
 
 /// An override as [`supersede`] reads it.

@@ -473,10 +473,43 @@ fn picks_by_its_place(listed: &str, sentence: &str) -> bool {
                 .starts_with(|c: char| c.is_ascii_digit())
         })
         .count();
-    numbered >= 2
-        && !sentence.trim_end().ends_with('?')
-        && (picks_by_place(&crate::case::lowercase(sentence))
-            || leads_with_a_number(sentence).is_some_and(|n| (1..=numbered).contains(&n)))
+    let lettered = lettered_labels(listed);
+    !sentence.trim_end().ends_with('?')
+        && ((numbered >= 2
+            && (picks_by_place(&crate::case::lowercase(sentence))
+                || leads_with_a_number(sentence).is_some_and(|n| (1..=numbered).contains(&n))))
+            || (lettered.len() >= 2
+                && leads_with_a_letter(sentence).is_some_and(|l| lettered.contains(&l))))
+}
+
+/// The letters a message's options are labelled by, line by line ("**A. Cost-plus.**",
+/// "**(b) 18 wks**", "C) Value"), lower case.
+fn lettered_labels(listed: &str) -> Vec<char> {
+    listed
+        .lines()
+        .filter_map(|line| {
+            let lead = line.trim_start_matches(|c: char| c.is_whitespace() || "|*#_(".contains(c));
+            let mut chars = lead.chars();
+            let letter = chars.next().filter(char::is_ascii_alphabetic)?;
+            matches!(chars.next(), Some(')' | '.' | ':')).then(|| letter.to_ascii_lowercase())
+        })
+        .collect()
+}
+
+/// The letter a reply opens with as its pick, then what it says of it ("B, but
+/// sanity-checked against my 65% floor", "(b), the 18-wk version"), lower case.
+fn leads_with_a_letter(sentence: &str) -> Option<char> {
+    let rest = past_opener(sentence);
+    let rest = rest.strip_prefix('(').unwrap_or(rest);
+    let mut chars = rest.chars();
+    let letter = chars.next().filter(char::is_ascii_alphabetic)?;
+    let after = chars.as_str();
+    let after = after.strip_prefix(')').unwrap_or(after);
+    (after.starts_with([',', '.'])
+        || after.trim_start().starts_with(['—', '–'])
+        || after.is_empty())
+    .then(|| letter.to_ascii_lowercase())
+    .filter(|l| !matches!(l, 'i') || after.starts_with(')'))
 }
 
 /// The number a reply opens with as its pick, then what it says of it ("3, Kowalski",

@@ -1111,17 +1111,42 @@ pub(super) fn forbids_here(lower: &str, clause: &str) -> bool {
 pub(super) fn bounds_a_class(clause: &str) -> bool {
     const BOUNDS: &[&str] = &[
         "over", "above", "under", "below", "past", "beyond", "less", "more", "older", "younger",
-        "longer", "shorter", "cheaper", "pricier",
+        "longer", "shorter", "cheaper", "pricier", "smaller", "larger", "bigger", "fewer", "lower",
+        "higher", "later", "earlier",
     ];
     let words: Vec<&str> = first_words(clause).into_iter().map(word).collect();
     let words = match words.as_slice() {
         ["i'd", "say", rest @ ..] => rest,
         all => all,
     };
-    let who = match words {
-        ["no", "one", ..] => 2,
-        ["nothing" | "nobody" | "none", ..] => 1,
-        _ => return false,
+    // "Use nothing smaller than 14-point type", "… the programme used nothing smaller
+    // than …": the class bound where it stands.
+    // Not what there is ("there is nothing over 80,000 in the account yet").
+    let Some(who) = words
+        .iter()
+        .take(10)
+        .take_while(|w| {
+            !matches!(
+                **w,
+                "is" | "are"
+                    | "was"
+                    | "were"
+                    | "has"
+                    | "have"
+                    | "had"
+                    | "there's"
+                    | "it's"
+                    | "that's"
+            )
+        })
+        .enumerate()
+        .find_map(|(at, w)| match *w {
+            "nothing" | "nobody" | "none" => Some(at + 1),
+            "no" if words.get(at + 1) == Some(&"one") => Some(at + 2),
+            _ => None,
+        })
+    else {
+        return false;
     };
     // The bound, then its number: "over 80,000", "less than 13.50".
     let rest = &words[who..];
@@ -1132,6 +1157,44 @@ pub(super) fn bounds_a_class(clause: &str) -> bool {
                 .take(2)
                 .any(|n| n.starts_with(|c: char| c.is_ascii_digit() || c == '$'))
     })
+}
+
+/// Does a clause order a thing left out of the work ("leave car shipping off the list
+/// entirely", "leave the sponsors out of it")? Not "leave it out on the table", "leave
+/// off at chapter 3": a thing named, then "off" or "out of" and where.
+pub(super) fn leaves_out(clause: &str) -> bool {
+    let words = bare_words(past_opener(clause));
+    let Some(("leave", rest)) = words.split_first().map(|(v, r)| (*v, r)) else {
+        return false;
+    };
+    rest.iter().take(5).enumerate().any(|(at, w)| {
+        at >= 1
+            && match *w {
+                "off" => matches!(rest.get(at + 1), Some(&("the" | "our" | "my" | "any"))),
+                "out" => rest.get(at + 1) == Some(&"of"),
+                _ => false,
+            }
+    })
+}
+
+/// Is a clause a thing, then "only", and at most where ("24h clock only on the sheet",
+/// "Celsius only")? Shorthand for the one form allowed. Not "it only took a minute",
+/// "that's only fair": a thing must lead.
+pub(super) fn only_this(clause: &str) -> bool {
+    let words = bare_words(clause);
+    let Some(at) = words.iter().position(|w| *w == "only") else {
+        return false;
+    };
+    let thing = &words[..at];
+    let rest = &words[at + 1..];
+    (1..=3).contains(&thing.len())
+        && !thing
+            .iter()
+            .any(|w| SUBJECTS.contains(w) || NOT_THINGS.contains(w) || is_marking_word(w))
+        && match rest {
+            [] | ["please"] => true,
+            [place, ..] => matches!(*place, "on" | "in" | "for") && rest.len() <= 8,
+        }
 }
 
 /// Does a "let's not" speak of the pace ("Fine, let's not overthink it", "let's not

@@ -2352,6 +2352,80 @@ fn a_thing_set_anew_or_dropped_after_news_replaces_the_choice_it_names() {
 }
 
 #[test]
+fn shorthand_limits_exclusions_and_duties_said_gently_are_rules() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "I'd be grateful if the printed programme used nothing smaller than 14-point type.",
+            "So perhaps we ought not to rely on red versus green anywhere in the charts.",
+            "24h clock only on the sheet, incl. the pre-printed bits.",
+            "Celsius only.",
+            "And just so you know, we're selling the car, so leave car shipping off the list entirely.",
+            "Leave the sponsors out of it.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "It only took a minute.",
+            "That's only fair.",
+            "There is nothing over 80,000 in the account yet.",
+            "There's nothing over 80,000 in the account yet.",
+            "Leave off at chapter 3.",
+        ],
+    );
+}
+
+#[test]
+fn a_pick_by_letter_the_right_one_and_a_role_taken_for_sure_are_decisions() {
+    let lettered = "Three ways:\n\n**A. Cost-plus.** Add a markup.\n\n**B. Competitor-anchored.** Price against the café.\n\n**C. Value.** Price on perceived value.";
+    let found = reply_to(lettered, "B, but sanity-checked against my 65% floor.");
+    assert_said(&found, "B, but sanity-checked", Kind::Decision);
+    let bracketed = "Two block lengths:\n\n**(a) 16 wks**\n- Start mid-Aug.\n\n**(b) 18 wks**\n- Start early Aug.";
+    let found = reply_to(
+        bracketed,
+        "(b), the 18-wk version. The foot's the priority.",
+    );
+    assert_said(&found, "(b), the 18-wk version.", Kind::Decision);
+    // A letter the list does not have, or asked back: no pick.
+    for reply in ["D, maybe.", "(b)?"] {
+        let found = reply_to(bracketed, reply);
+        assert!(found.is_empty(), "{reply}: {found:?}");
+    }
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "On balance, I think the second structure is the right one for us.",
+            "Ok I'm definitely taking first speaker.",
+        ],
+    );
+}
+
+#[test]
+fn a_thing_set_anew_takes_back_only_what_names_it_whole_or_sets_its_number() {
+    let found = read(&[
+        ("user", "Help me move the nightly pipeline."),
+        (
+            "assistant",
+            "Cutover options:\n\nA) Big bang.\nB) Dual-run for two weeks.\nC) Shadow reads.",
+        ),
+        (
+            "user",
+            "B, two weeks of dual-run, compare outputs, then cut.",
+        ),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "Cron kicks off at 23:00 UTC today. Move the run window to 01:00 UTC.",
+        ),
+    ]);
+    assert!(
+        said(&found, "two weeks of dual-run").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+}
+
+#[test]
 fn a_fragment_on_the_same_line_says_more_of_the_instruction_before_it() {
     let found = read(&[(
         "user",
@@ -3017,6 +3091,7 @@ fn a_part_named_as_replaced_takes_back_the_choice_whose_text_names_more_of_it() 
         (&named, "config file is INI then"),
         Kind::Decision,
         2,
+        true,
     );
     assert_eq!(taken, Some(0), "{found:?}");
 }

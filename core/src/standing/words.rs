@@ -307,6 +307,9 @@ pub(super) fn respelled(lower: &str) -> String {
         .replace("let us ", "let's ")
         // "I shan't accept payment terms longer than 30 days".
         .replace("shan't", "won't")
+        // "we ought not to rely on red versus green".
+        .replace("ought not to ", "should not ")
+        .replace("ought to ", "should ")
         // "Go w/ ISBAR".
         .replace(" w/ ", " with ")
         // "I really don't want any old URL to break": the mark without its stress.
