@@ -1641,7 +1641,14 @@ pub(super) fn commits(lower: &str) -> bool {
         | ["i" | "we", "would", "like", "to", verb] => VERBS.iter().any(|(v, _)| v == verb),
         _ => false,
     });
-    if wished && !hedges(lower) {
+    // "Ok I'm definitely taking first speaker": doing it, said for sure.
+    let for_sure = words.windows(3).any(|w| {
+        matches!(w[0], "i'm" | "im" | "we're")
+            && w[1] == "definitely"
+            && w[2].len() > 5
+            && w[2].ends_with("ing")
+    });
+    if (wished && !hedges(lower)) || for_sure {
         return true;
     }
     // The verb after "I'll", "we'll", "I will", "we shall", "I'm going to", and the word
@@ -1658,15 +1665,6 @@ pub(super) fn commits(lower: &str) -> bool {
                 if words
                     .get(at + 1)
                     .is_some_and(|w| VERBS.iter().any(|(_, ing)| ing == w)) =>
-            {
-                return true;
-            }
-            // "Ok I'm definitely taking first speaker": doing it, said for sure.
-            "i'm" | "im" | "we're"
-                if words.get(at + 1) == Some(&"definitely")
-                    && words
-                        .get(at + 2)
-                        .is_some_and(|w| w.len() > 5 && w.ends_with("ing")) =>
             {
                 return true;
             }
