@@ -1602,6 +1602,17 @@ pub(super) fn ends_instead(lower: &str) -> bool {
     (1..=10).contains(&words.len()) && !words.first().is_some_and(|w| NOT_NAMES.contains(w))
 }
 
+/// Does it say the user is doing a thing, for sure ("Ok I'm definitely taking first
+/// speaker")? `words`: the sentence's first words, bare.
+fn does_for_sure(words: &[&str]) -> bool {
+    words.windows(3).any(|w| {
+        matches!(w[0], "i'm" | "im" | "we're")
+            && w[1] == "definitely"
+            && w[2].len() > 5
+            && w[2].ends_with("ing")
+    })
+}
+
 /// Does the user commit to get, book or submit something ("I'll get the X-T30 II", "we'll
 /// submit the first paper to …")?
 pub(super) fn commits(lower: &str) -> bool {
@@ -1641,14 +1652,7 @@ pub(super) fn commits(lower: &str) -> bool {
         | ["i" | "we", "would", "like", "to", verb] => VERBS.iter().any(|(v, _)| v == verb),
         _ => false,
     });
-    // "Ok I'm definitely taking first speaker": doing it, said for sure.
-    let for_sure = words.windows(3).any(|w| {
-        matches!(w[0], "i'm" | "im" | "we're")
-            && w[1] == "definitely"
-            && w[2].len() > 5
-            && w[2].ends_with("ing")
-    });
-    if (wished && !hedges(lower)) || for_sure {
+    if (wished && !hedges(lower)) || does_for_sure(&words) {
         return true;
     }
     // The verb after "I'll", "we'll", "I will", "we shall", "I'm going to", and the word
