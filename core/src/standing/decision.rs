@@ -851,7 +851,20 @@ pub(super) fn plans_instead(lower: &str) -> bool {
         .trim_end_matches(|c: char| !c.is_alphanumeric())
         .ends_with(" instead")
         || says_any(lower, &["instead,", "instead;", "instead —"]);
-    ends && (is_imperative(lower) || says_any(lower, &["going to", "will", "we'll", "gonna"]))
+    // "I'd like morning practice to begin at 7:15 instead, with tea from 6:45".
+    ends && (is_imperative(lower)
+        || says_any(
+            lower,
+            &[
+                "going to",
+                "will",
+                "we'll",
+                "gonna",
+                "i'd like",
+                "we'd like",
+                "i would like",
+            ],
+        ))
 }
 
 /// Does it judge a named option the best ("I think Lessons and Carols on the third Sunday,
@@ -990,7 +1003,53 @@ pub(super) fn settles_in_short(lower: &str) -> bool {
             && words.windows(2).skip(1).take(4).any(|w| {
                 w[0] == "the" && matches!(w[1], "main" | "default" | "primary" | "official")
             });
-    decided || locked || the_one || final_label || reads || made_main
+    decided || locked || the_one || final_label || reads || made_main || sets_in_short(lower)
+}
+
+/// The rest of [`settles_in_short`]: a name given ("We're calling it the Tithe"), a plan on
+/// a number ("Let's plan on six chapters"), a form picked by its figures ("Let's go
+/// 2-3-1!"), a thing at a value, settled ("baguette mix at 4:30 then."), a value set ("Set
+/// quorum at twenty-five Members present in person"), a thing begun at a time ("Let's
+/// begin morning practice at 7:00").
+fn sets_in_short(lower: &str) -> bool {
+    let words = bare_words(past_opener(lower));
+    let named = matches!(
+        words.as_slice(),
+        ["we're" | "i'm", "calling", "it", _, ..] | ["we'll" | "i'll", "call", "it", _, ..]
+    );
+    let planned = matches!(
+        words.as_slice(),
+        ["let's" | "we'll", "plan", "on" | "for", next, ..] if is_number(next)
+    );
+    let figures = matches!(
+        words.as_slice(),
+        ["let's", "go", next, ..] if next.starts_with(|c: char| c.is_ascii_digit())
+    );
+    // Not a goodbye ("see you at 5 then").
+    let then = words.last() == Some(&"then")
+        && words.len() <= 8
+        && !matches!(
+            words.first(),
+            Some(&("see" | "talk" | "speak" | "catch" | "bye"))
+        )
+        && words
+            .iter()
+            .any(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+        && !lower.trim_end().ends_with('?');
+    let set = matches!(words.first(), Some(&"set"))
+        && words
+            .iter()
+            .skip(1)
+            .take(5)
+            .position(|w| matches!(*w, "at" | "to"))
+            .is_some_and(|at| {
+                words
+                    .get(at + 2)
+                    .is_some_and(|v| is_number(v.split('-').next().unwrap_or(v)))
+            });
+    let begun = matches!(words.as_slice(), ["let's", "begin" | "start", ..])
+        && words.windows(2).any(|w| w[0] == "at" && w[1].contains(':'));
+    named || planned || figures || then || set || begun
 }
 
 /// Does it tell of a pick by place agreed ("We agreed on the third one, the L-shape with
@@ -1812,6 +1871,11 @@ pub(super) fn changes_to(lower: &str) -> bool {
         if !["question", "topic", "point", "subject", "issue"].contains(&word(next)));
     // "We have changed to the emerald green gown instead", "we moved the crate out to the
     // living room at night": the change, said done; not "we moved to Denver in 2019".
+    // "So it's moving to Friday 16 May": the change, as it came.
+    let moving = matches!(
+        words.as_slice(),
+        ["it's" | "it", "moving" | "moved", "to", ..] | ["it", "is", "moving", "to", ..]
+    );
     let done = match words.as_slice() {
         ["we" | "i", "have" | "just", rest @ ..] | ["we've" | "i've" | "we" | "i", rest @ ..] => {
             matches!(rest, ["changed" | "switched", "to", ..])
@@ -1821,6 +1885,7 @@ pub(super) fn changes_to(lower: &str) -> bool {
         _ => false,
     };
     back || done
+        || moving
         || (matches!(words.first(), Some(&("switch" | "change" | "move")))
             && words.iter().skip(1).take(5).any(|w| *w == "to"))
 }

@@ -268,7 +268,7 @@ fn says_a_choice(text: &str, lower: &str) -> bool {
         || settles_in_short(lower)
         // "Keep Harborview, but move the gala to Friday, November 14": a change, with what
         // stays.
-        || clauses(lower).skip(1).any(changes_to)
+        || clauses(lower).any(changes_to)
 }
 
 /// A requirement said in shorthand, the thing then "required" ("py3.8 compat required",
@@ -469,8 +469,11 @@ fn asks_a_change(question: &str) -> bool {
     .find_map(|ask| lower.strip_prefix(ask))
     .map(|order| order.strip_prefix("please ").unwrap_or(order))
     // "can you change this paragraph to be shorter?": an edit asked once.
+    // "Can we swap the fishing story for the bike one?"
     .is_some_and(|order| {
-        changes_to(order) && !edits_a_passage(order) && !contains_phrase(order, "to be")
+        (changes_to(order) || (order.starts_with("swap ") && order.contains(" for ")))
+            && !edits_a_passage(order)
+            && !contains_phrase(order, "to be")
     })
 }
 
@@ -571,10 +574,11 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         let around = subject_words(&text);
         // `said`: the sentences that make it an instruction, which tell what it is about.
         let mut add = |kind: Kind, text: &str, said: &str, override_said: bool| {
+            let kind = kind_as_said(kind, &found, &words, text, index);
             let (about, offer) = about(kind, said, index, || {
                 offers.get_or_init(|| offers_in(messages, &is_output))
             });
-            let subject = subject_words(said);
+            let subject = naming(said, subject_words(said));
             let overrides = !found.is_empty()
                 && (override_said
                     || (kind == Kind::Decision && decides_again(&found, &words, said, &subject)));
@@ -654,6 +658,10 @@ fn kinds_in<'t>(
     let said = sentences(text);
     let mut pending = Pending::default();
     for (at, &sentence) in said.iter().enumerate() {
+        // "### Screen count": a heading names what the lines under it say.
+        if sentence.trim_start().starts_with('#') && !sentence.contains(['.', '!', ':']) {
+            continue;
+        }
         let kind = kind_of(sentence);
         if pending.carries(&mut kinds, text, sentence, kind) {
             continue;
@@ -710,6 +718,7 @@ fn kinds_in<'t>(
             || asked.is_some_and(|m| {
                 let listed = m.text();
                 ((at == 0 || closes_on_then(sentence)) && picks_an_option(&listed, sentence))
+                    || picks_anywhere(&listed, sentence)
                     || (at == 0 && sets_a_listed_value(&listed, sentence))
             })
         {

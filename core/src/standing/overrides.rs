@@ -124,6 +124,7 @@ pub(super) fn replaced(said: &str) -> Option<Vec<String>> {
         "cancelled ",
         "canceled ",
         "dropped ",
+        "swap ",
     ];
     let lower = crate::case::lowercase(said);
     let rest = TAKING_BACK.iter().find_map(|mark| {
@@ -131,6 +132,11 @@ pub(super) fn replaced(said: &str) -> Option<Vec<String>> {
             .match_indices(mark)
             .find(|&(at, _)| is_edge(lower[..at].chars().rev()))
             .map(|(at, _)| &lower[at + mark.len()..])
+            // "swap the fishing story for the bike one": what goes, before "for".
+            .map(|rest| match (*mark, rest.split_once(" for ")) {
+                ("swap ", Some((gone, _))) => gone,
+                _ => rest,
+            })
     })?;
     // To the end of its clause: a full stop ends it, a decimal point does not ("instead of
     // 2.5%, the CFO wants …").
@@ -143,6 +149,31 @@ pub(super) fn replaced(said: &str) -> Option<Vec<String>> {
         .map_or(rest.len(), |(at, _)| at);
     let words = subject_words(&rest[..end]);
     (!words.is_empty()).then_some(words)
+}
+
+/// The label of an option an override drops ("Let's scrap B and open with …", "forget
+/// option 2"), as [`picked_label`] gives it.
+fn dropped_label(said: &str) -> Option<String> {
+    const DROPS: &[&str] = &["scrap", "scratch", "ditch", "drop", "forget", "skip"];
+    let words: Vec<&str> = said
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .collect();
+    words.windows(3).find_map(|w| {
+        if !DROPS.contains(&crate::case::lowercase(w[0]).as_str()) {
+            return None;
+        }
+        let letter = w[1].len() == 1
+            && w[1].chars().all(|c| c.is_ascii_uppercase())
+            && !matches!(w[1], "I" | "A");
+        if letter {
+            return Some(w[1].to_owned());
+        }
+        (crate::case::lowercase(w[1]) == "option"
+            && w[2].len() <= 2
+            && w[2].chars().all(|c| c.is_ascii_alphanumeric()))
+        .then(|| w[2].to_ascii_uppercase())
+    })
 }
 
 /// What an override that names what it replaces as an alternative ("… instead of X", "…
@@ -378,7 +409,7 @@ impl Words {
         Words {
             about,
             said,
-            own: subject_words(text),
+            own: naming(text, subject_words(text)),
             values: values_of(text),
             offer,
             label: picked_label(text),
@@ -387,7 +418,7 @@ impl Words {
 
     /// The words of an instruction read back from a summary's block: all its text.
     pub(super) fn of(text: &str) -> Self {
-        let own = subject_words(text);
+        let own = naming(text, subject_words(text));
         Words {
             about: own.clone(),
             said: own.clone(),
@@ -420,6 +451,31 @@ pub(super) fn picked_label(text: &str) -> Option<String> {
         (after_option || (letter && PICKS.contains(&before.as_str())))
             .then(|| label.to_ascii_uppercase())
     })
+}
+
+/// `words` (of `text`), with "name" and "title" where `text` names something ("we'll call
+/// it 'Songs for a Winter Evening'", "Switching the name to Kindling", "change the title
+/// to …"): the choice of a name is one choice, however it is said.
+pub(super) fn naming(text: &str, mut words: Vec<String>) -> Vec<String> {
+    const NAMING: &[&str] = &[
+        "call it",
+        "calling it",
+        "called",
+        "name",
+        "named",
+        "rename",
+        "title",
+        "titled",
+        "retitle",
+    ];
+    if says_any(&crate::case::lowercase(text), NAMING) {
+        for word in ["name", "title"] {
+            if !words.iter().any(|w| w == word) {
+                words.push(word.to_owned());
+            }
+        }
+    }
+    words
 }
 
 /// The words of substance of `text`: what it is about.
@@ -714,6 +770,17 @@ pub(super) fn take_back(
     if turn.kind == Kind::Decision && override_said && starts_over(text) {
         take_back_every_decision(found, turn.message);
         None
+    } else if let Some(at) = dropped_label(said).and_then(|label| {
+        found.iter().zip(words).rposition(|(i, w)| {
+            i.kind == turn.kind
+                && i.superseded.is_none()
+                && i.message != turn.message
+                && w.label.as_deref() == Some(label.as_str())
+        })
+    }) {
+        // "Let's scrap B and open with the walk-in story instead" takes back "Let's do B."
+        found[at].superseded = Some(turn.message);
+        Some(at)
     } else if replaced(said).is_some() {
         // Each sentence's own: news before the override ("… she wants us aligned now rather
         // than retraining in 3 months. Scrap ISBAR, switch to I-PASS.") may name what
@@ -732,6 +799,18 @@ pub(super) fn take_back(
                     false,
                 )
             })
+    } else if let Some(at) = (turn.kind == Kind::Decision)
+        .then(|| is_not(found, words, text, turn.message))
+        .flatten()
+    {
+        found[at].superseded = Some(turn.message);
+        Some(at)
+    } else if let Some(at) = (turn.kind == Kind::Decision)
+        .then(|| value_set_anew(found, words, text, turn.said))
+        .flatten()
+    {
+        found[at].superseded = Some(turn.message);
+        Some(at)
     } else if let Some(named) = changed_thing(said) {
         // A thing set anew that no earlier instruction named ("Change the deadline to 7
         // days to start the work" after "Let's give him 14 days to start the work"): the
@@ -749,13 +828,6 @@ pub(super) fn take_back(
 /// the same kind, or a number, changed; the newest of those that share the most. None where no value
 /// changed: "Move the run window to 01:00 UTC" sets a thing no one chose yet.
 fn set_again(found: &mut [Instruction], words: &[Words], turn: &Turn) -> Option<usize> {
-    let numbers = |text: &str| -> Vec<String> {
-        text.split_whitespace()
-            .map(|w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric()))
-            .filter(|w| w.starts_with(|c: char| c.is_ascii_digit()))
-            .map(str::to_owned)
-            .collect()
-    };
     let new = numbers(turn.text);
     let at = found
         .iter()
@@ -775,6 +847,115 @@ fn set_again(found: &mut [Instruction], words: &[Words], turn: &Turn) -> Option<
         .map(|(_, at)| at)?;
     found[at].superseded = Some(turn.message);
     Some(at)
+}
+
+/// The numbers `text` writes in digits, as written ("3,200", "4:15", "2-3-1").
+fn numbers(text: &str) -> Vec<String> {
+    text.split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric()))
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// What a decision says it is not, after its choice ("actually make it 21 days not 30",
+/// "so space theme, not dinos", "Region is eu-central-1, not eu-west-1"): its words of
+/// substance and its numbers. After a comma, or after a number; a few words to the end of
+/// the clause, not "not sure", "not yet".
+fn said_not(said: &str) -> Option<(Vec<String>, Vec<String>)> {
+    let lower = crate::case::lowercase(said);
+    lower.match_indices(" not ").find_map(|(at, mark)| {
+        let before = lower[..at].trim_end();
+        // "21 days not 30": a value in its last two words.
+        let after_value = before
+            .rsplit(' ')
+            .take(2)
+            .any(|w| w.starts_with(|c: char| c.is_ascii_digit()));
+        if !(before.ends_with(',') || after_value) {
+            return None;
+        }
+        let rest = &lower[at + mark.len()..];
+        let end = rest
+            .find([',', ';', '!', '?', '—', '(', '.'])
+            .unwrap_or(rest.len());
+        let named = &rest[..end];
+        let first = bare_words(named).first().copied().unwrap_or("");
+        let count = bare_words(named).len();
+        if !(1..=4).contains(&count) || is_marking_word(first) || NOT_A_NAME.contains(&first) {
+            return None;
+        }
+        Some((subject_words(named), numbers(named)))
+    })
+}
+
+/// Words after "not" that say how, not what ("not sure", "not yet", "not too long").
+const NOT_A_NAME: &[&str] = &[
+    "sure",
+    "yet",
+    "too",
+    "that",
+    "just",
+    "really",
+    "quite",
+    "only",
+    "even",
+    "at",
+    "so",
+    "as",
+    "very",
+    "now",
+    "anymore",
+    "necessarily",
+    "exactly",
+    "bad",
+    "great",
+    "ideal",
+];
+
+/// The standing decision a decision says it is not ([`said_not`]), by its words or
+/// numbers: "actually make it 21 days not 30" is not "lets do 30 days from delivery".
+/// The newest of those that name the most of it.
+pub(super) fn is_not(
+    found: &[Instruction],
+    words: &[Words],
+    said: &str,
+    message: usize,
+) -> Option<usize> {
+    let (named, numbered) = said_not(said)?;
+    found
+        .iter()
+        .zip(words)
+        .enumerate()
+        .filter(|(_, (i, _))| {
+            i.kind == Kind::Decision && i.superseded.is_none() && i.message != message
+        })
+        .map(|(at, (i, w))| {
+            let old = numbers(&i.text);
+            (
+                shared(&named, &w.own) + numbered.iter().filter(|n| old.contains(n)).count(),
+                at,
+            )
+        })
+        .filter(|&(n, _)| n > 0)
+        .max()
+        .map(|(_, at)| at)
+}
+
+/// The kind of an instruction said in `message` as `kind`, read beside those standing: a
+/// rule's form whose "not" names a choice still standing is a decision that replaces it
+/// ("so space theme, not dinos" after "she picked the dino dig").
+pub(super) fn kind_as_said(
+    kind: Kind,
+    found: &[Instruction],
+    words: &[Words],
+    text: &str,
+    message: usize,
+) -> Kind {
+    if kind == Kind::Rule && is_not(found, words, text, message).is_some() {
+        Kind::Decision
+    } else {
+        kind
+    }
 }
 
 /// An override as [`supersede`] reads it.
@@ -1071,7 +1252,88 @@ pub(super) fn decides_again(
     !reports_a_deal(said)
         && (restates(found, words, subject)
             || changed_thing(said).is_some_and(|thing| names_a_decision(found, words, &thing))
-            || sets_again(found, words, said))
+            || sets_again(found, words, said)
+            || is_not(found, words, said, usize::MAX).is_some()
+            || value_set_anew(found, words, said, subject).is_some())
+}
+
+/// The counts `text` gives, each with what it counts ("20 weeks", "3,200 kcal", "eight
+/// weeks", "**3 screens**"): the thing, singular, and the number as written.
+fn counted(text: &str) -> Vec<(String, String)> {
+    let lower = crate::case::lowercase(text);
+    let tokens: Vec<&str> = lower
+        .split_whitespace()
+        .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric()))
+        .collect();
+    tokens
+        .windows(2)
+        .filter(|pair| {
+            let number = pair[0].split('-').next().unwrap_or(pair[0]);
+            let figures = number.starts_with(|c: char| c.is_ascii_digit())
+                && number
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == ',' || c == '.');
+            (figures || (is_number(number) && !matches!(number, "one" | "a")))
+                && pair[1].len() > 1
+                && pair[1].chars().all(char::is_alphabetic)
+        })
+        .map(|pair| (singular(pair[1]).to_owned(), pair[0].to_owned()))
+        .collect()
+}
+
+/// Does a decision point at a value it sets anew ("Make it every eight weeks", "Bump it
+/// to 3,500 kcal a day", "Final count: **3 screens**.", "Duck at 28 now.")?
+fn points_at_a_value(lower: &str) -> bool {
+    const VERBS: &[&str] = &[
+        "make", "bump", "raise", "lower", "drop", "push", "cut", "change", "up", "increase",
+        "reduce",
+    ];
+    let words = bare_words(past_opener(lower));
+    let sets_it = matches!(words.as_slice(), [verb, "it", ..] if VERBS.contains(verb));
+    let final_label = words.first() == Some(&"final")
+        && lower
+            .find(':')
+            .is_some_and(|at| bare_words(&lower[..at]).len() <= 3);
+    sets_it || final_label || words.last() == Some(&"now")
+}
+
+/// The standing decision whose value a decision sets anew, pointing at it
+/// ([`points_at_a_value`]): the newest that counts the same thing by another number
+/// ("Make it every eight weeks" after "a minor release every six weeks"), or, said with
+/// "now", one of the same subject by another number ("Duck at 28 now" after "Duck goes at
+/// 26").
+pub(super) fn value_set_anew(
+    found: &[Instruction],
+    words: &[Words],
+    said: &str,
+    subject: &[String],
+) -> Option<usize> {
+    let lower = crate::case::lowercase(said);
+    if !points_at_a_value(&lower) {
+        return None;
+    }
+    let new = counted(said);
+    let new_numbers = numbers(said);
+    let now = bare_words(&lower).last() == Some(&"now");
+    found
+        .iter()
+        .zip(words)
+        .enumerate()
+        .rev()
+        .filter(|(_, (i, _))| i.kind == Kind::Decision && i.superseded.is_none())
+        .find(|(_, (i, w))| {
+            let old = counted(&i.text);
+            let recounted = new
+                .iter()
+                .any(|(thing, n)| old.iter().any(|(was, m)| was == thing && m != n));
+            let old_numbers = numbers(&i.text);
+            let renumbered = now
+                && shared(subject, &w.own) >= 1
+                && !old_numbers.is_empty()
+                && new_numbers.iter().any(|n| !old_numbers.contains(n));
+            recounted || renumbered
+        })
+        .map(|(at, _)| at)
 }
 
 /// Does a decision say again what one still standing said, in its first words, with other

@@ -438,6 +438,16 @@ pub(super) fn picks_an_option(listed: &str, sentence: &str) -> bool {
         || picks_by_place_and_name(listed, sentence)
 }
 
+/// Does a sentence pick an option wherever it stands in the reply: by its place with the
+/// option's name ([`picks_by_place_and_name`]), or by its place after words that want it
+/// ("… honestly the Mazda is the one I like. I think I want number 2, the Mazda.")?
+pub(super) fn picks_anywhere(listed: &str, sentence: &str) -> bool {
+    let lower = crate::case::lowercase(sentence);
+    picks_by_place_and_name(listed, sentence)
+        || (past_a_wish(&lower).len() < past_opener(&lower).len()
+            && picks_by_its_place(listed, sentence))
+}
+
 /// Does a sentence pick an option by its place and say which by the words the message
 /// before it gave that option ("Number 2, the cabins, with the change that …", "2, the
 /// mid-range one around $350" after options laid out in prose)? The option named makes a
@@ -445,8 +455,9 @@ pub(super) fn picks_an_option(listed: &str, sentence: &str) -> bool {
 /// reads the place alone.
 fn picks_by_place_and_name(listed: &str, sentence: &str) -> bool {
     let lower = crate::case::lowercase(sentence);
-    let by_place = picks_by_place(&lower) && !picks_alone(&lower);
-    let by_number = leads_with_a_number(&lower).is_some_and(|n| (1..=4).contains(&n));
+    let lower = past_a_wish(&lower);
+    let by_place = picks_by_place(lower) && !picks_alone(lower);
+    let by_number = leads_with_a_number(lower).is_some_and(|n| (1..=4).contains(&n));
     if sentence.trim_end().ends_with('?') || !(by_place || by_number) {
         return false;
     }
@@ -474,12 +485,38 @@ fn picks_by_its_place(listed: &str, sentence: &str) -> bool {
         })
         .count();
     let lettered = lettered_labels(listed);
+    let lower = crate::case::lowercase(sentence);
+    let sentence = past_a_wish(&lower);
     !sentence.trim_end().ends_with('?')
         && ((numbered >= 2
-            && (picks_by_place(&crate::case::lowercase(sentence))
+            && (picks_by_place(sentence)
                 || leads_with_a_number(sentence).is_some_and(|n| (1..=numbered).contains(&n))))
             || (lettered.len() >= 2
                 && leads_with_a_letter(sentence).is_some_and(|l| lettered.contains(&l))))
+}
+
+/// `lower` past the words that say it is wanted ("I think I want number 2, the Mazda" ->
+/// "number 2, the Mazda").
+fn past_a_wish(lower: &str) -> &str {
+    const WISHES: &[&str] = &[
+        "i think ",
+        "i want ",
+        "we want ",
+        "i'd like ",
+        "we'd like ",
+        "i'll take ",
+        "we'll take ",
+        "i'll go with ",
+        "we'll go with ",
+        "let's go with ",
+        "go with ",
+        "let's do ",
+    ];
+    let mut rest = past_opener(lower);
+    while let Some(next) = WISHES.iter().find_map(|w| rest.strip_prefix(w)) {
+        rest = next;
+    }
+    rest
 }
 
 /// The letters a message's options are labelled by, line by line ("**A. Cost-plus.**",

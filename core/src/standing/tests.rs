@@ -2425,6 +2425,123 @@ fn a_thing_set_anew_takes_back_only_what_names_it_whole_or_sets_its_number() {
     );
 }
 
+/// Each pair: an earlier decision, then a later message that replaces it; the earlier one
+/// is read superseded.
+fn assert_replaces(pairs: &[(&str, &str)]) {
+    for (first, later) in pairs {
+        let found = read(&[
+            ("user", "Help me plan this."),
+            ("assistant", "Sure."),
+            ("user", first),
+            ("assistant", "Noted."),
+            ("user", later),
+        ]);
+        assert!(
+            said(&found, first).is_some_and(|i| i.superseded.is_some()),
+            "{first} -> {later}: {found:?}"
+        );
+    }
+}
+
+#[test]
+fn what_a_decision_says_it_is_not_a_value_pointed_at_and_a_name_given_anew_replace() {
+    assert_replaces(&[
+        (
+            "ok lets do 30 days from delivery for returns.",
+            "been thinking tho. actually make it 21 days not 30.",
+        ),
+        (
+            "she picked the dino dig!!!",
+            "ok UPDATE. maya changed her mind AGAIN and now its space. so space theme, not dinos, sorry!!!",
+        ),
+        (
+            "Let's do a minor release every six weeks, patch releases as needed.",
+            "Make it every eight weeks.",
+        ),
+        ("So: **4 screens**, not 5.", "Final count: **3 screens**."),
+        (
+            "Set it at 3,200 kcal every day and we'll see how the scale moves.",
+            "Bump it to 3,500 kcal a day.",
+        ),
+        (
+            "I think we'll call it 'Songs for a Winter Evening', if that's all right.",
+            "May we change the title to 'Light in Midwinter', please?",
+        ),
+        (
+            "Let us call it The Apiary Bulletin.",
+            "We shall call it Comb & Quill after all.",
+        ),
+        (
+            "We're calling it the Tithe.",
+            "Switching the name to Kindling.",
+        ),
+        (
+            "Let's do B.",
+            "Let's scrap B and open with the spreadsheet story instead.",
+        ),
+        (
+            "Let's use the fishing story.",
+            "Can we swap the fishing story for the bike one?",
+        ),
+    ]);
+    // Not what it is not when nothing standing is it, nor "not sure".
+    let found = read(&[
+        ("user", "Help me plan this."),
+        ("assistant", "Sure."),
+        ("user", "Let's go with the oak table."),
+        ("assistant", "Noted."),
+        ("user", "Chairs in walnut, not sure about the stools."),
+    ]);
+    assert!(
+        said(&found, "oak table").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_name_a_plan_on_a_number_a_value_set_or_moved_and_a_time_begun_are_decisions() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "We're calling it the Tithe.",
+            "Let's plan on six chapters: introduction, methods, three studies, discussion.",
+            "Let's go 2-3-1!",
+            "So it's moving to Friday 16 May.",
+            "baguette mix at 4:30 then.",
+            "Set quorum at twenty-five Members present in person.",
+            "Let's begin morning practice at 7:00.",
+            "I'd like morning practice to begin at 7:15 instead, with tea in the hall from 6:45.",
+            "Can we swap the fishing story for the bike one?",
+        ],
+    );
+    assert_kind(
+        None,
+        &["See you at 5 then.", "Let's go 2 rounds of that then?"],
+    );
+    // A heading names what follows; it decides nothing.
+    let found = read(&[
+        ("user", "Help me with onboarding."),
+        ("assistant", "How many screens?"),
+        (
+            "user",
+            "### Screen count\nDesign is torn. Let's lock **5 screens** for now.",
+        ),
+    ]);
+    assert!(said(&found, "### Screen count").is_none(), "{found:?}");
+    // A pick by its place wanted later in the reply.
+    let numbered =
+        "Three cars:\n\n1. 2016 Civic, 96k.\n2. 2015 Mazda3, 88k.\n3. 2013 Corolla, 131k.";
+    let found = reply_to(
+        numbered,
+        "omg it's automatic, phew. honestly the Mazda is nicer inside. I think I want number 2, the Mazda.",
+    );
+    assert_said(
+        &found,
+        "I think I want number 2, the Mazda.",
+        Kind::Decision,
+    );
+}
+
 #[test]
 fn a_fragment_on_the_same_line_says_more_of_the_instruction_before_it() {
     let found = read(&[(

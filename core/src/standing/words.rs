@@ -112,6 +112,7 @@ pub(super) const STOP_WORDS: &[&str] = &[
     "go",
     "use",
     "will",
+    "shall",
     "we'll",
     "i'll",
     "that",
