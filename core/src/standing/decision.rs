@@ -1049,7 +1049,20 @@ fn sets_in_short(lower: &str) -> bool {
             });
     let begun = matches!(words.as_slice(), ["let's", "begin" | "start", ..])
         && words.windows(2).any(|w| w[0] == "at" && w[1].contains(':'));
-    named || planned || figures || then || set || begun
+    // "Top terrace becomes the gravel seating area for evenings".
+    let becomes = words
+        .iter()
+        .take(4)
+        .position(|w| *w == "becomes")
+        .is_some_and(|at| {
+            at >= 1
+                && !SUBJECTS.contains(&words[0])
+                && matches!(
+                    words.get(at + 1),
+                    Some(&("the" | "a" | "an" | "our" | "my"))
+                )
+        });
+    named || planned || figures || then || set || begun || becomes
 }
 
 /// Does it tell of a pick by place agreed ("We agreed on the third one, the L-shape with

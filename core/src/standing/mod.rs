@@ -165,6 +165,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
             || sets_the_replies(clause)
             || only_this(clause)
             || leaves_out(clause)
+            || stays_so(clause)
+            || someone_dislikes(clause)
     });
     let contrast = orders_with_contrast(&lower);
     // "customer emails stay out of the feature tables, full stop": stressed as it ends.
@@ -733,10 +735,12 @@ fn kinds_in<'t>(
             pending.turning = Some(sentence);
         } else if required.iter().any(|line| within(sentence, line)) {
             kinds.push((Kind::Rule, sentence));
-        } else if let Some((kind, then)) = consequence(sentence) {
+        } else if let Some(kind) = consequence(sentence) {
             // "For a gala, I think live music makes it feel like an occasion, so book The
-            // Late Shift.": the reasons first, then what is done about them.
-            kinds.push((kind, then));
+            // Late Shift.": the reasons first, then what is done about them, kept with
+            // them ("… she uses a wheelchair, so every session has to happen somewhere
+            // she can reach with ease").
+            kinds.push((kind, sentence));
         }
     }
     if let Some(pick) = pending.picked {
@@ -1051,11 +1055,10 @@ fn says_more(sentence: &str) -> bool {
 }
 
 /// What a sentence does after its reasons (", so …"), when that is an instruction: its
-/// kind and the clause, said with its "so".
-fn consequence(sentence: &str) -> Option<(Kind, &str)> {
+/// kind.
+fn consequence(sentence: &str) -> Option<Kind> {
     let (at, _) = sentence.rmatch_indices(", so ").next()?;
-    let then = &sentence[at + 2..];
-    kind_of(then).map(|kind| (kind, then))
+    kind_of(&sentence[at + 2..])
 }
 
 /// What a sentence says before its reasons: up to a dash, a semicolon, "because" or

@@ -443,9 +443,52 @@ pub(super) fn picks_an_option(listed: &str, sentence: &str) -> bool {
 /// ("… honestly the Mazda is the one I like. I think I want number 2, the Mazda.")?
 pub(super) fn picks_anywhere(listed: &str, sentence: &str) -> bool {
     let lower = crate::case::lowercase(sentence);
+    let wanted = past_a_wish(&lower);
+    // "Okay, number 1, anyone can do it": the place said outright.
+    let outright = matches!(
+        bare_words(first_clause(wanted)).as_slice(),
+        ["number" | "option", _]
+    );
     picks_by_place_and_name(listed, sentence)
-        || (past_a_wish(&lower).len() < past_opener(&lower).len()
+        || ((wanted.len() < past_opener(&lower).len() || outright)
             && picks_by_its_place(listed, sentence))
+        || picks_by_description(listed, wanted)
+}
+
+/// Does a sentence (lower case, past the words that want it) pick an option the message
+/// before it laid out by what it says of it ("I like the one that starts in the shed", "do
+/// the one where the buns go in with the baguettes", "The directories-per-env one.")?
+/// Every word of substance it says is in the message, which labels two options or more.
+fn picks_by_description(listed: &str, wanted: &str) -> bool {
+    let wanted = ["i like ", "do ", "let's do ", "we'll do ", "i'll do "]
+        .iter()
+        .find_map(|lead| wanted.strip_prefix(lead))
+        .unwrap_or(wanted);
+    let clause = first_clause(wanted).trim_end_matches(['.', '!']);
+    let words = bare_words(clause);
+    let described = match words.as_slice() {
+        ["the", "one", "that" | "where" | "with" | "which", rest @ ..] => rest.len() >= 2,
+        ["the", between @ .., "one"] => (1..=3).contains(&between.len()),
+        _ => false,
+    };
+    let labelled = listed
+        .lines()
+        .filter(|line| {
+            line.trim_start_matches(|c: char| c.is_whitespace() || "|*#_(-".contains(c))
+                .starts_with(|c: char| c.is_ascii_alphanumeric())
+                && line.trim_start().starts_with(['*', '#', '(', '|'])
+                || line.trim_start().starts_with(|c: char| c.is_ascii_digit())
+        })
+        .count()
+        >= 2
+        || lettered_labels(listed).len() >= 2;
+    let said = subject_words(clause);
+    let options = subject_words(listed);
+    described
+        && labelled
+        && !wanted.trim_end().ends_with('?')
+        && !said.is_empty()
+        && said.iter().all(|w| w == "one" || options.contains(w))
 }
 
 /// Does a sentence pick an option by its place and say which by the words the message
@@ -487,9 +530,12 @@ fn picks_by_its_place(listed: &str, sentence: &str) -> bool {
     let lettered = lettered_labels(listed);
     let lower = crate::case::lowercase(sentence);
     let sentence = past_a_wish(&lower);
+    // "stay with the first: at the foot": the place alone, after what wants it.
+    let wished = sentence.len() < past_opener(&lower).len();
     !sentence.trim_end().ends_with('?')
         && ((numbered >= 2
             && (picks_by_place(sentence)
+                || (wished && picks_alone(first_clause(sentence)))
                 || leads_with_a_number(sentence).is_some_and(|n| (1..=numbered).contains(&n))))
             || (lettered.len() >= 2
                 && leads_with_a_letter(sentence).is_some_and(|l| lettered.contains(&l))))
@@ -511,6 +557,9 @@ fn past_a_wish(lower: &str) -> &str {
         "let's go with ",
         "go with ",
         "let's do ",
+        // "stay with the first: at the foot, after the text".
+        "stay with ",
+        "stick with ",
     ];
     let mut rest = past_opener(lower);
     while let Some(next) = WISHES.iter().find_map(|w| rest.strip_prefix(w)) {
@@ -528,7 +577,12 @@ fn lettered_labels(listed: &str) -> Vec<char> {
             let lead = line.trim_start_matches(|c: char| c.is_whitespace() || "|*#_(".contains(c));
             let mut chars = lead.chars();
             let letter = chars.next().filter(char::is_ascii_alphabetic)?;
-            matches!(chars.next(), Some(')' | '.' | ':')).then(|| letter.to_ascii_lowercase())
+            // "**A.**", "C) Value", "**B — Buns share the slot**".
+            let after = chars.as_str();
+            (after.starts_with([')', '.', ':'])
+                || after.trim_start().starts_with(['—', '–'])
+                || after.starts_with(" - "))
+            .then(|| letter.to_ascii_lowercase())
         })
         .collect()
 }
@@ -625,7 +679,9 @@ pub(super) fn picks_by_place(sentence: &str) -> bool {
 /// it, if any.
 pub(super) fn picks_only_a_place(sentence: &str) -> bool {
     let lower = crate::case::lowercase(sentence);
-    let words = bare_words(&lower);
+    // "ooh number 1!!!": past what it opens with.
+    let lower = past_opener(&lower);
+    let words = bare_words(lower);
     let by_label = match words.as_slice() {
         [label, rest @ ..] => {
             label.len() == 1
@@ -635,7 +691,7 @@ pub(super) fn picks_only_a_place(sentence: &str) -> bool {
         }
         [] => false,
     };
-    by_label || picks_alone(&lower)
+    by_label || picks_alone(lower)
 }
 
 /// Is a sentence (lower case) a pick by place and nothing more ([`picks_by_place`])?

@@ -370,11 +370,21 @@ pub(super) const REFUSALS: &[&str] = &[
 /// thing takes ("it requires a restart").
 pub(super) fn relays_a_requirement(clause: &str) -> bool {
     let first = clause.split_whitespace().next().map(word);
-    says_any(clause, &["requires", "require that"])
-        && !matches!(
-            first,
-            Some("it" | "this" | "that" | "which" | "what" | "does" | "do")
-        )
+    // "governors have asked that the policy not exceed eight pages".
+    says_any(
+        clause,
+        &[
+            "requires",
+            "require that",
+            "asked that",
+            "ask that",
+            "requested that",
+            "insist that",
+        ],
+    ) && !matches!(
+        first,
+        Some("it" | "this" | "that" | "which" | "what" | "does" | "do")
+    )
 }
 
 /// "the Hendersons can't drive mornings at all": what someone can never do, a rule for
@@ -520,7 +530,13 @@ pub(super) fn binds(clause: &str) -> bool {
                         && words[at.saturating_sub(4)..at]
                             .iter()
                             .chain(words.iter().take(2))
-                            .any(|w| matches!(*w, "every" | "each" | "all" | "any")))
+                            .any(|w| {
+                                matches!(
+                                    *w,
+                                    "every" | "each" | "all" | "any" | "anyone" | "everyone"
+                                        | "anybody" | "everybody" | "whoever"
+                                )
+                            }))
                     // "the office on the 3rd floor needs wired ethernet": a part of the
                     // work, what it must have.
                     || (*word == "needs"
@@ -1175,6 +1191,75 @@ pub(super) fn leaves_out(clause: &str) -> bool {
                 _ => false,
             }
     })
+}
+
+/// Does a clause keep a thing as it is for good ("The brassicas stay netted from planting to
+/// harvest", "the signature dish names stay in English", "the lower one stays as lawn")?
+/// A thing leads; not "we stay at the Hilton", "the kids stayed up", "it stays with me".
+pub(super) fn stays_so(clause: &str) -> bool {
+    let words = bare_words(past_opener(clause));
+    let Some(at) = words
+        .iter()
+        .take(5)
+        .position(|w| matches!(*w, "stay" | "stays" | "remain" | "remains"))
+    else {
+        return false;
+    };
+    let thing = &words[..at];
+    let how = words.get(at + 1).copied().unwrap_or("");
+    // "EM/F1 stays as a smoke check for now": for a while, not for good.
+    !thing.is_empty()
+        && !thing.iter().any(|w| {
+            matches!(
+                *w,
+                "i" | "we"
+                    | "you"
+                    | "they"
+                    | "he"
+                    | "she"
+                    | "it"
+                    | "this"
+                    | "that"
+                    | "there"
+                    | "what"
+                    | "who"
+                    | "everyone"
+            )
+        })
+        && (matches!(
+            how,
+            "in" | "as" | "on" | "off" | "out" | "under" | "below" | "within"
+        ) || (how.len() > 4 && how.ends_with("ed")))
+        && !says_any(clause, &["for now", "for the moment", "until"])
+        && !clause.trim_end().ends_with('?')
+}
+
+/// Does a clause say what someone the work is for cannot bear ("she hates \"love\"", "he
+/// hates being called Bob", "Dad can't stand cilantro", "he's allergic to nuts")? What the
+/// work must spare them; not "she hates the rain".
+pub(super) fn someone_dislikes(clause: &str) -> bool {
+    let lower = past_opener(clause);
+    // A word quoted is a word not to use.
+    let quoted = lower
+        .split_once("hates ")
+        .is_some_and(|(_, rest)| rest.starts_with(['"', '“', '\'']));
+    if quoted && matches!(bare_words(lower).first(), Some(&("she" | "he"))) {
+        return true;
+    }
+    let words = bare_words(lower);
+    match words.as_slice() {
+        [
+            "she" | "he" | "mum" | "mom" | "dad" | "grandma" | "grandpa",
+            rest @ ..,
+        ] => matches!(
+            rest,
+            ["hates", "being" | "it" | "when", ..]
+                | ["can't", "stand", _, ..]
+                | ["is" | "'s", "allergic", "to", _, ..]
+        ),
+        ["she's" | "he's", "allergic", "to", _, ..] => true,
+        _ => false,
+    }
 }
 
 /// Is a clause a thing, then "only", and at most where ("24h clock only on the sheet",

@@ -2543,6 +2543,73 @@ fn a_name_a_plan_on_a_number_a_value_set_or_moved_and_a_time_begun_are_decisions
 }
 
 #[test]
+fn a_state_kept_a_need_of_someone_and_a_rule_after_its_reason_are_rules() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "The brassicas stay netted from planting to harvest, because the pigeons are clever.",
+            "the signature dish names stay in English, because people come for those names.",
+            "Her name's Margaret, but everyone calls her Peggy, and she hates \"love\".",
+            "He hates being called Bob.",
+            "Mum is quite deaf in her left ear, so anyone who comes to the house needs to sit on her right.",
+            "governors have asked that the policy not exceed eight pages, excluding appendices.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "We stay at the Hilton.",
+            "The kids stayed up late.",
+            "EM/F1 stays as a smoke check for now.",
+            "She hates the rain.",
+        ],
+    );
+    // The rule kept with the reason it is said after.
+    let found = read(&[(
+        "user",
+        "Marguerite is joining us, and she uses a wheelchair, so every session has to happen somewhere she can reach with ease.",
+    )]);
+    assert_said(
+        &found,
+        "Marguerite is joining us, and she uses a wheelchair, so every session",
+        Kind::Rule,
+    );
+}
+
+#[test]
+fn picks_by_description_by_place_kept_or_after_an_opener_and_a_part_that_becomes_another() {
+    let drafts = "Three openings:\n\n**A.** It starts in the shed, sawdust and oil.\n\n**B.** Forty years on the boats.\n\n**C.** A plain obituary.";
+    let found = reply_to(
+        drafts,
+        "I like the one that starts in the shed. It feels like him.",
+    );
+    assert_said(
+        &found,
+        "I like the one that starts in the shed.",
+        Kind::Decision,
+    );
+    let found = reply_to(drafts, "The boats one.");
+    assert_said(&found, "The boats one.", Kind::Decision);
+    // A description the options do not give picks nothing.
+    let found = reply_to(drafts, "I like the one that my aunt wrote.");
+    assert!(found.is_empty(), "{found:?}");
+    let numbered =
+        "Four ideas:\n\n1. Light colour.\n2. Music.\n3. Water amount.\n4. Soil type.\n\nWhich one?";
+    let found = reply_to(numbered, "ooh number 1!!! the colours one!!");
+    assert_said(&found, "ooh number 1!!! the colours one!!", Kind::Decision);
+    let found = reply_to(
+        numbered,
+        "Hmm. Stay with the first: light colour, three filters.",
+    );
+    assert_said(&found, "Stay with the first", Kind::Decision);
+    assert_kind(
+        Some(Kind::Decision),
+        &["Top terrace becomes the gravel seating area for evenings."],
+    );
+    assert_kind(None, &["It becomes a problem when it rains."]);
+}
+
+#[test]
 fn a_fragment_on_the_same_line_says_more_of_the_instruction_before_it() {
     let found = read(&[(
         "user",
@@ -2571,7 +2638,9 @@ fn what_is_done_after_the_reasons_is_an_instruction() {
     assert!(
         found
             .iter()
-            .any(|i| i.kind == Kind::Decision && i.text == "so book The Late Shift."),
+            .any(|i| i.kind == Kind::Decision
+                && i.text
+                    == "For a gala, I think live music makes it feel like an occasion, so book The Late Shift."),
         "{found:?}"
     );
     // What happened because of the reasons is no instruction.

@@ -30,6 +30,8 @@ pub(super) const OPENERS: &[&str] = &[
     "yep",
     "yup",
     "hmm",
+    "ooh",
+    "omg",
     "actually",
     // An acceptance before the order it gives ("Agreed, use the quote from Hannah").
     "agreed",
