@@ -1017,10 +1017,18 @@ fn sets_in_short(lower: &str) -> bool {
         words.as_slice(),
         ["we're" | "i'm", "calling", "it", _, ..] | ["we'll" | "i'll", "call", "it", _, ..]
     );
+    // "Let's plan on six chapters", "Plan is free lumpia for the first 50 people".
     let planned = matches!(
         words.as_slice(),
-        ["let's" | "we'll", "plan", "on" | "for", next, ..] if is_number(next)
-    );
+        ["let's" | "we'll", "plan", "on" | "for", _, ..] | ["plan", "is", _, ..]
+    ) || matches!(words.as_slice(), ["the", "plan", "is", _, ..]);
+    // "Start date is 24 August", "budget is $1,500": a value of the work, set.
+    let valued = words.len() <= 7
+        && words.windows(3).any(|w| {
+            matches!(w[0], "date" | "budget" | "deadline" | "price")
+                && w[1] == "is"
+                && w[2].starts_with(|c: char| c.is_ascii_digit() || "$£€".contains(c))
+        });
     let figures = matches!(
         words.as_slice(),
         ["let's", "go", next, ..] if next.starts_with(|c: char| c.is_ascii_digit())
@@ -1062,7 +1070,7 @@ fn sets_in_short(lower: &str) -> bool {
                     Some(&("the" | "a" | "an" | "our" | "my"))
                 )
         });
-    named || planned || figures || then || set || begun || becomes
+    named || planned || valued || figures || then || set || begun || becomes
 }
 
 /// Does it tell of a pick by place agreed ("We agreed on the third one, the L-shape with
@@ -1899,8 +1907,10 @@ pub(super) fn changes_to(lower: &str) -> bool {
     };
     back || done
         || moving
-        || (matches!(words.first(), Some(&("switch" | "change" | "move")))
-            && words.iter().skip(1).take(5).any(|w| *w == "to"))
+        || (matches!(
+            words.first(),
+            Some(&("switch" | "change" | "move" | "flip"))
+        ) && words.iter().skip(1).take(5).any(|w| *w == "to"))
 }
 
 /// What a statement sets to a new value, when it says so ("moving the race to May 4",
@@ -1961,6 +1971,8 @@ const CHANGE_VERBS: &[&str] = &[
     "increase",
     "cut",
     "reschedule",
+    "flip",
+    "amend",
 ];
 
 /// Does an order (its first words) give a part of the work to someone or a role ("fine,

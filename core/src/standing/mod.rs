@@ -466,6 +466,8 @@ fn asks_a_change(question: &str) -> bool {
         "can you ",
         "could you ",
         "would you ",
+        "would it be possible to ",
+        "is it possible to ",
     ]
     .iter()
     .find_map(|ask| lower.strip_prefix(ask))

@@ -435,7 +435,7 @@ impl Words {
 /// letter or number after "option". Two picks by label from one lettered list are the
 /// same choice, whatever else their words say.
 pub(super) fn picked_label(text: &str) -> Option<String> {
-    const PICKS: &[&str] = &["with", "take", "pick", "choose", "for", "do", "try"];
+    const PICKS: &[&str] = &["with", "take", "pick", "choose", "for", "do", "try", "to"];
     let words: Vec<&str> = text
         .split_whitespace()
         .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
@@ -809,6 +809,13 @@ pub(super) fn take_back(
         .then(|| value_set_anew(found, words, text, turn.said))
         .flatten()
     {
+        found[at].superseded = Some(turn.message);
+        Some(at)
+    } else if let Some(at) = (turn.kind == Kind::Decision)
+        .then(|| picked_by_label(found, words, text, turn.message))
+        .flatten()
+    {
+        // "Actually, switch the report to option B" after "Option C.": one list.
         found[at].superseded = Some(turn.message);
         Some(at)
     } else if let Some(named) = changed_thing(said) {

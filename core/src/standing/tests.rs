@@ -2610,6 +2610,31 @@ fn picks_by_description_by_place_kept_or_after_an_opener_and_a_part_that_becomes
 }
 
 #[test]
+fn a_plan_a_date_a_polite_switch_and_a_pick_by_label_replace_as_they_should() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Plan is free lumpia for the first 50 people in line.",
+            "Start date is 24 August.",
+            "Would it be possible to switch us to Option C instead, so that the final component is a paper?",
+            "Let's plan on a new episode every two weeks, starting in September.",
+            "actualy make it 8 stamps not 10, 10 feels like forever for students",
+        ],
+    );
+    assert_kind(None, &["The time is 5pm now, I'm tired."]);
+    assert_replaces(&[
+        (
+            "Option C. The client's product team thinks in journeys.",
+            "Actually, switch the report to option B — organise by success criterion.",
+        ),
+        (
+            "10 stamps for a free drink, decided.",
+            "actualy make it 8 stamps not 10, 10 feels like forever for students",
+        ),
+    ]);
+}
+
+#[test]
 fn a_fragment_on_the_same_line_says_more_of_the_instruction_before_it() {
     let found = read(&[(
         "user",

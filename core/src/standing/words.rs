@@ -299,6 +299,8 @@ pub(super) fn respelled(lower: &str) -> String {
         ("whats", "what's"),
         ("im", "i'm"),
         ("nvm", "nevermind"),
+        ("actualy", "actually"),
+        ("definately", "definitely"),
     ];
     // "non negotiable", "nonnegotiable": the mark as the lists spell it; "never mind"
     // one word, which is no "never".
