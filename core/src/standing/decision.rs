@@ -1958,7 +1958,7 @@ fn thing_set_anew(sentence: &str) -> Option<Vec<String>> {
 }
 
 /// Verbs that set a part of the work to another value ([`changed_thing`]).
-const CHANGE_VERBS: &[&str] = &[
+pub(super) const CHANGE_VERBS: &[&str] = &[
     "switch",
     "change",
     "move",

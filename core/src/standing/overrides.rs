@@ -185,7 +185,13 @@ fn chosen_instead(said: &str) -> Option<Vec<String>> {
         .iter()
         .find_map(|m| lower.split_once(m).map(|(before, _)| before))?;
     let clause = before.rsplit([',', ';', ':', '.']).next().unwrap_or(before);
-    let mut words = subject_words(clause);
+    // "change the refresh to every 15 minutes instead of hourly": what it changes to, not
+    // the thing changed.
+    let to = clause
+        .rsplit_once(" to ")
+        .map(|(_, to)| subject_words(to))
+        .filter(|to| !to.is_empty() && says_any(clause, CHANGE_VERBS));
+    let mut words = to.unwrap_or_else(|| subject_words(clause));
     words.drain(..words.len().saturating_sub(2));
     Some(words)
 }

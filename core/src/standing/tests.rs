@@ -2628,6 +2628,10 @@ fn a_plan_a_date_a_polite_switch_and_a_pick_by_label_replace_as_they_should() {
             "Actually, switch the report to option B — organise by success criterion.",
         ),
         (
+            "Hourly refresh it is.",
+            "Can we change the refresh to every 15 minutes instead of hourly?",
+        ),
+        (
             "10 stamps for a free drink, decided.",
             "actualy make it 8 stamps not 10, 10 feels like forever for students",
         ),
