@@ -339,8 +339,13 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // instructions that point back, rules under "Important:" or on the form of every answer:
 // 4.3 kB more, 330,138 B, and the line moved to 335 kB (on 48 chats not read before, at
 // 25% of their tokens rules 137 -> 147 of 148, newest decisions 164 -> 182 of 184,
-// superseded stated as current 6 -> 0 of 89).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 335 kB", (t) => {
+// superseded stated as current 6 -> 0 of 89). Values set anew and what a decision says it
+// is not taken back, names and titles one choice, picks by letter, description or place
+// later in a reply, short settles, polite changes, states kept and needs of someone as
+// rules: 10.3 kB more, 342,909 B, and the line moved to 345 kB (on 96 chats not read
+// before, at 25% of their tokens rules 294 -> 305 of 307, newest decisions 275 -> 292 of
+// 304, superseded stated as current 7 -> 1 and written into a summary 55 -> 28 of 112).
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 345 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -349,5 +354,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 335
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 335_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 345_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
