@@ -1341,12 +1341,23 @@ pub(super) fn acts_bare(lower: &str) -> bool {
     if SUBJECT_VERBS.contains(next) {
         return false;
     }
-    // "switching food to Hartley's barbecue", "hiring Bluebird Movers to do the whole
-    // thing": what it changes to, or whom it engages, whatever comes between.
+    // "switching food to Hartley's barbecue", "revising goal to sub-3:05", "hiring
+    // Bluebird Movers to do the whole thing": what it changes to, or whom it engages,
+    // whatever comes between; not "raising kids to be kind".
     let changes = matches!(
         *verb,
-        "switching" | "swapping" | "moving" | "changing" | "bumping" | "switched" | "swapped"
-    ) && words.contains(&"to");
+        "switching"
+            | "swapping"
+            | "moving"
+            | "changing"
+            | "bumping"
+            | "raising"
+            | "lowering"
+            | "revising"
+            | "extending"
+            | "switched"
+            | "swapped"
+    ) && words.windows(2).any(|w| w[0] == "to" && w[1] != "be");
     // "using mann-whitney for the between-ward comparisons": the means, set for a part.
     let means = *verb == "using" && !matches!(*next, "it" | "my" | "the") && words.contains(&"for");
     // "booked him for next thursday at 10": engaged, for someone.
@@ -1973,6 +1984,11 @@ pub(super) const CHANGE_VERBS: &[&str] = &[
     "reschedule",
     "flip",
     "amend",
+    "revise",
+    "adjust",
+    "drop",
+    "extend",
+    "shorten",
 ];
 
 /// Does an order (its first words) give a part of the work to someone or a role ("fine,

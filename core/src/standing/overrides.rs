@@ -62,6 +62,7 @@ pub(super) const OVERRIDE_MARKS: &[&str] = &[
     "let's pivot",
     "you know what",
     "revise",
+    "revising",
     "off the table",
     "let's move",
     "lets move",
@@ -250,9 +251,15 @@ pub(super) fn takes_back_outright(sentence: &str) -> bool {
         "make that",
     ];
     let lower = crate::case::lowercase(sentence.trim());
-    let labelled = ["update:", "new info:", "correction:"]
-        .iter()
-        .any(|label| lower.starts_with(label));
+    // "update: 2.1 goes out Wednesday", "Update: migrations are managed with Liquibase from
+    // now on": news that sets something; not "Update: he's home!!".
+    let labelled = ["update:", "new info:", "correction:"].iter().any(|label| {
+        lower.strip_prefix(label).is_some_and(|rest| {
+            kind_of(rest).is_some()
+                || is_override(rest)
+                || super::decision::names_a_day(&rest.split_whitespace().collect::<Vec<_>>())
+        })
+    });
     !lower.ends_with('?')
         && !lower.contains("scratch that")
         && (labelled

@@ -1073,6 +1073,55 @@ fn an_update_replaces_by_the_words_of_its_subject() {
 }
 
 #[test]
+fn news_labelled_as_an_update_takes_back_only_what_it_sets() {
+    // "Update: he's home!!" sets nothing: the switch after it takes back the litter
+    // chosen before, not the news.
+    let stale = superseded(&[
+        ("user", "Help me get the flat ready for the cat."),
+        (
+            "assistant",
+            "Litter: paper pellets, clumping clay or silica?",
+        ),
+        ("user", "Let's go with the paper pellets then."),
+        ("assistant", "Good choice for a cat after surgery."),
+        (
+            "user",
+            "Update: he's home!! The vet says the wound looks clean.",
+        ),
+        ("assistant", "Wonderful news."),
+        (
+            "user",
+            "Could we switch to the unscented clumping clay instead?",
+        ),
+    ]);
+    assert_eq!(stale, ["Let's go with the paper pellets then."]);
+    // A value revised, bare: "Revising goal to sub-3:05."
+    let stale = superseded(&[
+        ("user", "Plan my marathon block."),
+        ("assistant", "Which race, and what goal?"),
+        ("user", "Goal is sub-3:10."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "Did another LT test yesterday, LT HR 171. Revising goal to sub-3:05. Can you redo \
+             my paces?",
+        ),
+    ]);
+    assert_eq!(stale, ["Goal is sub-3:10."]);
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Revising goal to sub-3:05.",
+            "Extending the deadline to Friday.",
+        ],
+    );
+    assert_kind(
+        None,
+        &["extending my stay was fun", "revising the draft now"],
+    );
+}
+
+#[test]
 fn a_rule_and_a_choice_in_one_short_message_stand_apart() {
     // Taking the choice back later keeps the rule said beside it.
     let found = read(&[
