@@ -425,8 +425,11 @@ pub(super) fn does_as_a_plan_first(lower: &str) -> bool {
             | "pretty"
             | "really"
             | "what"
-    ) && !(*next == "it" && words.len() > 3 && contains_phrase(lower, "instead"));
-    // ("So we're painting it white instead": what is done to it, in place of another.)
+    ) && !(*next == "it"
+        && words.len() > 3
+        && (contains_phrase(lower, "instead") || names_a_day(&words[3..])));
+    // ("So we're painting it white instead": what is done to it, in place of another;
+    // "We're doing it Saturday 14 June": the day it is done.)
     // "We're renting a 4x4 from Adobe", "We're starting on Sunday, September 14": a thing
     // got, a day set; not "we're building a marketplace" (the work itself).
     let gets = matches!(

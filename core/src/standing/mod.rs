@@ -120,7 +120,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
                 || commits(&lower)
                 || judges_best(&lower))
                 && speaks_for_the_work(&lower)
-                && !is_habit(&lower)));
+                && !tells_a_habit(&lower)));
     if decides && !says_any(&lower, GOING_ON) && !reports_the_past(&lower) {
         return Some(Kind::Decision);
     }
@@ -521,6 +521,17 @@ pub fn without_instructions(text: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Does a sentence tell a habit where it would choose ("I always go with lemon")? Not a
+/// habit given as the reason after a choice: "Let's make Sunday the batch cooking day, I'm
+/// usually round on Sundays anyway."
+fn tells_a_habit(lower: &str) -> bool {
+    let first = first_clause(lower);
+    let chooses_first = marks_a_choice(first) || proposes(first);
+    clauses(lower)
+        .enumerate()
+        .any(|(at, clause)| is_habit(clause) && (at == 0 || !chooses_first))
 }
 
 /// Is `message` the user's own words (not a tool's output carried in a user turn, not a

@@ -812,6 +812,15 @@ pub(super) fn take_back(
                     false,
                 )
             })
+            // "So make it five beds instead of four": what it replaces is a count, named
+            // by its number alone.
+            .or_else(|| {
+                let at = (turn.kind == Kind::Decision)
+                    .then(|| value_set_anew(found, words, text, turn.said))
+                    .flatten()?;
+                found[at].superseded = Some(turn.message);
+                Some(at)
+            })
     } else if let Some(at) = (turn.kind == Kind::Decision)
         .then(|| is_not(found, words, text, turn.message))
         .flatten()
@@ -1329,7 +1338,9 @@ pub(super) fn value_set_anew(
     subject: &[String],
 ) -> Option<usize> {
     let lower = crate::case::lowercase(said);
-    if !points_at_a_value(&lower) {
+    // The sentence that sets it, after news ("My neighbour gave me sleepers. So make it
+    // five beds instead of four.").
+    if !sentences(&lower).into_iter().any(points_at_a_value) {
         return None;
     }
     let new = counted(said);

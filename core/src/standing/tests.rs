@@ -1122,6 +1122,38 @@ fn news_labelled_as_an_update_takes_back_only_what_it_sets() {
 }
 
 #[test]
+fn a_count_replaced_by_its_number_and_a_day_set_with_a_habit_as_its_reason() {
+    // "instead of four" names no choice: the count of beds, set anew, does.
+    let stale = superseded(&[
+        ("user", "Help me plan the raised beds."),
+        ("assistant", "How many beds, and what size?"),
+        ("user", "Let's say four beds, each 2.4 by 1.2."),
+        ("assistant", "Four beds it is."),
+        ("user", "The compost bins go by the shed."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "My neighbour gave me sleepers. So make it five beds instead of four.",
+        ),
+    ]);
+    assert_eq!(stale, ["Let's say four beds, each 2.4 by 1.2."]);
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "We're doing it Saturday 14 June.",
+            "Let's make Sunday the batch cooking day, I'm usually round on Sundays anyway.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "We usually take the bus to work.",
+            "we meet on Tuesdays usually",
+        ],
+    );
+}
+
+#[test]
 fn a_rule_and_a_choice_in_one_short_message_stand_apart() {
     // Taking the choice back later keeps the rule said beside it.
     let found = read(&[
