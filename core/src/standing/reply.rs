@@ -189,6 +189,8 @@ pub(super) fn reports_scores(lower: &str) -> bool {
                 label,
                 &[
                     "budget", "max", "limit", "cap", "ceiling", "total", "min", "price",
+                    // "we've agreed: £18,000 all in, and not a penny over": a sum settled.
+                    "agreed", "decided", "settled",
                 ],
             )
             // "we've changed it: £10 full price": the price set.

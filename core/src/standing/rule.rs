@@ -343,6 +343,13 @@ pub(super) const REFUSALS: &[&str] = &[
     "i am not doing",
     "we're not paying",
     "i'm not paying",
+    // "… is the one thing I'm not budging on".
+    "not budging on",
+    "won't budge on",
+    // "we are not spending a penny over that": an amount no one may pass.
+    "a penny over",
+    "a cent over",
+    "a dollar over",
     "i'm not putting",
     "we're not putting",
     // "my ex won't agree to any exchanges at his mother's house", "my wife won't have any
@@ -658,7 +665,28 @@ pub(super) fn limits_by_number(clause: &str) -> bool {
                     .any(|w| matches!(*w, "is" | "'s"))
                 || *w == "budget's"
         });
+    // "I can go to gym only three days in the week": what one can do, counted.
     let only = matches!(words.as_slice(), ["i" | "we", "only", "get" | "have", ..]);
+    let can_only = words.windows(2).enumerate().any(|(at, w)| {
+        w[0] == "only"
+            && (number(w[1]) || (is_number(w[1]) && w[1] != "one"))
+            && words.get(at + 2).is_some_and(|unit| {
+                matches!(
+                    *unit,
+                    "days"
+                        | "nights"
+                        | "evenings"
+                        | "mornings"
+                        | "weekends"
+                        | "hours"
+                        | "minutes"
+                        | "times"
+                        | "sessions"
+                        | "shifts"
+                )
+            })
+            && words[..at].iter().any(|w| matches!(*w, "can" | "could"))
+    });
     // "i only want to work on this on weekends", "we only eat chicken and fish": a limit
     // without a number; not "I only want to know …".
     if let ["i" | "we", "only", verb, next, ..] = words.as_slice()
@@ -724,17 +752,19 @@ pub(super) fn limits_by_number(clause: &str) -> bool {
         || past_it
         || (refused && beyond_a_number(&words))
         || sets_a_bound(&words)
+        || can_only
         || (has_number && (budget || only || at_least || spend))
 }
 
 /// Do `words` go beyond a time or an amount ("practices can't run past 6:30 on
-/// weeknights", "the kids can't stay up past 9"): said of a deed refused, a limit.
+/// weeknights", "the kids can't stay up past 9", "sessions can't run past three hours"):
+/// said of a deed refused, a limit.
 fn beyond_a_number(words: &[&str]) -> bool {
     words.windows(2).any(|w| {
         matches!(
             w[0],
             "past" | "beyond" | "after" | "over" | "longer" | "later"
-        ) && w[1].starts_with(|c: char| c.is_ascii_digit())
+        ) && (w[1].starts_with(|c: char| c.is_ascii_digit()) || (is_number(w[1]) && w[1] != "one"))
     })
 }
 
@@ -1180,6 +1210,13 @@ pub(super) fn bounds_a_class(clause: &str) -> bool {
 /// off at chapter 3": a thing named, then "off" or "out of" and where.
 pub(super) fn leaves_out(clause: &str) -> bool {
     let words = bare_words(past_opener(clause));
+    // "rebuilt and salvage titles are off my list".
+    if words
+        .windows(4)
+        .any(|w| matches!(w, ["is" | "are", "off", "my" | "our" | "the", "list"]))
+    {
+        return true;
+    }
     let Some(("leave", rest)) = words.split_first().map(|(v, r)| (*v, r)) else {
         return false;
     };

@@ -1154,6 +1154,29 @@ fn a_count_replaced_by_its_number_and_a_day_set_with_a_habit_as_its_reason() {
 }
 
 #[test]
+fn limits_said_by_a_count_a_penny_or_a_list_are_rules() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "I can go to gym only three days in the week, more is not possible for me.",
+            "Sessions can't run past three hours, because Tom and Bea have toddlers.",
+            "We've got £600 in the fund and we are not spending a penny over that.",
+            "Okay, so rebuilt and salvage titles are off my list.",
+            "quiet hours from 11pm on weeknights is the one thing I'm not budging on.",
+            "we've agreed: £18,000 all in, including fitting, and not a penny over.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "we could only stay two nights last time",
+            "the kids can't stay up past one",
+            "we only sold three",
+        ],
+    );
+}
+
+#[test]
 fn a_rule_and_a_choice_in_one_short_message_stand_apart() {
     // Taking the choice back later keeps the rule said beside it.
     let found = read(&[
