@@ -1315,15 +1315,32 @@ fn counted(text: &str) -> Vec<(String, String)> {
 fn points_at_a_value(lower: &str) -> bool {
     const VERBS: &[&str] = &[
         "make", "bump", "raise", "lower", "drop", "push", "cut", "change", "up", "increase",
-        "reduce",
+        "reduce", "bring", "move", "set",
     ];
     let words = bare_words(past_opener(lower));
-    let sets_it = matches!(words.as_slice(), [verb, "it", ..] if VERBS.contains(verb));
+    let order = match words.as_slice() {
+        ["let's" | "lets", rest @ ..] => rest,
+        rest => rest,
+    };
+    // "Make it every eight weeks", "Let's bring it down to 250 words", "Change the ratio
+    // to 60/40 then", "make the contingency 15%".
+    let sets_it = match order {
+        [verb, "it", ..] => VERBS.contains(verb),
+        [verb, "the", ..] => {
+            VERBS.contains(verb) && (*verb == "make" || order.iter().take(6).any(|w| *w == "to"))
+        }
+        _ => false,
+    };
     let final_label = words.first() == Some(&"final")
         && lower
             .find(':')
             .is_some_and(|at| bare_words(&lower[..at]).len() <= 3);
-    sets_it || final_label || words.last() == Some(&"now")
+    // "so it's 17-19 Oct now", "the strings deadline is now 21 March".
+    let now = words.last() == Some(&"now")
+        || words
+            .windows(2)
+            .any(|w| matches!(w, ["is" | "it's" | "are", "now"]));
+    sets_it || final_label || now
 }
 
 /// The standing decision whose value a decision sets anew, pointing at it
@@ -1338,9 +1355,12 @@ pub(super) fn value_set_anew(
     subject: &[String],
 ) -> Option<usize> {
     let lower = crate::case::lowercase(said);
-    // The sentence that sets it, after news ("My neighbour gave me sleepers. So make it
-    // five beds instead of four.").
-    if !sentences(&lower).into_iter().any(points_at_a_value) {
+    // The clause that sets it, after news ("My neighbour gave me sleepers. So make it
+    // five beds instead of four.", "Sam wants more padding, so make the contingency 15%").
+    if !sentences(&lower)
+        .into_iter()
+        .any(|sentence| points_at_a_value(sentence) || clauses(sentence).any(points_at_a_value))
+    {
         return None;
     }
     let new = counted(said);
@@ -1365,6 +1385,28 @@ pub(super) fn value_set_anew(
             recounted || renumbered
         })
         .map(|(at, _)| at)
+        .or_else(|| sole_of_its_kind(found, words, &values_of(said)))
+}
+
+/// The one standing decision that sets a value of a kind a decision sets anew, to another
+/// value ("Change the ratio to 60/40 then" after "Let's do 70/30", "make the contingency
+/// 15%" after "Let's hold back 10%"): a split, a share, a date, a time, a sum; None where
+/// two decisions set one of that kind, or none does.
+fn sole_of_its_kind(found: &[Instruction], words: &[Words], new: &[Value]) -> Option<usize> {
+    const KINDS: &[&str] = &["split", "share", "date", "time", "money"];
+    new.iter()
+        .filter(|v| KINDS.contains(&v.kind.as_str()))
+        .find_map(|v| {
+            let mut setting = found.iter().zip(words).enumerate().filter(|(_, (i, w))| {
+                i.kind == Kind::Decision
+                    && i.superseded.is_none()
+                    && w.values.iter().any(|o| o.kind == v.kind)
+            });
+            match (setting.next(), setting.next()) {
+                (Some((at, (_, w))), None) if !w.values.contains(v) => Some(at),
+                _ => None,
+            }
+        })
 }
 
 /// Does a decision say again what one still standing said, in its first words, with other

@@ -1177,6 +1177,58 @@ fn limits_said_by_a_count_a_penny_or_a_list_are_rules() {
 }
 
 #[test]
+fn a_value_set_anew_takes_back_the_one_decision_of_its_kind() {
+    let turns = [
+        ("user", "Help me write the best man speech."),
+        ("assistant", "What balance of jokes to sentiment?"),
+        ("user", "Let's do 70/30, jokes to soppy stuff."),
+        ("assistant", "Got it."),
+        ("user", "Main story = the IKEA wardrobe saga."),
+        ("assistant", "Drafted."),
+        (
+            "user",
+            "ok the soppy bit made me well up ngl, didn't expect that. Change the ratio to \
+             60/40 then, more heart.",
+        ),
+    ];
+    assert_eq!(
+        superseded(&turns),
+        ["Let's do 70/30, jokes to soppy stuff."]
+    );
+    // Said as a reason's consequence, not as an override.
+    let stale = superseded(&[
+        ("user", "Help me budget the kitchen."),
+        ("assistant", "How much contingency?"),
+        ("user", "Let's hold back 10%, so £1,800."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "Sam wants more padding, so make the contingency 15%.",
+        ),
+    ]);
+    assert_eq!(stale, ["Let's hold back 10%, so £1,800."]);
+    let stale = superseded(&[
+        ("user", "Help me with my cover letter."),
+        ("assistant", "How long should it be?"),
+        ("user", "Let's aim for about 350 words."),
+        ("assistant", "Noted."),
+        ("user", "Let's bring it down to 250 words."),
+    ]);
+    assert_eq!(stale, ["Let's aim for about 350 words."]);
+    // Two decisions set a sum: which one a bare new sum replaces is not told.
+    let stale = superseded(&[
+        ("user", "Help me plan the party."),
+        ("assistant", "Budget for food and drink?"),
+        ("user", "Food gets £200."),
+        ("assistant", "And drinks?"),
+        ("user", "Drinks get £100."),
+        ("assistant", "Noted."),
+        ("user", "Make the total £250."),
+    ]);
+    assert!(stale.is_empty(), "{stale:?}");
+}
+
+#[test]
 fn a_rule_and_a_choice_in_one_short_message_stand_apart() {
     // Taking the choice back later keeps the rule said beside it.
     let found = read(&[
