@@ -665,28 +665,7 @@ pub(super) fn limits_by_number(clause: &str) -> bool {
                     .any(|w| matches!(*w, "is" | "'s"))
                 || *w == "budget's"
         });
-    // "I can go to gym only three days in the week": what one can do, counted.
     let only = matches!(words.as_slice(), ["i" | "we", "only", "get" | "have", ..]);
-    let can_only = words.windows(2).enumerate().any(|(at, w)| {
-        w[0] == "only"
-            && (number(w[1]) || (is_number(w[1]) && w[1] != "one"))
-            && words.get(at + 2).is_some_and(|unit| {
-                matches!(
-                    *unit,
-                    "days"
-                        | "nights"
-                        | "evenings"
-                        | "mornings"
-                        | "weekends"
-                        | "hours"
-                        | "minutes"
-                        | "times"
-                        | "sessions"
-                        | "shifts"
-                )
-            })
-            && words[..at].iter().any(|w| matches!(*w, "can" | "could"))
-    });
     // "i only want to work on this on weekends", "we only eat chicken and fish": a limit
     // without a number; not "I only want to know …".
     if let ["i" | "we", "only", verb, next, ..] = words.as_slice()
@@ -752,8 +731,34 @@ pub(super) fn limits_by_number(clause: &str) -> bool {
         || past_it
         || (refused && beyond_a_number(&words))
         || sets_a_bound(&words)
-        || can_only
+        || can_only(&words)
         || (has_number && (budget || only || at_least || spend))
+}
+
+/// Does a clause count what one can do, at most ("I can go to gym only three days in the
+/// week", "I can only train 3 days a week")?
+fn can_only(words: &[&str]) -> bool {
+    words.windows(2).enumerate().any(|(at, w)| {
+        w[0] == "only"
+            && (w[1].starts_with(|c: char| c.is_ascii_digit())
+                || (is_number(w[1]) && w[1] != "one"))
+            && words.get(at + 2).is_some_and(|unit| {
+                matches!(
+                    *unit,
+                    "days"
+                        | "nights"
+                        | "evenings"
+                        | "mornings"
+                        | "weekends"
+                        | "hours"
+                        | "minutes"
+                        | "times"
+                        | "sessions"
+                        | "shifts"
+                )
+            })
+            && words[..at].iter().any(|w| matches!(*w, "can" | "could"))
+    })
 }
 
 /// Do `words` go beyond a time or an amount ("practices can't run past 6:30 on
