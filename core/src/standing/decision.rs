@@ -870,6 +870,34 @@ pub(super) fn plans_instead(lower: &str) -> bool {
         ))
 }
 
+/// Does it say what a thing now is, as news of a change: a day ("so it's 17-19 Oct now")
+/// or a name ("The kids voted and it's the Wildcat Stampede now!!")? Not how things are
+/// ("it's raining now", "it's 5pm now").
+pub(super) fn set_anew_now(text: &str) -> bool {
+    let lower = crate::case::lowercase(text);
+    clauses(&lower).zip(clauses(text)).any(|(clause, said)| {
+        let clause = clause.trim_end_matches(['.', '!']);
+        let Some(rest) = ["it's ", "it is "]
+            .iter()
+            .find_map(|lead| clause.split_once(lead).map(|(_, rest)| rest))
+        else {
+            return false;
+        };
+        let Some(value) = rest.strip_suffix(" now") else {
+            return false;
+        };
+        let words: Vec<&str> = value.split_whitespace().collect();
+        // The name as written: "the Wildcat Stampede".
+        let named = value.starts_with("the ")
+            && said
+                .split_whitespace()
+                .skip_while(|w| !w.eq_ignore_ascii_case("the"))
+                .nth(1)
+                .is_some_and(|w| w.starts_with(|c: char| c.is_uppercase()));
+        (1..=5).contains(&words.len()) && (names_a_day(&words) || named)
+    })
+}
+
 /// Does it judge a named option the best ("I think Lessons and Carols on the third Sunday,
 /// at four o'clock, would be best")? Not what is best to do ("it would be best to ask"),
 /// nor asked.
@@ -890,10 +918,15 @@ pub(super) fn judges_best(lower: &str) -> bool {
         "anything",
         "something",
     ];
-    let Some((named, _)) = ["would be best", "would be ideal", "would work best"]
-        .iter()
-        .find_map(|judged| lower.split_once(judged))
-    else {
+    let Some((named, _)) = [
+        "would be best",
+        "would be ideal",
+        "would work best",
+        "makes the most sense",
+        "makes most sense",
+    ]
+    .iter()
+    .find_map(|judged| lower.split_once(judged)) else {
         return false;
     };
     let named = named.trim();

@@ -107,7 +107,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     } else if let Some(kind) = after_its_topic(&lower) {
         return Some(kind);
     }
-    let idiom = says_a_choice(text, &lower);
+    let idiom = says_a_choice(text, &lower) || set_anew_now(text);
     let wonders = wonders(&lower);
     // "I'd rather not have a free tier at all": a preference against, a rule.
     let refuses = prefers_against(&lower);
@@ -459,6 +459,18 @@ fn requests_a_rule(question: &str) -> Option<Kind> {
 fn asks_a_change(question: &str) -> bool {
     let lower = crate::case::lowercase(question);
     let lower = past_opener(&lower);
+    // "Slight change, can we move batch cooking to Saturday afternoons instead?"
+    let lower = [
+        "slight change",
+        "small change",
+        "quick change",
+        "one change",
+    ]
+    .iter()
+    .find_map(|label| lower.strip_prefix(label))
+    .map_or(lower, |rest| {
+        rest.trim_start_matches([',', ':', ' ', '—', '-'])
+    });
     [
         "may we ",
         "can we ",

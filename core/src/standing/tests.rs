@@ -1229,6 +1229,41 @@ fn a_value_set_anew_takes_back_the_one_decision_of_its_kind() {
 }
 
 #[test]
+fn a_day_that_is_now_another_a_change_asked_after_its_label_and_what_makes_most_sense() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "so it's 17-19 Oct now.",
+            "Slight change, can we move batch cooking to Saturday afternoons instead?",
+            "So, one anchor day a week, and I suppose Wednesday makes the most sense.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "it's raining now",
+            "it's 5pm now",
+            "That makes the most sense.",
+            "whatever makes most sense to you",
+        ],
+    );
+    let stale = superseded(&[
+        ("user", "Help me plan his surprise weekend."),
+        ("assistant", "Which weekend?"),
+        (
+            "user",
+            "dates!! weekend of 10-12 Oct. his actual bday is the 11th",
+        ),
+        ("assistant", "Lovely."),
+        ("user", "his work trip moved, so it's 17-19 Oct now."),
+    ]);
+    assert_eq!(
+        stale,
+        ["dates!! weekend of 10-12 Oct. his actual bday is the 11th"]
+    );
+}
+
+#[test]
 fn a_rule_and_a_choice_in_one_short_message_stand_apart() {
     // Taking the choice back later keeps the rule said beside it.
     let found = read(&[
