@@ -345,7 +345,14 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // rules: 10.3 kB more, 342,909 B, and the line moved to 345 kB (on 96 chats not read
 // before, at 25% of their tokens rules 294 -> 305 of 307, newest decisions 275 -> 292 of
 // 304, superseded stated as current 7 -> 1 and written into a summary 55 -> 28 of 112).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 345 kB", (t) => {
+// A value set anew taking back the one decision of its kind, counts replaced by their
+// number, news labelled "Update:" read for what it sets, changes said bare, limits said as
+// what one can do or a penny over: 2.2 kB more, 345,124 B, and the line moved to 350 kB (on
+// 32 chats not read before, at 25% of their tokens rules 99 -> 105 of 111, newest
+// decisions 110 -> 113 of 121, superseded stated as current 2 -> 0 and written into a
+// summary 16 -> 8 of 43). The next readers should buy room back first: `kind_of` and its
+// closure are 39 kB of code, inlined readers (`scripts/wasm_sections.py functions`).
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 350 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -354,5 +361,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 345
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 345_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 350_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
