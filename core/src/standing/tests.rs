@@ -1264,6 +1264,41 @@ fn a_day_that_is_now_another_a_change_asked_after_its_label_and_what_makes_most_
 }
 
 #[test]
+fn a_pick_that_opens_with_its_letter_is_the_one_a_pick_by_letter_replaces() {
+    let stale = superseded(&[
+        ("user", "Help me prepare my conference talk."),
+        (
+            "assistant",
+            "Titles:\nA. Observability 101\nB. Your Dashboards Are Lying\nC. Beyond the \
+             Pillars\nD. Asking New Questions of Production",
+        ),
+        (
+            "user",
+            "B — it'll get people in the room. Structure options?",
+        ),
+        (
+            "assistant",
+            "An incident narrative, or a tour of the tools.",
+        ),
+        (
+            "user",
+            "Ran it out loud yesterday. Cut to 18 slides — drop the maturity stuff and merge \
+             the two tracing slides.",
+        ),
+        ("assistant", "Done."),
+        (
+            "user",
+            "Program committee emailed, and B reads as clickbait to them. Fine — go with D \
+             instead. Can it take a subtitle?",
+        ),
+    ]);
+    assert_eq!(
+        stale,
+        ["B — it'll get people in the room. Structure options?"]
+    );
+}
+
+#[test]
 fn a_rule_and_a_choice_in_one_short_message_stand_apart() {
     // Taking the choice back later keeps the rule said beside it.
     let found = read(&[
