@@ -2139,6 +2139,11 @@ pub(super) fn orders_a_pick(lower: &str) -> bool {
                             | "sunday"
                     )
             }
+            // "Plan it across 12 spreads", "spread it over 3 days": a count the work is
+            // laid over.
+            [_, "it" | "them", "across" | "over" | "into", count, unit, ..] => {
+                is_number(count) && word(unit).len() > 2 && word(unit).ends_with('s')
+            }
             // "return 429 with a Retry-After header": what an interface answers.
             ["return", next, "with" | "and" | "for" | "on", ..] => {
                 next.starts_with(|c: char| c.is_ascii_digit())

@@ -1299,6 +1299,29 @@ fn a_pick_that_opens_with_its_letter_is_the_one_a_pick_by_letter_replaces() {
 }
 
 #[test]
+fn a_count_the_work_is_laid_over_is_set_and_set_anew() {
+    assert_kind(
+        Some(Kind::Decision),
+        &["Plan it across 12 spreads.", "Spread it over 3 days."],
+    );
+    assert_kind(None, &["I read it over 3 days."]);
+    let stale = superseded(&[
+        (
+            "user",
+            "Help me write a picture book about a fox called Moss.",
+        ),
+        ("assistant", "How many spreads?"),
+        ("user", "Plan it across 12 spreads."),
+        ("assistant", "Twelve it is."),
+        (
+            "user",
+            "Make it 14 spreads — give Moss one spread in a storm and one quiet spread.",
+        ),
+    ]);
+    assert_eq!(stale, ["Plan it across 12 spreads."]);
+}
+
+#[test]
 fn a_rule_and_a_choice_in_one_short_message_stand_apart() {
     // Taking the choice back later keeps the rule said beside it.
     let found = read(&[
