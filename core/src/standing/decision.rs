@@ -870,9 +870,9 @@ pub(super) fn plans_instead(lower: &str) -> bool {
         ))
 }
 
-/// Does it say what a thing now is, as news of a change: a day ("so it's 17-19 Oct now")
-/// or a name ("The kids voted and it's the Wildcat Stampede now!!")? Not how things are
-/// ("it's raining now", "it's 5pm now").
+/// Does it say what a thing now is, as news of a change: a day ("so it's 17-19 Oct now"),
+/// a name ("The kids voted and it's the Wildcat Stampede now!!"), a value in a few words
+/// ("Duck at 28 now.")? Not how things are ("it's raining now", "it's 5pm now").
 pub(super) fn set_anew_now(text: &str) -> bool {
     let lower = crate::case::lowercase(text);
     clauses(&lower).zip(clauses(text)).any(|(clause, said)| {
@@ -895,7 +895,18 @@ pub(super) fn set_anew_now(text: &str) -> bool {
                 .nth(1)
                 .is_some_and(|w| w.starts_with(|c: char| c.is_uppercase()));
         (1..=5).contains(&words.len()) && (names_a_day(&words) || named)
-    })
+    }) || sentences(&lower).into_iter().any(value_now)
+}
+
+/// Does a sentence give a thing its value now, in a few words ("Duck at 28 now.")? Not
+/// where things stand ("we're at 28 now", "it's 5pm now").
+fn value_now(sentence: &str) -> bool {
+    let words = bare_words(sentence);
+    matches!(words.as_slice(), [thing, .., "now"]
+        if (3..=5).contains(&words.len())
+            && !matches!(*thing, "it" | "it's" | "we" | "we're" | "i" | "i'm" | "that" | "there"
+                | "he" | "she" | "they")
+            && words.iter().any(|w| w.starts_with(|c: char| c.is_ascii_digit())))
 }
 
 /// Does it judge a named option the best ("I think Lessons and Carols on the third Sunday,

@@ -1384,7 +1384,9 @@ pub(super) fn value_set_anew(
     }
     let new = counted(said);
     let new_numbers = numbers(said);
-    let now = bare_words(&lower).last() == Some(&"now");
+    let now = sentences(&lower)
+        .into_iter()
+        .any(|sentence| bare_words(sentence).last() == Some(&"now"));
     found
         .iter()
         .zip(words)

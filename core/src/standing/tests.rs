@@ -1322,6 +1322,24 @@ fn a_count_the_work_is_laid_over_is_set_and_set_anew() {
 }
 
 #[test]
+fn a_value_now_in_a_few_words_replaces_the_one_it_sets_anew() {
+    assert_kind(Some(Kind::Decision), &["Duck at 28 now."]);
+    assert_kind(None, &["we're at 28 now", "it's 5pm now"]);
+    let stale = superseded(&[
+        ("user", "Help me write the bistro's new menu."),
+        ("assistant", "What should the duck cost?"),
+        ("user", "Duck goes at 26."),
+        ("assistant", "Done."),
+        (
+            "user",
+            "Supplier rang. Duck legs up 11% from the first of the month. Duck at 28 now. \
+             Sort the menu.",
+        ),
+    ]);
+    assert_eq!(stale, ["Duck goes at 26."]);
+}
+
+#[test]
 fn a_rule_and_a_choice_in_one_short_message_stand_apart() {
     // Taking the choice back later keeps the rule said beside it.
     let found = read(&[
