@@ -350,7 +350,7 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // what one can do or a penny over: 2.2 kB more, 345,124 B, and the line moved to 350 kB (on
 // 32 chats not read before, at 25% of their tokens rules 99 -> 105 of 111, newest
 // decisions 110 -> 113 of 121, superseded stated as current 2 -> 0 and written into a
-// summary 16 -> 8 of 43). The next readers should buy room back first: `kind_of` and its
+// summary 16 -> 6 of 43). The next readers should buy room back first: `kind_of` and its
 // closure are 39 kB of code, inlined readers (`scripts/wasm_sections.py functions`).
 test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 350 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
