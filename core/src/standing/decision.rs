@@ -595,30 +595,6 @@ pub(super) fn muses(lower: &str) -> bool {
         })
 }
 
-/// Does it name a day: a weekday, "tomorrow", or a month beside a number ("Monday 22
-/// September", "June 19")?
-pub(super) fn names_a_day(words: &[&str]) -> bool {
-    const DAYS: &[&str] = &[
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "tomorrow",
-        "tonight",
-    ];
-    let number = |w: Option<&&str>| w.is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit()));
-    words.iter().enumerate().any(|(at, w)| {
-        let w = word(w);
-        DAYS.contains(&singular(w))
-            || (super::overrides::MONTHS.contains(&w)
-                && (number(words.get(at + 1))
-                    || number(at.checked_sub(1).and_then(|b| words.get(b)))))
-    })
-}
-
 /// Does it move a part of the work to a day ("the launch moves to Tuesday 6 May", "soft
 /// open is now Thursday June 19", "the pilot moves to April")?
 pub(super) fn moves_a_day(lower: &str) -> bool {
@@ -635,10 +611,7 @@ pub(super) fn moves_a_day(lower: &str) -> bool {
     .is_some_and(|(_, to)| {
         let words = first_words(to);
         // "The pilot moves to April": a month alone, said first.
-        names_a_day(&words)
-            || words
-                .first()
-                .is_some_and(|w| super::overrides::MONTHS.contains(&word(w)))
+        names_a_day(&words) || words.first().is_some_and(|w| MONTHS.contains(&word(w)))
     }) || set_for_a_day(clause)
 }
 

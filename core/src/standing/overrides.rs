@@ -257,7 +257,7 @@ pub(super) fn takes_back_outright(sentence: &str) -> bool {
         lower.strip_prefix(label).is_some_and(|rest| {
             kind_of(rest).is_some()
                 || is_override(rest)
-                || super::decision::names_a_day(&rest.split_whitespace().collect::<Vec<_>>())
+                || names_a_day(&rest.split_whitespace().collect::<Vec<_>>())
         })
     });
     !lower.ends_with('?')
@@ -541,15 +541,6 @@ pub(crate) fn subject_words(text: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// A plural's singular, for telling two words the same thing ("migrations", "migration";
-/// "terms", "term"); a word in "ss" or too short to tell stays.
-pub(super) fn singular(word: &str) -> &str {
-    match word.strip_suffix('s') {
-        Some(stem) if stem.len() > 3 && !stem.ends_with('s') => stem,
-        _ => word,
-    }
 }
 
 /// A sentence that offers a choice ("Sintra, Cascais or Évora?", "should we use Postgres
@@ -1184,33 +1175,6 @@ pub(super) struct Value {
     kind: String,
     written: String,
 }
-
-pub(super) const MONTHS: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
-];
 
 /// The values `text` sets ("$28", "40%", "May 4", "7:30", "60/40", "40 gallon", "48in"),
 /// each with its kind, for telling an instruction that sets the same thing to another

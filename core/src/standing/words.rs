@@ -923,3 +923,64 @@ pub(super) const PREFERS_AGAINST: &[&str] = &[
     "rather we do not",
     "rather we not",
 ];
+
+/// The months, in full and cut short.
+pub(super) const MONTHS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+];
+
+/// Does it name a day: a weekday, "tomorrow", or a month beside a number ("Monday 22
+/// September", "June 19")?
+pub(super) fn names_a_day(words: &[&str]) -> bool {
+    const DAYS: &[&str] = &[
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "tomorrow",
+        "tonight",
+    ];
+    let number = |w: Option<&&str>| w.is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit()));
+    words.iter().enumerate().any(|(at, w)| {
+        let w = word(w);
+        DAYS.contains(&singular(w))
+            || (MONTHS.contains(&w)
+                && (number(words.get(at + 1))
+                    || number(at.checked_sub(1).and_then(|b| words.get(b)))))
+    })
+}
+
+/// A plural's singular, for telling two words the same thing ("migrations", "migration";
+/// "terms", "term"); a word in "ss" or too short to tell stays.
+pub(super) fn singular(word: &str) -> &str {
+    match word.strip_suffix('s') {
+        Some(stem) if stem.len() > 3 && !stem.ends_with('s') => stem,
+        _ => word,
+    }
+}
