@@ -451,22 +451,8 @@ pub(super) fn picked_label(text: &str) -> Option<String> {
     const PICKS: &[&str] = &["with", "take", "pick", "choose", "for", "do", "try", "to"];
     // "B — it'll get people in the room", "(b), the 18-wk version": the letter it opens
     // with, set apart.
-    let mut raw = text.split_whitespace();
-    if let Some(first) = raw.next() {
-        let letter = first
-            .trim_start_matches('(')
-            .trim_end_matches([',', '.', ')', ':']);
-        let set_apart = letter.len() < first.len()
-            || raw
-                .next()
-                .is_some_and(|next| matches!(next, "—" | "–" | "-"));
-        if letter.len() == 1
-            && letter.chars().all(|c| c.is_ascii_alphabetic())
-            && !matches!(letter, "I" | "i" | "a")
-            && set_apart
-        {
-            return Some(letter.to_ascii_uppercase());
-        }
+    if let Some(letter) = leads_with_a_letter(text) {
+        return Some(letter.to_ascii_uppercase().to_string());
     }
     let words: Vec<&str> = text
         .split_whitespace()

@@ -591,7 +591,7 @@ fn lettered_labels(listed: &str) -> Vec<char> {
 
 /// The letter a reply opens with as its pick, then what it says of it ("B, but
 /// sanity-checked against my 65% floor", "(b), the 18-wk version"), lower case.
-fn leads_with_a_letter(sentence: &str) -> Option<char> {
+pub(super) fn leads_with_a_letter(sentence: &str) -> Option<char> {
     let rest = past_opener(sentence);
     let rest = rest.strip_prefix('(').unwrap_or(rest);
     let mut chars = rest.chars();
