@@ -1162,15 +1162,19 @@ pub(super) struct Value {
     written: String,
 }
 
-/// The values `text` sets ("$28", "40%", "May 4", "7:30", "60/40", "40 gallon", "48in"),
-/// each with its kind, for telling an instruction that sets the same thing to another
-/// value.
+/// The values `text` sets ("$28", "40%", "May 4", "7:30", "60/40", "40 gallon", "48in",
+/// "3,200 kcal", "eight weeks", "**3 screens**"), each with its kind (money, a share, a
+/// time, a split, a date, or the thing it counts, singular), for telling an instruction
+/// that sets the same thing to another value.
 pub(super) fn values_of(text: &str) -> Vec<Value> {
     let lower = crate::case::lowercase(text);
     let tokens: Vec<&str> = lower
         .split_whitespace()
-        .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric() && !"$€£%/:.".contains(c)))
-        .map(|t| t.trim_end_matches(['.', ':']))
+        // "**$28", "40%,", "screens**.": a currency sign leads, a percent sign ends.
+        .map(|t| {
+            t.trim_start_matches(|c: char| !c.is_alphanumeric() && !"$€£".contains(c))
+                .trim_end_matches(|c: char| !c.is_alphanumeric() && c != '%')
+        })
         .filter(|t| !t.is_empty())
         .collect();
     let mut out = Vec::new();
@@ -1180,7 +1184,19 @@ pub(super) fn values_of(text: &str) -> Vec<Value> {
     };
     for (at, token) in tokens.iter().enumerate() {
         let digits = token.trim_start_matches(['$', '€', '£']);
+        let next = tokens.get(at + 1).copied();
+        // What it counts: a word of substance, or a span of time ("30 days").
+        let unit = next.filter(|n| {
+            n.len() > 1
+                && n.chars().all(char::is_alphabetic)
+                && (!is_marking_word(n) || matches!(singular(n), "day" | "week" | "month" | "year"))
+        });
         if !digits.starts_with(|c: char| c.is_ascii_digit()) {
+            // "eight weeks", not "one of" nor "a week".
+            if let Some(unit) = unit.filter(|_| is_number(token) && !matches!(*token, "one" | "a"))
+            {
+                out.push(value(singular(unit), token));
+            }
             continue;
         }
         let number_end = digits
@@ -1188,7 +1204,6 @@ pub(super) fn values_of(text: &str) -> Vec<Value> {
             .unwrap_or(digits.len());
         let (number, suffix) = digits.split_at(number_end);
         let before = at.checked_sub(1).map(|b| tokens[b]);
-        let next = tokens.get(at + 1).copied();
         let found = if digits.len() != token.len() {
             value("money", token)
         } else if suffix == "%" {
@@ -1212,9 +1227,7 @@ pub(super) fn values_of(text: &str) -> Vec<Value> {
         } else if let Some(unit) = suffix
             .strip_prefix('-')
             .or((!suffix.is_empty()).then_some(suffix))
-            .or(next.filter(|n| {
-                n.len() > 1 && n.chars().all(char::is_alphabetic) && !is_marking_word(n)
-            }))
+            .or(unit)
         {
             value(singular(unit), number)
         } else {
@@ -1223,6 +1236,20 @@ pub(super) fn values_of(text: &str) -> Vec<Value> {
         out.push(found);
     }
     out
+}
+
+/// The kinds of value that are not a count of a thing.
+const MEASURES: &[&str] = &["split", "share", "date", "time", "money"];
+
+/// Does `new` count a thing `old` counted by another number ("5 screens" after "3
+/// screens", "eight weeks" after "six weeks")?
+fn recounts(new: &[Value], old: &[Value]) -> bool {
+    new.iter().any(|n| {
+        !MEASURES.contains(&n.kind.as_str())
+            && old
+                .iter()
+                .any(|o| o.kind == n.kind && o.written != n.written)
+    })
 }
 
 /// How many kinds of value `new` sets to another value than `old` did.
@@ -1253,30 +1280,6 @@ pub(super) fn decides_again(
             || sets_again(found, words, said)
             || is_not(found, words, said, usize::MAX).is_some()
             || value_set_anew(found, words, said, subject).is_some())
-}
-
-/// The counts `text` gives, each with what it counts ("20 weeks", "3,200 kcal", "eight
-/// weeks", "**3 screens**"): the thing, singular, and the number as written.
-fn counted(text: &str) -> Vec<(String, String)> {
-    let lower = crate::case::lowercase(text);
-    let tokens: Vec<&str> = lower
-        .split_whitespace()
-        .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric()))
-        .collect();
-    tokens
-        .windows(2)
-        .filter(|pair| {
-            let number = pair[0].split('-').next().unwrap_or(pair[0]);
-            let figures = number.starts_with(|c: char| c.is_ascii_digit())
-                && number
-                    .chars()
-                    .all(|c| c.is_ascii_digit() || c == ',' || c == '.');
-            (figures || (is_number(number) && !matches!(number, "one" | "a")))
-                && pair[1].len() > 1
-                && pair[1].chars().all(char::is_alphabetic)
-        })
-        .map(|pair| (singular(pair[1]).to_owned(), pair[0].to_owned()))
-        .collect()
 }
 
 /// Does a decision point at a value it sets anew ("Make it every eight weeks", "Bump it
@@ -1332,7 +1335,7 @@ pub(super) fn value_set_anew(
     {
         return None;
     }
-    let new = counted(said);
+    let new = values_of(said);
     let new_numbers = numbers(said);
     let now = sentences(&lower)
         .into_iter()
@@ -1344,10 +1347,7 @@ pub(super) fn value_set_anew(
         .rev()
         .filter(|(_, (i, _))| i.kind == Kind::Decision && i.superseded.is_none())
         .find(|(_, (i, w))| {
-            let old = counted(&i.text);
-            let recounted = new
-                .iter()
-                .any(|(thing, n)| old.iter().any(|(was, m)| was == thing && m != n));
+            let recounted = recounts(&new, &w.values);
             let old_numbers = numbers(&i.text);
             let renumbered = now
                 && shared(subject, &w.own) >= 1
@@ -1356,7 +1356,7 @@ pub(super) fn value_set_anew(
             recounted || renumbered
         })
         .map(|(at, _)| at)
-        .or_else(|| sole_of_its_kind(found, words, &values_of(said)))
+        .or_else(|| sole_of_its_kind(found, words, &new))
 }
 
 /// The one standing decision that sets a value of a kind a decision sets anew, to another
@@ -1364,9 +1364,8 @@ pub(super) fn value_set_anew(
 /// 15%" after "Let's hold back 10%"): a split, a share, a date, a time, a sum; None where
 /// two decisions set one of that kind, or none does.
 fn sole_of_its_kind(found: &[Instruction], words: &[Words], new: &[Value]) -> Option<usize> {
-    const KINDS: &[&str] = &["split", "share", "date", "time", "money"];
     new.iter()
-        .filter(|v| KINDS.contains(&v.kind.as_str()))
+        .filter(|v| MEASURES.contains(&v.kind.as_str()))
         .find_map(|v| {
             let mut setting = found.iter().zip(words).enumerate().filter(|(_, (i, w))| {
                 i.kind == Kind::Decision
