@@ -2978,6 +2978,46 @@ fn a_title_s_dot_ends_no_sentence() {
 }
 
 #[test]
+fn emoji_close_a_sentence_or_end_one_before_a_capital() {
+    assert_eq!(
+        line_sentences("by category please!! 🎁 people always ask where the pamper stuff is 😂"),
+        [
+            "by category please!! 🎁",
+            "people always ask where the pamper stuff is 😂"
+        ]
+    );
+    assert_eq!(
+        line_sentences(
+            "Reserve prices never go in the printed catalogue, they're only for us 🤫 Last year we had none 😭 What reserves should we set?"
+        ),
+        [
+            "Reserve prices never go in the printed catalogue, they're only for us 🤫",
+            "Last year we had none 😭",
+            "What reserves should we set?"
+        ]
+    );
+    // An emoji that opens a line or sits inside a sentence ends nothing.
+    assert_eq!(
+        line_sentences("🎉 Party time. the cake 🎂 is ready"),
+        ["🎉 Party time.", "the cake 🎂 is ready"]
+    );
+    // The rule before the emoji is read, not lost in the question after it.
+    let found = read(&[
+        ("user", "Help me write our charity auction catalogue."),
+        ("assistant", "Happy to. How many lots?"),
+        (
+            "user",
+            "ok so reserves. Reserve prices never go in the printed catalogue, they're only for us on the bid sheets 🤫 Last year we had no reserves at all 😭 What reserves should we set?",
+        ),
+    ]);
+    assert!(
+        found.iter().any(|i| i.kind == Kind::Rule
+            && i.text.contains("Reserve prices never go in the printed catalogue, they're only for us on the bid sheets 🤫")),
+        "{found:?}"
+    );
+}
+
+#[test]
 fn a_topic_label_a_judgement_and_what_happened_are_no_instructions() {
     let answer = "Ask her about the dues, the race director's receipts, the bylaws and the other thing you mentioned.";
     for reply in [

@@ -860,7 +860,9 @@ pub(super) fn sentences(text: &str) -> Vec<&str> {
 }
 
 /// The sentences of one line of text: what ends at `.`, `!` or `?` before a space — not
-/// the dot of a title or an abbreviation ("a class gift for Ms. Alvarez", "e.g. Redis").
+/// the dot of a title or an abbreviation ("a class gift for Ms. Alvarez", "e.g. Redis") —
+/// with the emoji that close it ("by category please!! 🎁"), or at an emoji before a
+/// capital ("… on the bid sheets 🤫 Last year we had none").
 pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
     const ABBREVIATIONS: &[&str] = &[
         "mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "vs", "e.g", "i.e", "approx", "mt",
@@ -869,6 +871,9 @@ pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
     let mut start = 0;
     let bytes = line.as_bytes();
     for (i, &b) in bytes.iter().enumerate() {
+        if i < start {
+            continue;
+        }
         let abbreviated = b == b'.' && {
             let word = line[start..i]
                 .rsplit(|c: char| c.is_whitespace() || c == '(')
@@ -886,19 +891,55 @@ pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
                     "no" | "wait" | "actually" | "or" | "oh" | "hmm" | "scratch" | "sorry"
                 )
         };
-        let ends = matches!(b, b'.' | b'!' | b'?')
+        let marked = matches!(b, b'.' | b'!' | b'?')
             && !abbreviated
             && !trails_on
             && bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace());
-        if ends || i + 1 == bytes.len() {
-            let sentence = line[start..=i].trim();
+        // An emoji run that starts here and the capital after it.
+        let pictured = !marked
+            && line.is_char_boundary(i)
+            && line[i..].starts_with(is_pictograph)
+            && i > 0
+            && bytes[i - 1].is_ascii_whitespace()
+            && !line[start..i].trim().is_empty()
+            && {
+                let after = line[i..].trim_start_matches(|c: char| is_pictograph(c));
+                after.starts_with(char::is_whitespace)
+                    && after.trim_start().starts_with(char::is_uppercase)
+            };
+        if marked || pictured || i + 1 == bytes.len() {
+            let end = if pictured {
+                line.len()
+                    - line[i..]
+                        .trim_start_matches(|c: char| is_pictograph(c))
+                        .len()
+            } else if marked {
+                let rest = line[i + 1..].trim_start();
+                let emoji = rest.trim_start_matches(|c: char| is_pictograph(c));
+                if emoji.len() < rest.len() {
+                    line.len() - emoji.len()
+                } else {
+                    i + 1
+                }
+            } else {
+                i + 1
+            };
+            let sentence = line[start..end].trim();
             if !sentence.is_empty() {
                 out.push(sentence);
             }
-            start = i + 1;
+            start = end;
         }
     }
     out
+}
+
+/// Is a character part of an emoji: a pictograph or a symbol drawn as one, or a joiner,
+/// a variation selector or a skin tone inside one?
+fn is_pictograph(c: char) -> bool {
+    matches!(c,
+        '\u{1F000}'..='\u{1FAFF}' | '\u{2600}'..='\u{27BF}' | '\u{2B00}'..='\u{2BFF}'
+        | '\u{200D}' | '\u{FE0F}' | '\u{20E3}')
 }
 
 /// Does a sentence (lower case) prefer against something ("I'd rather not …", "I'd rather
