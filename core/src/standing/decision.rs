@@ -954,7 +954,7 @@ const DOCUMENT_READS: &[&str] = &[
 /// Does it settle a choice in one of the short forms users close a choice with: the thing,
 /// then "decided" ("Rounds of eight, decided, done, moving on"); "lock X in" ("Lock the
 /// buns in at £3.20"); "X is the one" ("I rather think 'Lifting the Floor' is the one, as
-/// it says what we found"); a final count or answer ("Final count: **3 screens**."); what
+/// it says what we found") or the aim ("A2 is the goal"); a final count or answer ("Final count: **3 screens**."); what
 /// a document should read ("The age range on the flyer should read 45 to 75"); a thing
 /// made the main one ("Make linneahart.com the main domain")? Not asked, nor "the one who
 /// …", nor "decided" of something else ("we haven't decided").
@@ -983,28 +983,40 @@ pub(super) fn settles_in_short(lower: &str) -> bool {
                     None | Some(&("at" | "for" | "as" | "now" | "then"))
                 )
             });
-    // "'Lifting the Floor' is the one, as …": named, then the one, with its reasons.
-    let the_one = [" is the one", " is the right one"]
-        .iter()
-        .flat_map(|mark| lower.match_indices(mark))
-        .any(|(at, mark)| {
-            let named = past_opener(&lower[..at]);
-            let named = ["i rather think ", "i think ", "i reckon ", "honestly "]
-                .iter()
-                .find_map(|lead| named.strip_prefix(lead))
-                .unwrap_or(named);
-            let after = bare_words(&lower[at + mark.len()..]);
-            let first = bare_words(named).first().copied().unwrap_or("");
-            !named.trim().is_empty()
-                && !matches!(
-                    first,
-                    "which" | "what" | "who" | "nobody" | "no" | "none" | "neither"
-                )
-                && matches!(
-                    after.first(),
-                    None | Some(&("as" | "because" | "for" | "then" | "now"))
-                )
-        });
+    // "'Lifting the Floor' is the one, as …": named, then the one, with its reasons;
+    // "then A2 is the goal, and if B1 comes, it is a gift": named, then the aim.
+    let the_one = [
+        " is the one",
+        " is the right one",
+        " is the goal",
+        " is our goal",
+        " is my goal",
+        " is the target",
+        " is our target",
+        " is my target",
+        " is the aim",
+    ]
+    .iter()
+    .flat_map(|mark| lower.match_indices(mark))
+    .any(|(at, mark)| {
+        let named = past_opener(&lower[..at]);
+        let named = ["i rather think ", "i think ", "i reckon ", "honestly "]
+            .iter()
+            .find_map(|lead| named.strip_prefix(lead))
+            .unwrap_or(named);
+        let after = bare_words(&lower[at + mark.len()..]);
+        let first = bare_words(named).first().copied().unwrap_or("");
+        !named.trim().is_empty()
+            && !matches!(
+                first,
+                "which" | "what" | "who" | "nobody" | "no" | "none" | "neither"
+            )
+            && (mark.ends_with("one") || !matches!(first, "that" | "this" | "it"))
+            && matches!(
+                after.first(),
+                None | Some(&("as" | "because" | "for" | "then" | "now" | "and" | "not"))
+            )
+    });
     // "Final count: **3 screens**.", "final answer: the blue one".
     let final_label = matches!(words.first(), Some(&"final"))
         && lower

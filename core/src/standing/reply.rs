@@ -540,7 +540,37 @@ fn picks_by_its_place(listed: &str, sentence: &str) -> bool {
                 || (wished && picks_alone(first_clause(sentence)))
                 || leads_with_a_number(sentence).is_some_and(|n| (1..=numbered).contains(&n))))
             || (lettered.len() >= 2
-                && leads_with_a_letter(sentence).is_some_and(|l| lettered.contains(&l))))
+                && leads_with_a_letter(sentence)
+                    .or_else(|| leads_with_a_letter(past_its_topic(sentence)))
+                    .is_some_and(|l| lettered.contains(&l))))
+}
+
+/// A reply (lower case) past the topic it names before its pick ("masthead's b." -> "b.",
+/// "the logo is c" -> "c"): one or two words, then "'s" or "is".
+fn past_its_topic(lower: &str) -> &str {
+    let rest = past_opener(lower);
+    let words: Vec<&str> = rest.split_whitespace().take(4).collect();
+    if words.first().is_some_and(|w| SUBJECTS.contains(&word(w))) {
+        return lower;
+    }
+    match words.as_slice() {
+        [first, ..] if first.ends_with("'s") => after_words(rest, 1),
+        [_, "is", ..] => after_words(rest, 2),
+        [_, second, ..] if second.ends_with("'s") => after_words(rest, 2),
+        [_, _, "is", ..] => after_words(rest, 3),
+        _ => lower,
+    }
+}
+
+/// `text` past its first `n` words.
+fn after_words(text: &str, n: usize) -> &str {
+    let mut rest = text.trim_start();
+    for _ in 0..n {
+        rest = rest
+            .split_once(char::is_whitespace)
+            .map_or("", |(_, after)| after.trim_start());
+    }
+    rest
 }
 
 /// `lower` past the words that say it is wanted ("I think I want number 2, the Mazda" ->
@@ -732,6 +762,12 @@ fn option_names(message: &str) -> Vec<String> {
         }) {
             let lead = item.split([':', '—', '–']).next().unwrap_or(item);
             names.extend(lead.split_whitespace().take(6).flat_map(|w| [w, " "]));
+        } else if let Some((lead, text)) = line.split_once(": ") {
+            // "One currency: everything priced in one thing, …": a paragraph an option's
+            // name opens.
+            if (1..=4).contains(&lead.split_whitespace().count()) && !text.trim().is_empty() {
+                names.push_str(lead);
+            }
         }
         names.push(' ');
         for (at, bold) in line.split("**").enumerate() {

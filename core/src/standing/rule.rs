@@ -197,10 +197,23 @@ pub(super) fn labels_a_rule(lower: &str) -> bool {
         // "Important: the insurance values you mention always in euros".
         "important",
     ];
+    // "Hard ceiling: £9,500 installed", "time limit: 40 minutes": a limit named, then its
+    // figure; not "budget breakdown: …".
+    const LIMITS: &[&str] = &[
+        "ceiling", "cap", "limit", "budget", "max", "maximum", "minimum",
+    ];
     let Some((label, rest)) = lower.split_once(':') else {
         return false;
     };
     let label: Vec<&str> = label.split_whitespace().map(word).collect();
+    if label.len() <= 3
+        && label.last().is_some_and(|w| LIMITS.contains(w))
+        && rest
+            .trim_start()
+            .starts_with(|c: char| c.is_ascii_digit() || "$£€".contains(c))
+    {
+        return true;
+    }
     // "rule" within the label's first words, not "the rule they broke last year was: …".
     // "Important thing I forgot: the neighbours complained" is news: "important" labels
     // a rule in a few words ("Important:", "one important thing:").
@@ -1434,7 +1447,20 @@ pub(super) fn is_pure_stress(sentence: &str) -> bool {
 /// dates like 8 April, not April 8"), or bind the work ("the runbook should use role
 /// names, not people's names").
 pub(super) fn orders_with_contrast(lower: &str) -> bool {
-    let ordered = |clause: &str| is_imperative(clause) || binds_the_work(clause);
+    // "We want European Portuguese, not Brazilian": what the work is to be, wanted.
+    let wants = |clause: &str| {
+        [
+            "i want ",
+            "we want ",
+            "i'd like ",
+            "we'd like ",
+            "i need ",
+            "we need ",
+        ]
+        .iter()
+        .any(|lead| past_opener(clause).starts_with(lead))
+    };
+    let ordered = |clause: &str| is_imperative(clause) || binds_the_work(clause) || wants(clause);
     (lower.contains(", not ") || excludes(lower))
         && (clauses(lower).next().is_some_and(ordered)
             || lower

@@ -4237,3 +4237,51 @@ fn a_way_accepted_as_fine_and_a_pick_agreed_on_are_decisions() {
         ],
     );
 }
+
+#[test]
+fn a_value_named_as_the_aim_is_a_decision() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Good, then A2 is the goal, and if B1 comes, it is a gift.",
+            "Sub-3:10 is the target.",
+            "Finishing is the goal, not a time.",
+        ],
+    );
+    assert_kind(None, &["That is the goal.", "What is the goal?"]);
+}
+
+#[test]
+fn what_is_wanted_against_another_and_a_limit_labelled_with_its_figure_are_rules() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "We want European Portuguese, not Brazilian, because we live in Portugal.",
+            "Hard ceiling: £9,500 installed, battery included, and I won't be talked above it.",
+            "Time limit: 40 minutes.",
+        ],
+    );
+    assert_kind(None, &["Budget breakdown: £400 for food, £200 for drinks."]);
+}
+
+#[test]
+fn a_pick_after_its_topic_and_from_options_named_by_their_paragraphs() {
+    let found = read(&[
+        ("user", "Help me redesign our weekly paper."),
+        (
+            "assistant",
+            "Three mastheads:\n\n**A. Blackletter.** Old-fashioned.\n\n**B. Bold serif capitals.** Confident.\n\n**C. Modern italic serif.** Warmer.",
+        ),
+        ("user", "Masthead's B. What goes in the strip under it?"),
+    ]);
+    assert_said(&found, "Masthead's B.", Kind::Decision);
+    let found = read(&[
+        ("user", "Help me plan my game's shop."),
+        (
+            "assistant",
+            "One currency vs two:\n\nTwo currencies: a soft one earned by playing and a hard one bought.\n\nOne currency: everything priced in one thing, earned by playing.\n\nWhich suits you?",
+        ),
+        ("user", "one currency, seeds. how much should stuff cost?"),
+    ]);
+    assert_said(&found, "one currency, seeds.", Kind::Decision);
+}
