@@ -127,7 +127,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     // A rule may be one clause of the sentence: "I don't own a mixer, so don't suggest
     // anything that needs one."
     let rule = clauses(&lower).any(|clause| {
-        if deduces(clause) {
+        if deduces(clause) || recalls_a_habit(clause) {
             return false;
         }
         // "I think anything in Latin should have a translation": the rule, said gently.
@@ -733,14 +733,11 @@ fn kinds_in<'t>(
             // "format — use the avro converter …", "what counts as errors: we'll exclude
             // 429s": the instruction after the topic it answers.
             kinds.push((kind, sentence));
-        } else if sentence.len() > MAX_CHARS {
-            // A long run-on sentence: its parts, each read alone ("… so — we're
-            // switching to rooflights instead of the dormer, three on the back slope …").
-            for part in parts(sentence) {
-                if let Some(kind) = kind_of(part) {
-                    kinds.push((kind, part));
-                }
-            }
+        } else if sentence.len() > MAX_CHARS || unmarked(sentence) {
+            // A long run-on sentence, or long speech with no mark in it, that reads as
+            // nothing whole: its parts, each read alone ("… so — we're switching to
+            // rooflights instead of the dormer, three on the back slope …").
+            kinds.extend(kinds_of_parts(sentence));
         } else if settles_what_was_asked(sentence, discussed, at == 0)
             || asked.is_some_and(|m| {
                 let listed = m.text();
@@ -1103,13 +1100,32 @@ fn head_of(sentence: &str) -> &str {
     }
 }
 
+/// The instructions of a long run-on sentence read in [`parts`]. Cut where nothing
+/// marks a new thought, a part that opens on a quantifier or a preposition goes on from
+/// the one before ("… with the fireworks people and all the boats on the lake").
+fn kinds_of_parts(sentence: &str) -> Vec<(Kind, &str)> {
+    let unmarked = unmarked(sentence);
+    parts(sentence)
+        .into_iter()
+        .filter(|part| !(unmarked && opens_a_fragment(&crate::case::lowercase(part))))
+        .filter_map(|part| kind_of(part).map(|kind| (kind, part)))
+        .collect()
+}
+
 /// The parts of a long run-on sentence, cut where a new thought starts (a dash, a
-/// semicolon, ", so", ", and", ", but").
+/// semicolon, ", so", ", and", ", but"), or at "and" and "but" where nothing marks it
+/// ([`unmarked`]).
 fn parts(sentence: &str) -> Vec<&str> {
+    const MARKED: &[&str] = &[";", "—", "–", ", so ", ", and ", ", but "];
+    let cuts = if unmarked(sentence) {
+        &[" and ", " but "]
+    } else {
+        MARKED
+    };
     let mut out = Vec::new();
     let mut rest = sentence;
     while !rest.is_empty() {
-        let cut = [";", "—", "–", ", so ", ", and ", ", but "]
+        let cut = cuts
             .iter()
             .filter_map(|mark| rest.find(mark).map(|at| (at, mark.len())))
             .min();
@@ -1123,6 +1139,13 @@ fn parts(sentence: &str) -> Vec<&str> {
         rest = next;
     }
     out
+}
+
+/// Is a sentence long speech with no mark inside it ("we'll do the potluck with a sign up
+/// sheet Carol can make … and oh you need to know everything we serve has to be peanut
+/// free because …"): no comma, semicolon, colon or dash, over half the length read whole?
+fn unmarked(sentence: &str) -> bool {
+    sentence.len() > MAX_CHARS / 2 && !sentence.contains([',', ';', ':', '—', '–'])
 }
 
 /// Is `sentence`, without its closing mark, one of `words` alone?

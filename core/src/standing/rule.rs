@@ -860,6 +860,26 @@ pub(super) fn deduces(clause: &str) -> bool {
         && (contains_phrase(clause, "must be") || contains_phrase(clause, "must have been"))
 }
 
+/// Does a clause tell what always happened ("we always had it the fourth of July
+/// weekend", "Mum always wanted the big table")? A habit of the past binds nothing now.
+/// ("Pretend it never existed" orders: "never" and a past form are not a habit.)
+pub(super) fn recalls_a_habit(clause: &str) -> bool {
+    const PAST: &[&str] = &[
+        "had", "did", "was", "were", "went", "got", "came", "made", "took", "gave", "said", "kept",
+        "ran", "sat", "ate",
+    ];
+    clause
+        .split_whitespace()
+        .map(word)
+        .collect::<Vec<_>>()
+        .windows(2)
+        .any(|pair| {
+            pair[0] == "always"
+                && (PAST.contains(&pair[1])
+                    || (pair[1].len() > 4 && pair[1].ends_with("ed") && !pair[1].ends_with("eed")))
+        })
+}
+
 /// Does a clause forbid ("no personal data may leave the EU", "nothing can be deleted
 /// by hand")?
 pub(super) fn prohibits(clause: &str) -> bool {

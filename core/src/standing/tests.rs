@@ -4285,3 +4285,56 @@ fn a_pick_after_its_topic_and_from_options_named_by_their_paragraphs() {
     ]);
     assert_said(&found, "one currency, seeds.", Kind::Decision);
 }
+
+#[test]
+fn a_habit_of_the_past_is_no_rule() {
+    assert_kind(
+        None,
+        &[
+            "We always had it on the fourth of July weekend.",
+            "The previous editor, a Mr Chalk, always called it simply 'Parish News'.",
+            "Maureen ran it for eight years and always picked Booker winners.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "cut bit 6 entirely, pretend it never existed.",
+            "We always need a vegetarian option.",
+        ],
+    );
+}
+
+#[test]
+fn long_speech_without_marks_is_read_in_parts() {
+    let found = read(&[
+        ("user", "Help me plan our family reunion at the lake cabin."),
+        (
+            "assistant",
+            "Happy to. What about food: a potluck, a caterer, or a grill?",
+        ),
+        (
+            "user",
+            "we'll do the potluck with a sign up sheet Carol can make it up on the computer and send it along with the invitations and Dale can still grill whatever people bring for the grill and oh you need to know everything we serve has to be peanut free because little Maisie has the allergy so bad her mother carries two of those epi pens everywhere and that goes for the snacks and the s'mores and whatever the kids bring too",
+        ),
+        ("assistant", "Noted. Activities?"),
+        (
+            "user",
+            "there is room for tents in the yard and my mother used to run these back in the day and we always had it the fourth of July weekend but that's too crowded now with the fireworks people and all the boats on the lake my daughter Carol says she will help",
+        ),
+    ]);
+    assert_said(
+        &found,
+        "we'll do the potluck with a sign up sheet",
+        Kind::Decision,
+    );
+    assert_said(
+        &found,
+        "everything we serve has to be peanut free because little Maisie has the allergy",
+        Kind::Rule,
+    );
+    assert!(
+        said(&found, "fourth of July").is_none() && said(&found, "all the boats").is_none(),
+        "{found:?}"
+    );
+}
