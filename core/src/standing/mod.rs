@@ -172,8 +172,14 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     // "customer emails stay out of the feature tables, full stop": stressed as it ends.
     let stressed = stressed_at_its_end(&lower) || requires_bare(&lower);
     let each_time = orders_each_time(&lower);
-    (rule || contrast || stressed || each_time || refuses_ever(&lower) || labels_a_rule(&lower))
-        .then_some(Kind::Rule)
+    (rule
+        || contrast
+        || stressed
+        || each_time
+        || refuses_ever(&lower)
+        || labels_a_rule(&lower)
+        || orders_gently(&lower))
+    .then_some(Kind::Rule)
 }
 
 /// Does a clause set the form of the assistant's answers ("please answer me with short
@@ -738,13 +744,14 @@ fn kinds_in<'t>(
             // nothing whole: its parts, each read alone ("… so — we're switching to
             // rooflights instead of the dormer, three on the back slope …").
             kinds.extend(kinds_of_parts(sentence));
-        } else if settles_what_was_asked(sentence, discussed, at == 0)
-            || asked.is_some_and(|m| {
-                let listed = m.text();
-                ((at == 0 || closes_on_then(sentence)) && picks_an_option(&listed, sentence))
-                    || picks_anywhere(&listed, sentence)
-                    || (at == 0 && sets_a_listed_value(&listed, sentence))
-            })
+        } else if !leaves_open(sentence)
+            && (settles_what_was_asked(sentence, discussed, at == 0)
+                || asked.is_some_and(|m| {
+                    let listed = m.text();
+                    ((at == 0 || closes_on_then(sentence)) && picks_an_option(&listed, sentence))
+                        || picks_anywhere(&listed, sentence)
+                        || (at == 0 && sets_a_listed_value(&listed, sentence))
+                }))
         {
             // "pgloader for the bulk copy", "imerovigli. the quiet thing sold me …": what
             // was asked, settled.
@@ -769,6 +776,7 @@ fn kinds_in<'t>(
         kinds.push((Kind::Decision, pick));
     }
     if kinds.is_empty()
+        && !leaves_open(text.trim())
         && !reacts(&crate::case::lowercase(text.trim()))
         && !tells_what_happened(&crate::case::lowercase(text.trim()))
         && asked.is_some_and(|m| answers_a_choice(&m.text(), text.trim()))
@@ -1146,6 +1154,16 @@ fn parts(sentence: &str) -> Vec<&str> {
 /// free because …"): no comma, semicolon, colon or dash, over half the length read whole?
 fn unmarked(sentence: &str) -> bool {
     sentence.len() > MAX_CHARS / 2 && !sentence.contains([',', ';', ':', '—', '–'])
+}
+
+/// Does a short sentence name two options and pick neither ("publishing: trusted
+/// publishing or api token", "vans or coaches")? Said as an answer, it settles nothing.
+fn leaves_open(sentence: &str) -> bool {
+    let lower = crate::case::lowercase(sentence);
+    let value = lower
+        .split_once(": ")
+        .map_or(lower.as_str(), |(_, value)| value);
+    contains_phrase(value, "or") && value.split_whitespace().count() <= 8
 }
 
 /// Is `sentence`, without its closing mark, one of `words` alone?

@@ -164,11 +164,12 @@ fn dropped_label(said: &str) -> Option<String> {
         if !DROPS.contains(&crate::case::lowercase(w[0]).as_str()) {
             return None;
         }
+        // "scrap B", "scrap b, go with (a)": not "scrap a …", "drop I …".
         let letter = w[1].len() == 1
-            && w[1].chars().all(|c| c.is_ascii_uppercase())
-            && !matches!(w[1], "I" | "A");
+            && w[1].chars().all(|c| c.is_ascii_alphabetic())
+            && !matches!(w[1], "I" | "A" | "i" | "a");
         if letter {
-            return Some(w[1].to_owned());
+            return Some(w[1].to_ascii_uppercase());
         }
         (crate::case::lowercase(w[1]) == "option"
             && w[2].len() <= 2

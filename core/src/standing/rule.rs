@@ -860,6 +860,29 @@ pub(super) fn deduces(clause: &str) -> bool {
         && (contains_phrase(clause, "must be") || contains_phrase(clause, "must have been"))
 }
 
+/// Does a sentence (lower case) order the work gently, as what would be best ("it might
+/// be best if every retention period is measured from the date the file is closed", "it
+/// would be better if the intro stayed short")? Not asked, and about something: four
+/// words or more after the mark.
+pub(super) fn orders_gently(lower: &str) -> bool {
+    const GENTLY: &[&str] = &[
+        "it might be best if ",
+        "it would be best if ",
+        "it'd be best if ",
+        "it's best if ",
+        "it is best if ",
+        "it might be better if ",
+        "it would be better if ",
+        "it'd be better if ",
+    ];
+    !lower.trim_end().ends_with('?')
+        && GENTLY.iter().any(|mark| {
+            lower
+                .split_once(mark)
+                .is_some_and(|(_, rest)| rest.split_whitespace().count() >= 4)
+        })
+}
+
 /// Does a clause tell what always happened ("we always had it the fourth of July
 /// weekend", "Mum always wanted the big table")? A habit of the past binds nothing now.
 /// ("Pretend it never existed" orders: "never" and a past form are not a habit.)
@@ -883,7 +906,12 @@ pub(super) fn recalls_a_habit(clause: &str) -> bool {
 /// Does a clause forbid ("no personal data may leave the EU", "nothing can be deleted
 /// by hand")?
 pub(super) fn prohibits(clause: &str) -> bool {
-    let words: Vec<&str> = first_words(clause);
+    // "… would need to say, pretty clearly, that nothing subject to a hold can ever be
+    // destroyed": the prohibition a document is to state.
+    let words: Vec<&str> = match first_words(clause).as_slice() {
+        ["that", rest @ ..] => rest.to_vec(),
+        words => words.to_vec(),
+    };
     matches!(words.first(), Some(&("no" | "nothing" | "nobody" | "none")))
         && words.iter().skip(1).any(|w| {
             matches!(

@@ -4338,3 +4338,47 @@ fn long_speech_without_marks_is_read_in_parts() {
         "{found:?}"
     );
 }
+
+#[test]
+fn hedged_rules_are_rules() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "it might be best if every retention period in the policy is measured from the date the file is closed, not from when it was opened",
+            "I'd really rather the policy didn't name any particular software vendor or product, if at all possible.",
+            "I think the policy would need to say, pretty clearly, that nothing subject to a litigation hold can ever be destroyed under the schedule.",
+        ],
+    );
+    assert_kind(None, &["It would be best if we could talk tomorrow?"]);
+    assert_kind(Some(Kind::Decision), &["I'd rather go with B than not."]);
+}
+
+#[test]
+fn a_label_scrapped_in_lower_case_and_options_left_open() {
+    let found = read(&[
+        ("user", "Help me set up our release process."),
+        ("assistant", "Sure. What is the build setup?"),
+        ("user", "`setuptools`, `pyproject.toml` only, no `setup.py`"),
+        (
+            "assistant",
+            "Where should the version live?\n\n(a) hardcoded in `pyproject.toml`\n(b) derived from git tags with `setuptools-scm`",
+        ),
+        ("user", "(b)."),
+        (
+            "assistant",
+            "Publishing: trusted publishing or an API token?",
+        ),
+        ("user", "publishing: trusted publishing or api token"),
+        ("assistant", "Trusted publishing, no contest."),
+        (
+            "user",
+            "scrap b, go with (a), hardcoded in `pyproject.toml`.",
+        ),
+    ]);
+    assert!(
+        said(&found, "(b).").is_some_and(|i| i.superseded.is_some())
+            && said(&found, "no `setup.py`").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+    assert!(said(&found, "api token").is_none(), "{found:?}");
+}

@@ -948,6 +948,26 @@ pub(super) fn prefers_against(lower: &str) -> bool {
     PREFERS_AGAINST
         .iter()
         .any(|phrase| contains_phrase(lower, phrase))
+        || rather_not_done(lower)
+}
+
+/// Does a sentence (lower case) wish a thing were not done, a few words after "rather"
+/// ("I'd really rather the policy didn't name any vendor")?
+fn rather_not_done(lower: &str) -> bool {
+    const NOT: &[&str] = &[
+        "didn't", "doesn't", "don't", "wasn't", "weren't", "never", "not",
+    ];
+    let words: Vec<&str> = lower.split_whitespace().map(word).collect();
+    words.iter().enumerate().any(|(at, w)| {
+        *w == "rather"
+            && at > 0
+            && matches!(words[at - 1], "i'd" | "we'd" | "really" | "much")
+            && words[at + 1..]
+                .iter()
+                .take(5)
+                .take_while(|w| **w != "than")
+                .any(|w| NOT.contains(w))
+    })
 }
 
 /// What prefers against something: "I'd rather not …", "I'd rather you didn't …", "I'd
