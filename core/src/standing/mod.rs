@@ -130,8 +130,9 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         if deduces(clause) || recalls_a_habit(clause) {
             return false;
         }
-        // "I think anything in Latin should have a translation": the rule, said gently.
-        let clause = clause.strip_prefix("i think ").unwrap_or(clause);
+        // "I think anything in Latin should have a translation", "I should also say that
+        // the narrative must remain within 2,500 words": the rule, said gently.
+        let clause = past_a_lead_in(clause);
         // A clause that continues a sentence and opens with a quantifier or a
         // preposition is a fragment ("I picked three colours, all some shade of green";
         // "… of all places"; "… but no structure"), not an order, unless a strong mark
@@ -1164,6 +1165,30 @@ fn leaves_open(sentence: &str) -> bool {
         .split_once(": ")
         .map_or(lower.as_str(), |(_, value)| value);
     contains_phrase(value, "or") && value.split_whitespace().count() <= 8
+}
+
+/// A clause (lower case) past the words that lead the user's own point in ("i think …",
+/// "i should also say that …", "i must add …").
+fn past_a_lead_in(clause: &str) -> &str {
+    if let Some(rest) = clause.strip_prefix("i think ") {
+        return rest;
+    }
+    let Some(rest) = [
+        "i should ",
+        "i must ",
+        "i need to ",
+        "i'd like to ",
+        "i have to ",
+    ]
+    .iter()
+    .find_map(|lead| clause.strip_prefix(lead)) else {
+        return clause;
+    };
+    let rest = rest.strip_prefix("also ").unwrap_or(rest);
+    ["say ", "mention ", "add ", "stress ", "point out "]
+        .iter()
+        .find_map(|verb| rest.strip_prefix(verb))
+        .map_or(clause, |said| said.strip_prefix("that ").unwrap_or(said))
 }
 
 /// Is `sentence`, without its closing mark, one of `words` alone?

@@ -4349,7 +4349,20 @@ fn hedged_rules_are_rules() {
             "I think the policy would need to say, pretty clearly, that nothing subject to a litigation hold can ever be destroyed under the schedule.",
         ],
     );
-    assert_kind(None, &["It would be best if we could talk tomorrow?"]);
+    // The rule after the words that lead it in.
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "Before we go further, I should also say that the narrative must remain within 2,500 words, excluding the budget table and any appendices.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "It would be best if we could talk tomorrow?",
+            "I should say I loved the draft.",
+        ],
+    );
     assert_kind(Some(Kind::Decision), &["I'd rather go with B than not."]);
 }
 
