@@ -954,8 +954,9 @@ const DOCUMENT_READS: &[&str] = &[
 /// Does it settle a choice in one of the short forms users close a choice with: the thing,
 /// then "decided" ("Rounds of eight, decided, done, moving on"); "lock X in" ("Lock the
 /// buns in at £3.20"); "X is the one" ("I rather think 'Lifting the Floor' is the one, as
-/// it says what we found") or the aim ("A2 is the goal"); a final count or answer ("Final count: **3 screens**."); what
-/// a document should read ("The age range on the flyer should read 45 to 75"); a thing
+/// it says what we found") or the aim ("A2 is the goal"); a final count or answer ("Final
+/// count: **3 screens**."); what the assistant put forward, taken ("Use that scheme: …");
+/// what a document should read ("The age range on the flyer should read 45 to 75"); a thing
 /// made the main one ("Make linneahart.com the main domain")? Not asked, nor "the one who
 /// …", nor "decided" of something else ("we haven't decided").
 pub(super) fn settles_in_short(lower: &str) -> bool {
@@ -1035,7 +1036,28 @@ pub(super) fn settles_in_short(lower: &str) -> bool {
             && words.windows(2).skip(1).take(4).any(|w| {
                 w[0] == "the" && matches!(w[1], "main" | "default" | "primary" | "official")
             });
-    decided || locked || the_one || final_label || reads || made_main || sets_in_short(lower)
+    decided
+        || locked
+        || the_one
+        || final_label
+        || reads
+        || made_main
+        || takes_what_was_put_forward(&words, lower)
+        || sets_in_short(lower)
+}
+
+/// Does a sentence take what the assistant put forward, pointing at it ("Use that scheme:
+/// 0 clean, 1 findings, …", "Adopt this layout")? Not "use that in the intro", nor a rule
+/// for every time ("use that scheme everywhere").
+fn takes_what_was_put_forward(words: &[&str], lower: &str) -> bool {
+    matches!(
+        words,
+        ["use" | "take" | "adopt", "that" | "this", thing, ..]
+            if !matches!(*thing, "in" | "on" | "as" | "for" | "to" | "into" | "with" | "one")
+    ) && !says_any(
+        lower,
+        &["always", "everywhere", "from now on", "every time"],
+    )
 }
 
 /// The rest of [`settles_in_short`]: a name given ("We're calling it the Tithe"), a plan on

@@ -478,6 +478,15 @@ fn asks_a_change(question: &str) -> bool {
     .map_or(lower, |rest| {
         rest.trim_start_matches([',', ':', ' ', '—', '-'])
     });
+    // "Looking at how much noise there is already — can we switch to typer instead?":
+    // the ask after what led to it.
+    let after_dash = lower.rsplit_once(" — ").map(|(_, ask)| ask);
+    std::iter::once(lower).chain(after_dash).any(asks_to_change)
+}
+
+/// Does a question (lower case, its opener gone) ask for a change in so many words ("can
+/// we move …", "could you swap the fishing story for the bike one?")?
+fn asks_to_change(lower: &str) -> bool {
     [
         "may we ",
         "can we ",

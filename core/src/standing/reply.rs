@@ -628,9 +628,18 @@ pub(super) fn leads_with_a_letter(sentence: &str) -> Option<char> {
     let letter = chars.next().filter(char::is_ascii_alphabetic)?;
     let after = chars.as_str();
     let after = after.strip_prefix(')').unwrap_or(after);
+    // "C for now — explicit list", "B it is", "A then.": what settles it after the letter.
+    let settled = || {
+        let words = bare_words(after);
+        matches!(
+            words.as_slice(),
+            ["for", "now", ..] | ["it", "is", ..] | ["then"] | ["please"]
+        )
+    };
     (after.starts_with([',', '.'])
         || after.trim_start().starts_with(['—', '–'])
-        || after.is_empty())
+        || after.is_empty()
+        || (after.starts_with(' ') && settled()))
     .then(|| letter.to_ascii_lowercase())
     .filter(|l| !matches!(l, 'i') || after.starts_with(')'))
 }

@@ -4395,3 +4395,47 @@ fn a_label_scrapped_in_lower_case_and_options_left_open() {
     );
     assert!(said(&found, "api token").is_none(), "{found:?}");
 }
+
+#[test]
+fn an_ask_after_a_dash_a_letter_for_now_and_a_scheme_taken_are_decisions() {
+    let found = read(&[
+        ("user", "Help me build a CLI called tidyrepo."),
+        (
+            "assistant",
+            "For the CLI library:\n\n(a) argparse\n(b) click\n(c) typer",
+        ),
+        (
+            "user",
+            "Going with (b). I've used click before. What would cli.py look like?",
+        ),
+        (
+            "assistant",
+            "How should checks register?\n\n**A.** Entry points\n**B.** A decorator\n**C.** An explicit list",
+        ),
+        ("user", "C for now — explicit list in `checks/__init__.py`."),
+        (
+            "assistant",
+            "Exit codes: 0 clean, 1 findings, 2 tool or usage error.",
+        ),
+        (
+            "user",
+            "Use that scheme: 0 clean, 1 findings, 2 tool or usage error.",
+        ),
+        ("assistant", "Done."),
+        (
+            "user",
+            "Looking at how much `@click.option` noise there is already — can we switch from click to typer instead?",
+        ),
+    ]);
+    assert_said(&found, "C for now", Kind::Decision);
+    assert_said(&found, "Use that scheme", Kind::Decision);
+    assert_said(&found, "can we switch from click to typer", Kind::Decision);
+    assert!(
+        said(&found, "Going with (b).").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+    assert_kind(
+        None,
+        &["Use that in the intro.", "Use that scheme everywhere."],
+    );
+}
