@@ -628,18 +628,10 @@ pub(super) fn leads_with_a_letter(sentence: &str) -> Option<char> {
     let letter = chars.next().filter(char::is_ascii_alphabetic)?;
     let after = chars.as_str();
     let after = after.strip_prefix(')').unwrap_or(after);
-    // "C for now — explicit list", "B it is", "A then.": what settles it after the letter.
-    let settled = || {
-        let words = bare_words(after);
-        matches!(
-            words.as_slice(),
-            ["for", "now", ..] | ["it", "is", ..] | ["then"] | ["please"]
-        )
-    };
     (after.starts_with([',', '.'])
         || after.trim_start().starts_with(['—', '–'])
         || after.is_empty()
-        || (after.starts_with(' ') && settled()))
+        || (after.starts_with(' ') && settles_the_pick(after)))
     .then(|| letter.to_ascii_lowercase())
     .filter(|l| !matches!(l, 'i') || after.starts_with(')'))
 }
@@ -652,16 +644,21 @@ fn leads_with_a_number(sentence: &str) -> Option<usize> {
     let mut chars = rest.chars();
     let digit = chars.next()?.to_digit(10)?;
     let after = chars.as_str();
-    let settled = || {
-        let lower = crate::case::lowercase(after);
-        let words = bare_words(&lower);
-        matches!(
-            words.as_slice(),
-            ["for", "sure", ..] | ["it", "is", ..] | ["then", ..] | ["definitely", ..]
-        )
-    };
-    (after.starts_with([',', ')']) || (after.starts_with(' ') && settled()))
+    (after.starts_with([',', ')']) || (after.starts_with(' ') && settles_the_pick(after)))
         .then_some(digit as usize)
+}
+
+/// Do the words after a pick's letter or number settle it ("C for now — explicit list",
+/// "2 for sure", "B it is", "A then.", "3 definitely")?
+fn settles_the_pick(after: &str) -> bool {
+    let lower = crate::case::lowercase(after);
+    matches!(
+        bare_words(&lower).as_slice(),
+        ["for", "now" | "sure", ..]
+            | ["it", "is", ..]
+            | ["then", ..]
+            | ["definitely" | "please", ..]
+    )
 }
 
 /// Does a sentence close on "then" after its first words ("Laminate, then — a good
