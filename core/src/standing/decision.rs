@@ -686,6 +686,21 @@ pub(super) const UNDECIDED: &[&str] = &[
     "deciding between",
 ];
 
+/// Words that put a choice off ("I'd better ask Sue before I decide anything", "haven't
+/// decided yet"): whatever else the sentence says, nothing is settled.
+pub(super) const DEFERRED: &[&str] = &[
+    "before i decide",
+    "before we decide",
+    "before deciding",
+    "until i decide",
+    "until we decide",
+    "haven't decided",
+    "have not decided",
+    "not decided yet",
+    "still deciding",
+    "decide later",
+];
+
 /// How an opening message states the plan a later turn may change ("I'm planning to build
 /// it with Flask", "My idea was to release weekly"): a decision, in the task alone —
 /// elsewhere such words tell of the user's day.
@@ -1201,7 +1216,17 @@ pub(super) fn confirmed(question: &str) -> Option<&str> {
         .find(|w| !LEADS.contains(w))
         .is_some_and(|w| matches!(w, "if" | "what" | "whether" | "suppose" | "say"));
     let short = tag.len() <= 6 || (joined && tag.len() <= 14);
-    (short && !offers && !supposes && head.split_whitespace().count() >= 3).then_some(head)
+    // "signed shirt, worth about £150?": a figure guessed, asked after, not confirmed.
+    let guesses = tag.windows(2).any(|pair| {
+        matches!(
+            pair[0],
+            "about" | "around" | "roughly" | "maybe" | "approximately"
+        ) && pair[1]
+            .trim_start_matches(['$', '£', '€', '~'])
+            .starts_with(|c: char| c.is_ascii_digit())
+    });
+    (short && !offers && !supposes && !guesses && head.split_whitespace().count() >= 3)
+        .then_some(head)
 }
 
 /// A value stated, then accepted ("the start date they proposed is March 3, fine by me",

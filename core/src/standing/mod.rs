@@ -113,6 +113,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     let refuses = prefers_against(&lower);
     let decides = !wonders
         && !refuses
+        && !says_any(&lower, DEFERRED)
         && !reports_a_proposal(&lower)
         && (((idiom || accepts_a_way(&lower) || agrees_on_a_pick(&lower)) && !is_personal(&lower))
             || (((marks_a_choice(&lower) && !says_any(&lower, UNDECIDED))

@@ -294,6 +294,17 @@ pub(super) const NOT_THINGS: &[&str] = &[
     "everything",
     "nothing",
     "something",
+    // "the rest I'll go through tonight", "here's the first lot": the speaker and what
+    // they do, never the thing a reply settles.
+    "i'll",
+    "we'll",
+    "i'm",
+    "we're",
+    "i'd",
+    "we'd",
+    "i've",
+    "we've",
+    "here's",
 ];
 
 pub(super) fn is_override(text: &str) -> bool {

@@ -33,6 +33,9 @@ pub(super) const BINDING: &[&str] = &[
     "is a must",
     "has to",
     "have to",
+    "we've got to",
+    "we have got to",
+    "you've got to",
     "important that",
     "essential that",
     "crucial that",
@@ -1138,11 +1141,12 @@ pub(super) fn reported_order(clause: &str) -> Option<&str> {
 }
 
 /// Does a clause set a date the work must meet ("i need the shower usable again by march
-/// 15", "it has to be done before Friday", "ready by the end of the month")?
+/// 15", "it has to be done before Friday", "ready by the end of the month", "music off by
+/// 9pm sharp": a time held to, whatever the verb)?
 pub(super) fn sets_a_deadline(clause: &str) -> bool {
     const NEEDS: &[&str] = &[
         "need", "needs", "must", "has to", "have to", "due", "ready", "done", "finished",
-        "deadline",
+        "deadline", "sharp",
     ];
     // A month, a weekday, "tomorrow", "tonight", "noon", "midnight", "next", "end", by the
     // first three letters.

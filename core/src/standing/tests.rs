@@ -4439,3 +4439,54 @@ fn an_ask_after_a_dash_a_letter_for_now_and_a_scheme_taken_are_decisions() {
         &["Use that in the intro.", "Use that scheme everywhere."],
     );
 }
+
+#[test]
+fn chatter_around_a_list_a_guessed_price_and_a_past_year_are_no_instructions() {
+    let found = read(&[
+        (
+            "user",
+            "Help me put together the catalogue for our charity auction.",
+        ),
+        (
+            "assistant",
+            "Start with a spreadsheet: one row per lot. Want to send me what you've got so far?",
+        ),
+        (
+            "user",
+            "Ok here's the first lot of lots lol\n- signed rugby shirt, from the club foundation, worth about £150?\n- spa day for two, £190",
+        ),
+        (
+            "assistant",
+            "Suggested reserves: rugby shirt £60-£75, spa day £80, the rest at 40% of value.",
+        ),
+        (
+            "user",
+            "Rugby shirt, reserve £80. the rest I'll go through properly tonight with a cuppa",
+        ),
+        (
+            "assistant",
+            "For the cover: a collage of lots, or one hero photo?",
+        ),
+        (
+            "user",
+            "ooh the collage is cute but I'd better ask Sue before I decide anything. Last year we had no reserves at all and the spa day went for £15. We've got 34 lots so far and more trickling in every day. Music off by 9pm sharp on the night.",
+        ),
+    ]);
+    assert_said(&found, "reserve £80", Kind::Decision);
+    assert_said(&found, "Music off by 9pm sharp", Kind::Rule);
+    for chatter in [
+        "Ok here's",
+        "signed rugby shirt",
+        "the rest",
+        "ooh the collage",
+        "Last year",
+        "We've got",
+    ] {
+        assert!(
+            !found
+                .iter()
+                .any(|i| unbulleted(&i.text).starts_with(chatter)),
+            "{chatter} in {found:?}"
+        );
+    }
+}

@@ -69,6 +69,7 @@ pub(super) fn opens_a_fragment(clause: &str) -> bool {
     const OPENERS: &[&str] = &[
         "all", "every", "each", "some", "any", "no", "none", "nothing", "most", "of", "in", "on",
         "at", "for", "from", "with", "without", "by", "about", "like", "as", "after", "before",
+        "more", "many", "several",
     ];
     clause
         .split_whitespace()
@@ -464,9 +465,37 @@ pub(super) fn clauses(lower: &str) -> impl Iterator<Item = &str> {
     lower
         .split([',', ';', ':', '—'])
         .flat_map(|part| part.split(" - "))
-        .flat_map(|part| part.split(" so ").flat_map(|p| p.split(" but ")))
+        .flat_map(|part| at_so(part).flat_map(|p| p.split(" but ")))
         .map(str::trim)
         .filter(|clause| !clause.is_empty())
+}
+
+/// `part` cut where "so" opens a clause ("it's for print so keep it short"), not where it
+/// says how much ("34 lots so far", "so many emails").
+fn at_so(part: &str) -> impl Iterator<Item = &str> {
+    const DEGREE: &[&str] = &[
+        "far", "much", "many", "few", "little", "long", "well", "glad", "sorry", "happy",
+        "excited", "tired", "sure", "good", "bad", "nice", "cute", "lovely", "pretty",
+    ];
+    let mut rest = Some(part);
+    std::iter::from_fn(move || {
+        let text = rest?;
+        let mut from = 0;
+        while let Some(at) = text[from..].find(" so ").map(|at| from + at) {
+            let after = &text[at + 4..];
+            if !after
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| DEGREE.contains(&word(w)))
+            {
+                rest = Some(after);
+                return Some(&text[..at]);
+            }
+            from = at + 4;
+        }
+        rest = None;
+        Some(text)
+    })
 }
 
 /// Does any of `phrases` occur in `lower` at word boundaries?
@@ -586,6 +615,10 @@ pub(super) const SUBJECTS: &[&str] = &[
     "i'm",
     "i've",
     "i'd",
+    "we've",
+    "they've",
+    "he's",
+    "she's",
     "my",
     "he",
     "she",
@@ -669,7 +702,28 @@ pub(super) fn is_imperative(lower: &str) -> bool {
     // a verb in the past opens what happened ("didn't always do lol").
     // A possessive opens its subject ("Dan's uni friends all go at table 7").
     let possessive = first.ends_with("'s") && first != "let's";
+    // "Last year we had no reserves at all": a time gone by opens what happened then.
+    let gone_by = first == "yesterday"
+        || (first == "last"
+            && words.get(1).map(|w| word(w)).is_some_and(|w| {
+                matches!(
+                    w,
+                    "year"
+                        | "time"
+                        | "week"
+                        | "month"
+                        | "night"
+                        | "season"
+                        | "summer"
+                        | "winter"
+                        | "spring"
+                        | "autumn"
+                        | "term"
+                        | "round"
+                )
+            }));
     if SUBJECTS.contains(&first)
+        || gone_by
         || INTERJECTIONS.contains(&first)
         || possessive
         || first.starts_with(|c: char| c.is_ascii_digit())
