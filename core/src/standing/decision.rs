@@ -1176,9 +1176,13 @@ pub(super) fn reports_advice(lower: &str) -> bool {
     ];
     let words: Vec<&str> = lower.split_whitespace().map(word).collect();
     let advised = words.iter().enumerate().any(|(at, w)| {
+        // "I now think we should …": the speaker's own view, past the words between.
+        let speaker = words[..at].iter().rev().find(|w| {
+            !matches!(**w, "now" | "still" | "also" | "really" | "actually" | "do") && !is_adverb(w)
+        });
         REPORTING.contains(w)
             && at > 0
-            && !matches!(words[at - 1], "i" | "we" | "you" | "i'd" | "we'd" | "don't")
+            && !speaker.is_some_and(|s| matches!(*s, "i" | "we" | "you" | "i'd" | "we'd" | "don't"))
             && words[at + 1..].windows(2).take(9).any(|pair| {
                 matches!(pair[0], "i" | "we" | "you" | "she" | "he" | "they")
                     && matches!(pair[1], "should" | "shouldn't" | "ought")
@@ -1333,6 +1337,23 @@ pub(super) fn leans_to(lower: &str) -> bool {
     let rest = match words.as_slice() {
         ["i'm" | "im", "thinking", rest @ ..] | ["i", "am", "thinking", rest @ ..] => rest,
         ["thinking", rest @ ..] => rest,
+        // "I am inclined towards the second model", "I'm leaning toward Lisbon": a choice
+        // said gently; not "inclined to agree".
+        [
+            "i'm" | "im" | "we're",
+            "leaning" | "inclined",
+            "towards" | "toward",
+            rest @ ..,
+        ]
+        | [
+            "i" | "we",
+            "am" | "are",
+            "leaning" | "inclined",
+            "towards" | "toward",
+            rest @ ..,
+        ] if !rest.is_empty() => {
+            return true;
+        }
         _ => return false,
     };
     let Some(&next) = rest.first() else {
@@ -2416,7 +2437,11 @@ const NOT_NAMED: &[&str] = &[
 
 /// Does a sentence end by choosing: "The Lumiares Hotel it is.", "Fine, the train then."?
 pub(super) fn ends_choosing(lower: &str) -> bool {
-    let trimmed = lower.trim_end_matches(['.', '!']).trim_end();
+    // "Korean tacos it is 🌮": the pictures after it say nothing more.
+    let trimmed = lower
+        .trim_end_matches(|c: char| is_pictograph(c) || c.is_whitespace())
+        .trim_end_matches(['.', '!'])
+        .trim_end();
     let end = trimmed
         .strip_suffix(" after all")
         .or_else(|| trimmed.strip_suffix(" now"))

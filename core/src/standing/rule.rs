@@ -21,6 +21,8 @@ pub(super) const BINDING: &[&str] = &[
     "i prefer",
     "i'd prefer",
     "i would prefer",
+    "we'd prefer",
+    "we would prefer",
     "i'd rather not",
     "we'd rather not",
     "i would rather not",
@@ -461,7 +463,7 @@ pub(super) const LIMITS: &[&str] = &[
 pub(super) const THING_MAY_NOT: &[&str] = &[
     "be", "go", "have", "include", "contain", "exceed", "use", "cost", "mention", "require",
     "show", "change", "touch", "depend", "rely", "store", "send", "share", "expose", "break",
-    "block", "drop", "delete", "remove", "lose", "leak", "modify", "alter", "slow",
+    "block", "drop", "delete", "remove", "lose", "leak", "modify", "alter", "slow", "pass", "top",
 ];
 
 /// What "we can't" do to the work, said as a limit ("we can't change the public schema",
@@ -569,6 +571,13 @@ pub(super) fn binds(clause: &str) -> bool {
                         && !is_personal(clause))
             }
             "shouldn't" => !thing,
+            // "the closure period shall be twenty-five years": a formal requirement; not
+            // "we shall see", "I shall raise it".
+            "shall" | "shan't" => {
+                !thing
+                    && !matches!(subject, "we" | "i")
+                    && matches!(next, "be" | "not" | "never" | "only" | "always" | "remain")
+            }
             // "Uncle Rob and Aunt Denise can NOT be at the same table".
             // "the beds can't go in the front yard, HOA rules"; not "the app can't
             // connect", a fault.
@@ -1303,8 +1312,20 @@ pub(super) fn leaves_out(clause: &str) -> bool {
 /// Does a clause keep a thing as it is for good ("The brassicas stay netted from planting to
 /// harvest", "the signature dish names stay in English", "the lower one stays as lawn")?
 /// A thing leads; not "we stay at the Hilton", "the kids stayed up", "it stays with me".
+/// Or said as an order: "Leave the headnotes alone apart from spelling", "leave the intro
+/// as is".
 pub(super) fn stays_so(clause: &str) -> bool {
     let words = bare_words(past_opener(clause));
+    let for_now = || says_any(clause, &["for now", "for the moment", "until"]);
+    if words.first() == Some(&"leave") && !matches!(words.get(1), Some(&("me" | "us"))) {
+        let kept = words
+            .iter()
+            .skip(2)
+            .take(6)
+            .any(|w| matches!(*w, "alone" | "untouched" | "unchanged"))
+            || words.windows(2).skip(2).take(6).any(|w| w == ["as", "is"]);
+        return kept && !for_now();
+    }
     let Some(at) = words
         .iter()
         .take(5)
@@ -1337,7 +1358,7 @@ pub(super) fn stays_so(clause: &str) -> bool {
             how,
             "in" | "as" | "on" | "off" | "out" | "under" | "below" | "within"
         ) || (how.len() > 4 && how.ends_with("ed")))
-        && !says_any(clause, &["for now", "for the moment", "until"])
+        && !for_now()
         && !clause.trim_end().ends_with('?')
 }
 

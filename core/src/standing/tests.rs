@@ -4490,3 +4490,42 @@ fn chatter_around_a_list_a_guessed_price_and_a_past_year_are_no_instructions() {
         );
     }
 }
+
+#[test]
+fn formal_and_gentle_forms_of_rules_and_picks() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "Leave the headnotes alone apart from spelling and measurements.",
+            "The document cannot pass two pages, because nobody reads the long ones.",
+            "the default closure period for restricted material shall be twenty-five years from the date of the interview.",
+            "we would prefer two reminders: one three days before, one on the day.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "I am inclined towards the second model, the tiered consent with three access levels",
+            "I now think we should deposit with the National Library of Wales instead.",
+            "Korean tacos it is 🌮🇰🇷",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "leave me alone lol",
+            "I shall put that question to them directly.",
+            "I'm inclined to agree with you",
+        ],
+    );
+    // "a.m." goes on where the words after it are in lower case.
+    let found = read(&[
+        ("user", "Help me set up appointment reminder texts."),
+        ("assistant", "Happy to. What hours can messages go out?"),
+        (
+            "user",
+            "We had a complaint last year about a call at ten at night, and I should like to avoid anything of the kind; nothing should be sent before 8 a.m. or after 7 p.m. Could you draft the first message?",
+        ),
+    ]);
+    assert_said(&found, "or after 7 p.m.", Kind::Rule);
+}

@@ -914,7 +914,8 @@ pub(super) fn sentences(text: &str) -> Vec<&str> {
 }
 
 /// The sentences of one line of text: what ends at `.`, `!` or `?` before a space — not
-/// the dot of a title or an abbreviation ("a class gift for Ms. Alvarez", "e.g. Redis") —
+/// the dot of a title or an abbreviation ("a class gift for Ms. Alvarez", "e.g. Redis",
+/// "at 8 a.m. on the day") —
 /// with the emoji that close it ("by category please!! 🎁"), or at an emoji before a
 /// capital ("… on the bid sheets 🤫 Last year we had none").
 pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
@@ -934,6 +935,13 @@ pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
                 .next()
                 .unwrap_or("");
             ABBREVIATIONS.iter().any(|a| word.eq_ignore_ascii_case(a))
+                // "before 8 a.m. or after 7 p.m.": an abbreviation that may end a
+                // sentence, inside one where the words after it go on in lower case.
+                || (["a.m", "p.m", "etc"].iter().any(|a| word.eq_ignore_ascii_case(a))
+                    && line[i + 1..]
+                        .split_whitespace()
+                        .next()
+                        .is_some_and(|next| next.starts_with(|c: char| c.is_lowercase())))
         };
         // "which she... didn't always do": a trailing-off the sentence goes on after; not
         // "Feb-Apr 2024... no wait, Feb-Apr 2025", which takes it back.
@@ -990,7 +998,7 @@ pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
 
 /// Is a character part of an emoji: a pictograph or a symbol drawn as one, or a joiner,
 /// a variation selector or a skin tone inside one?
-fn is_pictograph(c: char) -> bool {
+pub(super) fn is_pictograph(c: char) -> bool {
     matches!(c,
         '\u{1F000}'..='\u{1FAFF}' | '\u{2600}'..='\u{27BF}' | '\u{2B00}'..='\u{2BFF}'
         | '\u{200D}' | '\u{FE0F}' | '\u{20E3}')
