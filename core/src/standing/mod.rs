@@ -326,6 +326,7 @@ fn wonders(lower: &str) -> bool {
             "wondering if",
             "wonder if",
             "asked if",
+            "know if",
             "whatever",
             "whichever",
         ],
@@ -754,7 +755,9 @@ fn kinds_in<'t>(
             // A long run-on sentence, or long speech with no mark in it, that reads as
             // nothing whole: its parts, each read alone ("… so — we're switching to
             // rooflights instead of the dormer, three on the back slope …").
-            kinds.extend(kinds_of_parts(sentence));
+            kinds.extend(kinds_of_parts(sentence, |first| {
+                at == 0 && asked.is_some_and(|m| picks_an_option(&m.text(), first))
+            }));
         } else if !leaves_open(sentence)
             && (settles_what_was_asked(sentence, discussed, at == 0)
                 || asked.is_some_and(|m| {
@@ -1122,12 +1125,19 @@ fn head_of(sentence: &str) -> &str {
 /// The instructions of a long run-on sentence read in [`parts`]. Cut where nothing
 /// marks a new thought, a part that opens on a quantifier or a preposition goes on from
 /// the one before ("… with the fireworks people and all the boats on the lake").
-fn kinds_of_parts(sentence: &str) -> Vec<(Kind, &str)> {
+/// `picks` tells whether the first part picks an option offered ("I think B most
+/// mornings, he's always liked eggs, …": a long reply that opens on its pick).
+fn kinds_of_parts(sentence: &str, picks: impl Fn(&str) -> bool) -> Vec<(Kind, &str)> {
     let unmarked = unmarked(sentence);
     parts(sentence)
         .into_iter()
-        .filter(|part| !(unmarked && opens_a_fragment(&crate::case::lowercase(part))))
-        .filter_map(|part| kind_of(part).map(|kind| (kind, part)))
+        .enumerate()
+        .filter(|(_, part)| !(unmarked && opens_a_fragment(&crate::case::lowercase(part))))
+        .filter_map(|(at, part)| {
+            kind_of(part)
+                .or_else(|| (at == 0 && picks(part)).then_some(Kind::Decision))
+                .map(|kind| (kind, part))
+        })
         .collect()
 }
 
@@ -1148,7 +1158,10 @@ fn parts(sentence: &str) -> Vec<&str> {
             .iter()
             .filter_map(|mark| rest.find(mark).map(|at| (at, mark.len())))
             .min();
+        // A part cut at ", so " or ", and " keeps its word ("so no fish, not even tinned
+        // tuna"): the user's words as said.
         let (part, next) = match cut {
+            Some((at, _)) if rest[at..].starts_with(", ") => (&rest[..at], &rest[at + 2..]),
             Some((at, len)) => (&rest[..at], &rest[at + len..]),
             None => (rest, ""),
         };

@@ -542,7 +542,16 @@ fn picks_by_its_place(listed: &str, sentence: &str) -> bool {
             || (lettered.len() >= 2
                 && leads_with_a_letter(sentence)
                     .or_else(|| leads_with_a_letter(past_its_topic(sentence)))
+                    .or_else(|| wished.then(|| wanted_letter(sentence)).flatten())
                     .is_some_and(|l| lettered.contains(&l))))
+}
+
+/// The letter a wish names, whatever words follow it ("i think b most mornings" -> b); not
+/// "a" or "i", words of their own.
+fn wanted_letter(wanted: &str) -> Option<char> {
+    let mut chars = wanted.chars();
+    let letter = chars.next().filter(char::is_ascii_alphabetic)?;
+    (chars.next() == Some(' ') && !matches!(letter, 'a' | 'i')).then_some(letter)
 }
 
 /// A reply (lower case) past the topic it names before its pick ("masthead's b." -> "b.",

@@ -1000,6 +1000,7 @@ pub(super) const NOT_DOING: &[&str] = &[
     "hearing",
     "thinking",
     "planning",
+    "deciding",
 ];
 
 /// Does the user say what they and theirs never do ("We don't do hikes over 3 miles",

@@ -4529,3 +4529,38 @@ fn formal_and_gentle_forms_of_rules_and_picks() {
     ]);
     assert_said(&found, "or after 7 p.m.", Kind::Rule);
 }
+
+#[test]
+fn a_run_on_reply_keeps_its_pick_its_words_and_its_rules() {
+    let found = read(&[
+        (
+            "user",
+            "Help me plan a week of meals for my dad, he has type 2 diabetes.",
+        ),
+        ("assistant", "Happy to. Anything he won't eat?"),
+        (
+            "user",
+            "so things he likes, he's a proper meat and two veg man, loves a stew, shepherd's pie, chicken, sausages, he likes soup, he'll eat most veg if it's cooked soft, and he won't touch fish of any kind, he says he had enough of it in the navy, so no fish, not even tinned tuna, I know it's supposed to be good for him but it's just not happening, and he's not a huge eater at night, he's always been a big breakfast and lunch person",
+        ),
+        (
+            "assistant",
+            "Breakfasts:\n\n**A.** Overnight oats\n**B.** Scrambled eggs on toast\n**C.** Greek yoghurt with berries",
+        ),
+        (
+            "user",
+            "I think B most mornings, he's always liked eggs and he can do scrambled in the microwave in a mug, I showed him once and he was weirdly delighted, and then maybe porridge at the weekend for a change, oh and about the sugar in his tea, I'd rather we avoided artificial sweeteners altogether if we can, he says they give him headaches and they taste of metal to him, so we'll just try to cut down the sugar gradually",
+        ),
+        ("assistant", "Good plan. A pudding now and then is fine."),
+        (
+            "user",
+            "these look great, quick question, what if he had a small pudding on a Sunday, would that be terrible, I'm not deciding anything I just want to know if it's off the table or not because he asks about it",
+        ),
+    ]);
+    assert_said(&found, "so no fish, not even tinned tuna", Kind::Rule);
+    assert_said(&found, "I think B most mornings", Kind::Decision);
+    assert!(
+        said(&found, "no fish").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+    assert!(said(&found, "not deciding anything").is_none(), "{found:?}");
+}

@@ -1014,10 +1014,12 @@ pub(super) fn prefers_against(lower: &str) -> bool {
 }
 
 /// Does a sentence (lower case) wish a thing were not done, a few words after "rather"
-/// ("I'd really rather the policy didn't name any vendor")?
+/// ("I'd really rather the policy didn't name any vendor", "I'd rather we avoided
+/// artificial sweeteners altogether")?
 fn rather_not_done(lower: &str) -> bool {
     const NOT: &[&str] = &[
-        "didn't", "doesn't", "don't", "wasn't", "weren't", "never", "not",
+        "didn't", "doesn't", "don't", "wasn't", "weren't", "never", "not", "avoid", "avoided",
+        "avoiding",
     ];
     let words: Vec<&str> = lower.split_whitespace().map(word).collect();
     words.iter().enumerate().any(|(at, w)| {
