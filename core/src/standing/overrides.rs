@@ -1134,8 +1134,16 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
 
 /// One of the other kind than `turn` that its own words name twice or more: "scratch the
 /// first person thing, it's close third on Ada" replaces "the narrator is Ada, in first
-/// person", read as a rule.
+/// person", read as a rule. Not when all that made it an override is a preference said
+/// with a pick ("Page at `> 1800` … I'd rather be early"): a rule of the same words ("…
+/// routes to tickets, never pages") stands.
 fn named_twice(found: &[Instruction], words: &[Words], turn: &Turn) -> Option<usize> {
+    let lower = crate::case::lowercase(turn.text);
+    if says_any(&lower, &["i'd rather", "we'd rather"])
+        && !is_override(&lower.replace("i'd rather", "").replace("we'd rather", ""))
+    {
+        return None;
+    }
     found
         .iter()
         .enumerate()

@@ -4564,3 +4564,33 @@ fn a_run_on_reply_keeps_its_pick_its_words_and_its_rules() {
     );
     assert!(said(&found, "not deciding anything").is_none(), "{found:?}");
 }
+
+#[test]
+fn a_preference_said_with_a_pick_takes_back_no_rule() {
+    let found = read(&[
+        (
+            "user",
+            "Help me write the alerting rules for our orders pipeline.",
+        ),
+        (
+            "assistant",
+            "Sure. What should page and what should open a ticket?",
+        ),
+        (
+            "user",
+            "Symptoms page. Anything cause-shaped (`cpu`, `heap`, GC pauses) routes to tickets, never pages.",
+        ),
+        (
+            "assistant",
+            "Freshness thresholds: page at 30 or 45 minutes, ticket at 20 or 35?",
+        ),
+        (
+            "user",
+            "Page at `orders_freshness_seconds > 1800`, ticket at `> 1200`. I'd rather be early while we learn the baseline. What `for:` would you use?",
+        ),
+    ]);
+    assert!(
+        said(&found, "routes to tickets, never pages").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+}
