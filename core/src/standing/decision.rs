@@ -1219,7 +1219,12 @@ pub(super) fn confirmed(question: &str) -> Option<&str> {
         .map(word)
         .find(|w| !LEADS.contains(w))
         .is_some_and(|w| matches!(w, "if" | "what" | "whether" | "suppose" | "say"));
-    let short = tag.len() <= 6 || (joined && tag.len() <= 14);
+    // "bump bulgogi to $13, it's still under 15 so we're good right?": a longer tag that
+    // ends asking for a yes.
+    let asks_a_yes = tag
+        .last()
+        .is_some_and(|w| matches!(word(w), "right" | "yeah" | "ok" | "okay" | "correct"));
+    let short = tag.len() <= 6 || ((joined || asks_a_yes) && tag.len() <= 14);
     // "signed shirt, worth about £150?": a figure guessed, asked after, not confirmed.
     let guesses = tag.windows(2).any(|pair| {
         matches!(

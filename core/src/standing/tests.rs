@@ -4594,3 +4594,33 @@ fn a_preference_said_with_a_pick_takes_back_no_rule() {
         "{found:?}"
     );
 }
+
+#[test]
+fn each_of_a_class_a_longer_yes_tag_and_an_emoji_before_a_question() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "Cups for the Americans, obviously, but every cup measure keeps its gram weight in brackets after it.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &["bump bulgogi to $13, it's still under 15 so we're good right?"],
+    );
+    assert_kind(None, &["I picked three colours, each one a shade of green"]);
+    let found = read(&[
+        (
+            "user",
+            "help me plan my food truck menu for the summer festival!!",
+        ),
+        (
+            "assistant",
+            "Love it! What equipment do you have on the truck?",
+        ),
+        (
+            "user",
+            "ok so also heads up — we have NO oven on the truck so everything has to come off the flat-top or the fryer, I've had people suggest baked stuff before and it's just not happening 🙃 what's the menu look like??",
+        ),
+    ]);
+    assert_said(&found, "we have NO oven on the truck", Kind::Rule);
+}

@@ -64,8 +64,12 @@ pub(super) fn before<'a>(lower: &'a str, clause: &str) -> Option<&'a str> {
         .map(str::trim_end)
 }
 
-/// Does a clause open with a quantifier or a preposition: no verb of its own?
+/// Does a clause open with a quantifier or a preposition: no verb of its own? Not one
+/// that says what each of a class does ([`each_does`]).
 pub(super) fn opens_a_fragment(clause: &str) -> bool {
+    if each_does(clause) {
+        return false;
+    }
     const OPENERS: &[&str] = &[
         "all", "every", "each", "some", "any", "no", "none", "nothing", "most", "of", "in", "on",
         "at", "for", "from", "with", "without", "by", "about", "like", "as", "after", "before",
@@ -75,6 +79,19 @@ pub(super) fn opens_a_fragment(clause: &str) -> bool {
         .split_whitespace()
         .next()
         .is_some_and(|w| OPENERS.contains(&w))
+}
+
+/// Does a clause say what each of a class does ("… but every cup measure keeps its gram
+/// weight in brackets", "each lot gets a number")? "Every" or "each" names one thing, so
+/// the first word in -s after it is its verb: a statement whole, not a fragment.
+pub(super) fn each_does(clause: &str) -> bool {
+    let words = bare_words(clause);
+    matches!(words.first(), Some(&("every" | "each")))
+        && words
+            .iter()
+            .skip(2)
+            .take(3)
+            .any(|w| w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("'s"))
 }
 
 /// The first clause that says more than an opener ("OK, we do the welcome dinner on
@@ -913,11 +930,17 @@ pub(super) fn sentences(text: &str) -> Vec<&str> {
     out
 }
 
+/// Words that open a question, however it is cased.
+const QUESTION_OPENERS: &[&str] = &[
+    "what", "what's", "whats", "how", "can", "could", "should", "where", "when", "which", "who",
+    "why", "any",
+];
+
 /// The sentences of one line of text: what ends at `.`, `!` or `?` before a space — not
 /// the dot of a title or an abbreviation ("a class gift for Ms. Alvarez", "e.g. Redis",
 /// "at 8 a.m. on the day") —
 /// with the emoji that close it ("by category please!! 🎁"), or at an emoji before a
-/// capital ("… on the bid sheets 🤫 Last year we had none").
+/// capital ("… on the bid sheets 🤫 Last year we had none") or a question.
 pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
     const ABBREVIATIONS: &[&str] = &[
         "mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "vs", "e.g", "i.e", "approx", "mt",
@@ -966,8 +989,13 @@ pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
             && !line[start..i].trim().is_empty()
             && {
                 let after = line[i..].trim_start_matches(|c: char| is_pictograph(c));
+                // Or before a question, however it is cased ("… it's just not happening 🙃
+                // what's the menu look like??").
+                let asks = after.split_whitespace().next().is_some_and(|w| {
+                    QUESTION_OPENERS.contains(&crate::case::lowercase(word(w)).as_str())
+                }) && after.contains('?');
                 after.starts_with(char::is_whitespace)
-                    && after.trim_start().starts_with(char::is_uppercase)
+                    && (after.trim_start().starts_with(char::is_uppercase) || asks)
             };
         if marked || pictured || i + 1 == bytes.len() {
             let end = if pictured {
