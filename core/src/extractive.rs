@@ -125,8 +125,12 @@ impl Extractive {
         let refs_line = (!refs.is_empty()).then(|| format!("Artifacts: {}", refs.join(" ")));
         let fixed = refs_line.as_deref().map_or(0, |l| Estimator.count(l) + 3) + LAYOUT_TOKENS;
         let mut order: Vec<usize> = (0..items.len()).collect();
-        order.sort_by(|&a, &b| {
-            (items[b].priority, items[a].position).cmp(&(items[a].priority, items[b].position))
+        order.sort_unstable_by(|&a, &b| {
+            (items[b].priority, items[a].position, a).cmp(&(
+                items[a].priority,
+                items[b].position,
+                b,
+            ))
         });
         // The estimate of each item's cost is close but not exact (counts round per
         // piece): choose, render, and choose again with less room if the answer came out
@@ -395,7 +399,7 @@ fn newest_errors_only(items: Vec<Item>) -> Vec<Item> {
     let mut errors: Vec<usize> = (0..items.len())
         .filter(|&i| items[i].heading == Heading::Errors)
         .collect();
-    errors.sort_by_key(|&i| std::cmp::Reverse(items[i].position));
+    errors.sort_unstable_by_key(|&i| (std::cmp::Reverse(items[i].position), i));
     let dropped: HashSet<usize> = errors.into_iter().skip(MAX_ERRORS).collect();
     items
         .into_iter()

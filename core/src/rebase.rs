@@ -192,7 +192,7 @@ pub fn within_limit(compactor: &Compactor, messages: &[Message]) -> Result<(), C
             tokens: m.tokens,
         })
         .collect();
-    offenders.sort_by_key(|o| std::cmp::Reverse(o.tokens));
+    Offender::largest_first(&mut offenders);
     Err(CompactError::ContextOverflow {
         tokens: assessment.total_tokens,
         limit: assessment.budget.absolute_limit,

@@ -281,7 +281,7 @@ mod tests {
             .into_iter()
             .map(|id| c.fact(id).1.to_owned())
             .collect();
-        texts.sort();
+        texts.sort_unstable();
         texts
     }
 

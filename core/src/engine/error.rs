@@ -22,6 +22,13 @@ pub struct Offender {
     pub tokens: u64,
 }
 
+impl Offender {
+    /// `offenders` largest first; those of equal size in the order they were said.
+    pub(crate) fn largest_first(offenders: &mut [Offender]) {
+        offenders.sort_by_key(|o| std::cmp::Reverse(o.tokens));
+    }
+}
+
 /// Why a run failed. In every case the caller's conversation is unchanged: use the
 /// messages you had.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

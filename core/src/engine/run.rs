@@ -572,7 +572,7 @@ impl Run {
                 tokens,
             })
             .collect();
-        offenders.sort_by_key(|o| std::cmp::Reverse(o.tokens));
+        Offender::largest_first(&mut offenders);
         CompactError::ContextOverflow {
             tokens,
             limit: self.compactor.budget.absolute_limit,

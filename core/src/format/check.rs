@@ -211,7 +211,7 @@ fn check_pairing(messages: &[&Message], out: &mut Vec<Violation>) {
 
 fn report_open(open: &mut HashMap<&str, usize>, out: &mut Vec<Violation>) {
     let mut left: Vec<_> = open.drain().collect();
-    left.sort();
+    left.sort_unstable();
     for (id, index) in left {
         out.push(violation(
             index,
