@@ -1239,7 +1239,7 @@ pub(super) fn confirmed(question: &str) -> Option<&str> {
 }
 
 /// A value stated, then accepted ("the start date they proposed is March 3, fine by me",
-/// "Thursday at 7 works for me").
+/// "Thursday at 7 works for me", "$12 for the bulgogi tacos, keep that").
 pub(super) fn accepts(lower: &str) -> bool {
     const ACCEPTING: &[&str] = &[
         "fine by me",
@@ -1251,6 +1251,10 @@ pub(super) fn accepts(lower: &str) -> bool {
         "okay with me",
         "i'm good with that",
         "i'm fine with that",
+        // "$12 for the bulgogi tacos, keep that": a value kept as it was put.
+        "keep that",
+        "keep it",
+        "keep those",
     ];
     let bare = lower.trim_end_matches(|c: char| !c.is_alphanumeric());
     let tagged = ACCEPTING.iter().any(|tag| {

@@ -178,6 +178,38 @@ fn dropped_label(said: &str) -> Option<String> {
     })
 }
 
+/// The number an override drops, named alone ("ok scratch the 6, let's do 4 mains" after
+/// "Let's do 6 items!").
+fn dropped_number(said: &str) -> Option<&str> {
+    const DROPS: &[&str] = &["scrap", "scratch", "ditch", "drop", "forget"];
+    let words: Vec<&str> = said
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .collect();
+    words.windows(3).find_map(|w| {
+        let number = if w[1].eq_ignore_ascii_case("the") {
+            w[2]
+        } else {
+            w[1]
+        };
+        (DROPS.iter().any(|d| w[0].eq_ignore_ascii_case(d))
+            && number.chars().all(|c| c.is_ascii_digit())
+            && !number.is_empty())
+        .then_some(number)
+    })
+}
+
+/// The newest standing decision that set the number an override drops ([`dropped_number`]).
+fn set_the_dropped_number(found: &[Instruction], said: &str, message: usize) -> Option<usize> {
+    let number = dropped_number(said)?;
+    found.iter().rposition(|i| {
+        i.kind == Kind::Decision
+            && i.superseded.is_none()
+            && i.message != message
+            && numbers(&i.text).iter().any(|n| n == number)
+    })
+}
+
 /// What an override that names what it replaces as an alternative ("… instead of X", "…
 /// rather than X"), not outright ("scratch X"), chooses over it: the last two words of
 /// substance before the mark. `None` when it names no alternative.
@@ -800,6 +832,12 @@ pub(super) fn take_back(
         })
     }) {
         // "Let's scrap B and open with the walk-in story instead" takes back "Let's do B."
+        found[at].superseded = Some(turn.message);
+        Some(at)
+    } else if let Some(at) = (turn.kind == Kind::Decision)
+        .then(|| set_the_dropped_number(found, said, turn.message))
+        .flatten()
+    {
         found[at].superseded = Some(turn.message);
         Some(at)
     } else if replaced(said).is_some() {

@@ -897,18 +897,24 @@ pub(super) fn orders_gently(lower: &str) -> bool {
 
 /// Does a clause tell what always happened ("we always had it the fourth of July
 /// weekend", "Mum always wanted the big table")? A habit of the past binds nothing now.
-/// ("Pretend it never existed" orders: "never" and a past form are not a habit.)
+/// ("Pretend it never existed" orders: "never" and a past form are not a habit.) Nor does
+/// what one has never done, said without its subject ("Never done a festival this big").
 pub(super) fn recalls_a_habit(clause: &str) -> bool {
     const PAST: &[&str] = &[
         "had", "did", "was", "were", "went", "got", "came", "made", "took", "gave", "said", "kept",
         "ran", "sat", "ate",
     ];
-    clause
-        .split_whitespace()
-        .map(word)
-        .collect::<Vec<_>>()
-        .windows(2)
-        .any(|pair| {
+    let words: Vec<&str> = clause.split_whitespace().map(word).collect();
+    let never_done = matches!(
+        words.as_slice(),
+        [
+            "never",
+            "done" | "been" | "seen" | "tried" | "had" | "used" | "run" | "worked" | "made",
+            ..
+        ]
+    );
+    never_done
+        || words.windows(2).any(|pair| {
             pair[0] == "always"
                 && (PAST.contains(&pair[1])
                     || (pair[1].len() > 4 && pair[1].ends_with("ed") && !pair[1].ends_with("eed")))

@@ -4624,3 +4624,42 @@ fn each_of_a_class_a_longer_yes_tag_and_an_emoji_before_a_question() {
     ]);
     assert_said(&found, "we have NO oven on the truck", Kind::Rule);
 }
+
+#[test]
+fn a_value_kept_then_bumped_a_number_scratched_and_an_experience_told() {
+    assert_kind(None, &["Never done a festival this big. HELP 🙏"]);
+    let found = read(&[
+        (
+            "user",
+            "help me plan a menu for my food truck at the summer festival!",
+        ),
+        ("assistant", "How many items do you want on the board?"),
+        (
+            "user",
+            "Let's do 6 items! how much should each thing cost??",
+        ),
+        (
+            "assistant",
+            "Bulgogi tacos $12, tofu tacos $10, fries $6, quesadilla $9.",
+        ),
+        ("user", "$12 for the bulgogi tacos, keep that"),
+        ("assistant", "Done. Anything else?"),
+        (
+            "user",
+            "ok scratch the 6, let's do 4 mains + 1 drink and that's it.",
+        ),
+        ("assistant", "Four mains and a drink it is."),
+        (
+            "user",
+            "bump bulgogi to $13, it's still under 15 so we're good right?",
+        ),
+    ]);
+    assert!(
+        said(&found, "Let's do 6 items!").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+    assert!(
+        said(&found, "$12 for the bulgogi tacos").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+}
