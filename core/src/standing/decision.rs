@@ -898,8 +898,8 @@ fn value_now(sentence: &str) -> bool {
 }
 
 /// Does it judge a named option the best ("I think Lessons and Carols on the third Sunday,
-/// at four o'clock, would be best")? Not what is best to do ("it would be best to ask"),
-/// nor asked.
+/// at four o'clock, would be best", "the shared mailbox sounds right")? Not what is best to
+/// do ("it would be best to ask"), nor asked.
 pub(super) fn judges_best(lower: &str) -> bool {
     const NOT_NAMES: &[&str] = &[
         "it",
@@ -923,6 +923,9 @@ pub(super) fn judges_best(lower: &str) -> bool {
         "would work best",
         "makes the most sense",
         "makes most sense",
+        // "I think the shared mailbox sounds right for both of them".
+        "sounds right",
+        "seems right",
     ]
     .iter()
     .find_map(|judged| lower.split_once(judged)) else {

@@ -4663,3 +4663,14 @@ fn a_value_kept_then_bumped_a_number_scratched_and_an_experience_told() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_named_option_that_sounds_right_is_picked() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "I think the shared mailbox sounds right for both of them, so we can all see if something's been dealt with.",
+        ],
+    );
+    assert_kind(None, &["that sounds right", "yeah sounds right"]);
+}
