@@ -152,16 +152,19 @@ pub(super) fn replaced(said: &str) -> Option<Vec<String>> {
     (!words.is_empty()).then_some(words)
 }
 
+/// The verbs that drop a choice named after them ("scrap B", "scratch the 6").
+const DROPS: &[&str] = &["scrap", "scratch", "ditch", "drop", "forget"];
+
 /// The label of an option an override drops ("Let's scrap B and open with …", "forget
 /// option 2"), as [`picked_label`] gives it.
 fn dropped_label(said: &str) -> Option<String> {
-    const DROPS: &[&str] = &["scrap", "scratch", "ditch", "drop", "forget", "skip"];
     let words: Vec<&str> = said
         .split_whitespace()
         .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
         .collect();
     words.windows(3).find_map(|w| {
-        if !DROPS.contains(&crate::case::lowercase(w[0]).as_str()) {
+        let verb = crate::case::lowercase(w[0]);
+        if !DROPS.contains(&verb.as_str()) && verb != "skip" {
             return None;
         }
         // "scrap B", "scrap b, go with (a)": not "scrap a …", "drop I …".
@@ -181,7 +184,6 @@ fn dropped_label(said: &str) -> Option<String> {
 /// The number an override drops, named alone ("ok scratch the 6, let's do 4 mains" after
 /// "Let's do 6 items!").
 fn dropped_number(said: &str) -> Option<&str> {
-    const DROPS: &[&str] = &["scrap", "scratch", "ditch", "drop", "forget"];
     let words: Vec<&str> = said
         .split_whitespace()
         .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
