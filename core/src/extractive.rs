@@ -125,7 +125,7 @@ impl Extractive {
         let refs_line = (!refs.is_empty()).then(|| format!("Artifacts: {}", refs.join(" ")));
         let fixed = refs_line.as_deref().map_or(0, |l| Estimator.count(l) + 3) + LAYOUT_TOKENS;
         let mut order: Vec<usize> = (0..items.len()).collect();
-        order.sort_unstable_by(|&a, &b| {
+        crate::sort::sort_by(&mut order, |&a, &b| {
             (items[b].priority, items[a].position, a).cmp(&(
                 items[a].priority,
                 items[b].position,
@@ -202,8 +202,7 @@ impl UsersWords {
             .filter(|e| e.role == "assistant")
             .flat_map(|e| crate::standing::subject_words(&e.text))
             .collect();
-        discussed.sort_unstable();
-        discussed.dedup();
+        crate::sort::sort_dedup(&mut discussed);
         UsersWords {
             instructions: instructions_in(said),
             discussed,
@@ -399,7 +398,7 @@ fn newest_errors_only(items: Vec<Item>) -> Vec<Item> {
     let mut errors: Vec<usize> = (0..items.len())
         .filter(|&i| items[i].heading == Heading::Errors)
         .collect();
-    errors.sort_unstable_by_key(|&i| (std::cmp::Reverse(items[i].position), i));
+    crate::sort::sort_by_key(&mut errors, |&i| std::cmp::Reverse(items[i].position));
     let dropped: HashSet<usize> = errors.into_iter().skip(MAX_ERRORS).collect();
     items
         .into_iter()
@@ -625,7 +624,7 @@ fn render(items: &[Item], chosen: &[bool], refs_line: Option<&str>) -> String {
             .filter(|(item, keep)| **keep && item.heading == heading)
             .map(|(item, _)| item)
             .collect();
-        section.sort_by_key(|item| item.position);
+        crate::sort::sort_by_key(&mut section, |item| item.position);
         let mut lines: Vec<&str> = section.iter().map(|i| i.text.as_str()).collect();
         if heading == Heading::Facts {
             lines.extend(refs_line);

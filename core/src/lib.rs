@@ -73,7 +73,7 @@
 //!
 //! | floor | modules |
 //! |---|---|
-//! | ground: plain data | [`message`], [`task`], [`level`], [`hash`], `case`, [`summary`], [`catalog`], [`budget`], [`config`], [`policy`] |
+//! | ground: plain data | [`message`], [`task`], [`level`], [`hash`], `case`, [`summary`], [`catalog`], [`budget`], [`config`], [`policy`], `sort` |
 //! | counting | [`tokens`] |
 //! | formats | [`format`](mod@format) |
 //! | knowing facts | [`facts`], [`action`], [`standing`], [`trail`], [`retention`], [`receipt`], [`prompt`], [`extractive`] |
@@ -137,6 +137,7 @@ pub mod replay;
 pub mod retention;
 pub mod segment;
 pub mod select;
+mod sort;
 pub mod standing;
 pub mod summary;
 pub mod task;

@@ -137,9 +137,9 @@ pub fn lost_facts(before: &[Message], after: &[Message]) -> LostFacts {
             entry.examples.push(text);
         }
     }
-    receipt
-        .kinds
-        .sort_by_key(|k| FactKind::ALL.iter().position(|all| *all == k.kind));
+    crate::sort::sort_by_key(&mut receipt.kinds, |k| {
+        FactKind::ALL.iter().position(|all| *all == k.kind)
+    });
     receipt
 }
 

@@ -281,7 +281,7 @@ mod tests {
             .into_iter()
             .map(|id| c.fact(id).1.to_owned())
             .collect();
-        texts.sort_unstable();
+        crate::sort::sort(&mut texts);
         texts
     }
 

@@ -297,7 +297,7 @@ impl Trail {
     /// each), in the order they were said.
     pub fn excerpts_within(&self, budget: u64, count: &dyn Fn(&str) -> u64) -> Vec<&str> {
         let mut chosen = self.choose("", budget, count);
-        chosen.sort_unstable_by_key(|&i| (self.excerpts[i].position, i));
+        crate::sort::sort_by_key(&mut chosen, |&i| (self.excerpts[i].position, i));
         chosen
             .into_iter()
             .map(|i| self.excerpts[i].text.as_str())
@@ -346,7 +346,7 @@ impl Trail {
         let actions = &mut self.subjects[subject].actions;
         if !actions.contains(&action) {
             actions.push(action);
-            actions.sort_unstable();
+            crate::sort::sort(actions);
         }
     }
 
@@ -857,7 +857,7 @@ impl Trail {
         }
         let mut subjects: Vec<(usize, Vec<usize>)> = by_subject.into_iter().collect();
         for (_, excerpts) in &mut subjects {
-            excerpts.sort_unstable_by_key(|&i| (self.excerpts[i].position, i));
+            crate::sort::sort_by_key(excerpts, |&i| (self.excerpts[i].position, i));
         }
         let newest = |excerpts: &[usize]| {
             excerpts
@@ -866,7 +866,7 @@ impl Trail {
                 .max()
                 .unwrap_or(0)
         };
-        subjects.sort_unstable_by(|(a, ea), (b, eb)| {
+        crate::sort::sort_by(&mut subjects, |(a, ea), (b, eb)| {
             self.subjects[*b]
                 .touched
                 .cmp(&self.subjects[*a].touched)

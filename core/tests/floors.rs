@@ -15,7 +15,7 @@ const FLOORS: &[(&str, &[&str])] = &[
         "ground: plain data",
         &[
             "message", "task", "level", "hash", "case", "summary", "catalog", "budget", "config",
-            "policy",
+            "policy", "sort",
         ],
     ),
     ("counting", &["tokens"]),

@@ -25,7 +25,7 @@ pub struct Offender {
 impl Offender {
     /// `offenders` largest first; those of equal size in the order they were said.
     pub(crate) fn largest_first(offenders: &mut [Offender]) {
-        offenders.sort_by_key(|o| std::cmp::Reverse(o.tokens));
+        crate::sort::sort_by_key(offenders, |o| std::cmp::Reverse(o.tokens));
     }
 }
 

@@ -413,7 +413,7 @@ impl Run {
         mut replacements: Vec<(Vec<usize>, Message)>,
         accountant: &TokenAccountant,
     ) -> Vec<(Vec<usize>, Message)> {
-        replacements.sort_by_key(|(replace, _)| replace.first().copied());
+        crate::sort::sort_by_key(&mut replacements, |(replace, _)| replace.first().copied());
         // What each summary saves: tokens, and messages.
         let savings: Vec<(u64, usize)> = replacements
             .iter()

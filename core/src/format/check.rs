@@ -144,7 +144,7 @@ pub fn check(format: Format, messages: &[Message]) -> Result<(), Vec<Violation>>
     for violation in &mut violations {
         violation.index = kept[violation.index];
     }
-    violations.sort_by_key(|v| v.index);
+    crate::sort::sort_by_key(&mut violations, |v| v.index);
     if violations.is_empty() {
         Ok(())
     } else {
@@ -211,7 +211,7 @@ fn check_pairing(messages: &[&Message], out: &mut Vec<Violation>) {
 
 fn report_open(open: &mut HashMap<&str, usize>, out: &mut Vec<Violation>) {
     let mut left: Vec<_> = open.drain().collect();
-    left.sort_unstable();
+    crate::sort::sort(&mut left);
     for (id, index) in left {
         out.push(violation(
             index,

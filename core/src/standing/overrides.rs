@@ -644,16 +644,14 @@ pub(super) fn about<'a>(
             picked = Some(index);
         }
     }
-    words.sort_unstable();
-    words.dedup();
+    crate::sort::sort_dedup(&mut words);
     (words, picked)
 }
 
 /// How many distinct words `a` and `b` both hold.
 fn distinct_shared(a: &[String], b: &[String]) -> usize {
     let mut common: Vec<&String> = a.iter().filter(|w| b.contains(w)).collect();
-    common.sort_unstable();
-    common.dedup();
+    crate::sort::sort_dedup(&mut common);
     common.len()
 }
 
@@ -680,8 +678,7 @@ pub(super) fn restates(found: &[Instruction], words: &[Words], subject: &[String
             let mut mine: Vec<&String> = subject.iter().collect();
             let mut theirs: Vec<&String> = w.said.iter().collect();
             for words in [&mut mine, &mut theirs] {
-                words.sort_unstable();
-                words.dedup();
+                crate::sort::sort_dedup(words);
             }
             let common = mine.iter().filter(|m| theirs.contains(m)).count();
             common >= 2 && common * 2 >= mine.len().min(theirs.len())
@@ -1319,8 +1316,7 @@ fn changed(new: &[Value], old: &[Value]) -> usize {
         .filter(|n| old.iter().any(|o| o.kind == n.kind) && !old.iter().any(|o| o == *n))
         .map(|n| n.kind.as_str())
         .collect();
-    kinds.sort_unstable();
-    kinds.dedup();
+    crate::sort::sort_dedup(&mut kinds);
     kinds.len()
 }
 

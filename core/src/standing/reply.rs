@@ -20,8 +20,7 @@ impl Discussed {
                     self.words.extend(subject_words(&earlier.text()));
                 }
             }
-            self.words.sort_unstable();
-            self.words.dedup();
+            crate::sort::sort_dedup(&mut self.words);
             self.read_up_to = index;
         }
         &self.words

@@ -84,7 +84,7 @@ pub(super) fn check_responses(messages: &[&Message], out: &mut Vec<Violation>) {
         .into_iter()
         .filter(|(_, index)| *index < pending_from)
         .collect();
-    left.sort_unstable_by_key(|&(id, index)| (index, id));
+    crate::sort::sort_by_key(&mut left, |&(id, index)| (index, id));
     for (id, index) in left {
         out.push(violation(
             index,
