@@ -170,6 +170,11 @@ pub(super) const DECISION_IDIOMS: &[&str] = &[
     "let's pivot",
     "we're going to",
     "we are going to",
+    // "Therefore we change it to 'rent excluding service charges' everywhere".
+    "we change it to",
+    "we'll change it to",
+    "we're changing it to",
+    "we changed it to",
 ];
 
 /// Words that move the conversation along, not choose within it ("Let's keep going",
@@ -1736,6 +1741,29 @@ pub(super) fn gives_a_part_to(text: &str) -> bool {
             && !is_number(&rest[verb.len()])
             && !rest.iter().any(|w| HOW_WELL.contains(&w.as_str()))
     })
+}
+
+/// Does a sentence say what is taken for a thing it names first ("And for Kaltmiete we
+/// take simply 'basic rent'", "for the logo I take the blue one")? Not a habit ("for
+/// lunch we take turns", "for the pain I take ibuprofen"): what is taken is named.
+pub(super) fn takes_for_a_thing(lower: &str) -> bool {
+    let Some((before, taken)) = [" we take ", " i take "]
+        .iter()
+        .find_map(|verb| lower.split_once(verb))
+    else {
+        return false;
+    };
+    let taken = bare_words(taken.split([',', ';']).next().unwrap_or(taken));
+    let thing = before
+        .rsplit_once("for ")
+        .map(|(_, thing)| bare_words(thing));
+    thing.is_some_and(|thing| (1..=4).contains(&thing.len()))
+        && !taken.is_empty()
+        && !matches!(
+            taken[0],
+            "turns" | "care" | "it" | "a" | "some" | "ibuprofen"
+        )
+        && taken.len() <= 8
 }
 
 /// Does a sentence announce the choice it states after a colon ("So we've changed it: £10

@@ -127,49 +127,7 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     }
     // A rule may be one clause of the sentence: "I don't own a mixer, so don't suggest
     // anything that needs one."
-    let rule = clauses(&lower).any(|clause| {
-        if deduces(clause) || recalls_a_habit(clause) {
-            return false;
-        }
-        // "I think anything in Latin should have a translation", "I should also say that
-        // the narrative must remain within 2,500 words": the rule, said gently.
-        let clause = past_a_lead_in(clause);
-        // A clause that continues a sentence and opens with a quantifier or a
-        // preposition is a fragment ("I picked three colours, all some shade of green";
-        // "… of all places"; "… but no structure"), not an order, unless a strong mark
-        // makes it one.
-        // So is a few words that open with one ("Nothing perfect, just a sanity check"),
-        // unless they forbid a thing ("No peanuts", "keep it clean — no swearing"), not
-        // say what is missing ("… a rough premise but no structure").
-        let forbids = forbids_here(&lower, clause);
-        let fragment = opens_a_fragment(clause)
-            && !forbids
-            && (continues(&lower, clause) || clause.split_whitespace().count() < 4);
-        // "(2am his time, as always)": as usual, no rule.
-        let strong = (says_any(clause, STRONG_RULE_MARKS)
-            && (!clause.contains("as always")
-                || says_any(&clause.replace("as always", ""), STRONG_RULE_MARKS)))
-            || (says_any(clause, LETS_NOT) && !paces(clause))
-            || keeps_to(clause);
-        let ordered = is_imperative(clause)
-            || addresses_the_work(clause)
-            || reported_order(clause).is_some_and(is_imperative)
-            || bounds_itself(clause);
-        let marked = marks_a_rule(clause);
-        ((strong || (marked && !fragment)) && ordered)
-            || binds(clause)
-            || keeps_to(clause)
-            || abstains(clause)
-            || prohibits(clause)
-            || bounds_a_class(clause)
-            || sets_a_deadline(clause)
-            || asks_everywhere(clause)
-            || sets_the_replies(clause)
-            || only_this(clause)
-            || leaves_out(clause)
-            || stays_so(clause)
-            || someone_dislikes(clause)
-    });
+    let rule = clauses(&lower).any(|clause| clause_orders(&lower, clause));
     let contrast = orders_with_contrast(&lower);
     // "customer emails stay out of the feature tables, full stop": stressed as it ends.
     let stressed = stressed_at_its_end(&lower) || requires_bare(&lower);
@@ -182,6 +140,53 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         || labels_a_rule(&lower)
         || orders_gently(&lower))
     .then_some(Kind::Rule)
+}
+
+/// Does a clause of a sentence (`lower`, in lower case) give an order that holds: marked
+/// and said as an order, or in one of the forms a rule takes whatever marks it?
+fn clause_orders(lower: &str, clause: &str) -> bool {
+    if deduces(clause) || recalls_a_habit(clause) {
+        return false;
+    }
+    // "I think anything in Latin should have a translation", "I should also say that
+    // the narrative must remain within 2,500 words": the rule, said gently.
+    let clause = past_a_lead_in(clause);
+    // A clause that continues a sentence and opens with a quantifier or a
+    // preposition is a fragment ("I picked three colours, all some shade of green";
+    // "… of all places"; "… but no structure"), not an order, unless a strong mark
+    // makes it one.
+    // So is a few words that open with one ("Nothing perfect, just a sanity check"),
+    // unless they forbid a thing ("No peanuts", "keep it clean — no swearing"), not
+    // say what is missing ("… a rough premise but no structure").
+    let forbids = forbids_here(lower, clause);
+    let fragment = opens_a_fragment(clause)
+        && !forbids
+        && (continues(lower, clause) || clause.split_whitespace().count() < 4);
+    // "(2am his time, as always)": as usual, no rule.
+    let strong = (says_any(clause, STRONG_RULE_MARKS)
+        && (!clause.contains("as always")
+            || says_any(&clause.replace("as always", ""), STRONG_RULE_MARKS)))
+        || (says_any(clause, LETS_NOT) && !paces(clause))
+        || keeps_to(clause);
+    let ordered = is_imperative(clause)
+        || addresses_the_work(clause)
+        || reported_order(clause).is_some_and(is_imperative)
+        || bounds_itself(clause);
+    let marked = marks_a_rule(clause);
+    ((strong || (marked && !fragment)) && ordered)
+        || binds(clause)
+        || keeps_to(clause)
+        || abstains(clause)
+        || prohibits(clause)
+        || bounds_a_class(clause)
+        || sets_a_deadline(clause)
+        || asks_everywhere(clause)
+        || sets_the_replies(clause)
+        || only_this(clause)
+        || leaves_out(clause)
+        || stays_so(clause)
+        || someone_dislikes(clause)
+        || sets_the_units(clause)
 }
 
 /// Does a clause set the form of the assistant's answers ("please answer me with short
@@ -234,7 +239,9 @@ fn asks_everywhere(clause: &str) -> bool {
 
 /// Does a sentence hold a mark of a choice ([`DECISION_MARKS`])? Not "instead of" in what
 /// the user does not want ("I don't want MLflow to become the source of truth instead of
-/// the parquet files": a preference, a rule).
+/// the parquet files": a preference, a rule), nor "instead of" / "rather than" in what
+/// holds from now on ("this applies to everything we write from now on: please say 'kids
+/// and grown-ups' instead of 'children and parents'": a rule's contrast).
 fn marks_a_choice(lower: &str) -> bool {
     const AGAINST: &[&str] = &[
         "i don't want",
@@ -242,8 +249,11 @@ fn marks_a_choice(lower: &str) -> bool {
         "i do not want",
         "we do not want",
     ];
+    const HOLDS: &[&str] = &["from now on", "from here on", "going forward", "always"];
     DECISION_MARKS.iter().any(|mark| {
-        contains_phrase(lower, mark) && (*mark != "instead of" || !says_any(lower, AGAINST))
+        contains_phrase(lower, mark)
+            && (*mark != "instead of" || !says_any(lower, AGAINST))
+            && (!matches!(*mark, "instead of" | "rather than") || !says_any(lower, HOLDS))
     })
 }
 
@@ -275,6 +285,7 @@ fn says_a_choice(text: &str, lower: &str) -> bool {
         || replaces
         || now_doing
         || plans_instead(lower)
+        || takes_for_a_thing(lower)
         || settles_in_short(lower)
         // "Keep Harborview, but move the gala to Friday, November 14": a change, with what
         // stays.
@@ -617,6 +628,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
         let overriding = kinds.iter().any(|(_, sentence)| is_override(sentence));
         // The words of the whole message, for an override whose own words name nothing.
         let around = subject_words(&text);
+        let listed = text.trim().contains('\n');
         // `said`: the sentences that make it an instruction, which tell what it is about.
         let mut add = |kind: Kind, text: &str, said: &str, override_said: bool| {
             let kind = kind_as_said(kind, &found, &words, text, index);
@@ -647,7 +659,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             }
             found.push(Instruction {
                 kind,
-                text: unbulleted(text).to_owned(),
+                text: as_written(text, listed).to_owned(),
                 overrides,
                 replaced,
                 superseded: None,
@@ -1243,6 +1255,7 @@ fn required_items(text: &str) -> Vec<&str> {
         "hard limit",
         "guidelines",
         "conditions",
+        "conventions",
     ];
     let mut items = Vec::new();
     let mut under = false;
@@ -1250,7 +1263,8 @@ fn required_items(text: &str) -> Vec<&str> {
         let trimmed = line.trim();
         let listed =
             trimmed.starts_with(|c: char| matches!(c, '-' | '*' | '•') || c.is_ascii_digit());
-        if under && listed {
+        // "- can you sketch the folder layout?": a question under them asks, it is no rule.
+        if under && listed && !trimmed.ends_with('?') {
             items.push(trimmed);
         } else if trimmed.ends_with(':') {
             let lower = crate::case::lowercase(trimmed);
@@ -1260,6 +1274,17 @@ fn required_items(text: &str) -> Vec<&str> {
         }
     }
     items
+}
+
+/// An instruction's words as the block writes them: a list item's without its bullet or
+/// number; but the number a one-line reply opens with is its pick ("2. ray noble, bowlly,
+/// that sort."), not a list's, and stays.
+fn as_written(text: &str, listed: bool) -> &str {
+    if listed || !text.starts_with(|c: char| c.is_ascii_digit()) {
+        unbulleted(text)
+    } else {
+        text
+    }
 }
 
 /// A list item's words without its bullet or number ("- nothing over 60k miles", "2) no

@@ -142,7 +142,8 @@ pub(crate) fn reacts(lower: &str) -> bool {
 }
 
 /// "Hand limit: 7 wins", "cutover: sunday night, 23:00 start": a label the conversation
-/// spoke of, then its value.
+/// spoke of, then its value. Not what someone else wants of it ("preshow: director wants
+/// 'period'"), a wish told.
 pub(super) fn labels_a_value(lower: &str, spoke_of: &impl Fn(&[&str]) -> bool) -> bool {
     let Some((label, value)) = lower.split_once(": ") else {
         return false;
@@ -157,6 +158,10 @@ pub(super) fn labels_a_value(lower: &str, spoke_of: &impl Fn(&[&str]) -> bool) -
         && (1..=12).contains(&value.split_whitespace().count())
         && !measures(value)
         && !says_any(value, UNSURE)
+        && !matches!(
+            value.split_whitespace().map(word).nth(1),
+            Some("wants" | "wanted" | "asked" | "says" | "said" | "thinks")
+        )
 }
 
 /// Words that leave a question open ("labeled data: sort of", "on failure: depends").
@@ -343,25 +348,42 @@ pub(super) fn names_an_option(lower: &str, spoke_of: &impl Fn(&[&str]) -> bool) 
 }
 
 /// Words that close a label for what a turn turns to ("dues question.", "other thing,",
-/// "quick update:").
+/// "quick update:", "ASM news.").
 const TOPIC_WORDS: &[&str] = &[
     "question",
     "questions",
     "thing",
     "things",
     "update",
+    "news",
     "issue",
     "topic",
     "note",
 ];
 
 /// Does it name a thing, then what happened to it ("quotes came back.", "the build went
-/// green")? News, not a choice.
+/// green", "bluetooth died mid dress")? News, not a choice.
 pub(super) fn tells_what_happened(lower: &str) -> bool {
     lower.split_whitespace().map(word).nth(1).is_some_and(|w| {
         matches!(
             w,
-            "came" | "went" | "got" | "said" | "ran" | "took" | "made" | "sent" | "fell"
+            "came"
+                | "went"
+                | "got"
+                | "said"
+                | "ran"
+                | "took"
+                | "made"
+                | "sent"
+                | "fell"
+                | "died"
+                | "broke"
+                | "crashed"
+                | "failed"
+                | "stopped"
+                | "froze"
+                | "quit"
+                | "happened"
         )
     })
 }
@@ -645,15 +667,18 @@ pub(super) fn leads_with_a_letter(sentence: &str) -> Option<char> {
 }
 
 /// The number a reply opens with as its pick, then what it says of it ("3, Kowalski",
-/// "1) the kids' table", "ok 2 for sure, subway is so much cooler"): one digit, then a
-/// comma, a parenthesis or the words that settle it.
+/// "1) the kids' table", "ok 2 for sure, subway is so much cooler", "2. ray noble, that
+/// sort."): one digit, then a comma, a parenthesis, a dot that ends it, or the words that
+/// settle it.
 fn leads_with_a_number(sentence: &str) -> Option<usize> {
     let rest = past_opener(sentence);
     let mut chars = rest.chars();
     let digit = chars.next()?.to_digit(10)?;
     let after = chars.as_str();
-    (after.starts_with([',', ')']) || (after.starts_with(' ') && settles_the_pick(after)))
-        .then_some(digit as usize)
+    (after.starts_with([',', ')'])
+        || after.trim_end() == "."
+        || (after.starts_with(' ') && settles_the_pick(after)))
+    .then_some(digit as usize)
 }
 
 /// Do the words after a pick's letter or number settle it ("C for now — explicit list",
@@ -721,14 +746,18 @@ pub(super) fn picks_by_place(sentence: &str) -> bool {
 }
 
 /// Is a sentence a pick that names nothing but a place or a label ("The second one.",
-/// "Option 2", "b) it is.", "C then.")? What it picked is said only by the sentence after
-/// it, if any.
+/// "Option 2", "b) it is.", "C then.", "2.")? What it picked is said only by the sentence
+/// after it, if any.
 pub(super) fn picks_only_a_place(sentence: &str) -> bool {
     let lower = crate::case::lowercase(sentence);
     // "ooh number 1!!!": past what it opens with.
     let lower = past_opener(&lower);
     let words = bare_words(lower);
     let by_label = match words.as_slice() {
+        // "B." or "2." alone: the label, its dot, nothing else.
+        [label] if lower.trim_end().ends_with('.') => {
+            label.len() == 1 && label.chars().all(|c| c.is_ascii_alphanumeric())
+        }
         [label, rest @ ..] => {
             label.len() == 1
                 && !matches!(*label, "i" | "a")

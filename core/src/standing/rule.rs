@@ -921,6 +921,52 @@ pub(super) fn recalls_a_habit(clause: &str) -> bool {
         })
 }
 
+/// Does a clause give the units or the form a kind of thing is always written in, with no
+/// verb ("Distances in nautical miles and times in UTC", "oven temperatures in
+/// Fahrenheit, rounded to 5")? One or two words naming things, "in", then a unit.
+pub(super) fn sets_the_units(clause: &str) -> bool {
+    const UNITS: &[&str] = &[
+        "utc",
+        "gmt",
+        "metric",
+        "imperial",
+        "celsius",
+        "fahrenheit",
+        "nautical",
+        "miles",
+        "km",
+        "kilometres",
+        "kilometers",
+        "grams",
+        "kg",
+        "ounces",
+        "euros",
+        "eur",
+        "dollars",
+        "usd",
+        "gbp",
+        "sterling",
+        "24-hour",
+        "24h",
+        "iso",
+    ];
+    // Each part: one or two words naming things, "in", the unit, nothing else of note.
+    clause.split(" and ").all(|part| {
+        let words = bare_words(part);
+        match words.as_slice() {
+            [things, "in", unit, rest @ ..] | [_, things, "in", unit, rest @ ..] => {
+                things.len() > 3
+                    && things.ends_with('s')
+                    && UNITS.contains(unit)
+                    && rest.iter().all(|w| {
+                        UNITS.contains(w) || matches!(*w, "please" | "throughout" | "everywhere")
+                    })
+            }
+            _ => false,
+        }
+    })
+}
+
 /// Does a clause forbid ("no personal data may leave the EU", "nothing can be deleted
 /// by hand")?
 pub(super) fn prohibits(clause: &str) -> bool {
@@ -1012,6 +1058,7 @@ pub(super) const NOT_DOING: &[&str] = &[
 /// Does the user say what they and theirs never do ("We don't do hikes over 3 miles",
 /// "we don't touch the emergency fund for anything non-emergency", "I never eat after
 /// 8")? A house rule, said as a habit — not what they do not know, think, have or did.
+/// Or what they will not have happen ("I'll not have BST muddling the tide tables").
 pub(super) fn abstains(clause: &str) -> bool {
     let words: Vec<&str> = first_words(clause).into_iter().map(word).collect();
     // At the clause's start, or after an "and" ("we have $9k in an emergency fund and we
@@ -1019,6 +1066,12 @@ pub(super) fn abstains(clause: &str) -> bool {
     (0..words.len())
         .filter(|&at| at == 0 || words[at - 1] == "and")
         .any(|at| {
+            if let ["i'll" | "we'll", "not", "have", _, doing, ..]
+            | ["i" | "we", "won't", "have", _, doing, ..]
+            | ["i" | "we", "will" | "shall", "not", "have", _, doing, ..] = &words[at..]
+            {
+                return doing.ends_with("ing");
+            }
             let verb = match &words[at..] {
                 [
                     "we" | "i",

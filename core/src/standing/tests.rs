@@ -4674,3 +4674,88 @@ fn a_named_option_that_sounds_right_is_picked() {
     );
     assert_kind(None, &["that sounds right", "yeah sounds right"]);
 }
+
+#[test]
+fn a_pick_by_its_number_or_letter_alone_takes_the_words_after_it() {
+    let listed = "Options:\n1. Jazz standards\n2. British dance bands of the 30s: Ray Noble, Al Bowlly\n3. Palm court strings\n\nWhich suits?";
+    let found = reply_to(
+        listed,
+        "2. ray noble, bowlly, that sort. venue has PPL already.",
+    );
+    assert_said(&found, "2. ray noble, bowlly, that sort.", Kind::Decision);
+    let lettered =
+        "A) Recorded bell.\nB) Live bell rung offstage.\nC) Live with a recorded backup.";
+    let found = reply_to(lettered, "B. live bell, ASM rings it, she's SL anyway.");
+    assert_said(&found, "B. live bell, ASM rings it", Kind::Decision);
+}
+
+#[test]
+fn news_a_wish_told_and_a_label_settle_nothing() {
+    let found = read(&[
+        (
+            "user",
+            "doing the SQ plot for our play. preshow music, doorbell, phone.",
+        ),
+        (
+            "assistant",
+            "Draft list: SQ 1 preshow music, SQ 2 doorbell, SQ 3 phone. A laptop into the hall PA \
+             is safest; a Bluetooth speaker is the usual weak spot.",
+        ),
+        (
+            "user",
+            "dunno. ask me again after tech. preshow: director wants 'period'. whats out there",
+        ),
+        (
+            "assistant",
+            "Period preshow music: 1920s dance bands. The Bluetooth speaker is the weak spot.",
+        ),
+        (
+            "user",
+            "bluetooth died mid dress on Calendar Girls, so yes i know. whats the workaround",
+        ),
+        ("assistant", "A wired connection. The ASM could help too."),
+        ("user", "ASM news. whats the plan for tech"),
+    ]);
+    assert!(found.iter().all(|i| i.message == 0), "{found:?}");
+}
+
+#[test]
+fn a_contrast_that_holds_from_now_on_is_a_rule() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "One thing about wording though, and this applies to everything we write from now on: please say \"kids and grown-ups\" instead of \"children and parents\"!",
+            "Distances in nautical miles and times in UTC, if you please; I'll not have BST muddling the tide tables again.",
+            "Oven temperatures in Fahrenheit, rounded to the nearest 5.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Therefore we change it to 'rent excluding service charges (Kaltmiete)' everywhere, please.",
+            "And for Kaltmiete we take simply 'basic rent', I think this is the most easy for him.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "just me and Jordan 💕 that way no drama about which bridesmaid's bf gets to sit up there lmao.",
+            "prices in euros went up again last month.",
+            "for lunch we take turns",
+        ],
+    );
+}
+
+#[test]
+fn the_items_under_conventions_are_rules_but_a_question_among_them_is_not() {
+    let found = read(&[
+        ("user", "help me move our SQL scripts to dbt."),
+        ("assistant", "Sure. Where do we start?"),
+        (
+            "user",
+            "ok. conventions before anyone writes a model:\n- naming is `stg_<source>__<entity>`, all lowercase\n- can you sketch the folder layout?",
+        ),
+    ]);
+    assert_said(&found, "naming is `stg_<source>__<entity>`", Kind::Rule);
+    assert!(said(&found, "folder layout").is_none(), "{found:?}");
+}

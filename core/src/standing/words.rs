@@ -739,7 +739,9 @@ pub(super) fn is_imperative(lower: &str) -> bool {
                         | "round"
                 )
             }));
+    // "just me and Jordan": an object pronoun opens who, not an order.
     if SUBJECTS.contains(&first)
+        || matches!(first, "me" | "us" | "him" | "them")
         || gone_by
         || INTERJECTIONS.contains(&first)
         || possessive
