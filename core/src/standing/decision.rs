@@ -931,9 +931,16 @@ pub(super) fn judges_best(lower: &str) -> bool {
         // "I think the shared mailbox sounds right for both of them".
         "sounds right",
         "seems right",
+        // "Founder Fuel is the one, it's punchy": where the clause ends, not "… is the one
+        // who decides".
+        "is the one",
     ]
     .iter()
-    .find_map(|judged| lower.split_once(judged)) else {
+    .find_map(|judged| {
+        let (named, rest) = lower.split_once(judged)?;
+        (*judged != "is the one" || rest.is_empty() || rest.starts_with([',', '.', '!', ';']))
+            .then_some((named, rest))
+    }) else {
         return false;
     };
     let named = named.trim();

@@ -106,6 +106,9 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         return None;
     } else if let Some(kind) = after_its_topic(&lower) {
         return Some(kind);
+    } else if let Some(kind) = past_a_change(&lower).and_then(kind_of) {
+        // "So we change, we use 'homemade' everywhere": the change announced, then what.
+        return Some(kind);
     }
     let idiom = says_a_choice(text, &lower) || set_anew_now(text);
     let wonders = wonders(&lower);
@@ -379,6 +382,23 @@ fn edits_a_passage(lower: &str) -> bool {
     })
 }
 
+/// What a sentence (lower case) says after announcing a change in a few words and a
+/// comma ("so we change, we use 'homemade' everywhere", "change of plan, we drive").
+fn past_a_change(lower: &str) -> Option<&str> {
+    let start = ["so ", "ok so ", "ok ", "okay "]
+        .iter()
+        .find_map(|opener| lower.strip_prefix(opener))
+        .unwrap_or(lower);
+    [
+        "we change, ",
+        "we change it, ",
+        "change of plan, ",
+        "new plan, ",
+    ]
+    .iter()
+    .find_map(|turn| start.strip_prefix(turn))
+}
+
 /// The kind of the order of a sentence that names what it is for first ("for the candles
 /// make it 8 not 5", "actually, for the venue use the barn"): what follows the topic, when
 /// it is an order. `lower` is lower case.
@@ -635,22 +655,21 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             let (about, offer) = about(kind, said, index, || {
                 offers.get_or_init(|| offers_in(messages, &is_output))
             });
-            let subject = naming(said, subject_words(said));
+            let list = lettered_list_before(messages, index, text);
+            let read = Words::read(text, about, said, (offer, list));
             let overrides = !found.is_empty()
                 && (override_said
-                    || (kind == Kind::Decision && decides_again(&found, &words, said, &subject)));
+                    || (kind == Kind::Decision && decides_again(&found, &words, said, &read)));
             let mut replaced = None;
             if overrides {
                 let head = override_head(said);
                 let turn = Turn {
                     message: index,
                     kind,
-                    about: &about,
-                    said: &subject,
+                    read: &read,
                     head: &head,
                     around: &around,
                     values: &values_of(said),
-                    offer,
                     text,
                     points_back: refers_back(text),
                 };
@@ -665,7 +684,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
                 superseded: None,
                 message: index,
             });
-            words.push(Words::read(text, about, subject, offer));
+            words.push(read);
         };
         if stands_whole(&text, &kinds, overriding) {
             let decides = kinds.iter().any(|(k, _)| *k == Kind::Decision);

@@ -30,6 +30,7 @@ pub(super) const OVERRIDE_MARKS: &[&str] = &[
     "replace",
     "switch to",
     "switching to",
+    "so we change",
     "change it to",
     "changing it to",
     "changed it to",
@@ -457,24 +458,28 @@ pub(super) struct Words {
     pub(super) offer: Option<usize>,
     /// The label of the option it picked by label, if one ([`picked_label`]).
     pub(super) label: Option<String>,
+    /// The message whose lettered list that label picks from ([`lettered_list_before`]).
+    pub(super) list: Option<usize>,
 }
 
 impl Words {
     /// The words of an instruction read in the conversation: `text` as it stands, what it
-    /// is about (with the `offer` it picked from) and its sentences' words (`said`).
+    /// is about (with the `offer` it picked from), its sentences' words (of `said`) and
+    /// the message whose lettered list it picks from (`list`).
     pub(super) fn read(
         text: &str,
         about: Vec<String>,
-        said: Vec<String>,
-        offer: Option<usize>,
+        said: &str,
+        (offer, list): (Option<usize>, Option<usize>),
     ) -> Self {
         Words {
             about,
-            said,
+            said: naming(said, subject_words(said)),
             own: naming(text, subject_words(text)),
             values: values_of(text),
             offer,
             label: picked_label(text),
+            list,
         }
     }
 
@@ -488,6 +493,7 @@ impl Words {
             values: values_of(text),
             offer: None,
             label: picked_label(text),
+            list: None,
         }
     }
 }
@@ -497,21 +503,26 @@ impl Words {
 /// letter or number after "option". Two picks by label from one lettered list are the
 /// same choice, whatever else their words say.
 pub(super) fn picked_label(text: &str) -> Option<String> {
-    const PICKS: &[&str] = &["with", "take", "pick", "choose", "for", "do", "try", "to"];
+    const PICKS: &[&str] = &[
+        "with", "take", "pick", "choose", "for", "do", "try", "to", "think",
+    ];
     // "B — it'll get people in the room", "(b), the 18-wk version": the letter it opens
     // with, set apart.
     if let Some(letter) = leads_with_a_letter(text) {
         return Some(letter.to_ascii_uppercase().to_string());
     }
-    let words: Vec<&str> = text
-        .split_whitespace()
+    let raw: Vec<&str> = text.split_whitespace().collect();
+    let words: Vec<&str> = raw
+        .iter()
         .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
         .collect();
-    words.windows(2).find_map(|pair| {
+    words.windows(2).enumerate().find_map(|(at, pair)| {
         let (before, label) = (crate::case::lowercase(pair[0]), pair[1]);
+        // "we'll do A, two sessions a day": "A" set apart is a label, not an article.
+        let apart = raw[at + 1] != label || at + 2 == raw.len();
         let letter = label.len() == 1
             && label.chars().all(|c| c.is_ascii_uppercase())
-            && !matches!(label, "I" | "A");
+            && (!matches!(label, "I" | "A") || (label == "A" && apart));
         let after_option = matches!(before.as_str(), "option" | "options")
             && label.len() <= 2
             && label.chars().all(|c| c.is_ascii_alphanumeric());
@@ -864,7 +875,7 @@ pub(super) fn take_back(
             // by its number alone.
             .or_else(|| {
                 let at = (turn.kind == Kind::Decision)
-                    .then(|| value_set_anew(found, words, text, turn.said))
+                    .then(|| value_set_anew(found, words, text, &turn.read.said))
                     .flatten()?;
                 found[at].superseded = Some(turn.message);
                 Some(at)
@@ -876,13 +887,13 @@ pub(super) fn take_back(
         found[at].superseded = Some(turn.message);
         Some(at)
     } else if let Some(at) = (turn.kind == Kind::Decision)
-        .then(|| value_set_anew(found, words, text, turn.said))
+        .then(|| value_set_anew(found, words, text, &turn.read.said))
         .flatten()
     {
         found[at].superseded = Some(turn.message);
         Some(at)
     } else if let Some(at) = (turn.kind == Kind::Decision)
-        .then(|| picked_by_label(found, words, text, turn.message))
+        .then(|| picked_by_label(found, words, (text, turn.read.list), turn.message))
         .flatten()
     {
         // "Actually, switch the report to option B" after "Option C.": one list.
@@ -918,7 +929,7 @@ fn set_again(found: &mut [Instruction], words: &[Words], turn: &Turn) -> Option<
                 && (changed(turn.values, &w.values) > 0
                     || (!old.is_empty() && new.iter().any(|n| !old.contains(n))))
         })
-        .map(|(at, (_, w))| (shared(turn.said, &w.own), at))
+        .map(|(at, (_, w))| (shared(&turn.read.said, &w.own), at))
         .filter(|&(n, _)| n >= 2)
         .max()
         .map(|(_, at)| at)?;
@@ -1040,10 +1051,9 @@ pub(super) struct Turn<'a> {
     /// The message it is said in.
     pub(super) message: usize,
     pub(super) kind: Kind,
-    /// What it is about, with the choice it makes.
-    pub(super) about: &'a [String],
-    /// The words of substance of its own sentences.
-    pub(super) said: &'a [String],
+    /// Its words: what it is about with the choice it makes, the words of substance of its
+    /// own sentences, the offer of choices and the lettered list it picked from, if any.
+    pub(super) read: &'a Words,
     /// Those of what it says before its reasons ("Update: the migrations are managed with
     /// Sqitch from now on — our platform team standardised on it company-wide").
     pub(super) head: &'a [String],
@@ -1051,8 +1061,6 @@ pub(super) struct Turn<'a> {
     pub(super) around: &'a [String],
     /// The values it sets ([`values_of`]).
     pub(super) values: &'a [Value],
-    /// The offer of choices it picked from, if one.
-    pub(super) offer: Option<usize>,
     /// Its text.
     pub(super) text: &'a str,
     /// Does it say it takes back what was said before ("scratch that")?
@@ -1076,15 +1084,14 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
     let Turn {
         message,
         kind,
-        about,
-        said,
+        read,
         head,
         around,
         values,
-        offer,
         text,
         points_back,
     } = *turn;
+    let (about, said, offer, list) = (&read.about[..], &read.said[..], read.offer, read.list);
     // What the same message said stands beside it: "We'll do the cabinets in sage green.
     // On second thought, butcher block on the island" takes back an earlier word on the
     // countertops, not the cabinets it has just decided. And a message that took one back
@@ -1157,7 +1164,7 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
         .map(|(_, _, _, at)| at)
         .or_else(|| {
             (kind == Kind::Decision && !again)
-                .then(|| picked_by_label(found, words, text, message))
+                .then(|| picked_by_label(found, words, (text, list), message))
                 .flatten()
         })
         .or_else(named_around)
@@ -1188,7 +1195,7 @@ fn named_twice(found: &[Instruction], words: &[Words], turn: &Turn) -> Option<us
         .iter()
         .enumerate()
         .filter(|(_, i)| i.kind != turn.kind && i.superseded.is_none() && i.message != turn.message)
-        .map(|(at, _)| (shared(turn.said, &words[at].own), at))
+        .map(|(at, _)| (shared(&turn.read.said, &words[at].own), at))
         .filter(|&(n, _)| n >= 2)
         .max()
         .map(|(_, at)| at)
@@ -1196,22 +1203,43 @@ fn named_twice(found: &[Instruction], words: &[Words], turn: &Turn) -> Option<us
 
 /// The newest standing decision picked by another label, for a decision said in `message`
 /// that picks by label (`text`: "Let's go with C instead" replaces "We'll go with option
-/// B"): options labelled alike are one list.
+/// B"): options labelled alike are one list. One that picked from the same lettered
+/// `list` first.
 fn picked_by_label(
     found: &[Instruction],
     words: &[Words],
-    text: &str,
+    (text, list): (&str, Option<usize>),
     message: usize,
 ) -> Option<usize> {
     let label = picked_label(text)?;
-    found.iter().enumerate().rev().find_map(|(at, i)| {
-        let other = words[at].label.as_deref()?;
-        (i.kind == Kind::Decision
-            && i.superseded.is_none()
-            && i.message != message
-            && other != label)
-            .then_some(at)
-    })
+    let newest = |same_list: bool| {
+        found.iter().enumerate().rev().find_map(|(at, i)| {
+            let other = words[at].label.as_deref()?;
+            (i.kind == Kind::Decision
+                && i.superseded.is_none()
+                && i.message != message
+                && other != label
+                && (!same_list || (list.is_some() && words[at].list == list)))
+                .then_some(at)
+        })
+    };
+    newest(true).or_else(|| newest(false))
+}
+
+/// Does a decision (`read`) pick by another label from the lettered list a standing
+/// decision picked from ("So actually we'll do A, two sessions a day" after "I think B
+/// suits me best")? The same choice made anew, though no word marks it as a change.
+fn picks_again_from_its_list(found: &[Instruction], words: &[Words], read: &Words) -> bool {
+    let Some(label) = read.label.as_deref() else {
+        return false;
+    };
+    read.list.is_some()
+        && found.iter().zip(words).any(|(i, w)| {
+            i.kind == Kind::Decision
+                && i.superseded.is_none()
+                && w.list == read.list
+                && w.label.as_deref().is_some_and(|other| other != label)
+        })
 }
 
 /// A value an instruction sets: its kind (money, a share, a date, a time, a split, or the
@@ -1325,16 +1353,19 @@ fn changed(new: &[Value], old: &[Value]) -> usize {
 
 /// Does a decision (`said`, its words of substance `subject`) decide again what one still
 /// standing decided, said without a mark of an override: it restates its choice
-/// ([`restates`]), or sets anew a thing that one named ("moving the race to May 4" after
-/// "The race is going to be April 27")? A deal done carries a choice out.
+/// ([`restates`]), picks another label from its lettered `list`, or sets anew a thing that one
+/// named ("moving the race to May 4" after "The race is going to be April 27")? A deal
+/// done carries a choice out.
 pub(super) fn decides_again(
     found: &[Instruction],
     words: &[Words],
     said: &str,
-    subject: &[String],
+    read: &Words,
 ) -> bool {
+    let subject = &read.said;
     !reports_a_deal(said)
         && (restates(found, words, subject)
+            || picks_again_from_its_list(found, words, read)
             || changed_thing(said).is_some_and(|thing| names_a_decision(found, words, &thing))
             || sets_again(found, words, said)
             || is_not(found, words, said, usize::MAX).is_some()

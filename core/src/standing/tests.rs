@@ -3604,7 +3604,7 @@ fn a_part_named_as_replaced_takes_back_the_choice_whose_text_names_more_of_it() 
     let words: Vec<Words> = texts
         .iter()
         .zip(said)
-        .map(|(text, said)| Words::read(text, Vec::new(), subject_words(said), None))
+        .map(|(text, said)| Words::read(text, Vec::new(), said, (None, None)))
         .collect();
     let named = subject_words("config file");
     let taken = take_back_named(
@@ -4758,4 +4758,40 @@ fn the_items_under_conventions_are_rules_but_a_question_among_them_is_not() {
     ]);
     assert_said(&found, "naming is `stg_<source>__<entity>`", Kind::Rule);
     assert!(said(&found, "folder layout").is_none(), "{found:?}");
+}
+
+#[test]
+fn another_letter_from_the_same_list_takes_the_first_pick_back() {
+    let listed = "Three ways to fit it in:\n\nA. Two sessions a day, morning and late afternoon.\n\nB. One longer session a day, about 40 minutes.\n\nC. Three short sessions.";
+    let found = read(&[
+        ("user", "Help me plan my exercises after knee surgery."),
+        ("assistant", listed),
+        (
+            "user",
+            "I think B suits me best, one longer session mid-morning once the painkillers have kicked in.",
+        ),
+        ("assistant", "B it is. Keep the ice pack handy afterwards."),
+        ("user", "Will do. Frozen peas work, I suppose?"),
+        ("assistant", "They do. Wrap them in a tea towel."),
+        (
+            "user",
+            "Gemma says I'm stiffening up. So actually we'll do A, two sessions a day, morning and late afternoon.",
+        ),
+    ]);
+    assert!(
+        said(&found, "I think B suits me best").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn the_one_named_and_a_change_announced_before_a_comma_decide() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Founder Fuel is the one, it's punchy, it's alliterative, it's SO on brand.",
+            "So we change, we use \"homemade\" everywhere.",
+        ],
+    );
+    assert_kind(None, &["my mom is the one who decides"]);
 }
