@@ -164,10 +164,11 @@ pub(super) fn labels_a_value(lower: &str, spoke_of: &impl Fn(&[&str]) -> bool) -
         )
 }
 
-/// Words that leave a question open ("labeled data: sort of", "on failure: depends").
+/// Words that leave a question open ("labeled data: sort of", "on failure: depends",
+/// "rightsizing: thinking VPA").
 pub(super) const UNSURE: &[&str] = &[
     "sort of", "kind of", "depends", "not sure", "maybe", "no idea", "unclear", "dunno", "idk",
-    "probably",
+    "probably", "thinking",
 ];
 
 /// Does a sentence report scores or a quote ("test set results: macro-F1 0.738, security

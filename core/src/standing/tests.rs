@@ -4795,3 +4795,19 @@ fn the_one_named_and_a_change_announced_before_a_comma_decide() {
     );
     assert_kind(None, &["my mom is the one who decides"]);
 }
+
+#[test]
+fn a_value_still_being_thought_about_settles_nothing() {
+    let found = read(&[
+        ("user", "help me cut our kubernetes bill."),
+        (
+            "assistant",
+            "Rightsizing comes next: VPA recommendations or Goldilocks dashboards both work.",
+        ),
+        (
+            "user",
+            "rightsizing: thinking VPA. what are the modes again and what's sane",
+        ),
+    ]);
+    assert!(found.iter().all(|i| i.message != 2), "{found:?}");
+}
