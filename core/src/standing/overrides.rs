@@ -31,6 +31,7 @@ pub(super) const OVERRIDE_MARKS: &[&str] = &[
     "switch to",
     "switching to",
     "so we change",
+    "plot twist",
     "change it to",
     "changing it to",
     "changed it to",

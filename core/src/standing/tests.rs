@@ -4811,3 +4811,27 @@ fn a_value_still_being_thought_about_settles_nothing() {
     ]);
     assert!(found.iter().all(|i| i.message != 2), "{found:?}");
 }
+
+#[test]
+fn a_plot_twist_turns_to_the_choice_after_it() {
+    let found = read(&[
+        ("user", "help me set up our fantasy league."),
+        (
+            "assistant",
+            "**Snake draft**: picks go in order.\n\n**Auction draft**: everyone bids.",
+        ),
+        (
+            "user",
+            "snake draft, 60 sec timer. auction would take 4 hrs with these clowns.",
+        ),
+        ("assistant", "Snake it is."),
+        (
+            "user",
+            "ok PLOT TWIST. group chat voted and they actually WANT auction. so we're doing auction, $200 budget.",
+        ),
+    ]);
+    assert!(
+        said(&found, "snake draft, 60 sec timer.").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+}
