@@ -96,6 +96,10 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     let lower = respelled(&crate::case::lowercase(text));
     // A favour asked without its mark ("so can you always tell me what … does.").
     let asked = asks(&lower);
+    // "Change of heart on the date.": what changes, the next sentence says.
+    if turns_on_a_topic(text) {
+        return None;
+    }
     if asked || text.len() < 8 || text.len() > MAX_CHARS {
         return asked
             .then(|| requests_a_rule(text).or(asks_a_change(text).then_some(Kind::Decision)))
@@ -907,6 +911,25 @@ fn turns(sentence: &str) -> bool {
             .iter()
             .any(|marks| says_any(&crate::case::lowercase(sentence), marks)))
         || announces_the_next(sentence)
+        || turns_on_a_topic(sentence)
+}
+
+/// Is a sentence a change announced on a topic, and nothing more ("Change of heart on the
+/// date.", "Change of plan for the venue!")? The sentence after it says what it is.
+fn turns_on_a_topic(sentence: &str) -> bool {
+    let lower = crate::case::lowercase(sentence.trim());
+    let Some(rest) = ["change of plan ", "change of heart ", "new plan "]
+        .iter()
+        .find_map(|turn| lower.strip_prefix(turn))
+    else {
+        return false;
+    };
+    ["on ", "for ", "about ", "re "]
+        .iter()
+        .any(|on| rest.starts_with(on))
+        && rest.ends_with(['.', '!'])
+        && !rest.contains([':', ',', ';'])
+        && rest.split_whitespace().count() <= 5
 }
 
 /// Does a sentence end by announcing a change it does not say ("So, I talked to Dev, and

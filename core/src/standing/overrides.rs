@@ -16,6 +16,7 @@ pub(super) const OVERRIDE_MARKS: &[&str] = &[
     "switch our",
     "switch my",
     "change of plan",
+    "change of heart",
     "changed my mind",
     "change my mind",
     "on second thought",

@@ -259,7 +259,14 @@ pub(super) fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bo
         return false;
     }
     let thing = &words[start..at];
-    let future_be = words[at] != "will" || words.get(at + 1) == Some(&"be");
+    // "Testing will be conducted …", "The timetable will operate on a two-week cycle".
+    let future_be = words[at] != "will"
+        || words.get(at + 1).is_some_and(|next| {
+            matches!(
+                *next,
+                "be" | "operate" | "run" | "use" | "remain" | "stay" | "follow" | "start"
+            )
+        });
     // "The Mazda CX-5 wins" ends on it; "… wins the race" is no pick.
     let closes = words[at] != "wins" || words.len() == at + 1;
     // A value, not a measure or a judgement ("head height is about 2.4", "the room is
@@ -339,17 +346,25 @@ pub(super) fn names_an_option(lower: &str, spoke_of: &impl Fn(&[&str]) -> bool) 
     let verbless = !words.iter().any(|w| {
         NOT_THINGS.contains(w) || SETTLING_VERBS.contains(w) || SENTENCE_WORDS.contains(w)
     });
-    // "dues question.", "other thing, …": a label for the topic that follows, no option.
-    let labels_a_topic = words.last().is_some_and(|w| TOPIC_WORDS.contains(w));
     verbless
-        && !labels_a_topic
+        && !labels_a_topic(&bare_words(first_clause(lower)))
         && !tells_what_happened(lower)
         && (2..=8).contains(&words.len())
         && spoke_of(&words)
 }
 
+/// Do a sentence's first words (lower case, bare) label the topic that follows ("dues
+/// question.", "other thing, …", "ok roster first.", "ok now the timeline.")? No option.
+fn labels_a_topic(words: &[&str]) -> bool {
+    // "roster first", not "the first": a place picked.
+    let first = matches!(words, [.., before, "first"] if !matches!(*before, "the" | "a" | "my"));
+    words.last().is_some_and(|w| TOPIC_WORDS.contains(w))
+        || first
+        || words.iter().take(2).any(|w| *w == "now")
+}
+
 /// Words that close a label for what a turn turns to ("dues question.", "other thing,",
-/// "quick update:", "ASM news.").
+/// "quick update:", "ASM news.", "Two points.", "A separate matter.").
 const TOPIC_WORDS: &[&str] = &[
     "question",
     "questions",
@@ -358,6 +373,8 @@ const TOPIC_WORDS: &[&str] = &[
     "update",
     "news",
     "issue",
+    "points",
+    "matter",
     "topic",
     "note",
 ];
@@ -859,6 +876,7 @@ fn picks_a_named_option(asked: &str, reply: &str) -> bool {
                 .starts_with([':', '—', '–'])
         });
     if labels
+        || labels_a_topic(&bare_words(clause))
         || lower.ends_with('?')
         || asks(&lower)
         // "yeah, materialize on write": agreement opens the pick; "love the dino names

@@ -4835,3 +4835,57 @@ fn a_plot_twist_turns_to_the_choice_after_it() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_change_announced_on_a_topic_is_said_with_the_choice_after_it() {
+    let found = read(&[
+        ("user", "Help me plan a passage to the Scillies."),
+        ("assistant", "When do you want to leave?"),
+        (
+            "user",
+            "We'll aim for Saturday the 14th, leaving Falmouth at first light.",
+        ),
+        ("assistant", "Saturday the 14th it is."),
+        (
+            "user",
+            "Change of heart on the date. Make it Sunday the 15th instead; the regatta lot can have Saturday. Harold is bringing his brother, who has never sailed further than the Helford, so could you also put together a short list of the jobs a complete novice can safely do on deck?",
+        ),
+    ]);
+    assert!(
+        said(
+            &found,
+            "Change of heart on the date. Make it Sunday the 15th instead"
+        )
+        .is_some_and(|i| i.overrides && i.replaced.is_some()),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_topic_label_opening_a_reply_is_no_pick() {
+    let asked = "The roster, the draft and the timeline: **Roster** sizes vary, a **draft** \
+                 can be snake or auction, and the **timeline** runs to the wedding.";
+    for reply in [
+        "ok roster first. what's the standard setup",
+        "ok now the timeline.",
+    ] {
+        let found = reply_to(asked, reply);
+        assert!(found.iter().all(|i| i.message != 2), "{reply}: {found:?}");
+    }
+}
+
+#[test]
+fn a_thing_of_the_work_that_will_run_a_way_is_settled() {
+    let found = read(&[
+        ("user", "Help me build the school timetable."),
+        (
+            "assistant",
+            "The timetable can run on a one-week or a two-week cycle; which suits you?",
+        ),
+        (
+            "user",
+            "The timetable will operate on a two-week cycle, as it does at present.",
+        ),
+    ]);
+    assert_said(&found, "two-week cycle", Kind::Decision);
+}
