@@ -360,9 +360,10 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // current 2 -> 0 of 17). Every sort through one compiled instance of the standard sort
 // (`crate::sort`; 24 sites had compiled 254 sort functions): 9.2 kB less, 339,839 B. Picks
 // by a bare number, units, contrasts that hold from now on, news and wishes not read: 1.0
-// kB more, and a pick by another letter of one list read as the same choice: 0.7 kB more,
-// 341,492 B (on 16 chats not read before, at 25% of their tokens rules 47 -> 50 of 50,
-// newest decisions 45 -> 46 of 48, superseded written into a summary 8 -> 5 of 18).
+// kB more; a pick by another letter of one list read as the same choice, topic labels
+// and changes announced on a topic: 1.3 kB more, 342,093 B (on 16 chats not read before,
+// at 25% of their tokens rules 47 -> 50 of 50, newest decisions 45 -> 46 of 48,
+// superseded written into a summary 8 -> 4 of 18).
 // `kind_of` and its closure are still the largest code, inlined readers
 // (`scripts/wasm_sections.py functions`).
 test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 350 kB", (t) => {
