@@ -659,8 +659,8 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             let (about, offer) = about(kind, said, index, || {
                 offers.get_or_init(|| offers_in(messages, &is_output))
             });
-            let list = lettered_list_before(messages, index, text);
-            let read = Words::read(text, about, said, (offer, list));
+            let mut read = Words::read(text, about, said, offer);
+            read.list = lettered_list_before(messages, index, read.label.as_deref());
             let overrides = !found.is_empty()
                 && (override_said
                     || (kind == Kind::Decision && decides_again(&found, &words, said, &read)));

@@ -466,14 +466,9 @@ pub(super) struct Words {
 
 impl Words {
     /// The words of an instruction read in the conversation: `text` as it stands, what it
-    /// is about (with the `offer` it picked from), its sentences' words (of `said`) and
-    /// the message whose lettered list it picks from (`list`).
-    pub(super) fn read(
-        text: &str,
-        about: Vec<String>,
-        said: &str,
-        (offer, list): (Option<usize>, Option<usize>),
-    ) -> Self {
+    /// is about (with the `offer` it picked from) and its sentences' words (of `said`); the
+    /// lettered list it picks from is the caller's to find, from its label.
+    pub(super) fn read(text: &str, about: Vec<String>, said: &str, offer: Option<usize>) -> Self {
         Words {
             about,
             said: naming(said, subject_words(said)),
@@ -481,7 +476,7 @@ impl Words {
             values: values_of(text),
             offer,
             label: picked_label(text),
-            list,
+            list: None,
         }
     }
 

@@ -650,11 +650,15 @@ fn past_a_wish(lower: &str) -> &str {
 
 /// The letters a message's options are labelled by, line by line ("**A. Cost-plus.**",
 /// "**(b) 18 wks**", "C) Value"), lower case.
-/// The newest message at or before `at` that lists options by letters among them the one
-/// `text` picks by ("B. One longer session a day" for "I think B suits me best"): the list
-/// it picks from.
-pub(super) fn lettered_list_before(messages: &[&Message], at: usize, text: &str) -> Option<usize> {
-    let letter = picked_label(text)?.chars().next()?.to_ascii_lowercase();
+/// The newest message at or before `at` that lists options by letters among them `label`,
+/// the one a pick names, if it names one ("B. One longer session a day" for "I think B
+/// suits me best"): the list it picks from.
+pub(super) fn lettered_list_before(
+    messages: &[&Message],
+    at: usize,
+    label: Option<&str>,
+) -> Option<usize> {
+    let letter = label?.chars().next()?.to_ascii_lowercase();
     (0..=at.min(messages.len().checked_sub(1)?))
         .rev()
         .find(|&i| {

@@ -3604,7 +3604,7 @@ fn a_part_named_as_replaced_takes_back_the_choice_whose_text_names_more_of_it() 
     let words: Vec<Words> = texts
         .iter()
         .zip(said)
-        .map(|(text, said)| Words::read(text, Vec::new(), said, (None, None)))
+        .map(|(text, said)| Words::read(text, Vec::new(), said, None))
         .collect();
     let named = subject_words("config file");
     let taken = take_back_named(
