@@ -793,6 +793,9 @@ fn kinds_in<'t>(
             kinds.extend(kinds_of_parts(sentence, |first| {
                 at == 0 && asked.is_some_and(|m| picks_an_option(&m.text(), first))
             }));
+        } else if turns(sentence) {
+            // "Change of heart on the date.": before it reads as what was asked, settled.
+            pending.turning = Some(sentence);
         } else if !leaves_open(sentence)
             && (settles_what_was_asked(sentence, discussed, at == 0)
                 || asked.is_some_and(|m| {
@@ -809,8 +812,6 @@ fn kinds_in<'t>(
             } else {
                 kinds.push((Kind::Decision, sentence));
             }
-        } else if turns(sentence) {
-            pending.turning = Some(sentence);
         } else if required.iter().any(|line| within(sentence, line)) {
             kinds.push((Kind::Rule, sentence));
         } else if let Some(kind) = consequence(sentence) {

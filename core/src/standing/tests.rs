@@ -4838,27 +4838,39 @@ fn a_plot_twist_turns_to_the_choice_after_it() {
 
 #[test]
 fn a_change_announced_on_a_topic_is_said_with_the_choice_after_it() {
-    let found = read(&[
-        ("user", "Help me plan a passage to the Scillies."),
-        ("assistant", "When do you want to leave?"),
-        (
-            "user",
-            "We'll aim for Saturday the 14th, leaving Falmouth at first light.",
-        ),
-        ("assistant", "Saturday the 14th it is."),
-        (
-            "user",
-            "Change of heart on the date. Make it Sunday the 15th instead; the regatta lot can have Saturday. Harold is bringing his brother, who has never sailed further than the Helford, so could you also put together a short list of the jobs a complete novice can safely do on deck?",
-        ),
-    ]);
-    assert!(
-        said(
-            &found,
-            "Change of heart on the date. Make it Sunday the 15th instead"
-        )
-        .is_some_and(|i| i.overrides && i.replaced.is_some()),
-        "{found:?}"
-    );
+    for asked in [
+        "Saturday the 14th it is.",
+        "Check the flares and the hydrostatic release, which has its own expiry date.",
+    ] {
+        let found = read(&[
+            ("user", "Help me plan a passage to the Scillies."),
+            ("assistant", "When do you want to leave?"),
+            (
+                "user",
+                "We'll aim for Saturday the 14th, leaving Falmouth at first light.",
+            ),
+            ("assistant", asked),
+            (
+                "user",
+                "Change of heart on the date. Make it Sunday the 15th instead; the regatta lot can have Saturday. Harold is bringing his brother, who has never sailed further than the Helford, so could you also put together a short list of the jobs a complete novice can safely do on deck?",
+            ),
+        ]);
+        assert!(
+            said(
+                &found,
+                "Change of heart on the date. Make it Sunday the 15th instead"
+            )
+            .is_some_and(|i| i.overrides && i.replaced.is_some()),
+            "{asked}: {found:?}"
+        );
+        // Not "Change of heart on the date." alone, as what the answer before it asked, settled.
+        assert!(
+            found
+                .iter()
+                .all(|i| i.text != "Change of heart on the date."),
+            "{found:?}"
+        );
+    }
 }
 
 #[test]
