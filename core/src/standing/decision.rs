@@ -1358,6 +1358,11 @@ pub(super) fn leans_to(lower: &str) -> bool {
         .map(word)
         .skip_while(|w| LEADS.contains(w))
         .collect();
+    // "I find myself drawn to (c)": the leaning, found.
+    let words = match words.as_slice() {
+        ["i", "find", "myself", rest @ ..] => [&["i'm"][..], rest].concat(),
+        _ => words,
+    };
     let rest = match words.as_slice() {
         ["i'm" | "im", "thinking", rest @ ..] | ["i", "am", "thinking", rest @ ..] => rest,
         ["thinking", rest @ ..] => rest,
@@ -1365,17 +1370,17 @@ pub(super) fn leans_to(lower: &str) -> bool {
         // said gently; not "inclined to agree".
         [
             "i'm" | "im" | "we're",
-            "leaning" | "inclined",
-            "towards" | "toward",
+            "leaning" | "inclined" | "drawn",
+            "towards" | "toward" | "to",
             rest @ ..,
         ]
         | [
             "i" | "we",
             "am" | "are",
-            "leaning" | "inclined",
-            "towards" | "toward",
+            "leaning" | "inclined" | "drawn",
+            "towards" | "toward" | "to",
             rest @ ..,
-        ] if !rest.is_empty() => {
+        ] if !rest.is_empty() && !matches!(rest[0], "agree" | "think" | "say") => {
             return true;
         }
         _ => return false,
@@ -2520,8 +2525,9 @@ pub(super) fn ends_choosing(lower: &str) -> bool {
         || lower.contains(" it is for ")
         || lower.contains(" it is, then")
         || picks_it(lower)
+        // Not "Right then.", "OK then": an opener, nothing named before "then".
         || (end.ends_with(" then")
-            && end.split_whitespace().count() <= 10
+            && (3..=10).contains(&end.split_whitespace().count())
             && ["fine", "ok", "okay", "alright", "sure", "right", "so"]
                 .iter()
                 .any(|w| end.starts_with(w)))
@@ -2537,11 +2543,18 @@ pub(super) fn ends_choosing(lower: &str) -> bool {
 
 /// Does a sentence open by naming its pick and "then" ("fastapi then, pydantic is
 /// already in our stack", "Ok, config file is INI via configparser then")? Not "see you
-/// then", "and then", "it is what it is then".
+/// then", "and then", "it is what it is then", nor "Right then.", an opener alone.
 pub(super) fn names_then(lower: &str) -> bool {
     let words: Vec<&str> = picked_then(lower).split_whitespace().collect();
+    let opener = |w: &str| {
+        matches!(
+            w,
+            "right" | "ok" | "okay" | "fine" | "alright" | "well" | "so"
+        )
+    };
     matches!(words.as_slice(), [.., before, "then"]
         if (words.len() <= 4 || part_then(&words).is_some())
+            && !(words.len() == 2 && opener(word(before)))
             && !matches!(words.as_slice(), ["that" | "this" | "it", "is" | "was", ..])
             && !["see", "and", "since", "by", "until", "back", "only", "even", "just", "you"]
                 .contains(before))

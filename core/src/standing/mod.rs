@@ -113,6 +113,8 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
     } else if let Some(kind) = past_a_change(&lower).and_then(kind_of) {
         // "So we change, we use 'homemade' everywhere": the change announced, then what.
         return Some(kind);
+    } else if relays_a_choice(&lower) {
+        return Some(Kind::Decision);
     }
     let idiom = says_a_choice(text, &lower) || set_anew_now(text);
     let wonders = wonders(&lower);
@@ -147,6 +149,22 @@ pub fn kind_of(sentence: &str) -> Option<Kind> {
         || labels_a_rule(&lower)
         || orders_gently(&lower))
     .then_some(Kind::Rule)
+}
+
+/// Does a sentence relay a choice made for the work by someone the user answers to ("the
+/// finance committee has asked us to request $45,000 rather than $48,000")? Said to the
+/// user, not a saying heard ([`reports_a_saying`]).
+fn relays_a_choice(lower: &str) -> bool {
+    [
+        " asked us to ",
+        " asked me to ",
+        " told us to ",
+        " told me to ",
+        " wants us to ",
+    ]
+    .iter()
+    .any(|asked| lower.contains(asked))
+        && reported_order(lower).and_then(kind_of) == Some(Kind::Decision)
 }
 
 /// Does a clause of a sentence (`lower`, in lower case) give an order that holds: marked
@@ -663,7 +681,8 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             read.list = lettered_list_before(messages, index, read.label.as_deref());
             let overrides = !found.is_empty()
                 && (override_said
-                    || (kind == Kind::Decision && decides_again(&found, &words, said, &read)));
+                    || (kind == Kind::Decision
+                        && decides_again(&found, &words, (said, index), &read)));
             let mut replaced = None;
             if overrides {
                 let head = override_head(said);
@@ -797,7 +816,7 @@ fn kinds_in<'t>(
             // "Change of heart on the date.": before it reads as what was asked, settled.
             pending.turning = Some(sentence);
         } else if !leaves_open(sentence)
-            && (settles_what_was_asked(sentence, discussed, at == 0)
+            && (settles_what_was_asked(sentence, discussed, asked.filter(|_| at == 0))
                 || asked.is_some_and(|m| {
                     let listed = m.text();
                     ((at == 0 || closes_on_then(sentence)) && picks_an_option(&listed, sentence))
@@ -1052,7 +1071,13 @@ fn continues_the_last(
         && last.as_ptr() == before.as_ptr()
         && drops(&crate::case::lowercase(before))
         && says_what_replaces;
-    (adds || replaces) && span(text, before, sentence).is_some_and(|both| !both.contains('\n'))
+    // "Agnes. C, without question — …": a pick by name, then by its label.
+    let by_label = last_kind == Kind::Decision
+        && last.as_ptr() == before.as_ptr()
+        && before.split_whitespace().count() <= 3
+        && leads_with_a_letter(&crate::case::lowercase(sentence)).is_some();
+    (adds || replaces || by_label)
+        && span(text, before, sentence).is_some_and(|both| !both.contains('\n'))
 }
 
 /// The kind of the instruction `sentence` makes with the one `before` it, when it is

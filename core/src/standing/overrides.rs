@@ -1157,8 +1157,8 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
             .max()
             .map(|(_, at)| at)
     };
-    let at = best
-        .map(|(_, _, _, at)| at)
+    let at = holds_the_value_dropped(found, words, turn)
+        .or(best.map(|(_, _, _, at)| at))
         .or_else(|| {
             (kind == Kind::Decision && !again)
                 .then(|| picked_by_label(found, words, (text, list), message))
@@ -1174,6 +1174,31 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
     let at = at?;
     found[at].superseded = Some(message);
     Some(at)
+}
+
+/// The newest standing instruction, of either kind, that set the value an override names
+/// as the one it drops ("has asked us to request $45,000 rather than $48,000" replaces "the
+/// request should be $48,000"): the value names it whole.
+fn holds_the_value_dropped(found: &[Instruction], words: &[Words], turn: &Turn) -> Option<usize> {
+    let lower = crate::case::lowercase(turn.text);
+    let dropped: Vec<Value> = [" rather than ", " instead of "]
+        .iter()
+        .filter_map(|mark| lower.split_once(mark))
+        .flat_map(|(_, rest)| {
+            let end = rest.find([';', '—', '(']).unwrap_or(rest.len());
+            let near: Vec<&str> = rest[..end].split_whitespace().take(4).collect();
+            values_of(&near.join(" "))
+        })
+        .collect();
+    if dropped.is_empty() {
+        return None;
+    }
+    found.iter().enumerate().rev().find_map(|(at, i)| {
+        (i.superseded.is_none()
+            && i.message != turn.message
+            && words[at].values.iter().any(|v| dropped.contains(v)))
+        .then_some(at)
+    })
 }
 
 /// One of the other kind than `turn` that its own words name twice or more: "scratch the
@@ -1348,18 +1373,26 @@ fn changed(new: &[Value], old: &[Value]) -> usize {
     kinds.len()
 }
 
-/// Does a decision (`said`, its words of substance `subject`) decide again what one still
-/// standing decided, said without a mark of an override: it restates its choice
-/// ([`restates`]), picks another label from its lettered `list`, or sets anew a thing that one
-/// named ("moving the race to May 4" after "The race is going to be April 27")? A deal
-/// done carries a choice out.
+/// Does a decision (`said` in `message`, its words of substance `subject`) decide again what
+/// one of an earlier message still standing decided, said without a mark of an override: it
+/// restates its choice ([`restates`]), picks another label from its lettered `list`, or sets
+/// anew a thing that one named ("moving the race to May 4" after "The race is going to be
+/// April 27")? A deal done carries a choice out.
 pub(super) fn decides_again(
     found: &[Instruction],
     words: &[Words],
-    said: &str,
+    (said, message): (&str, usize),
     read: &Words,
 ) -> bool {
     let subject = &read.said;
+    // What the same message decided stands beside it ("Car was white …, I can see yellow
+    // in the door shuts. I'm going with Jasmine Yellow"): not decided again. The
+    // instructions found so far end with those of the message being read.
+    let before = found
+        .iter()
+        .rposition(|i| i.message != message)
+        .map_or(0, |at| at + 1);
+    let (found, words) = (&found[..before], &words[..before]);
     !reports_a_deal(said)
         && (restates(found, words, subject)
             || picks_again_from_its_list(found, words, read)

@@ -49,13 +49,14 @@ pub(super) const SENTENCE_WORDS: &[&str] = &[
 /// Does a sentence settle something the conversation spoke of (`discussed`, the sorted
 /// words of substance of the assistant's messages so far): the thing, then what it is
 /// ("the theme is deep-sea salvage", "The venue is the Old Mill", "Hand limit: 7 wins",
-/// "Accelerometer: going LIS2DW12"); or, opening a reply, the option alone ("pgloader for
-/// the bulk copy", "Mixing in Reaper.")? Not a word on the weather: the thing must be one
+/// "Accelerometer: going LIS2DW12"); or, opening a reply to the assistant's message
+/// `just_asked`, an option it named, alone ("pgloader for the bulk copy", "Mixing in
+/// Reaper.")? Not a word on the weather: the thing must be one
 /// the conversation named.
 pub(super) fn settles_what_was_asked(
     sentence: &str,
     discussed: &[String],
-    opens_reply: bool,
+    just_asked: Option<&Message>,
 ) -> bool {
     let lower = crate::case::lowercase(sentence.trim());
     if lower.ends_with('?')
@@ -73,20 +74,29 @@ pub(super) fn settles_what_was_asked(
     {
         return false;
     }
+    let named = |words: &[&str], spoken: &dyn Fn(&str) -> bool| {
+        words
+            .iter()
+            .any(|w| w.len() > 2 && !is_marking_word(w) && spoken(singular(w)))
+    };
     let spoke_of = |words: &[&str]| {
-        words.iter().any(|w| {
-            w.len() > 2
-                && !is_marking_word(w)
-                && discussed
-                    .binary_search_by(|d| d.as_str().cmp(singular(w)))
-                    .is_ok()
+        named(words, &|w| {
+            discussed.binary_search_by(|d| d.as_str().cmp(w)).is_ok()
+        })
+    };
+    // An option named alone answers the message just before it ("Mixing in Reaper."), not
+    // a part of the work spoken of long ago ("Okay, running order!!" turns to it).
+    let just_named = |words: &[&str]| {
+        just_asked.is_some_and(|m| {
+            let near = subject_words(&m.text());
+            named(words, &|w| near.iter().any(|n| n == w))
         })
     };
     labels_a_value(&lower, &spoke_of)
         || clauses(&lower)
             .take(3)
             .any(|clause| names_then_settles(clause, &spoke_of))
-        || (opens_reply && names_an_option(&lower, &spoke_of))
+        || names_an_option(&lower, &just_named)
 }
 
 /// Does a reply open with how the user took what was said ("good to know.", "ooh good
@@ -668,6 +678,27 @@ pub(super) fn lettered_list_before(
 }
 
 fn lettered_labels(listed: &str) -> Vec<char> {
+    let mut out = listed_letters(listed);
+    // "With B, you'd need a reserve of ~80% … With C, …": options spoken of by the labels
+    // an earlier list gave them, two or more.
+    let mut spoken: Vec<char> = listed
+        .split(|c: char| !c.is_alphanumeric())
+        .filter_map(|w| {
+            let mut chars = w.chars();
+            let letter = chars.next().filter(char::is_ascii_uppercase)?;
+            (chars.next().is_none() && !matches!(letter, 'I' | 'A'))
+                .then(|| letter.to_ascii_lowercase())
+        })
+        .collect();
+    crate::sort::sort_dedup(&mut spoken);
+    if spoken.len() >= 2 {
+        out.extend(spoken);
+    }
+    out
+}
+
+/// The letters that open the lines of a lettered list ("**A.**", "C) Value").
+fn listed_letters(listed: &str) -> Vec<char> {
     listed
         .lines()
         .filter_map(|line| {
@@ -687,13 +718,13 @@ fn lettered_labels(listed: &str) -> Vec<char> {
 /// The letter a reply opens with as its pick, then what it says of it ("B, but
 /// sanity-checked against my 65% floor", "(b), the 18-wk version"), lower case.
 pub(super) fn leads_with_a_letter(sentence: &str) -> Option<char> {
-    let rest = past_opener(sentence);
+    let rest = past_then(past_opener(sentence));
     let rest = rest.strip_prefix('(').unwrap_or(rest);
     let mut chars = rest.chars();
     let letter = chars.next().filter(char::is_ascii_alphabetic)?;
     let after = chars.as_str();
     let after = after.strip_prefix(')').unwrap_or(after);
-    (after.starts_with([',', '.'])
+    (after.starts_with([',', '.', ':'])
         || after.trim_start().starts_with(['—', '–'])
         || after.is_empty()
         || (after.starts_with(' ') && settles_the_pick(after)))
@@ -701,12 +732,21 @@ pub(super) fn leads_with_a_letter(sentence: &str) -> Option<char> {
     .filter(|l| !matches!(l, 'i') || after.starts_with(')'))
 }
 
+/// `text` past a "then" it opens with ("Then C: 13.5 kWh nominal."): what the reasons
+/// before it lead to.
+fn past_then(text: &str) -> &str {
+    match text.split_once(' ') {
+        Some((then, rest)) if then.eq_ignore_ascii_case("then") => rest.trim_start(),
+        _ => text,
+    }
+}
+
 /// The number a reply opens with as its pick, then what it says of it ("3, Kowalski",
 /// "1) the kids' table", "ok 2 for sure, subway is so much cooler", "2. ray noble, that
 /// sort."): one digit, then a comma, a parenthesis, a dot that ends it, or the words that
 /// settle it.
 fn leads_with_a_number(sentence: &str) -> Option<usize> {
-    let rest = past_opener(sentence);
+    let rest = past_then(past_opener(sentence));
     let mut chars = rest.chars();
     let digit = chars.next()?.to_digit(10)?;
     let after = chars.as_str();
@@ -772,12 +812,15 @@ pub(super) fn sets_a_listed_value(listed: &str, sentence: &str) -> bool {
 /// Is a sentence (lower case) a pick of a listed option by its place, and nothing more:
 /// "The third one.", "second one", "the last option", "Option 2.", "number 3"? Or its
 /// first clause one, with what the option is ("The second one, unit studies, both kids
-/// together"); not "Second, we'll start at 9:30", which counts the user's own points.
+/// together", "The first, I think: begin at 8:00"); not "Second, we'll start at 9:30",
+/// which counts the user's own points.
 pub(super) fn picks_by_place(sentence: &str) -> bool {
+    let first = first_clause(sentence);
     picks_alone(sentence)
-        || (first_clause(sentence).len() < sentence.len()
-            && picks_alone(first_clause(sentence))
-            && says_any(first_clause(sentence), &["one", "option", "number"]))
+        || (first.len() < sentence.len()
+            && picks_alone(first)
+            && (says_any(first, &["one", "option", "number"])
+                || first.trim_start().starts_with("the ")))
 }
 
 /// Is a sentence a pick that names nothing but a place or a label ("The second one.",

@@ -1176,7 +1176,10 @@ pub(super) fn reports_a_saying(lower: &str) -> bool {
     let doubted = lower
         .split_once(" but ")
         .is_some_and(|(_, rest)| says_any(rest, DOUBTS));
-    other && (habit || doubted)
+    // "The chap at the chandlery says every three years, Harold says annually": two
+    // sayings weighed, neither taken.
+    let weighed = lower.matches(" says ").count() >= 2;
+    other && (habit || doubted || weighed)
 }
 
 /// What someone else ordered, as reported ("my supervisor said keep the survey under 15

@@ -2978,6 +2978,58 @@ fn a_title_s_dot_ends_no_sentence() {
 }
 
 #[test]
+fn a_sentence_ends_after_the_quote_it_closes_and_not_inside_brackets() {
+    assert_eq!(
+        line_sentences(
+            "\"The sea gives... and sometimes, it bargains.\" Going with 2, the hag coven."
+        ),
+        [
+            "\"The sea gives... and sometimes, it bargains.\"",
+            "Going with 2, the hag coven."
+        ]
+    );
+    assert_eq!(
+        line_sentences(
+            "Option 2 for sure (we have a meteorite! a tiny one). And no rain date (see above.) Thanks"
+        ),
+        [
+            "Option 2 for sure (we have a meteorite! a tiny one).",
+            "And no rain date (see above.)",
+            "Thanks"
+        ]
+    );
+    assert_eq!(
+        line_sentences("Present tense — she kept asking \"and now what?\" as if it were now."),
+        ["Present tense — she kept asking \"and now what?\" as if it were now."]
+    );
+    // The speech is not the user's words, the order after it is; a lone inch mark opens
+    // no quotation.
+    let found = read(&[
+        ("user", "Help me prep my D&D campaign."),
+        ("assistant", "Who runs the inn?"),
+        (
+            "user",
+            "\"Rooms are two silver. The stew is free. The questions cost extra.\" And when you write NPCs up for me, keep every intro to three sentences max.",
+        ),
+    ]);
+    assert!(
+        found
+            .iter()
+            .all(|i| !i.text.starts_with("The stew") && !i.text.starts_with("The questions")),
+        "{found:?}"
+    );
+    assert_said(
+        &found,
+        "keep every intro to three sentences max.",
+        Kind::Rule,
+    );
+    assert_eq!(
+        sentences("Fit the 12\" pipe. Never glue the joints."),
+        ["Fit the 12\" pipe.", "Never glue the joints."]
+    );
+}
+
+#[test]
 fn emoji_close_a_sentence_or_end_one_before_a_capital() {
     assert_eq!(
         line_sentences("by category please!! 🎁 people always ask where the pamper stuff is 😂"),
@@ -4900,4 +4952,132 @@ fn a_thing_of_the_work_that_will_run_a_way_is_settled() {
         ),
     ]);
     assert_said(&found, "two-week cycle", Kind::Decision);
+}
+
+#[test]
+fn a_choice_relayed_from_above_replaces_the_value_it_names_as_dropped() {
+    let found = read(&[
+        ("user", "Help me draft our grant application."),
+        ("assistant", "Happy to. What is the request?"),
+        (
+            "user",
+            "Our Executive Director has indicated that the request should be $48,000.",
+        ),
+        ("assistant", "Noted. What rate for the teaching artists?"),
+        (
+            "user",
+            "The teaching artist rate is $44,000 FTE, not $42,000.",
+        ),
+        ("assistant", "Noted; the budget table follows."),
+        (
+            "user",
+            "The Board's finance committee met last night and, in light of the Foundation's average award, has asked us to request $45,000 rather than $48,000.",
+        ),
+    ]);
+    let relayed = said(&found, "has asked us to request $45,000").expect("the relayed choice");
+    assert_eq!(relayed.kind, Kind::Decision, "{found:?}");
+    assert_eq!(
+        relayed.replaced.as_deref(),
+        Some("Our Executive Director has indicated that the request should be $48,000."),
+        "{found:?}"
+    );
+    assert!(
+        said(&found, "$44,000 FTE").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+    assert_kind(None, &["My boss asked me to look into the grant."]);
+}
+
+#[test]
+fn formal_prohibitions_are_rules_and_weighed_sayings_and_openers_are_not() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "The term \"at-risk\" is not to be used anywhere in the application; the Board adopted \"youth facing barriers\" in 2022.",
+            "Phones are not to be used in class.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "The chap at the chandlery says every three years for our model, Harold says annually, and Harold also believes the weather is run by the BBC.",
+            "Right then.",
+            "OK then.",
+        ],
+    );
+    assert_kind(Some(Kind::Decision), &["Fine, the train then."]);
+}
+
+#[test]
+fn a_pick_by_place_or_label_opens_a_reply_and_a_part_named_long_ago_is_a_topic() {
+    let asked = "Three ways:\n\n1. Move it earlier.\n\n2. Let the sound bath become the doorway.\n\n3. Shorten it.";
+    let found = reply_to(
+        asked,
+        "The first, I think: begin at 8:00 and let the last bowl fade by 8:50.",
+    );
+    assert_said(&found, "The first, I think", Kind::Decision);
+    // Options an earlier list lettered, spoken of by their letters.
+    let asked = "To guarantee ~8 kWh:\n- With B, you'd need a reserve of ~80%.\n- With C, a reserve of ~60% still leaves ~5 kWh.";
+    let found = reply_to(
+        asked,
+        "Then C: 13.5 kWh nominal. I would rather over-provision.",
+    );
+    assert_said(&found, "Then C: 13.5 kWh nominal.", Kind::Decision);
+    // "running order", named in the first answer, is turned to, not picked.
+    let found = read(&[
+        (
+            "user",
+            "I'm in charge of the seating plan and the reception running order.",
+        ),
+        (
+            "assistant",
+            "Let's start with the seating plan, then the running order.",
+        ),
+        ("user", "Kids at the family tables, please."),
+        ("assistant", "An activity corner works well for the kids."),
+        (
+            "user",
+            "Okay, running order!! The ceremony's done at 2. Where do speeches go?",
+        ),
+    ]);
+    assert!(found.iter().all(|i| i.message != 4), "{found:?}");
+}
+
+#[test]
+fn what_the_same_message_decided_is_not_decided_again() {
+    let found = read(&[
+        ("user", "Help me restore my 1968 Triumph."),
+        ("assistant", "Rebuild the Strombergs, or fit Webers?"),
+        ("user", "Option 1, rebuilding the originals."),
+        ("assistant", "Good. Next is the body."),
+        (
+            "user",
+            "Now body. Needs paint, obviously. Car was white when I bought it but it's a respray, I can see yellow in the door shuts. I'm going with Jasmine Yellow, I've always loved it and the door shuts back me up. Heritage cert will confirm but I'm confident.",
+        ),
+    ]);
+    assert!(
+        said(&found, "Option 1, rebuilding the originals.").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+    assert!(
+        said(&found, "I'm going with Jasmine Yellow").is_some_and(|i| !i.overrides),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_leaning_found_and_a_pick_said_by_name_then_label_are_decisions() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "I find myself drawn to (c), for precisely the reason you give; the aunts will read the narrative.",
+        ],
+    );
+    assert_kind(None, &["I'm inclined to agree with you."]);
+    let asked = "Possible murderers:\n\n**A. Constance** — the obvious suspect.\n**B. Eli** — fraternal resentment.\n**C. Agnes** — the least suspected.\n\nWhich resonates?";
+    let found = reply_to(
+        asked,
+        "Agnes. C, without question — I think I always knew it. The brittle efficiency, the ledger of who brought which marrow, the terrible order of it, and the way she arranged the altar flowers every single Sunday of her life. Now: chapters. How many would you suggest?",
+    );
+    assert_said(&found, "Agnes. C, without question", Kind::Decision);
 }

@@ -333,6 +333,9 @@ pub(super) fn respelled(lower: &str) -> String {
         // "we ought not to rely on red versus green".
         .replace("ought not to ", "should not ")
         .replace("ought to ", "should ")
+        // "The term 'at-risk' is not to be used anywhere": forbidden, in a formal hand.
+        .replace(" is not to be ", " must not be ")
+        .replace(" are not to be ", " must not be ")
         // "Go w/ ISBAR".
         .replace(" w/ ", " with ")
         // "I really don't want any old URL to break": the mark without its stress.
@@ -922,14 +925,28 @@ pub(super) fn sentences(text: &str) -> Vec<&str> {
         if in_fence || trimmed.starts_with('>') {
             continue;
         }
-        // A quoted passage (a draft's line, a character's speech) is not the user's.
+        // A quoted passage (a draft's line, a character's speech) is not the user's, nor
+        // is a sentence inside one ("Rooms are two silver. The stew is free.").
         out.extend(
             line_sentences(trimmed)
                 .into_iter()
-                .filter(|sentence| !sentence.starts_with(['"', '“', '\''])),
+                .filter(|sentence| !sentence.starts_with(['"', '“', '\'']))
+                .filter(|sentence| !within_a_quote(trimmed, sentence)),
         );
     }
     out
+}
+
+/// Does `sentence`, a slice of `line`, start inside a quotation that closes after it: an
+/// odd number of straight double quotes before it and one after, or more opening curly
+/// quotes than closing ones before it? A lone inch mark (`a 12" pipe`) opens none.
+fn within_a_quote(line: &str, sentence: &str) -> bool {
+    let at = (sentence.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
+    let (Some(before), Some(after)) = (line.get(..at), line.get(at..)) else {
+        return false;
+    };
+    (before.matches('"').count() % 2 == 1 && after.contains('"'))
+        || before.matches('“').count() > before.matches('”').count()
 }
 
 /// Words that open a question, however it is cased.
@@ -944,44 +961,42 @@ const QUESTION_OPENERS: &[&str] = &[
 /// with the emoji that close it ("by category please!! 🎁"), or at an emoji before a
 /// capital ("… on the bid sheets 🤫 Last year we had none") or a question.
 pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
-    const ABBREVIATIONS: &[&str] = &[
-        "mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "vs", "e.g", "i.e", "approx", "mt",
-    ];
     let mut out = Vec::new();
     let mut start = 0;
+    // How many brackets are open before this byte.
+    let mut depth = 0usize;
     let bytes = line.as_bytes();
     for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
         if i < start {
             continue;
         }
-        let abbreviated = b == b'.' && {
-            let word = line[start..i]
-                .rsplit(|c: char| c.is_whitespace() || c == '(')
-                .next()
-                .unwrap_or("");
-            ABBREVIATIONS.iter().any(|a| word.eq_ignore_ascii_case(a))
-                // "before 8 a.m. or after 7 p.m.": an abbreviation that may end a
-                // sentence, inside one where the words after it go on in lower case.
-                || (["a.m", "p.m", "etc"].iter().any(|a| word.eq_ignore_ascii_case(a))
-                    && line[i + 1..]
-                        .split_whitespace()
-                        .next()
-                        .is_some_and(|next| next.starts_with(|c: char| c.is_lowercase())))
+        let ends = matches!(b, b'.' | b'!' | b'?');
+        // "… bargains.\" Going with 2": the quote or bracket it closes ends with it; not
+        // a quotation inside a sentence that goes on ("she kept asking \"and now what?\"
+        // as if …").
+        let closing = if ends {
+            closing_marks(&line[i + 1..])
+        } else {
+            0
         };
-        // "which she... didn't always do": a trailing-off the sentence goes on after; not
-        // "Feb-Apr 2024... no wait, Feb-Apr 2025", which takes it back.
-        let trails_on = b == b'.' && i >= 2 && bytes[i - 1] == b'.' && {
-            let next = line[i + 1..].split_whitespace().next().unwrap_or("");
-            next.starts_with(|c: char| c.is_lowercase())
-                && !matches!(
-                    word(next),
-                    "no" | "wait" | "actually" | "or" | "oh" | "hmm" | "scratch" | "sorry"
-                )
-        };
-        let marked = matches!(b, b'.' | b'!' | b'?')
-            && !abbreviated
-            && !trails_on
-            && bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace());
+        let goes_on = closing > 0
+            && line[i + 1 + closing..]
+                .trim_start()
+                .starts_with(char::is_lowercase);
+        // "(we have a meteorite! a tiny one, but still)": a mark inside brackets that
+        // close later on the line ends no sentence.
+        let inside = ends && depth > 0 && closing == 0 && line[i + 1..].contains(')');
+        let held = inside || goes_on || (b == b'.' && dot_goes_on(line, start, i));
+        let marked = ends
+            && !held
+            && bytes
+                .get(i + 1 + closing)
+                .is_none_or(|n| n.is_ascii_whitespace());
         // An emoji run that starts here and the capital after it.
         let pictured = !marked
             && line.is_char_boundary(i)
@@ -1006,12 +1021,12 @@ pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
                         .trim_start_matches(|c: char| is_pictograph(c))
                         .len()
             } else if marked {
-                let rest = line[i + 1..].trim_start();
+                let rest = line[i + 1 + closing..].trim_start();
                 let emoji = rest.trim_start_matches(|c: char| is_pictograph(c));
                 if emoji.len() < rest.len() {
                     line.len() - emoji.len()
                 } else {
-                    i + 1
+                    i + 1 + closing
                 }
             } else {
                 i + 1
@@ -1024,6 +1039,50 @@ pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
         }
     }
     out
+}
+
+/// Does the dot at `i` of `line` (in the sentence from `start`) leave the sentence going
+/// on: the dot of a title or an abbreviation ("Ms. Alvarez", "e.g. Redis", "at 8 a.m. on
+/// the day"), or a trailing-off ("which she... didn't always do")?
+fn dot_goes_on(line: &str, start: usize, i: usize) -> bool {
+    const ABBREVIATIONS: &[&str] = &[
+        "mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "vs", "e.g", "i.e", "approx", "mt",
+    ];
+    let abbreviated = {
+        let word = line[start..i]
+            .rsplit(|c: char| c.is_whitespace() || c == '(')
+            .next()
+            .unwrap_or("");
+        ABBREVIATIONS.iter().any(|a| word.eq_ignore_ascii_case(a))
+            // "before 8 a.m. or after 7 p.m.": an abbreviation that may end a
+            // sentence, inside one where the words after it go on in lower case.
+            || (["a.m", "p.m", "etc"].iter().any(|a| word.eq_ignore_ascii_case(a))
+                && line[i + 1..]
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|next| next.starts_with(|c: char| c.is_lowercase())))
+    };
+    // "which she... didn't always do": a trailing-off the sentence goes on after; not
+    // "Feb-Apr 2024... no wait, Feb-Apr 2025", which takes it back.
+    let trails_on = i >= 2 && line.as_bytes()[i - 1] == b'.' && {
+        let next = line[i + 1..].split_whitespace().next().unwrap_or("");
+        next.starts_with(|c: char| c.is_lowercase())
+            && !matches!(
+                word(next),
+                "no" | "wait" | "actually" | "or" | "oh" | "hmm" | "scratch" | "sorry"
+            )
+    };
+    abbreviated || trails_on
+}
+
+/// The length in bytes of the closing quotes and brackets that open `rest` (at most two):
+/// what a sentence's end mark closes with it.
+fn closing_marks(rest: &str) -> usize {
+    rest.chars()
+        .take(2)
+        .take_while(|c| matches!(c, '"' | ')' | '”' | '’' | '\''))
+        .map(char::len_utf8)
+        .sum()
 }
 
 /// Is a character part of an emoji: a pictograph or a symbol drawn as one, or a joiner,
