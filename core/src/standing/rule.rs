@@ -1123,6 +1123,23 @@ pub(super) fn keeps_to(clause: &str) -> bool {
             words.drain(..=at);
         }
     }
+    // "but I reckon we keep the whole job under $38k": a bound the user sets the work.
+    let opens = words.iter().position(|w| *w == "keep").filter(|&at| {
+        at > 0
+            && at <= 5
+            && matches!(words[at - 1], "we" | "we'll" | "let's")
+            && words[..at - 1]
+                .iter()
+                .all(|w| matches!(*w, "but" | "so" | "and" | "i" | "reckon" | "think"))
+    });
+    if let Some(at) = opens
+        && words[at..]
+            .iter()
+            .any(|w| matches!(*w, "under" | "below" | "within"))
+        && clause.contains(|c: char| c.is_ascii_digit())
+    {
+        return true;
+    }
     match words.as_slice() {
         // "keep it in first person", not "keep it up", "keep it going".
         ["keep", "it", next, ..] => !matches!(*next, "up" | "going" | "coming" | "together"),
@@ -1457,11 +1474,18 @@ pub(super) fn someone_dislikes(clause: &str) -> bool {
 /// "Celsius only")? Shorthand for the one form allowed. Not "it only took a minute",
 /// "that's only fair": a thing must lead.
 pub(super) fn only_this(clause: &str) -> bool {
-    let words = bare_words(clause);
+    // "and the planting's natives only": what it is, after the thing it is said of.
+    let words: Vec<&str> = bare_words(clause)
+        .into_iter()
+        .skip_while(|w| matches!(*w, "and" | "but" | "so" | "also"))
+        .collect();
     let Some(at) = words.iter().position(|w| *w == "only") else {
         return false;
     };
-    let thing = &words[..at];
+    let thing: Vec<&str> = match &words[..at] {
+        ["the", said, what @ ..] if said.ends_with("'s") && !what.is_empty() => what.to_vec(),
+        thing => thing.to_vec(),
+    };
     let rest = &words[at + 1..];
     (1..=3).contains(&thing.len())
         && !thing

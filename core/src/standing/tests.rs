@@ -5081,3 +5081,21 @@ fn a_leaning_found_and_a_pick_said_by_name_then_label_are_decisions() {
     );
     assert_said(&found, "Agnes. C, without question", Kind::Decision);
 }
+
+#[test]
+fn a_bound_we_keep_and_a_thing_said_to_be_one_form_only_are_rules() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "Budget — they said forty, but I reckon we keep the whole job under $38k inc GST so there's a bit of fat for when we hit limestone.",
+            "And the planting's natives only, mate — that's their brief and it's how I like working anyway.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "and the kid's only five.",
+            "the team's only option is to wait",
+        ],
+    );
+}
