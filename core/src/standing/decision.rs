@@ -196,6 +196,31 @@ pub(super) const GOING_ON: &[&str] = &[
     "pick up where",
 ];
 
+/// Does a sentence give a thing a role anew ("ok RC3 is now the candidate, RC2 is dead
+/// too", "Maria is now our lead")? A thing named in a few words, "is now the" or "is now
+/// our", then the role it takes; not "it is now 5pm", "the build is now green": a pronoun,
+/// or no role. ("Bob is our neighbour" says no more than who Bob is.)
+pub(super) fn takes_the_role_now(lower: &str) -> bool {
+    let words: Vec<&str> = first_words(first_clause(lower))
+        .into_iter()
+        .map(word)
+        .collect();
+    let Some(at) = words.windows(3).position(|w| {
+        matches!(w[0], "is" | "are") && w[1] == "now" && matches!(w[2], "the" | "our")
+    }) else {
+        return false;
+    };
+    let (thing, role) = (&words[..at], &words[at + 3..]);
+    (1..=3).contains(&thing.len())
+        && (1..=3).contains(&role.len())
+        && !thing.iter().any(|w| {
+            matches!(
+                *w,
+                "it" | "this" | "that" | "there" | "he" | "she" | "they" | "what" | "which" | "who"
+            )
+        })
+}
+
 /// Does it settle what a part of the work will be ("The auction format will be a silent
 /// auction.", "Our venue will be the boathouse.")? The part named first, a plain
 /// statement, short.

@@ -305,6 +305,7 @@ fn says_a_choice(text: &str, lower: &str) -> bool {
         || named_anew(lower)
         || ends_choosing(lower)
         || settles(lower)
+        || takes_the_role_now(lower)
         || does_as_a_plan(lower)
         || someone_chose(lower)
         || replaces

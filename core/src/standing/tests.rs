@@ -5099,3 +5099,36 @@ fn a_bound_we_keep_and_a_thing_said_to_be_one_form_only_are_rules() {
         ],
     );
 }
+
+#[test]
+fn a_thing_that_now_takes_a_role_is_a_choice_made_anew() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "ok RC3 is now the candidate, RC2 is dead too.",
+            "Maria is now our lead.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "it is now the weekend.",
+            "the build is now green.",
+            "Bob is our neighbour.",
+        ],
+    );
+    let found = read(&[
+        ("user", "Help me run the 4.2 release."),
+        ("assistant", "Which build goes to regression?"),
+        ("user", "We'll go with RC2 as the release candidate."),
+        ("assistant", "RC2 it is; regression starts tomorrow."),
+        (
+            "user",
+            "ok RC3 is now the candidate, RC2 is dead too. I'll update the ticket.",
+        ),
+    ]);
+    assert!(
+        said(&found, "We'll go with RC2").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+}
