@@ -926,12 +926,14 @@ pub(super) fn sentences(text: &str) -> Vec<&str> {
             continue;
         }
         // A quoted passage (a draft's line, a character's speech) is not the user's, nor
-        // is a sentence inside one ("Rooms are two silver. The stew is free.").
+        // is a sentence inside one ("Rooms are two silver. The stew is free."); a line
+        // with no double quote has none to look for.
+        let quotes = trimmed.contains(['"', '“']);
         out.extend(
             line_sentences(trimmed)
                 .into_iter()
                 .filter(|sentence| !sentence.starts_with(['"', '“', '\'']))
-                .filter(|sentence| !within_a_quote(trimmed, sentence)),
+                .filter(|sentence| !quotes || !within_a_quote(trimmed, sentence)),
         );
     }
     out
