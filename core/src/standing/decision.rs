@@ -315,6 +315,7 @@ pub(super) fn does_as_a_plan(lower: &str) -> bool {
     // "ok rip out the tub, we're doing a walk-in shower", "venue says long tables fit
     // better so we're doing three long tables": said after what led to it.
     does_as_a_plan_first(first_clause(lower))
+        || fronts_its_object(first_clause(lower))
         || funds_from(lower)
         || moves_a_day(lower)
         || returns(lower)
@@ -326,6 +327,32 @@ pub(super) fn does_as_a_plan(lower: &str) -> bool {
                 .map_or(clause.to_owned(), |rest| format!("we're {rest}"));
             (clause.starts_with("we're doing ") || clause.starts_with("we are doing "))
                 && does_as_a_plan_first(&clause)
+        })
+}
+
+/// Does a clause name what it takes before who takes it ("The Volkshochschule course I will
+/// take", "this one we book")? The thing first, then "I will" or "we" and a verb of getting
+/// that ends the clause.
+fn fronts_its_object(clause: &str) -> bool {
+    let words = bare_words(clause);
+    let Some(at) = words
+        .iter()
+        .position(|w| matches!(*w, "i" | "we" | "i'll" | "we'll"))
+    else {
+        return false;
+    };
+    let verb = match words.get(at + 1) {
+        Some(&("will" | "shall")) => at + 2,
+        _ => at + 1,
+    };
+    (2..=6).contains(&at)
+        && matches!(words[0], "the" | "this" | "that")
+        && verb + 1 == words.len()
+        && words.get(verb).is_some_and(|v| {
+            matches!(
+                *v,
+                "take" | "book" | "choose" | "buy" | "use" | "do" | "pick" | "keep"
+            )
         })
 }
 
@@ -414,8 +441,34 @@ const DOING: &[&str] = &[
     "rebuild",
 ];
 
+/// Verbs that "do" stresses ("I do hope", "we do appreciate"), no plan.
+const STRESSED: &[&str] = &[
+    "hope",
+    "think",
+    "like",
+    "love",
+    "want",
+    "need",
+    "believe",
+    "wish",
+    "appreciate",
+    "agree",
+    "mean",
+    "know",
+    "feel",
+    "worry",
+    "remember",
+    "understand",
+    "apologise",
+    "apologize",
+];
+
 pub(super) fn does_as_a_plan_first(lower: &str) -> bool {
     let mut words: Vec<&str> = first_words(lower).into_iter().map(word).collect();
+    // "Then we take the other one, the online teacher": what follows from news.
+    if words.first() == Some(&"then") {
+        words.remove(0);
+    }
     if words.starts_with(&["we", "are"]) {
         words.splice(..2, ["we're"]);
     }
@@ -428,6 +481,10 @@ pub(super) fn does_as_a_plan_first(lower: &str) -> bool {
     let [who, verb, next, ..] = words.as_slice() else {
         return false;
     };
+    // "I do hope I'm doing this correctly": "do" that stresses the verb after it.
+    if *verb == "do" && STRESSED.contains(next) {
+        return false;
+    }
     // "we're fixing the modal focus trap first", "We are pursuing the claim separately".
     let doing_now = *who == "we're" && verb.ends_with("ing") && !STATES.contains(verb);
     // "we're doing a walk-in shower": a thing done is chosen; not "we're doing a lot of …",
@@ -496,9 +553,9 @@ pub(super) fn does_as_a_plan_first(lower: &str) -> bool {
         && !is_habit(lower)
 }
 
-/// Does "we …" set a day: "We're starting on Sunday, September 14", "We're sending on
-/// Sunday mornings", "We train Tuesday and Thursday, 18:00 to 19:30", "we start on Monday
-/// 22 September"? What recurs or begins, on a day.
+/// Does "we …" set a day or a place: "We're starting on Sunday, September 14", "We're
+/// sending on Sunday mornings", "We train Tuesday and Thursday, 18:00 to 19:30", "we start
+/// on Monday 22 September", "We start in Ulm"? What recurs or begins, on a day or where.
 fn sets_a_day(who: &str, verb: &str, next: &str, words: &[&str]) -> bool {
     let going = matches!(
         verb,
@@ -520,7 +577,12 @@ fn sets_a_day(who: &str, verb: &str, next: &str, words: &[&str]) -> bool {
             "train" | "start" | "meet" | "open" | "fly" | "leave" | "send"
         )
         && names_a_day(words);
-    going || set
+    // "We start in Ulm instead", "We begin in Donaueschingen, at the source": where it
+    // begins or ends.
+    let from = who == "we"
+        && matches!(verb, "start" | "begin" | "finish" | "end")
+        && matches!(next, "in" | "at" | "from");
+    going || set || from
 }
 
 /// Does it return to an earlier choice or state where the work now stands ("Okay, back to
@@ -872,6 +934,22 @@ pub(super) fn plans_instead(lower: &str) -> bool {
         .trim_end_matches(|c: char| !c.is_alphanumeric())
         .ends_with(" instead")
         || says_any(lower, &["instead,", "instead;", "instead —"]);
+    // "… so perhaps not that weekend, as everyone will be there instead": the reason ends
+    // on it, no plan.
+    let last = lower
+        .rsplit([',', ';'])
+        .next()
+        .unwrap_or(lower)
+        .trim_start();
+    let reason_ends = ["as ", "because ", "since ", "cause "]
+        .iter()
+        .any(|w| last.starts_with(w))
+        && last
+            .trim_end_matches(|c: char| !c.is_alphanumeric())
+            .ends_with(" instead");
+    if reason_ends {
+        return false;
+    }
     // "I'd like morning practice to begin at 7:15 instead, with tea from 6:45".
     ends && (is_imperative(lower)
         || says_any(
@@ -888,9 +966,10 @@ pub(super) fn plans_instead(lower: &str) -> bool {
         ))
 }
 
-/// Does it say what a thing now is, as news of a change: a day ("so it's 17-19 Oct now"),
-/// a name ("The kids voted and it's the Wildcat Stampede now!!"), a value in a few words
-/// ("Duck at 28 now.")? Not how things are ("it's raining now", "it's 5pm now").
+/// Does it say what a thing now is, as news of a change: a day ("so it's 17-19 Oct now",
+/// "So it will be Sunday the 20th"), a name ("The kids voted and it's the Wildcat
+/// Stampede now!!"), a value in a few words ("Duck at 28 now.")? Not how things are
+/// ("it's raining now", "it's 5pm now").
 pub(super) fn set_anew_now(text: &str) -> bool {
     let lower = crate::case::lowercase(text);
     clauses(&lower).zip(clauses(text)).any(|(clause, said)| {
@@ -914,6 +993,26 @@ pub(super) fn set_anew_now(text: &str) -> bool {
                 .is_some_and(|w| w.starts_with(|c: char| c.is_uppercase()));
         (1..=5).contains(&words.len()) && (names_a_day(&words) || named)
     }) || sentences(&lower).into_iter().any(value_now)
+        || will_be_a_day(&lower)
+}
+
+/// Does a sentence say the day a thing will be, as what follows from news ("So it will be
+/// Sunday the 20th, from eleven until two.")? Its first clause, in a few words.
+pub(super) fn will_be_a_day(lower: &str) -> bool {
+    let first = first_clause(lower).trim_end_matches(['.', '!']);
+    let first = first.strip_prefix("so ").unwrap_or(first);
+    [
+        "it will be ",
+        "it'll be ",
+        "it's going to be ",
+        "it is going to be ",
+    ]
+    .iter()
+    .find_map(|lead| first.strip_prefix(lead))
+    .is_some_and(|rest| {
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        (1..=5).contains(&words.len()) && names_a_day(&words)
+    })
 }
 
 /// Does a sentence give a thing its value now, in a few words ("Duck at 28 now.")? Not
@@ -956,16 +1055,20 @@ pub(super) fn judges_best(lower: &str) -> bool {
         // "I think the shared mailbox sounds right for both of them".
         "sounds right",
         "seems right",
-        // "Founder Fuel is the one, it's punchy": where the clause ends, not "… is the one
-        // who decides".
+        // "Founder Fuel is the one, it's punchy", "I think the second one is best, with the
+        // cash table by the door": where the clause ends, not "… is the one who decides",
+        // "… is best left alone".
         "is the one",
+        "is best",
     ]
     .iter()
     .find_map(|judged| {
         let (named, rest) = lower.split_once(judged)?;
-        (*judged != "is the one" || rest.is_empty() || rest.starts_with([',', '.', '!', ';']))
-            .then_some((named, rest))
-    }) else {
+        let ends = rest.is_empty() || rest.starts_with([',', '.', '!', ';']);
+        (!judged.starts_with("is ") || ends).then_some((named, rest))
+    })
+    .or_else(|| liked_best(lower))
+    .or_else(|| ranked_first(lower)) else {
         return false;
     };
     let named = named.trim();
@@ -974,9 +1077,66 @@ pub(super) fn judges_best(lower: &str) -> bool {
         .find_map(|lead| named.strip_prefix(lead))
         .unwrap_or(named);
     let words: Vec<&str> = first_words(named).into_iter().map(word).collect();
-    words.len() >= 2
+    // "(b)", "option 2": a label names it alone.
+    let labelled = matches!(words.as_slice(), [label] if label.len() == 1)
+        || matches!(words.as_slice(), ["option", _]);
+    (words.len() >= 2 || labelled)
         && !words.first().is_some_and(|w| NOT_NAMES.contains(w))
         && !lower.trim_end().ends_with('?')
+}
+
+/// What a judgement ranks first among ways to go, and what follows ("I think (b) is the
+/// most defensible course, and she is content with it", "the barn is the safest bet").
+fn ranked_first(lower: &str) -> Option<(&str, &str)> {
+    let (named, rest) = lower.split_once(" is the ")?;
+    let words = bare_words(first_clause(rest));
+    let ranked = match words.as_slice() {
+        [
+            "best" | "safest" | "simplest" | "wisest" | "strongest" | "cleanest",
+            rest @ ..,
+        ]
+        | ["most", _, rest @ ..] => rest,
+        _ => return None,
+    };
+    matches!(
+        ranked.first(),
+        Some(
+            &("course"
+                | "option"
+                | "choice"
+                | "route"
+                | "approach"
+                | "way"
+                | "one"
+                | "bet"
+                | "path")
+        )
+    )
+    .then_some((named, rest))
+}
+
+/// What a liking ranks first, and what follows ("I think I like the last one best... it
+/// has such a warm sound"): the option it names.
+fn liked_best(lower: &str) -> Option<(&str, &str)> {
+    let lower = past_opener(lower);
+    let lower = ["i think ", "i feel ", "honestly "]
+        .iter()
+        .find_map(|lead| lower.strip_prefix(lead))
+        .unwrap_or(lower);
+    let liked = ["i like ", "we like ", "i love ", "we love ", "we all like "]
+        .iter()
+        .find_map(|lead| lower.strip_prefix(lead))?;
+    let first = first_clause(liked);
+    let end = ["…", "..", "!", ";"]
+        .iter()
+        .filter_map(|mark| first.find(mark))
+        .min()
+        .unwrap_or(first.len());
+    let first = first[..end].trim_end_matches(|c: char| !c.is_alphanumeric());
+    let named = [" best", " the most", " most"]
+        .iter()
+        .find_map(|end| first.strip_suffix(end))?;
+    Some((named, &liked[first.len()..]))
 }
 
 /// Does a clause accept a way of doing as fine ("… and keeping it in the shared toolkit
@@ -1073,11 +1233,7 @@ pub(super) fn settles_in_short(lower: &str) -> bool {
                 None | Some(&("as" | "because" | "for" | "then" | "now" | "and" | "not"))
             )
     });
-    // "Final count: **3 screens**.", "final answer: the blue one".
-    let final_label = matches!(words.first(), Some(&"final"))
-        && lower
-            .find(':')
-            .is_some_and(|at| bare_words(&lower[..at]).len() <= 3);
+    let final_label = labelled_final(lower);
     // "The age range on the flyer should read 45 to 75", "the sign should now say
     // 'Closed Mondays'": the words a document carries, set.
     let reads = DOCUMENT_READS.iter().any(|mark| {
@@ -1099,6 +1255,17 @@ pub(super) fn settles_in_short(lower: &str) -> bool {
         || made_main
         || takes_what_was_put_forward(&words, lower)
         || sets_in_short(lower)
+}
+
+/// Does a sentence label what follows as final ("Final count: **3 screens**.", "final
+/// answer: the blue one", "Okay, about the start, final now: Regensburg.")?
+pub(super) fn labelled_final(lower: &str) -> bool {
+    lower.find(':').is_some_and(|at| {
+        let label = bare_words(&lower[..at]);
+        (label.first() == Some(&"final") && label.len() <= 3)
+            || (label.len() <= 8
+                && matches!(label.as_slice(), [.., "final"] | [.., "final", "now"]))
+    })
 }
 
 /// Does a sentence take what the assistant put forward, pointing at it ("Use that scheme:
@@ -1954,6 +2121,9 @@ pub(super) fn commits(lower: &str) -> bool {
         if words.get(verb).is_some_and(|w| does_a_thing(w, next)) && !hedges(lower) {
             return true;
         }
+        if done_on_a_schedule(&words, verb) {
+            return true;
+        }
         match words.get(verb).copied() {
             Some(verb) if VERBS.iter().any(|(v, _)| *v == verb) => return true,
             // "I will try the oatmeal with walnuts": a thing to try, not "try to …", not
@@ -1975,6 +2145,21 @@ pub(super) fn commits(lower: &str) -> bool {
         }
     }
     false
+}
+
+/// Does the verb at `verb` say a thing done on a schedule ("gonna measure height every 2
+/// days")? A verb of doing, then how often.
+fn done_on_a_schedule(words: &[&str], verb: usize) -> bool {
+    let scheduled = words.iter().skip(verb + 1).any(|w| {
+        matches!(
+            *w,
+            "every" | "daily" | "weekly" | "nightly" | "hourly" | "monthly"
+        )
+    });
+    scheduled
+        && words
+            .get(verb)
+            .is_some_and(|w| w.len() > 2 && !NOT_DOING_A_THING.contains(w))
 }
 
 /// Verbs that do nothing to the work in "I'll …": a word to someone, a look, a thought.

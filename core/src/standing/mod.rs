@@ -170,8 +170,17 @@ fn relays_a_choice(lower: &str) -> bool {
 /// Does a clause of a sentence (`lower`, in lower case) give an order that holds: marked
 /// and said as an order, or in one of the forms a rule takes whatever marks it?
 fn clause_orders(lower: &str, clause: &str) -> bool {
-    if deduces(clause) || recalls_a_habit(clause) {
+    if deduces(clause) || recalls_a_habit(clause) || owns_an_errand(clause) {
         return false;
+    }
+    // "the intro – like the cold open plus the theme – keep it under 90 seconds total":
+    // the order after what it is about, set off by dashes.
+    let after_dash = [" – ", " — "]
+        .iter()
+        .filter_map(|dash| clause.rsplit_once(dash).map(|(_, last)| last))
+        .min_by_key(|last| last.len());
+    if after_dash.is_some_and(|last| clause_orders(lower, last)) {
+        return true;
     }
     // "I think anything in Latin should have a translation", "I should also say that
     // the narrative must remain within 2,500 words": the rule, said gently.

@@ -188,8 +188,9 @@ fn dropped_label(said: &str) -> Option<String> {
 }
 
 /// The number an override drops, named alone ("ok scratch the 6, let's do 4 mains" after
-/// "Let's do 6 items!").
+/// "Let's do 6 items!", "she really hates the 30 minute cut, … so we're landing on 40").
 fn dropped_number(said: &str) -> Option<&str> {
+    const DISLIKES: &[&str] = &["hate", "hates", "hated", "dislikes", "disliked"];
     let words: Vec<&str> = said
         .split_whitespace()
         .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
@@ -200,7 +201,10 @@ fn dropped_number(said: &str) -> Option<&str> {
         } else {
             w[1]
         };
-        (DROPS.iter().any(|d| w[0].eq_ignore_ascii_case(d))
+        (DROPS
+            .iter()
+            .chain(DISLIKES)
+            .any(|d| w[0].eq_ignore_ascii_case(d))
             && number.chars().all(|c| c.is_ascii_digit())
             && !number.is_empty())
         .then_some(number)
@@ -1158,6 +1162,7 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
             .map(|(_, at)| at)
     };
     let at = holds_the_value_dropped(found, words, turn)
+        .or_else(|| value_moved(found, words, turn))
         .or(best.map(|(_, _, _, at)| at))
         .or_else(|| {
             (kind == Kind::Decision && !again)
@@ -1197,6 +1202,37 @@ fn holds_the_value_dropped(found: &[Instruction], words: &[Words], turn: &Turn) 
         (i.superseded.is_none()
             && i.message != turn.message
             && words[at].values.iter().any(|v| dropped.contains(v)))
+        .then_some(at)
+    })
+}
+
+/// The newest standing decision whose value the override's message names beside a new
+/// value of the same kind: "the 28th is the school's harvest fete … Change of plan: we're
+/// moving it to Saturday 5 October." replaces "Let's go with C, the 28th.", not "Our
+/// window is September to mid-October", though the window shares the month.
+fn value_moved(found: &[Instruction], words: &[Words], turn: &Turn) -> Option<usize> {
+    if turn.kind != Kind::Decision {
+        return None;
+    }
+    // Named beside it, not in the sentence that overrides ("… a start date of 1 January
+    // 2027 instead" names no other decision's "2027").
+    let overriding = sentences(turn.text)
+        .into_iter()
+        .find(|s| is_override(s))
+        .unwrap_or(turn.text);
+    let own = values_of(overriding);
+    found.iter().enumerate().rev().find_map(|(at, i)| {
+        (i.kind == Kind::Decision
+            && i.superseded.is_none()
+            && i.message != turn.message
+            && words[at].values.iter().any(|old| {
+                turn.around.contains(&old.written)
+                    && !own.iter().any(|v| v.written == old.written)
+                    && turn
+                        .values
+                        .iter()
+                        .any(|new| new.kind == old.kind && new != old)
+            }))
         .then_some(at)
     })
 }
@@ -1403,7 +1439,8 @@ pub(super) fn decides_again(
 }
 
 /// Does a decision point at a value it sets anew ("Make it every eight weeks", "Bump it
-/// to 3,500 kcal a day", "Final count: **3 screens**.", "Duck at 28 now.")?
+/// to 3,500 kcal a day", "Final count: **3 screens**.", "Duck at 28 now.", "So it will be
+/// Sunday the 20th")?
 fn points_at_a_value(lower: &str) -> bool {
     const VERBS: &[&str] = &[
         "make", "bump", "raise", "lower", "drop", "push", "cut", "change", "up", "increase",
@@ -1423,16 +1460,12 @@ fn points_at_a_value(lower: &str) -> bool {
         }
         _ => false,
     };
-    let final_label = words.first() == Some(&"final")
-        && lower
-            .find(':')
-            .is_some_and(|at| bare_words(&lower[..at]).len() <= 3);
     // "so it's 17-19 Oct now", "the strings deadline is now 21 March".
     let now = words.last() == Some(&"now")
         || words
             .windows(2)
             .any(|w| matches!(w, ["is" | "it's" | "are", "now"]));
-    sets_it || final_label || now
+    sets_it || labelled_final(lower) || now || will_be_a_day(lower)
 }
 
 /// The standing decision whose value a decision sets anew, pointing at it

@@ -327,11 +327,43 @@ fn gives_anew(words: &[&str]) -> bool {
 }
 
 /// What a thing of the work is in, not what it is to be: "the challenge is stuck
-/// pending", "the build is red", "the worker is down" report news, they settle nothing.
+/// pending", "the build is red", "the worker is down", "the hall is needed for a
+/// reception" report news, they settle nothing.
 const CONDITIONS: &[&str] = &[
-    "stuck", "pending", "broken", "failing", "failed", "down", "missing", "empty", "gone",
-    "hanging", "flaky", "dead", "red", "green", "erroring", "crashing", "timing", "blocked",
-    "done", "finished", "fixed", "working", "back", "up", "live", "slow", "late",
+    "stuck",
+    "pending",
+    "broken",
+    "failing",
+    "failed",
+    "down",
+    "missing",
+    "empty",
+    "gone",
+    "hanging",
+    "flaky",
+    "dead",
+    "red",
+    "green",
+    "erroring",
+    "crashing",
+    "timing",
+    "blocked",
+    "done",
+    "finished",
+    "fixed",
+    "working",
+    "back",
+    "up",
+    "live",
+    "slow",
+    "late",
+    "needed",
+    "required",
+    "busy",
+    "unavailable",
+    "closed",
+    "full",
+    "taken",
 ];
 
 /// Do `words` open with a count of things, not a time ("2 people", not "6 pm", "10 to

@@ -517,6 +517,7 @@ pub(super) fn binds(clause: &str) -> bool {
         || pins(clause)
         || never_can(clause)
         || relays_a_requirement(clause)
+        || entitles(clause)
     {
         return true;
     }
@@ -913,13 +914,89 @@ pub(super) fn recalls_a_habit(clause: &str) -> bool {
             ..
         ]
     );
+    // "I never would have thought about the chocolate chips": what might have been.
+    let might_have_been = words
+        .windows(3)
+        .any(|w| w[0] == "never" && matches!(w[1], "would" | "could" | "might") && w[2] == "have");
+    let past =
+        |w: &str| PAST.contains(&w) || (w.len() > 4 && w.ends_with("ed") && !w.ends_with("eed"));
+    // "she never wrote anything down": what someone did not do; not "secrets are never
+    // logged", which binds, nor "pretend it never existed", an order.
+    let pretend = matches!(words.first(), Some(&("pretend" | "imagine" | "act")));
+    let never_did = !pretend
+        && words.windows(3).any(|w| {
+            !matches!(
+                w[0],
+                "is" | "are" | "be" | "been" | "get" | "gets" | "was" | "were"
+            ) && w[1] == "never"
+                && (past(w[2]) || NEVER_DID.contains(&w[2]))
+        });
     never_done
-        || words.windows(2).any(|pair| {
-            pair[0] == "always"
-                && (PAST.contains(&pair[1])
-                    || (pair[1].len() > 4 && pair[1].ends_with("ed") && !pair[1].ends_with("eed")))
-        })
+        || might_have_been
+        || never_did
+        || words
+            .windows(2)
+            .any(|pair| pair[0] == "always" && past(pair[1]))
 }
+
+/// Does a clause give people of the work what they are always to have ("guests get to hear
+/// their episode before it goes out", "every author gets to see the proofs")? Not the
+/// user's or another one person's turn ("I get to choose", "she gets to pick tonight").
+fn entitles(clause: &str) -> bool {
+    let words: Vec<&str> = clause.split_whitespace().map(word).collect();
+    let Some(at) = words.windows(3).take(4).position(|w| {
+        matches!(w[0], "get" | "gets")
+                && w[1] == "to"
+                && w[2].len() > 2
+                // A place reached, not a thing done: "people get to the venue by car".
+                && !matches!(
+                    w[2],
+                    "the" | "our" | "your" | "their" | "his" | "her" | "bed" | "work" | "school"
+                        | "sleep" | "class" | "church"
+                )
+    }) else {
+        return false;
+    };
+    const PEOPLE: &[&str] = &[
+        "i", "we", "you", "he", "she", "they", "it", "that", "this", "who",
+    ];
+    at > 0
+        && !words[..at].iter().any(|w| PEOPLE.contains(w))
+        && (words[at] == "get" || matches!(words[0], "every" | "each" | "any"))
+        && !is_habit(clause)
+}
+
+/// Does a clause say what the user must do or find out themselves, not the work ("There is
+/// one thing I must mention", "This I must discuss with Birgit tonight", "We must see when
+/// Birgit gets leave")? Not "we must tell every client first", which binds the work.
+pub(super) fn owns_an_errand(clause: &str) -> bool {
+    let words: Vec<&str> = clause.split_whitespace().map(word).collect();
+    words.windows(4).any(|w| {
+        let speaks = w[0] == "i"
+            && matches!(
+                w[2],
+                "mention"
+                    | "tell"
+                    | "ask"
+                    | "add"
+                    | "warn"
+                    | "discuss"
+                    | "apologise"
+                    | "apologize"
+                    | "thank"
+            );
+        let finds_out = matches!(w[0], "i" | "we")
+            && w[2] == "see"
+            && matches!(w[3], "when" | "if" | "whether" | "how" | "what");
+        w[1] == "must" && (speaks || finds_out)
+    })
+}
+
+/// Verbs in the past that say what someone never did ("she never wrote anything down").
+const NEVER_DID: &[&str] = &[
+    "wrote", "told", "thought", "knew", "saw", "let", "bought", "sent", "found", "paid", "brought",
+    "left", "spoke",
+];
 
 /// Does a clause give the units or the form a kind of thing is always written in, with no
 /// verb ("Distances in nautical miles and times in UTC", "oven temperatures in

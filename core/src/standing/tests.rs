@@ -5132,3 +5132,156 @@ fn a_thing_that_now_takes_a_role_is_a_choice_made_anew() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_value_named_beside_an_override_is_the_one_it_moves() {
+    let found = read(&[
+        ("user", "Help me plan our club's star party this autumn."),
+        (
+            "assistant",
+            "Our window is September to mid-October, then. Options: A, the 14th; B, the 21st; C, the 28th.",
+        ),
+        ("user", "Let's go with C, the 28th."),
+        ("assistant", "The 28th it is."),
+        (
+            "user",
+            "Our window is September to mid-October, by the way, it gets too cold after.",
+        ),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "Oh no, the 28th is the school's harvest fete. Change of plan: we're moving it to Saturday 5 October.",
+        ),
+    ]);
+    assert!(
+        said(&found, "Let's go with C, the 28th.").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+    assert!(
+        said(&found, "Our window is September").is_none_or(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn plans_said_plainly_in_a_second_language_or_gently_are_decisions() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "We start in Ulm instead, and Donauquelle we visit another weekend by car with my brother.",
+            "We begin in Donaueschingen, at the Donauquelle, this is for me important.",
+            "Okay, about the start, final now: Regensburg.",
+            "I think I like the last one best... it has such a warm sound to it, like a family supper.",
+            "I think the second one is best, with the cash table right by the door.",
+            "So it will be Sunday the 20th, from eleven until two.",
+            "Then we take the other one, the online teacher.",
+            "gonna measure height every 2 days, is that enough?",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "The harvest festival in town is on the 5th, so perhaps not that weekend, as everyone will be there instead.",
+            "I do hope I'm doing this correctly, my grandson set this up for me on the computer.",
+            "Which one is best?",
+            "The hall is needed for a reception.",
+        ],
+    );
+    let found = read(&[
+        ("user", "Help me organise the parish bake sale."),
+        ("assistant", "When would you like to hold it?"),
+        (
+            "user",
+            "Let's say Saturday the 12th of October, from nine until one...",
+        ),
+        ("assistant", "Saturday the 12th it is."),
+        (
+            "user",
+            "Father Dominic telephoned. So it will be Sunday the 20th, from eleven until two.",
+        ),
+    ]);
+    assert!(
+        said(&found, "Let's say Saturday the 12th").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn what_the_user_must_say_or_never_did_binds_nothing() {
+    assert_kind(
+        None,
+        &[
+            "There is one thing I must mention before we go further, and it is very important to me.",
+            "This I must discuss with Birgit tonight.",
+            "We must see when Birgit gets Urlaub, her boss is difficult.",
+            "I never would have thought about the chocolate chips.",
+            "Mrs. Hollis kept it all in her head, bless her, and she never wrote anything down.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "We must tell every client before we raise prices.",
+            "Secrets are never logged.",
+            "I must stress: no nuts in anything.",
+        ],
+    );
+}
+
+#[test]
+fn an_order_after_its_aside_a_promise_to_people_and_a_thing_named_first_are_read() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "and one thing, um, the intro – like the cold open plus the theme plus Dana's hello – keep it under 90 seconds total, people skip otherwise",
+            "oh and, um, guests get to hear their episode before it goes out, like every single one",
+            "every author gets to see the proofs",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "she gets to pick tonight",
+            "people get to the venue by car",
+            "the intro – like the cold open – was too long last time",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &["The Volkshochschule course I will take, Tuesday evenings, starting in September."],
+    );
+    assert_kind(
+        None,
+        &["That I will do, thanks.", "The bus we take every day."],
+    );
+}
+
+#[test]
+fn a_number_disliked_names_the_choice_an_override_replaces() {
+    let found = read(&[
+        ("user", "Help me plan our podcast with Dana."),
+        ("assistant", "How long should each episode run?"),
+        (
+            "user",
+            "Dana and I talked, we're going with Side Quest as the name, the others felt flat.",
+        ),
+        ("assistant", "Side Quest it is."),
+        (
+            "user",
+            "We'll do 30 minute episodes, the network likes that for commutes.",
+        ),
+        ("assistant", "30 minutes it is."),
+        (
+            "user",
+            "okay so, change of plan, Dana listened back and she really hates the 30 minute cut, it felt rushed, so we're landing on 40.",
+        ),
+    ]);
+    assert!(
+        said(&found, "We'll do 30 minute episodes").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+    assert!(
+        said(&found, "we're going with Side Quest").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+}

@@ -322,7 +322,7 @@ pub(super) fn respelled(lower: &str) -> String {
     ];
     // "non negotiable", "nonnegotiable": the mark as the lists spell it; "never mind"
     // one word, which is no "never".
-    let straight = lower
+    let straight = ought_past_an_aside(lower)
         .replace('\u{2019}', "'")
         .replace("non negotiable", "non-negotiable")
         .replace("nonnegotiable", "non-negotiable")
@@ -373,6 +373,21 @@ pub(super) fn respelled(lower: &str) -> String {
         spell(&straight[start..], opens, &mut out);
     }
     out
+}
+
+/// `lower` with "ought, <an aside>, to" said as "should": "statutory references ought, on
+/// first mention, to be given in full" binds as "… should be given in full".
+fn ought_past_an_aside(lower: &str) -> String {
+    let Some(at) = lower.find("ought, ") else {
+        return lower.to_owned();
+    };
+    let rest = &lower[at + "ought, ".len()..];
+    match rest.find(", to ") {
+        Some(to) if rest[..to].split_whitespace().count() <= 6 => {
+            format!("{}should {}", &lower[..at], &rest[to + ", to ".len()..])
+        }
+        _ => lower.to_owned(),
+    }
 }
 
 /// `token` as `table` spells it, else as it is.
@@ -748,6 +763,9 @@ pub(super) fn is_imperative(lower: &str) -> bool {
         || gone_by
         || INTERJECTIONS.contains(&first)
         || possessive
+        // "Mrs. Hollis kept it all in her head": a title opens a name; "gonna measure
+        // height every 2 days": the user's own plan, its subject left out.
+        || matches!(first, "mr" | "mrs" | "ms" | "dr" | "miss" | "prof" | "gonna")
         || first.starts_with(|c: char| c.is_ascii_digit())
         || matches!(
             first,
