@@ -89,6 +89,15 @@ pub struct Instruction {
 pub fn kind_of(sentence: &str) -> Option<Kind> {
     let text = sentence.trim();
     if text.ends_with('?') {
+        // "I think (b) is the most defensible course, and she is content with it; would you
+        // be good enough to draft it …?": what it states, then what it asks.
+        if let Some((stated, _)) = text.split_once("; ")
+            && !stated.contains('?')
+            && !asks(&crate::case::lowercase(stated))
+            && let Some(kind) = kind_of(stated)
+        {
+            return Some(kind);
+        }
         return requests_a_rule(text)
             .or_else(|| asks_a_change(text).then_some(Kind::Decision))
             .or_else(|| confirmed(text).and_then(kind_of));

@@ -5285,3 +5285,20 @@ fn a_number_disliked_names_the_choice_an_override_replaces() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_choice_stated_before_a_question_after_a_semicolon_is_read() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Having spoken to my client this morning, I think (b) is the most defensible course, and she is content with it; would you be good enough to draft it accordingly?",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "Should we keep it under 5 minutes; or is that too short?",
+            "We could keep it under 5 minutes; what do you think?",
+        ],
+    );
+}
