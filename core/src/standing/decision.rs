@@ -1545,41 +1545,46 @@ pub(super) fn settled_as_the_one(lower: &str) -> bool {
 /// thinking about Lisbon", "thinking of it, …", "I'm thinking the cache is the
 /// problem").
 pub(super) fn leans_to(lower: &str) -> bool {
-    let words: Vec<&str> = lower
+    let said = lower
         .split_whitespace()
         .map(word)
         .skip_while(|w| LEADS.contains(w))
-        .collect();
+        .collect::<Vec<_>>()
+        .join(" ");
     // "I find myself drawn to (c)": the leaning, found.
-    let words = match words.as_slice() {
-        ["i", "find", "myself", rest @ ..] => [&["i'm"][..], rest].concat(),
-        _ => words,
-    };
-    let rest = match words.as_slice() {
-        ["i'm" | "im", "thinking", rest @ ..] | ["i", "am", "thinking", rest @ ..] => rest,
-        ["thinking", rest @ ..] => rest,
-        // "I am inclined towards the second model", "I'm leaning toward Lisbon": a choice
-        // said gently; not "inclined to agree".
-        [
-            "i'm" | "im" | "we're",
-            "leaning" | "inclined" | "drawn",
-            "towards" | "toward" | "to",
-            rest @ ..,
-        ]
-        | [
-            "i" | "we",
-            "am" | "are",
-            "leaning" | "inclined" | "drawn",
-            "towards" | "toward" | "to",
-            rest @ ..,
-        ] if !rest.is_empty() && !matches!(rest[0], "agree" | "think" | "say") => {
-            return true;
-        }
-        _ => return false,
-    };
-    let Some(&next) = rest.first() else {
+    let found = said.strip_prefix("i find myself ");
+    let said = found.unwrap_or(&said);
+    let subject = found.or_else(|| {
+        ["i'm ", "im ", "we're ", "i am ", "we are "]
+            .iter()
+            .find_map(|who| said.strip_prefix(who))
+    });
+    // "I am inclined towards the second model", "I'm leaning toward Lisbon": a choice
+    // said gently; not "inclined to agree".
+    let gently = subject.and_then(|after| {
+        ["leaning ", "inclined ", "drawn "]
+            .iter()
+            .find_map(|how| after.strip_prefix(how))
+            .and_then(|after| {
+                ["towards ", "toward ", "to "]
+                    .iter()
+                    .find_map(|to| after.strip_prefix(to))
+            })
+    });
+    if let Some(rest) = gently {
+        return !matches!(rest.split(' ').next(), Some("agree" | "think" | "say"));
+    }
+    // "I'm thinking two 4x8 beds"; not "we're thinking summer", which muses.
+    let mine = found.or_else(|| {
+        ["i'm ", "im ", "i am "]
+            .iter()
+            .find_map(|who| said.strip_prefix(who))
+    });
+    let Some(rest) = mine.unwrap_or(said).strip_prefix("thinking ") else {
         return false;
     };
+    let rest: Vec<&str> = rest.split(' ').collect();
+    let next = rest[0];
     let counted = next.starts_with(|c: char| c.is_ascii_digit())
         || matches!(next, "two" | "three" | "four" | "five" | "six");
     let plans = matches!(next, "we" | "we'll" | "i'll" | "let's" | "lets");
