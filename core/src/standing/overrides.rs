@@ -1216,11 +1216,7 @@ fn value_moved(found: &[Instruction], words: &[Words], turn: &Turn) -> Option<us
     }
     // Named beside it, not in the sentence that overrides ("… a start date of 1 January
     // 2027 instead" names no other decision's "2027").
-    let overriding = sentences(turn.text)
-        .into_iter()
-        .find(|s| is_override(s))
-        .unwrap_or(turn.text);
-    let own = values_of(overriding);
+    let own = values_of(overriding_sentence(turn.text));
     found.iter().enumerate().rev().find_map(|(at, i)| {
         (i.kind == Kind::Decision
             && i.superseded.is_none()
@@ -1572,9 +1568,13 @@ fn names_a_decision(found: &[Instruction], words: &[Words], thing: &[String]) ->
 /// "Ortiz called, the 50 gal wont fit … we're doing a 40 gallon unit instead" is about the
 /// tank, not the plumber its news names.
 pub(super) fn override_head(said: &str) -> Vec<String> {
-    let overriding = sentences(said)
+    subject_words(head_of(overriding_sentence(said)))
+}
+
+/// The sentence of `said` that overrides, else all of it.
+fn overriding_sentence(said: &str) -> &str {
+    sentences(said)
         .into_iter()
         .find(|s| is_override(s))
-        .unwrap_or(said);
-    subject_words(head_of(overriding))
+        .unwrap_or(said)
 }
