@@ -172,7 +172,7 @@ fn rules_and_newest_decisions_survive_and_nothing_superseded_is_stated_as_curren
             sum.superseded_all,
             sum.stale_in_summary,
         ));
-        for miss in misses.iter().take(40) {
+        for miss in &misses {
             report.push_str(&format!("  missed: {miss}\n"));
         }
         sums.push(sum);
