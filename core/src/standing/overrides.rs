@@ -368,6 +368,9 @@ pub(super) fn is_override(text: &str) -> bool {
         || changes_to(&lower)
         || named_anew(&lower)
         || takes_back_outright(text)
+        // "Okay, about the start, final now: Regensburg.": a choice settled over the
+        // ones before it.
+        || labelled_final(&lower)
         // "they moved her to the 16th, so that's the date now", "she's now on the 23rd,
         // which I've accepted": a change that came, taken.
         || settled_as_the_one(&lower)

@@ -5207,6 +5207,31 @@ fn plans_said_plainly_in_a_second_language_or_gently_are_decisions() {
 }
 
 #[test]
+fn a_choice_labelled_final_replaces_the_one_before() {
+    let found = read(&[
+        (
+            "user",
+            "Help me plan our Danube bike tour, one week in June.",
+        ),
+        (
+            "assistant",
+            "Where would you like to start: Donaueschingen or Ulm?",
+        ),
+        ("user", "We start in Ulm, the first part is too hilly."),
+        ("assistant", "Ulm it is: flat and with good trains."),
+        ("user", "Okay, about the start, final now: Regensburg."),
+    ]);
+    assert!(
+        said(&found, "We start in Ulm").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+    assert!(
+        said(&found, "final now: Regensburg").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+}
+
+#[test]
 fn what_the_user_must_say_or_never_did_binds_nothing() {
     assert_kind(
         None,
