@@ -951,6 +951,7 @@ fn turns(sentence: &str) -> bool {
             .any(|marks| says_any(&crate::case::lowercase(sentence), marks)))
         || announces_the_next(sentence)
         || turns_on_a_topic(sentence)
+        || drops_alone(sentence)
 }
 
 /// Is a sentence a change announced on a topic, and nothing more ("Change of heart on the
@@ -1154,10 +1155,24 @@ fn leans_back(sentence: &str) -> bool {
 /// the cron job")?
 fn drops(lower: &str) -> bool {
     drops_a_choice(lower)
-        || matches!(
-            first_words(lower).first().map(|w| word(w)),
-            Some("scrap" | "ditch" | "drop" | "forget" | "scratch" | "cancel")
-        )
+        || first_words(lower)
+            .first()
+            .map(|w| word(w))
+            .is_some_and(|verb| DROPS.contains(&verb) || verb == "cancel")
+}
+
+/// Is a sentence an option dropped, and nothing more ("Forget the creek bottom.", "Kill
+/// the mousse.")? The sentence after it says what replaces it. Not "forget it", not
+/// "drop me a line".
+fn drops_alone(sentence: &str) -> bool {
+    let lower = crate::case::lowercase(sentence.trim());
+    let words = bare_words(&lower);
+    words.len() <= 5
+        && !lower.ends_with('?')
+        && !lower.contains(',')
+        && matches!(words.as_slice(), [verb, object, ..]
+            if DROPS.contains(verb)
+                && !matches!(*object, "it" | "to" | "about" | "that" | "this" | "me" | "us" | "you" | "him" | "her" | "them" | "everything"))
 }
 
 /// `sentence` said with the one `before` it (a stress, a seal): the instruction read in

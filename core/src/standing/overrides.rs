@@ -92,6 +92,7 @@ pub(super) const OVERRIDE_OPENERS: &[&str] = &[
     "forget",
     "scrap",
     "ditch",
+    "kill",
     // "Drop tsup; the packages get built with plain tsc".
     "drop",
     // "nvm on the risk acceptance, we upgrade jquery too".
@@ -125,6 +126,7 @@ pub(super) fn replaced(said: &str) -> Option<Vec<String>> {
         "scratch ",
         "scrap ",
         "ditch ",
+        "kill ",
         "forget about ",
         "forget ",
         "vetoed ",
@@ -158,8 +160,9 @@ pub(super) fn replaced(said: &str) -> Option<Vec<String>> {
     (!words.is_empty()).then_some(words)
 }
 
-/// The verbs that drop a choice named after them ("scrap B", "scratch the 6").
-const DROPS: &[&str] = &["scrap", "scratch", "ditch", "drop", "forget"];
+/// The verbs that drop a choice named after them ("scrap B", "scratch the 6", "Kill the
+/// mousse.").
+pub(super) const DROPS: &[&str] = &["scrap", "scratch", "ditch", "drop", "forget", "kill"];
 
 /// The label of an option an override drops ("Let's scrap B and open with …", "forget
 /// option 2"), as [`picked_label`] gives it.
@@ -270,7 +273,7 @@ pub(super) fn opens_dropping(lower: &str) -> bool {
     };
     // "nevermind on the risk acceptance, we upgrade jquery too"; not "nevermind, I
     // found it".
-    ["scrap", "ditch", "forget", "scratch", "nevermind"].contains(&word(verb))
+    (DROPS.contains(&word(verb)) || word(verb) == "nevermind")
         && !verb.ends_with(',')
         && ![
             "it", "to", "about", "that", "this", "i", "we", "you", "he", "she", "they", "me",
@@ -1334,13 +1337,13 @@ pub(super) fn values_of(text: &str) -> Vec<Value> {
         let unit = next.filter(|n| {
             n.len() > 1
                 && n.chars().all(char::is_alphabetic)
-                && (!is_marking_word(n) || matches!(singular(n), "day" | "week" | "month" | "year"))
+                && (!is_marking_word(n) || span_of_time(n).is_some())
         });
         if !digits.starts_with(|c: char| c.is_ascii_digit()) {
             // "eight weeks", not "one of" nor "a week".
             if let Some(unit) = unit.filter(|_| is_number(token) && !matches!(*token, "one" | "a"))
             {
-                out.push(value(singular(unit), token));
+                out.push(value(unit_of(unit), token));
             }
             continue;
         }
@@ -1374,13 +1377,24 @@ pub(super) fn values_of(text: &str) -> Vec<Value> {
             .or((!suffix.is_empty()).then_some(suffix))
             .or(unit)
         {
-            value(singular(unit), number)
+            value(unit_of(unit), number)
         } else {
             continue;
         };
         out.push(found);
     }
     out
+}
+
+/// The span of time a word counts in ("days" -> "day"), if it is one.
+fn span_of_time(word: &str) -> Option<&str> {
+    let one = word.strip_suffix('s').unwrap_or(word);
+    matches!(one, "day" | "week" | "month" | "year").then_some(one)
+}
+
+/// What a number counts, one of it: "3 days" and "1 day" count the same thing.
+fn unit_of(word: &str) -> &str {
+    span_of_time(word).unwrap_or_else(|| singular(word))
 }
 
 /// The kinds of value that are not a count of a thing.

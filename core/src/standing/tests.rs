@@ -5327,3 +5327,63 @@ fn a_choice_stated_before_a_question_after_a_semicolon_is_read() {
         ],
     );
 }
+
+#[test]
+fn a_count_of_days_set_anew_replaces_the_one_before() {
+    let found = read(&[
+        ("user", "Help me write letters to my tenant."),
+        ("assistant", "Sure. How long will you give him to pay?"),
+        ("user", "We'll give him 14 days."),
+        ("assistant", "Fourteen days it is."),
+        (
+            "user",
+            "Solicitor rang back. Says a fortnight is asking for trouble. Make it 30 days.",
+        ),
+    ]);
+    assert!(
+        said(&found, "We'll give him 14 days.").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn an_option_dropped_on_its_own_is_replaced_by_the_sentence_after_it() {
+    let turns = |news: &str, taken: &str| {
+        read(&[
+            ("user", "Help me plan the new bee yard this spring."),
+            ("assistant", "Where could it go?"),
+            ("user", taken),
+            ("assistant", "Good choice, it is sheltered there."),
+            ("user", news),
+        ])
+    };
+    let found = turns(
+        "Went down to the creek this morning early like you said. Fog was sitting thick on it \
+         and the ground was wet clear to my boot tops. That settles it. Forget the creek bottom. \
+         The new yard goes up on the east ridge by the old corn crib.",
+        "I reckon we'll put the new yard down by the creek bottom.",
+    );
+    assert!(
+        said(&found, "down by the creek bottom").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+    let found = turns(
+        "Avocado prices spiked this week, can't make the math work. Kill the mousse. Dessert \
+         goes to roasted apple crumble cups with oat topping. Seasonal, cheap. Do the numbers.",
+        "Let's do chocolate-avocado mousse cups for dessert, 4 oz.",
+    );
+    assert!(
+        said(&found, "mousse cups").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+    // Dropping a pronoun or a person drops no option.
+    let found = turns(
+        "The weather turned and the ground was wet clear to my boot tops this morning, \
+         so I stayed in all day. Forget it. The hives by the barn need new frames anyway.",
+        "I reckon we'll put the new yard down by the creek bottom.",
+    );
+    assert!(
+        said(&found, "down by the creek bottom").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+}
