@@ -68,6 +68,20 @@ pub(super) const DECISION_IDIOMS: &[&str] = &[
     "locked in",
     "settle on",
     "settled on",
+    // "I have settled upon the latter half of May".
+    "settled upon",
+    "decided upon",
+    // "we fix the dates: 22 and 23 October".
+    "fix the date",
+    "fix the dates",
+    // "We're targeting a release on Tuesday the 14th".
+    "we're targeting",
+    "we are targeting",
+    // "ok we're doing it in the garden": where it happens, set.
+    "we're doing it in",
+    "we're doing it at",
+    "we're having it in",
+    "we're having it at",
     "opt for",
     "settling on",
     "commit to",
@@ -2285,10 +2299,41 @@ pub(super) fn changes_to(lower: &str) -> bool {
     };
     back || done
         || moving
-        || (matches!(
-            words.first(),
-            Some(&("switch" | "change" | "move" | "flip"))
-        ) && words.iter().skip(1).take(5).any(|w| *w == "to"))
+        || moves_to_a_value(lower).is_some()
+        || (words
+            .first()
+            .is_some_and(|verb| CHANGE_VERBS.contains(verb) || *verb == "flip")
+            && words.iter().skip(1).take(5).any(|w| *w == "to"))
+}
+
+/// The thing a sentence says moves to a date, a time or a number ("the briefing moves to
+/// 7:45 at the start line", "Release moves to Thursday the 23rd", "First reminder moves
+/// to 6 wks pre-due", "So we move to the 5 and 6 November"): the words before the verb.
+/// Not a move to a place ("my sister moves to Leeds").
+fn moves_to_a_value(lower: &str) -> Option<&str> {
+    const MOVES: &[&str] = &[
+        " moves to ",
+        " move to ",
+        " moved to ",
+        " is moving to ",
+        " shifts to ",
+        " slides to ",
+        " gets pushed to ",
+        " is pushed to ",
+    ];
+    let clause = first_clause(past_opener(lower));
+    MOVES.iter().find_map(|verb| {
+        let (thing, rest) = clause.split_once(verb)?;
+        let after = bare_words(rest);
+        let value = match after.as_slice() {
+            ["the", first, ..] | [first, ..] => {
+                first.starts_with(|c: char| c.is_ascii_digit())
+                    || names_a_day(&after[..after.len().min(3)])
+            }
+            [] => false,
+        };
+        (value && thing.split_whitespace().count() <= 4).then_some(thing)
+    })
 }
 
 /// What a statement sets to a new value, when it says so ("moving the race to May 4",
@@ -2314,6 +2359,11 @@ fn thing_set_anew(sentence: &str) -> Option<Vec<String>> {
         .filter(|mark| mark.contains(" now "))
         .find_map(|mark| sentence.split_once(mark))
     {
+        let thing = subject_words(thing);
+        return (!thing.is_empty()).then_some(thing);
+    }
+    // "the briefing moves to 7:45": the thing that moves.
+    if let Some(thing) = moves_to_a_value(sentence) {
         let thing = subject_words(thing);
         return (!thing.is_empty()).then_some(thing);
     }
@@ -2356,6 +2406,8 @@ pub(super) const CHANGE_VERBS: &[&str] = &[
     "drop",
     "extend",
     "shorten",
+    "reset",
+    "slide",
 ];
 
 /// Does an order (its first words) give a part of the work to someone or a role ("fine,
@@ -2427,6 +2479,9 @@ pub(super) fn orders_a_pick(lower: &str) -> bool {
             | ["do", "it" | "this" | "that", "in" | "with" | "by" | "via" | "through"
                | "stepwise" | "incrementally" | "manually" | "gradually", ..]
         )
+        // "Run at 01:30 UTC.", "start at 9am": when it happens, set.
+        || (matches!(words.as_slice(), [_, "at", ..])
+            && lower.split_once(" at ").is_some_and(|(_, time)| is_a_time(time)))
         // "Store every timestamp in UTC" is a rule of the work.
         || (orders_the_work(&words)
             && !matches!(words.get(1).map(|w| word(w)), Some("every" | "each"))

@@ -412,13 +412,18 @@ pub(super) fn named_anew(lower: &str) -> bool {
             quoted(&lower[at + m.len()..])
                 .is_some_and(|after| after.trim_start().starts_with("now"))
         })
-    }) || ["is now called ", "it's now called ", "now called "]
-        .iter()
-        .any(|mark| {
-            lower
-                .match_indices(mark)
-                .any(|(at, m)| quoted(&lower[at + m.len()..]).is_some())
-        })
+    }) || [
+        "is now called ",
+        "it's now called ",
+        "now called ",
+        "now calling it ",
+    ]
+    .iter()
+    .any(|mark| {
+        lower
+            .match_indices(mark)
+            .any(|(at, m)| quoted(&lower[at + m.len()..]).is_some())
+    })
 }
 
 /// Does an opening message's sentence state the plan the work starts from ("I'm planning
@@ -778,8 +783,9 @@ pub(super) fn take_back_every_decision(found: &mut [Instruction], message: usize
 /// Marks superseded the instruction an override said in message `message` names as what
 /// it replaces ("a project-based assessment instead of a unit test"): of the earlier ones
 /// of its kind still standing, said before its message, the one whose own sentences
-/// share the most of the `named` words (all of them when `whole`, for a thing set anew, and
-/// few); else one of the other kind they name twice or
+/// share the most of the `named` words (for a thing set anew, `set_to` its new values: all
+/// of them when few, and a date or time only for one that set a date or time); else one
+/// of the other kind they name twice or
 /// more ("Scratch the first person idea" takes back "The narrator is Mira, in first
 /// person", read as a rule) — none, when it only turned down an option no one chose.
 pub(super) fn take_back_named(
@@ -788,8 +794,19 @@ pub(super) fn take_back_named(
     (named, said): (&[String], &str),
     kind: Kind,
     message: usize,
-    whole: bool,
+    set_to: Option<&[Value]>,
 ) -> Option<usize> {
+    // "Release moves to Thursday the 23rd" sets a date: it does not take back "we'll
+    // paste the notes into the GitHub release", which set none.
+    let sets_a_like_value = |w: &Words| {
+        set_to.is_none_or(|new| {
+            let when = |v: &Value| matches!(v.kind.as_str(), "date" | "time");
+            !new.iter().any(when)
+                || w.values
+                    .iter()
+                    .any(|old| when(old) && new.iter().any(|n| n.kind == old.kind))
+        })
+    };
     // What it chooses, said just before "instead of": one that chose it already is not
     // what it replaces ("all three recipes with the orzo instead of the bowls" restates
     // "scratch the burrito bowls, let's do the orzo instead").
@@ -805,6 +822,7 @@ pub(super) fn take_back_named(
                     && i.superseded.is_none()
                     && i.message != message
                     && shared(chosen, &w.own) == 0
+                    && sets_a_like_value(w)
             })
             // Tied on its sentences' words, the one whose whole text names more of it
             // ("Config: … Config file in TOML, …" over "… exclude metadata file").
@@ -812,7 +830,7 @@ pub(super) fn take_back_named(
             // A thing set anew is named by all its words in the text, when few: "move the
             // run window to 01:00" does not take back "two weeks of dual-run".
             .filter(|&((n, whole_text), _)| {
-                n >= least && (!whole || named.len() > 3 || whole_text >= named.len())
+                n >= least && (set_to.is_none() || named.len() > 3 || whole_text >= named.len())
             })
             .max()
     };
@@ -875,7 +893,7 @@ pub(super) fn take_back(
                     (&named, sentence),
                     turn.kind,
                     turn.message,
-                    false,
+                    None,
                 )
             })
             // "So make it five beds instead of four": what it replaces is a count, named
@@ -910,8 +928,15 @@ pub(super) fn take_back(
         // A thing set anew that no earlier instruction named ("Change the deadline to 7
         // days to start the work" after "Let's give him 14 days to start the work"): the
         // one whose value it sets again, if one.
-        take_back_named(found, words, (&named, said), turn.kind, turn.message, true)
-            .or_else(|| set_again(found, words, turn))
+        take_back_named(
+            found,
+            words,
+            (&named, said),
+            turn.kind,
+            turn.message,
+            Some(turn.values),
+        )
+        .or_else(|| set_again(found, words, turn))
     } else {
         supersede(found, words, turn)
     }
@@ -1386,6 +1411,13 @@ pub(super) fn values_of(text: &str) -> Vec<Value> {
     out
 }
 
+/// Is `text` a time of day and at most a word more ("01:30 UTC", "9am", "7 pm.")?
+pub(super) fn is_a_time(text: &str) -> bool {
+    text.split_whitespace().count() <= 2
+        && text.trim_start().starts_with(|c: char| c.is_ascii_digit())
+        && values_of(text).first().is_some_and(|v| v.kind == "time")
+}
+
 /// The span of time a word counts in ("days" -> "day"), if it is one.
 fn span_of_time(word: &str) -> Option<&str> {
     let one = word.strip_suffix('s').unwrap_or(word);
@@ -1457,18 +1489,18 @@ pub(super) fn decides_again(
 fn points_at_a_value(lower: &str) -> bool {
     const VERBS: &[&str] = &[
         "make", "bump", "raise", "lower", "drop", "push", "cut", "change", "up", "increase",
-        "reduce", "bring", "move", "set",
+        "reduce", "bring", "move", "set", "shift", "slide", "reset", "take", "pare", "trim",
     ];
     let words = bare_words(past_opener(lower));
     let order = match words.as_slice() {
-        ["let's" | "lets", rest @ ..] => rest,
+        ["let's" | "lets", rest @ ..] | ["let", "us", rest @ ..] => rest,
         rest => rest,
     };
     // "Make it every eight weeks", "Let's bring it down to 250 words", "Change the ratio
     // to 60/40 then", "make the contingency 15%".
     let sets_it = match order {
         [verb, "it", ..] => VERBS.contains(verb),
-        [verb, "the", ..] => {
+        [verb, "the" | "our" | "ours" | "my", ..] => {
             VERBS.contains(verb) && (*verb == "make" || order.iter().take(6).any(|w| *w == "to"))
         }
         _ => false,

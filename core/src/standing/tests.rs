@@ -3665,7 +3665,7 @@ fn a_part_named_as_replaced_takes_back_the_choice_whose_text_names_more_of_it() 
         (&named, "config file is INI then"),
         Kind::Decision,
         2,
-        true,
+        Some(&[]),
     );
     assert_eq!(taken, Some(0), "{found:?}");
 }
@@ -5384,6 +5384,128 @@ fn an_option_dropped_on_its_own_is_replaced_by_the_sentence_after_it() {
     );
     assert!(
         said(&found, "down by the creek bottom").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn moves_plans_and_settings_in_plain_words_are_decisions() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "So the briefing moves to 7:45 at the start line instead.",
+            "First reminder moves to 6 wks pre-due.",
+            "So we move to the 5 and 6 November.",
+            "Run at 01:30 UTC.",
+            "For the dates, we fix the dates: 22 and 23 October.",
+            "As to the season, I have settled upon the latter half of May for the journey.",
+            "We're targeting a release on Tuesday the 14th.",
+            "ok we're doing it in the garden, it'll look sick with lights",
+            "We're now calling it “Tosia and the Wind That Wouldn't Stop”.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "my sister moves to Leeds in May.",
+            "I was there at 5pm.",
+            "ugh weather app says rain all weekend",
+        ],
+    );
+}
+
+#[test]
+fn a_date_time_or_price_moved_replaces_the_one_that_set_it() {
+    let found = read(&[
+        ("user", "Help me plan the charity fun run."),
+        ("assistant", "When should the marshals' briefing be?"),
+        (
+            "user",
+            "Let's do the briefing on the morning, 7:15, before the 8:30 start.",
+        ),
+        ("assistant", "A 7:15 briefing leaves time for questions."),
+        (
+            "user",
+            "Hmm, the park gates don't open until 7:30! So the briefing moves to 7:45 at the start line instead.",
+        ),
+    ]);
+    assert!(
+        said(&found, "Let's do the briefing").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+    // A release moved to a date takes back the date set, not the notes pasted into the
+    // release page.
+    let found = read(&[
+        ("user", "Help me prepare the release notes."),
+        (
+            "assistant",
+            "Where should the notes live, and when do you ship?",
+        ),
+        ("user", "We're targeting a release on Tuesday the 14th."),
+        (
+            "assistant",
+            "Tuesday the 14th gives a week for the release candidate.",
+        ),
+        (
+            "user",
+            "So: we'll paste the full notes into the GitHub release as well.",
+        ),
+        (
+            "assistant",
+            "Pasting them keeps the email readers informed.",
+        ),
+        (
+            "user",
+            "rc1 turned up a regression. Release moves to Thursday the 23rd so rc2 can soak.",
+        ),
+    ]);
+    assert!(
+        said(&found, "targeting a release").is_some_and(|i| i.superseded.is_some())
+            && said(&found, "paste the full notes").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+    // A time or a price set anew, by a verb that moves it.
+    for (first, then) in [
+        (
+            "Run at 01:30 UTC.",
+            "Finance's export hammers the replica until 02:00. Shift ours to 02:30 UTC.",
+        ),
+        (
+            "Let's price the season pass at $4.99 to start.",
+            "Take the pass to $6.99 — through an A/B obviously.",
+        ),
+    ] {
+        let found = read(&[
+            ("user", "Help me plan this."),
+            ("assistant", "What should we settle first?"),
+            ("user", first),
+            ("assistant", "Noted, that works for now."),
+            ("user", then),
+        ]);
+        assert!(
+            said(&found, first).is_some_and(|i| i.superseded.is_some()),
+            "{found:?}"
+        );
+    }
+}
+
+#[test]
+fn a_change_said_after_an_emoji_replaces_the_plan() {
+    let found = read(&[
+        ("user", "help me plan my 16th party"),
+        ("assistant", "Where will it be?"),
+        (
+            "user",
+            "ok we're doing it in the garden, it'll look sick with lights",
+        ),
+        ("assistant", "The garden with string lights sounds great."),
+        (
+            "user",
+            "ugh weather app says rain all weekend 😭 moving it to the basement instead, my dad said he'll clear it out and we can bring the lights down there",
+        ),
+    ]);
+    assert!(
+        said(&found, "in the garden").is_some_and(|i| i.superseded.is_some()),
         "{found:?}"
     );
 }

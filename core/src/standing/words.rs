@@ -766,6 +766,8 @@ pub(super) fn is_imperative(lower: &str) -> bool {
         // "Mrs. Hollis kept it all in her head": a title opens a name; "gonna measure
         // height every 2 days": the user's own plan, its subject left out.
         || matches!(first, "mr" | "mrs" | "ms" | "dr" | "miss" | "prof" | "gonna")
+        // "weather app says rain all weekend": the weather opens a forecast.
+        || matches!(first, "rain" | "snow" | "sleet" | "hail")
         || first.starts_with(|c: char| c.is_ascii_digit())
         || matches!(
             first,
@@ -979,7 +981,8 @@ const QUESTION_OPENERS: &[&str] = &[
 /// the dot of a title or an abbreviation ("a class gift for Ms. Alvarez", "e.g. Redis",
 /// "at 8 a.m. on the day") —
 /// with the emoji that close it ("by category please!! 🎁"), or at an emoji before a
-/// capital ("… on the bid sheets 🤫 Last year we had none") or a question.
+/// capital ("… on the bid sheets 🤫 Last year we had none"), a question or a change
+/// made ("… 😭 moving it to the basement instead").
 pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -1031,8 +1034,18 @@ pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
                 let asks = after.split_whitespace().next().is_some_and(|w| {
                     QUESTION_OPENERS.contains(&crate::case::lowercase(word(w)).as_str())
                 }) && after.contains('?');
+                // Or before a change said as it is made ("… rain all weekend 😭 moving it to
+                // the basement instead").
+                let changes = || {
+                    let after = crate::case::lowercase(after.trim_start());
+                    after
+                        .split_whitespace()
+                        .next()
+                        .is_some_and(|w| w.ends_with("ing"))
+                        && super::overrides::is_override(&after)
+                };
                 after.starts_with(char::is_whitespace)
-                    && (after.trim_start().starts_with(char::is_uppercase) || asks)
+                    && (after.trim_start().starts_with(char::is_uppercase) || asks || changes())
             };
         if marked || pictured || i + 1 == bytes.len() {
             let end = if pictured {
