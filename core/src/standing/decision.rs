@@ -99,6 +99,8 @@ pub(super) const DECISION_IDIOMS: &[&str] = &[
     "we have decided",
     "decided to",
     "decided on",
+    // "ten tracks. that's the shape, we decided over soup."
+    "we decided",
     "decision made",
     // "she stays at her school through the end of this year, that's decided".
     "that's decided",
@@ -2153,6 +2155,8 @@ pub(super) fn commits(lower: &str) -> bool {
             Some("ask") if ["for", "them"].contains(&next) => return true,
             // "I'll host it on Buzzsprout", "I'll set up an Etsy shop".
             Some("host") => return true,
+            // "i'm gonna do the homestay".
+            Some("do") if next == "the" => return true,
             Some("set") if next == "up" => return true,
             // "I'll make an offer on the 2018 CX-5".
             Some("make")
@@ -2369,6 +2373,8 @@ fn thing_set_anew(sentence: &str) -> Option<Vec<String>> {
     }
     let words = first_words(sentence);
     let rest = match words.as_slice() {
+        // "we are raising the stipend to $75 per month".
+        ["i", "am", rest @ ..] | ["we", "are", rest @ ..] => rest,
         ["i'm" | "we're" | "i'll" | "we'll" | "i" | "we", rest @ ..] => rest,
         rest => rest,
     };
@@ -2405,6 +2411,7 @@ pub(super) const CHANGE_VERBS: &[&str] = &[
     "adjust",
     "drop",
     "extend",
+    "stretch",
     "shorten",
     "reset",
     "slide",

@@ -780,7 +780,7 @@ fn kinds_in<'t>(
         if sentence.trim_start().starts_with('#') && !sentence.contains(['.', '!', ':']) {
             continue;
         }
-        let kind = kind_of(sentence);
+        let kind = kind_in_place(sentence, at + 1 == said.len());
         if pending.carries(&mut kinds, text, sentence, kind) {
             continue;
         }
@@ -952,6 +952,7 @@ fn turns(sentence: &str) -> bool {
         || announces_the_next(sentence)
         || turns_on_a_topic(sentence)
         || drops_alone(sentence)
+        || drops_what_was_said(sentence)
 }
 
 /// Is a sentence a change announced on a topic, and nothing more ("Change of heart on the
@@ -1159,6 +1160,21 @@ fn drops(lower: &str) -> bool {
             .first()
             .map(|w| word(w))
             .is_some_and(|verb| DROPS.contains(&verb) || verb == "cancel")
+}
+
+/// The kind of a sentence where it stands: "Drop it." is a turn ([`turns`]) when a
+/// sentence follows to say what replaces it ("Drop it.\nAppend-only into a raw table"),
+/// not a decision of its own.
+fn kind_in_place(sentence: &str, last: bool) -> Option<Kind> {
+    kind_of(sentence).filter(|_| last || !drops_what_was_said(sentence))
+}
+
+/// Is a sentence what was just said dropped, and nothing more ("Drop it.", "Scrap
+/// that.", "kill it")? Not "Forget it.", which waves a matter away.
+fn drops_what_was_said(sentence: &str) -> bool {
+    let lower = crate::case::lowercase(sentence.trim());
+    matches!(bare_words(&lower).as_slice(), [verb, "it" | "that" | "this" | "them"]
+        if DROPS.contains(verb) && *verb != "forget" && !lower.ends_with('?'))
 }
 
 /// Is a sentence an option dropped, and nothing more ("Forget the creek bottom.", "Kill

@@ -133,6 +133,8 @@ pub(super) fn replaced(said: &str) -> Option<Vec<String>> {
         "cancelled ",
         "canceled ",
         "dropped ",
+        // "Drop Lookback.", "Drop the flat 3%.".
+        "drop ",
         "swap ",
     ];
     let lower = crate::case::lowercase(said);
@@ -829,8 +831,12 @@ pub(super) fn take_back_named(
             .map(|(at, (_, w))| ((shared(named, &w.said), shared(named, &w.own)), at))
             // A thing set anew is named by all its words in the text, when few: "move the
             // run window to 01:00" does not take back "two weeks of dual-run".
+            // One of the other kind, by its whole text: "kill the Marlow lede" takes back
+            // "Lede is the Marlow scene. … Draft me a nut graf …, 80 words max", a rule by
+            // its last sentence.
             .filter(|&((n, whole_text), _)| {
-                n >= least && (set_to.is_none() || named.len() > 3 || whole_text >= named.len())
+                (if same_kind { n } else { whole_text }) >= least
+                    && (set_to.is_none() || named.len() > 3 || whole_text >= named.len())
             })
             .max()
     };
@@ -1490,6 +1496,7 @@ fn points_at_a_value(lower: &str) -> bool {
     const VERBS: &[&str] = &[
         "make", "bump", "raise", "lower", "drop", "push", "cut", "change", "up", "increase",
         "reduce", "bring", "move", "set", "shift", "slide", "reset", "take", "pare", "trim",
+        "stretch",
     ];
     let words = bare_words(past_opener(lower));
     let order = match words.as_slice() {

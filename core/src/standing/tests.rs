@@ -5509,3 +5509,51 @@ fn a_change_said_after_an_emoji_replaces_the_plan() {
         "{found:?}"
     );
 }
+
+#[test]
+fn what_a_drop_names_or_the_line_after_it_says_replaces() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "i'm gonna do the homestay, i want the full immersion family experience!",
+            "ten tracks. that's the shape, we decided over soup.",
+        ],
+    );
+    let replaced = |first: &str, then: &str, taken: &str| {
+        let found = read(&[
+            ("user", "Help me plan this."),
+            ("assistant", "What should we settle first?"),
+            ("user", first),
+            ("assistant", "Noted, that works for now."),
+            ("user", then),
+        ]);
+        assert!(
+            said(&found, taken).is_some_and(|i| i.superseded.is_some()),
+            "{found:?}"
+        );
+    };
+    // The line after "Drop it." says what replaces.
+    replaced(
+        "Load pattern decided: stage in Snowflake, then `MERGE` into the fact table.",
+        "Rethinking the load.\nRan the full-size test.\nDrop it.\nAppend-only into a raw table, plus a dedup view on top.",
+        "Load pattern decided",
+    );
+    // What "drop" names, among the choices that speak of it.
+    replaced(
+        "Tooling next. Going with Lookback.",
+        "Tooling change. Drop Lookback. IT blocked the install. Zoom for sessions + Dovetail for tagging instead.",
+        "Going with Lookback.",
+    );
+    // A rule by its last sentence, named by what is killed.
+    replaced(
+        "Lede is the Marlow scene. Draft me a nut graf that comes right after, 80 words max.",
+        "So: kill the Marlow lede.",
+        "Lede is the Marlow scene.",
+    );
+    // A count stretched.
+    replaced(
+        "Let's have the main arc run ten sessions, with room for side stuff.",
+        "Aaand update: my players voted to play weekly, so stretch the arc to twelve sessions.",
+        "the main arc run ten sessions",
+    );
+}
