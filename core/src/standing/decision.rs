@@ -97,6 +97,9 @@ pub(super) const DECISION_IDIOMS: &[&str] = &[
     "i have decided",
     "we've decided",
     "we have decided",
+    // Minutes: "It is agreed that the season fee shall be $40 per plot".
+    "it is agreed that",
+    "it was agreed that",
     "decided to",
     "decided on",
     // "ten tracks. that's the shape, we decided over soup."
@@ -587,12 +590,29 @@ fn sets_a_day(who: &str, verb: &str, next: &str, words: &[&str]) -> bool {
             | "training"
             | "opening"
     ) && next == "on";
+    // "We open the 15 of April", "we go in the first two weeks of September", "we run
+    // Sunday": a day or a month named.
     let set = matches!(who, "we" | "i")
         && matches!(
             verb,
-            "train" | "start" | "meet" | "open" | "fly" | "leave" | "send"
+            "train"
+                | "start"
+                | "meet"
+                | "open"
+                | "fly"
+                | "leave"
+                | "send"
+                | "go"
+                | "run"
+                | "launch"
         )
-        && names_a_day(words);
+        && (names_a_day(words)
+            || (words
+                .iter()
+                .any(|w| MONTHS[..12].contains(w) && *w != "may")
+                && !words
+                    .iter()
+                    .any(|w| matches!(*w, "every" | "each" | "usually" | "always"))));
     // "We start in Ulm instead", "We begin in Donaueschingen, at the source": where it
     // begins or ends.
     let from = who == "we"
@@ -707,20 +727,15 @@ pub(super) fn muses(lower: &str) -> bool {
 /// open is now Thursday June 19", "the pilot moves to April")?
 pub(super) fn moves_a_day(lower: &str) -> bool {
     let clause = first_clause(lower);
-    [
-        "moves to ",
-        "is now ",
-        "is moving to ",
-        "pushed to ",
-        "now on ",
-    ]
-    .iter()
-    .find_map(|mark| clause.split_once(mark))
-    .is_some_and(|(_, to)| {
-        let words = first_words(to);
-        // "The pilot moves to April": a month alone, said first.
-        names_a_day(&words) || words.first().is_some_and(|w| MONTHS.contains(&word(w)))
-    }) || set_for_a_day(clause)
+    ["is now ", "pushed to ", "now on "]
+        .iter()
+        .find_map(|mark| clause.split_once(mark))
+        .is_some_and(|(_, to)| {
+            let words = first_words(to);
+            // "The pilot moves to April": a month alone, said first.
+            names_a_day(&words) || words.first().is_some_and(|w| MONTHS.contains(&word(w)))
+        })
+        || set_for_a_day(clause)
 }
 
 /// Is a part of the work set for a day where it happens ("Launch is at the spring gala on
@@ -1022,6 +1037,8 @@ pub(super) fn will_be_a_day(lower: &str) -> bool {
         "it'll be ",
         "it's going to be ",
         "it is going to be ",
+        "it's gonna be ",
+        "its gonna be ",
     ]
     .iter()
     .find_map(|lead| first.strip_prefix(lead))
@@ -2329,9 +2346,11 @@ fn moves_to_a_value(lower: &str) -> Option<&str> {
     MOVES.iter().find_map(|verb| {
         let (thing, rest) = clause.split_once(verb)?;
         let after = bare_words(rest);
+        // "The pilot moves to April": a month alone, said first.
         let value = match after.as_slice() {
             ["the", first, ..] | [first, ..] => {
                 first.starts_with(|c: char| c.is_ascii_digit())
+                    || MONTHS.contains(first)
                     || names_a_day(&after[..after.len().min(3)])
             }
             [] => false,
@@ -2470,6 +2489,8 @@ pub(super) fn orders_a_pick(lower: &str) -> bool {
                "the" | "our" | "my" | "each" | "all" | "them" | "it", ..]
             // "put him on a 60-day PIP".
             | ["put", "him" | "her", "on" | "in", ..]
+            // "Sign us up for the Riverside Cup."
+            | ["sign", "us" | "me" | "them", "up", "for", ..]
             // "Address it to Ms. Okafor", "set it in the kitchen": an addressee, a setting.
             | ["address", "it" | "them", "to", ..]
             | ["set", "it" | "them", "in" | "at" | "on", ..]

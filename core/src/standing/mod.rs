@@ -330,10 +330,27 @@ fn says_a_choice(text: &str, lower: &str) -> bool {
         || now_doing
         || plans_instead(lower)
         || takes_for_a_thing(lower)
+        || goes_a_way(text)
         || settles_in_short(lower)
         // "Keep Harborview, but move the gala to Friday, November 14": a change, with what
         // stays.
         || clauses(lower).any(changes_to)
+}
+
+/// Does "we're going" name the way it goes ("We're going IKEA boxes with custom fronts",
+/// "We're going 3-2-3 this season")? A name or a number after it, not "going to", not
+/// "going home".
+fn goes_a_way(text: &str) -> bool {
+    let words = bare_words(past_opener(text));
+    let going = match words.as_slice() {
+        [we, "going", next, ..] | [we, "are", "going", next, ..]
+            if matches!(crate::case::lowercase(we).as_str(), "we're" | "we") =>
+        {
+            Some(next)
+        }
+        _ => None,
+    };
+    going.is_some_and(|next| next.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit()))
 }
 
 /// A requirement said in shorthand, the thing then "required" ("py3.8 compat required",

@@ -5557,3 +5557,45 @@ fn what_a_drop_names_or_the_line_after_it_says_replaces() {
         "the main arc run ten sessions",
     );
 }
+
+#[test]
+fn minutes_days_named_and_the_way_it_goes_are_decisions() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "It is agreed that the season fee shall be $40 per plot, the same rate applying to raised beds.",
+            "its gonna be saturday the 14th",
+            "We open the 15 of April, is the date of my nonna's birthday.",
+            "Ok, we go in the first two weeks of September.",
+            "we run Sunday, A1, jumping to 12–13.",
+            "We're going IKEA boxes with custom fronts painted sage green.",
+            "We're going 3-2-3 this season.",
+            "Sign us up for the Riverside Cup.",
+            "The pilot moves to April.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "We go to the gym in March every year.",
+            "we're going home after this",
+        ],
+    );
+    let found = read(&[
+        ("user", "Help me keep the minutes of the garden committee."),
+        ("assistant", "What did the committee settle on the fee?"),
+        (
+            "user",
+            "It is agreed that the season fee shall be $40 per plot, the same rate applying to raised beds.",
+        ),
+        ("assistant", "Recorded: $40 per plot."),
+        (
+            "user",
+            "It is agreed that the fee shall instead be $35 per plot, with the same rate for raised beds.",
+        ),
+    ]);
+    assert!(
+        said(&found, "$40 per plot").is_some_and(|i| i.superseded.is_some()),
+        "{found:?}"
+    );
+}
