@@ -42,6 +42,14 @@ fn assert_said(found: &[Instruction], text: &str, kind: Kind) {
     );
 }
 
+/// The instruction of `found` that says `text` is superseded.
+fn assert_superseded(found: &[Instruction], text: &str) {
+    assert!(
+        said(found, text).is_some_and(|i| i.superseded.is_some()),
+        "{text} superseded in {found:?}"
+    );
+}
+
 fn superseded(turns: &[(&str, &str)]) -> Vec<String> {
     read(turns)
         .into_iter()
@@ -2597,10 +2605,7 @@ fn a_thing_set_anew_or_dropped_after_news_replaces_the_choice_it_names() {
             "Mgr meeting today. She wants us aligned now rather than retraining in 3 months. Scrap ISBAR, switch to I-PASS.",
         ),
     ]);
-    assert!(
-        said(&found, "Go w/ ISBAR.").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "Go w/ ISBAR.");
     // What a document should now say.
     let found = read(&[
         ("user", "Help me with a recruitment flyer."),
@@ -2612,10 +2617,7 @@ fn a_thing_set_anew_or_dropped_after_news_replaces_the_choice_it_names() {
             "The committee widened it. The flyer should now say 45 to 80.",
         ),
     ]);
-    assert!(
-        said(&found, "45 to 75").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "45 to 75");
 }
 
 #[test]
@@ -3947,10 +3949,7 @@ fn what_is_dropped_and_what_takes_its_place_are_one_choice() {
     )
     .unwrap_or_else(|| panic!("{found:?}"));
     assert!(newest.overrides, "{found:?}");
-    assert!(
-        said(&found, "config drift").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "config drift");
 }
 
 #[test]
@@ -4482,10 +4481,7 @@ fn an_ask_after_a_dash_a_letter_for_now_and_a_scheme_taken_are_decisions() {
     assert_said(&found, "C for now", Kind::Decision);
     assert_said(&found, "Use that scheme", Kind::Decision);
     assert_said(&found, "can we switch from click to typer", Kind::Decision);
-    assert!(
-        said(&found, "Going with (b).").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "Going with (b).");
     assert_kind(
         None,
         &["Use that in the intro.", "Use that scheme everywhere."],
@@ -4706,14 +4702,8 @@ fn a_value_kept_then_bumped_a_number_scratched_and_an_experience_told() {
             "bump bulgogi to $13, it's still under 15 so we're good right?",
         ),
     ]);
-    assert!(
-        said(&found, "Let's do 6 items!").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
-    assert!(
-        said(&found, "$12 for the bulgogi tacos").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "Let's do 6 items!");
+    assert_superseded(&found, "$12 for the bulgogi tacos");
 }
 
 #[test]
@@ -4830,10 +4820,7 @@ fn another_letter_from_the_same_list_takes_the_first_pick_back() {
             "Gemma says I'm stiffening up. So actually we'll do A, two sessions a day, morning and late afternoon.",
         ),
     ]);
-    assert!(
-        said(&found, "I think B suits me best").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "I think B suits me best");
 }
 
 #[test]
@@ -4882,10 +4869,7 @@ fn a_plot_twist_turns_to_the_choice_after_it() {
             "ok PLOT TWIST. group chat voted and they actually WANT auction. so we're doing auction, $200 budget.",
         ),
     ]);
-    assert!(
-        said(&found, "snake draft, 60 sec timer.").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "snake draft, 60 sec timer.");
 }
 
 #[test]
@@ -5127,10 +5111,7 @@ fn a_thing_that_now_takes_a_role_is_a_choice_made_anew() {
             "ok RC3 is now the candidate, RC2 is dead too. I'll update the ticket.",
         ),
     ]);
-    assert!(
-        said(&found, "We'll go with RC2").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "We'll go with RC2");
 }
 
 #[test]
@@ -5153,10 +5134,7 @@ fn a_value_named_beside_an_override_is_the_one_it_moves() {
             "Oh no, the 28th is the school's harvest fete. Change of plan: we're moving it to Saturday 5 October.",
         ),
     ]);
-    assert!(
-        said(&found, "Let's go with C, the 28th.").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "Let's go with C, the 28th.");
     assert!(
         said(&found, "Our window is September").is_none_or(|i| i.superseded.is_none()),
         "{found:?}"
@@ -5200,10 +5178,7 @@ fn plans_said_plainly_in_a_second_language_or_gently_are_decisions() {
             "Father Dominic telephoned. So it will be Sunday the 20th, from eleven until two.",
         ),
     ]);
-    assert!(
-        said(&found, "Let's say Saturday the 12th").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "Let's say Saturday the 12th");
 }
 
 #[test]
@@ -5221,10 +5196,7 @@ fn a_choice_labelled_final_replaces_the_one_before() {
         ("assistant", "Ulm it is: flat and with good trains."),
         ("user", "Okay, about the start, final now: Regensburg."),
     ]);
-    assert!(
-        said(&found, "We start in Ulm").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "We start in Ulm");
     assert!(
         said(&found, "final now: Regensburg").is_some_and(|i| i.superseded.is_none()),
         "{found:?}"
@@ -5301,10 +5273,7 @@ fn a_number_disliked_names_the_choice_an_override_replaces() {
             "okay so, change of plan, Dana listened back and she really hates the 30 minute cut, it felt rushed, so we're landing on 40.",
         ),
     ]);
-    assert!(
-        said(&found, "We'll do 30 minute episodes").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "We'll do 30 minute episodes");
     assert!(
         said(&found, "we're going with Side Quest").is_some_and(|i| i.superseded.is_none()),
         "{found:?}"
@@ -5340,10 +5309,7 @@ fn a_count_of_days_set_anew_replaces_the_one_before() {
             "Solicitor rang back. Says a fortnight is asking for trouble. Make it 30 days.",
         ),
     ]);
-    assert!(
-        said(&found, "We'll give him 14 days.").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "We'll give him 14 days.");
 }
 
 #[test]
@@ -5363,19 +5329,13 @@ fn an_option_dropped_on_its_own_is_replaced_by_the_sentence_after_it() {
          The new yard goes up on the east ridge by the old corn crib.",
         "I reckon we'll put the new yard down by the creek bottom.",
     );
-    assert!(
-        said(&found, "down by the creek bottom").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "down by the creek bottom");
     let found = turns(
         "Avocado prices spiked this week, can't make the math work. Kill the mousse. Dessert \
          goes to roasted apple crumble cups with oat topping. Seasonal, cheap. Do the numbers.",
         "Let's do chocolate-avocado mousse cups for dessert, 4 oz.",
     );
-    assert!(
-        said(&found, "mousse cups").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "mousse cups");
     // Dropping a pronoun or a person drops no option.
     let found = turns(
         "The weather turned and the ground was wet clear to my boot tops this morning, \
@@ -5429,10 +5389,7 @@ fn a_date_time_or_price_moved_replaces_the_one_that_set_it() {
             "Hmm, the park gates don't open until 7:30! So the briefing moves to 7:45 at the start line instead.",
         ),
     ]);
-    assert!(
-        said(&found, "Let's do the briefing").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "Let's do the briefing");
     // A release moved to a date takes back the date set, not the notes pasted into the
     // release page.
     let found = read(&[
@@ -5482,10 +5439,7 @@ fn a_date_time_or_price_moved_replaces_the_one_that_set_it() {
             ("assistant", "Noted, that works for now."),
             ("user", then),
         ]);
-        assert!(
-            said(&found, first).is_some_and(|i| i.superseded.is_some()),
-            "{found:?}"
-        );
+        assert_superseded(&found, first);
     }
 }
 
@@ -5504,10 +5458,7 @@ fn a_change_said_after_an_emoji_replaces_the_plan() {
             "ugh weather app says rain all weekend 😭 moving it to the basement instead, my dad said he'll clear it out and we can bring the lights down there",
         ),
     ]);
-    assert!(
-        said(&found, "in the garden").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "in the garden");
 }
 
 #[test]
@@ -5527,10 +5478,7 @@ fn what_a_drop_names_or_the_line_after_it_says_replaces() {
             ("assistant", "Noted, that works for now."),
             ("user", then),
         ]);
-        assert!(
-            said(&found, taken).is_some_and(|i| i.superseded.is_some()),
-            "{found:?}"
-        );
+        assert_superseded(&found, taken);
     };
     // The line after "Drop it." says what replaces.
     replaced(
@@ -5594,8 +5542,5 @@ fn minutes_days_named_and_the_way_it_goes_are_decisions() {
             "It is agreed that the fee shall instead be $35 per plot, with the same rate for raised beds.",
         ),
     ]);
-    assert!(
-        said(&found, "$40 per plot").is_some_and(|i| i.superseded.is_some()),
-        "{found:?}"
-    );
+    assert_superseded(&found, "$40 per plot");
 }
