@@ -1179,11 +1179,11 @@ fn drops(lower: &str) -> bool {
             .is_some_and(|verb| DROPS.contains(&verb) || verb == "cancel")
 }
 
-/// The kind of a sentence where it stands: "Drop it." is a turn ([`turns`]) when a
-/// sentence follows to say what replaces it ("Drop it.\nAppend-only into a raw table"),
-/// not a decision of its own.
+/// The kind of a sentence where it stands: "Drop it.", "So: kill the Marlow lede." is a
+/// turn ([`turns`]) when a sentence follows to say what replaces it ("Drop it.\nAppend-only
+/// into a raw table", "… We open on the invoice"), not a decision of its own.
 fn kind_in_place(sentence: &str, last: bool) -> Option<Kind> {
-    kind_of(sentence).filter(|_| last || !drops_what_was_said(sentence))
+    kind_of(sentence).filter(|_| last || !(drops_what_was_said(sentence) || drops_alone(sentence)))
 }
 
 /// Is a sentence what was just said dropped, and nothing more ("Drop it.", "Scrap
@@ -1199,7 +1199,7 @@ fn drops_what_was_said(sentence: &str) -> bool {
 /// "drop me a line".
 fn drops_alone(sentence: &str) -> bool {
     let lower = crate::case::lowercase(sentence.trim());
-    let words = bare_words(&lower);
+    let words = bare_words(past_opener(&lower));
     words.len() <= 5
         && !lower.ends_with('?')
         && !lower.contains(',')

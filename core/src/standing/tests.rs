@@ -5498,6 +5498,26 @@ fn what_a_drop_names_or_the_line_after_it_says_replaces() {
         "So: kill the Marlow lede.",
         "Lede is the Marlow scene.",
     );
+    // Dropped in a sentence of its own, then what replaces it.
+    let found = read(&[
+        ("user", "Help me edit this piece."),
+        ("assistant", "What opens it?"),
+        (
+            "user",
+            "Lede is the Marlow scene. Draft me a nut graf that comes right after, 80 words max.",
+        ),
+        ("assistant", "Here is a nut graf."),
+        (
+            "user",
+            "Problem. Karen Marlow called the reporter last night — her brother doesn't want the family in it, she's pulling out. Legal says we can't use the scene without her. So: kill the Marlow lede. We open on the invoice — March 3, billed eleven days after the funeral.",
+        ),
+    ]);
+    assert!(
+        found
+            .iter()
+            .any(|i| i.overrides && i.text.contains("We open on the invoice")),
+        "{found:?}"
+    );
     // A count stretched.
     replaced(
         "Let's have the main arc run ten sessions, with room for side stuff.",

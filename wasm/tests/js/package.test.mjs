@@ -375,7 +375,7 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // patterns: 0.4 kB less, 348,259 B. Changes said as moves ("the briefing moves to 7:45"),
 // options dropped in a sentence of their own, plans in minutes and plain present tense:
 // 1.4 kB more, about 349.7 kB (on 64 chats not read before, at 25% of their tokens newest
-// decisions 179 -> 184 of 195, superseded stated as current 3 -> 2 and written into a
+// decisions 179 -> 185 of 195, superseded stated as current 3 -> 1 and written into a
 // summary 50 -> 38 of 94).
 // `kind_of` and its closure are still the largest code, inlined readers
 // (`scripts/wasm_sections.py functions`).
