@@ -969,7 +969,6 @@ fn turns(sentence: &str) -> bool {
         || announces_the_next(sentence)
         || turns_on_a_topic(sentence)
         || drops_alone(sentence)
-        || drops_what_was_said(sentence)
 }
 
 /// Is a sentence a change announced on a topic, and nothing more ("Change of heart on the
@@ -1183,29 +1182,27 @@ fn drops(lower: &str) -> bool {
 /// turn ([`turns`]) when a sentence follows to say what replaces it ("Drop it.\nAppend-only
 /// into a raw table", "… We open on the invoice"), not a decision of its own.
 fn kind_in_place(sentence: &str, last: bool) -> Option<Kind> {
-    kind_of(sentence).filter(|_| last || !(drops_what_was_said(sentence) || drops_alone(sentence)))
+    kind_of(sentence).filter(|_| last || !drops_alone(sentence))
 }
 
-/// Is a sentence what was just said dropped, and nothing more ("Drop it.", "Scrap
-/// that.", "kill it")? Not "Forget it.", which waves a matter away.
-fn drops_what_was_said(sentence: &str) -> bool {
-    let lower = crate::case::lowercase(sentence.trim());
-    matches!(bare_words(&lower).as_slice(), [verb, "it" | "that" | "this" | "them"]
-        if DROPS.contains(verb) && *verb != "forget" && !lower.ends_with('?'))
-}
-
-/// Is a sentence an option dropped, and nothing more ("Forget the creek bottom.", "Kill
-/// the mousse.")? The sentence after it says what replaces it. Not "forget it", not
-/// "drop me a line".
+/// Is a sentence an option dropped, and nothing more: named ("Forget the creek bottom.",
+/// "So: kill the Marlow lede.") or what was just said ("Drop it.", "Scrap that.")? The
+/// sentence after it says what replaces it. Not "Forget it.", which waves a matter away;
+/// not "drop me a line".
 fn drops_alone(sentence: &str) -> bool {
     let lower = crate::case::lowercase(sentence.trim());
+    if lower.ends_with('?') {
+        return false;
+    }
+    let said_just_now = matches!(bare_words(&lower).as_slice(), [verb, "it" | "that" | "this" | "them"]
+        if DROPS.contains(verb) && *verb != "forget");
     let words = bare_words(past_opener(&lower));
-    words.len() <= 5
-        && !lower.ends_with('?')
+    let named = words.len() <= 5
         && !lower.contains(',')
         && matches!(words.as_slice(), [verb, object, ..]
             if DROPS.contains(verb)
-                && !matches!(*object, "it" | "to" | "about" | "that" | "this" | "me" | "us" | "you" | "him" | "her" | "them" | "everything"))
+                && !matches!(*object, "it" | "to" | "about" | "that" | "this" | "me" | "us" | "you" | "him" | "her" | "them" | "everything"));
+    said_just_now || named
 }
 
 /// `sentence` said with the one `before` it (a stress, a seal): the instruction read in
