@@ -2367,7 +2367,9 @@ fn moves_to_a_value(lower: &str) -> Option<&str> {
 /// Denver").
 pub(super) fn changed_thing(said: &str) -> Option<Vec<String>> {
     let lower = crate::case::lowercase(said);
-    sentences(&lower).into_iter().find_map(thing_set_anew)
+    sentences(&lower).into_iter().find_map(|sentence| {
+        thing_set_anew(sentence).or_else(|| thing_set_anew(last_clause(sentence)?))
+    })
 }
 
 /// What one sentence sets to a new value ([`changed_thing`]).

@@ -1242,11 +1242,11 @@ fn says_more(sentence: &str) -> bool {
         })
 }
 
-/// What a sentence does after its reasons (", so …"), when that is an instruction: its
-/// kind.
+/// What a sentence does after its reasons (", so …"), or after news joined to it by "and"
+/// ("Finance has reviewed the figures and we are raising the stipend to $75"), when that is
+/// an instruction: its kind.
 fn consequence(sentence: &str) -> Option<Kind> {
-    let (at, _) = sentence.rmatch_indices(", so ").next()?;
-    kind_of(&sentence[at + 2..])
+    kind_of(last_clause(sentence)?)
 }
 
 /// What a sentence says before its reasons: up to a dash, a semicolon, "because" or

@@ -5564,3 +5564,30 @@ fn minutes_days_named_and_the_way_it_goes_are_decisions() {
     ]);
     assert_superseded(&found, "$40 per plot");
 }
+
+#[test]
+fn a_change_said_after_news_joined_by_and_is_read() {
+    let found = read(&[
+        ("user", "Help me write the remote-work policy."),
+        ("assistant", "Happy to. What does equipment look like?"),
+        (
+            "user",
+            "We will adopt a monthly home-office stipend of $50.",
+        ),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "Further to the Illinois point, Finance has reviewed the figures and we are raising the stipend to $75 per month.",
+        ),
+    ]);
+    assert_superseded(&found, "stipend of $50");
+    assert!(said(&found, "raising the stipend").is_some_and(|i| i.superseded.is_none()));
+    // News joined by "and" to what was only done is no instruction.
+    assert_kind(
+        None,
+        &[
+            "I told her and we laughed about it.",
+            "She called and I said we'd think about it.",
+        ],
+    );
+}

@@ -505,6 +505,19 @@ pub(super) fn clauses(lower: &str) -> impl Iterator<Item = &str> {
         .filter(|clause| !clause.is_empty())
 }
 
+/// The last clause of a sentence that goes on from what it says first: past ", so" ("…
+/// live music makes it feel like an occasion, so book The Late Shift") or past "and" before
+/// the speaker ("Finance has reviewed the figures and we are raising the stipend to $75").
+pub(super) fn last_clause(sentence: &str) -> Option<&str> {
+    let lower = crate::case::lowercase(sentence);
+    // Where the clause starts past each mark: "so book …", "we are …".
+    [(", so ", 2), (" and we ", 5), (" and i ", 5)]
+        .iter()
+        .filter_map(|(mark, skip)| lower.rfind(mark).map(|at| at + skip))
+        .max()
+        .map(|at| &sentence[at..])
+}
+
 /// `part` cut where "so" opens a clause ("it's for print so keep it short"), not where it
 /// says how much ("34 lots so far", "so many emails").
 fn at_so(part: &str) -> impl Iterator<Item = &str> {
