@@ -2318,13 +2318,21 @@ pub(super) fn changes_to(lower: &str) -> bool {
         }
         _ => false,
     };
-    back || done
-        || moving
-        || moves_to_a_value(lower).is_some()
-        || (words
-            .first()
-            .is_some_and(|verb| CHANGE_VERBS.contains(verb) || *verb == "flip")
-            && words.iter().skip(1).take(5).any(|w| *w == "to"))
+    back || done || moving || moves_to_a_value(lower).is_some() || ordered_change(&words)
+}
+
+/// Does an order start by changing a thing to another value ("bump the target up to 90",
+/// "Let's pare the list to sixty", "dropping the starting hand to 4")? Said with "-ing",
+/// only with the thing named ("moving on to the budget" changes nothing).
+fn ordered_change(words: &[&str]) -> bool {
+    let Some((verb, rest)) = past_lets(words).split_first() else {
+        return false;
+    };
+    let to = rest.iter().take(5).position(|w| *w == "to");
+    (CHANGE_VERBS.contains(verb) && to.is_some())
+        || (verb.ends_with("ing")
+            && changes(verb)
+            && to.is_some_and(|to| to > 0 && rest[0] != "on"))
 }
 
 /// The thing a sentence says moves to a date, a time or a number ("the briefing moves to
@@ -2395,21 +2403,45 @@ fn thing_set_anew(sentence: &str) -> Option<Vec<String>> {
     let words = first_words(sentence);
     let rest = match words.as_slice() {
         // "we are raising the stipend to $75 per month".
-        ["i", "am", rest @ ..] | ["we", "are", rest @ ..] => rest,
-        ["i'm" | "we're" | "i'll" | "we'll" | "i" | "we", rest @ ..] => rest,
+        ["i", "am", rest @ ..] | ["we", "are", rest @ ..] | ["let", "us", rest @ ..] => rest,
+        [
+            "i'm" | "we're" | "i'll" | "we'll" | "i" | "we" | "let's" | "lets",
+            rest @ ..,
+        ] => rest,
         rest => rest,
     };
     let (verb, rest) = rest.split_first()?;
-    let verb = word(verb);
-    let gerund = verb.strip_suffix("ing");
-    let stem = |v: &str| v.strip_suffix('e').unwrap_or(v).to_owned();
-    let doubled = |v: &str| format!("{v}{}", &v[v.len() - 1..]);
-    let changes = CHANGE_VERBS
-        .iter()
-        .any(|v| *v == verb || gerund.is_some_and(|g| g == *v || g == stem(v) || g == doubled(v)));
     let to = rest.iter().take(6).position(|w| *w == "to")?;
     let thing = subject_words(&rest[..to].join(" "));
-    (changes && !thing.is_empty()).then_some(thing)
+    (changes(word(verb)) && !thing.is_empty()).then_some(thing)
+}
+
+/// Is `verb` one of the [`CHANGE_VERBS`], or its "-ing" ("raising", "dropping")?
+pub(super) fn changes(verb: &str) -> bool {
+    let gerund = verb.strip_suffix("ing");
+    CHANGE_VERBS.iter().any(|v| {
+        *v == verb
+            || gerund.is_some_and(|g| {
+                g == *v
+                    || Some(g) == v.strip_suffix('e')
+                    || g.strip_suffix(&v[v.len() - 1..]) == Some(v)
+            })
+    })
+}
+
+/// The order that sets a thing to a number alone, nothing counted after it ("Let's bump
+/// the target up to 90", "Let us pare the list to sixty", "dropping the starting hand to 4
+/// – five was …"): the number.
+pub(super) fn number_set_alone(lower: &str) -> Option<u32> {
+    sentences(lower).into_iter().find_map(|sentence| {
+        let words: Vec<&str> = past_opener(sentence).split_whitespace().collect();
+        let (verb, rest) = past_lets(&words).split_first()?;
+        let to = rest.iter().take(6).position(|w| *w == "to")?;
+        let value = rest.get(to + 1..to + 3).unwrap_or(&rest[to + 1..]);
+        (changes(word(verb)) && values_of(&value.join(" ")).is_empty())
+            .then(|| said_number(word(value.first()?)))
+            .flatten()
+    })
 }
 
 /// Verbs that set a part of the work to another value ([`changed_thing`]).
@@ -2436,6 +2468,10 @@ pub(super) const CHANGE_VERBS: &[&str] = &[
     "shorten",
     "reset",
     "slide",
+    "pare",
+    "trim",
+    "narrow",
+    "expand",
 ];
 
 /// Does an order (its first words) give a part of the work to someone or a role ("fine,

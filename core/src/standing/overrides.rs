@@ -1499,10 +1499,7 @@ fn points_at_a_value(lower: &str) -> bool {
         "stretch",
     ];
     let words = bare_words(past_opener(lower));
-    let order = match words.as_slice() {
-        ["let's" | "lets", rest @ ..] | ["let", "us", rest @ ..] => rest,
-        rest => rest,
-    };
+    let order = past_lets(&words);
     // "Make it every eight weeks", "Let's bring it down to 250 words", "Change the ratio
     // to 60/40 then", "make the contingency 15%".
     let sets_it = match order {
@@ -1562,6 +1559,31 @@ pub(super) fn value_set_anew(
         })
         .map(|(at, _)| at)
         .or_else(|| sole_of_its_kind(found, words, &new))
+        .or_else(|| sole_count(found, words, number_set_alone(&lower)?))
+}
+
+/// The one standing decision that counts a thing, for an order that sets a number alone
+/// ("Let's bump the target up to 90" after "we'll aim for 70 volunteers total", "Let us
+/// pare the list to sixty" after "eighty labels"): the count, by another number of its
+/// order (a quarter to four times it). None where two decisions count, or none does.
+fn sole_count(found: &[Instruction], words: &[Words], new: u32) -> Option<usize> {
+    let counts = |w: &Words| -> Vec<u32> {
+        w.values
+            .iter()
+            .filter(|v| !MEASURES.contains(&v.kind.as_str()))
+            .filter_map(|v| said_number(&v.written))
+            .collect()
+    };
+    let mut counting = found.iter().zip(words).enumerate().filter(|(_, (i, w))| {
+        i.kind == Kind::Decision && i.superseded.is_none() && !counts(w).is_empty()
+    });
+    match (counting.next(), counting.next()) {
+        (Some((at, (_, w))), None) => counts(w)
+            .iter()
+            .any(|&old| old != new && new / 4 <= old && old / 4 <= new)
+            .then_some(at),
+        _ => None,
+    }
 }
 
 /// The one standing decision that sets a value of a kind a decision sets anew, to another

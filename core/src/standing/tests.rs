@@ -5591,3 +5591,42 @@ fn a_change_said_after_news_joined_by_and_is_read() {
         ],
     );
 }
+
+#[test]
+fn a_number_set_alone_recounts_the_one_count_decided() {
+    let found = read(&[
+        ("user", "Help me staff the 10k race."),
+        ("assistant", "How many volunteers?"),
+        ("user", "Ok, we'll aim for 70 volunteers total."),
+        ("assistant", "And the briefing?"),
+        ("user", "Let's do the briefing at 7:15."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "70 isn't going to cut it, is it? Let's bump the target up to 90.",
+        ),
+    ]);
+    assert_superseded(&found, "70 volunteers");
+    assert!(said(&found, "7:15").is_some_and(|i| i.superseded.is_none()));
+    let found = read(&[
+        ("user", "Help me shape the wine list."),
+        ("assistant", "How long should it be?"),
+        ("user", "Let us settle on eighty labels."),
+        ("assistant", "Lovely."),
+        ("user", "Let us pare the list to sixty."),
+    ]);
+    assert_superseded(&found, "eighty labels");
+    // A number far from the count is not a recount of it: the time of a meeting.
+    let found = read(&[
+        ("user", "Help me plan the fundraiser."),
+        ("assistant", "How many guests?"),
+        ("user", "We'll invite 120 guests."),
+        ("assistant", "Noted."),
+        ("user", "Let's push the committee call to 3."),
+    ]);
+    assert!(said(&found, "120 guests").is_some_and(|i| i.superseded.is_none()));
+    assert!(changes_to(
+        "dropping the starting hand to 4 – five was too many."
+    ));
+    assert!(!changes_to("moving on to the budget now."));
+}

@@ -586,6 +586,20 @@ pub(super) fn word(w: &str) -> &str {
 /// Is a word (lower case) a number: figures, an amount ("$40", "£10"), or a number said in
 /// words ("nine", "twelve", "a dozen")?
 pub(super) fn is_number(w: &str) -> bool {
+    w.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '$' | '£' | '€'))
+        || said_number(word(w)).is_some()
+}
+
+/// An order's words past "let's" or "let us" ("Let's bump the target up to 90").
+pub(super) fn past_lets<'a, 'w>(words: &'a [&'w str]) -> &'a [&'w str] {
+    match words {
+        ["let's" | "lets", rest @ ..] | ["let", "us", rest @ ..] => rest,
+        rest => rest,
+    }
+}
+
+/// The number a word says: in figures ("90", "1,200") or in words ("sixty", "a dozen").
+pub(super) fn said_number(w: &str) -> Option<u32> {
     const SAID: &[&str] = &[
         "one",
         "two",
@@ -617,8 +631,16 @@ pub(super) fn is_number(w: &str) -> bool {
         "hundred",
         "dozen",
     ];
-    w.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '$' | '£' | '€'))
-        || SAID.contains(&word(w))
+    if let Some(at) = SAID.iter().position(|said| *said == w) {
+        let at = u32::try_from(at).ok()?;
+        return Some(match at {
+            0..=19 => at + 1,
+            20..=26 => (at - 17) * 10,
+            27 => 100,
+            _ => 12,
+        });
+    }
+    w.replace(',', "").parse().ok()
 }
 
 /// `text` (any case) past the openers that lead it ("Right, the delivery model" → "the
