@@ -2299,10 +2299,7 @@ pub(super) fn does_a_thing(verb: &str, next: &str) -> bool {
 /// back to a pass")?
 pub(super) fn changes_to(lower: &str) -> bool {
     let words = first_words(lower);
-    // "ok back to a pass, the 5 days within 1 month one".
-    // Not back to a subject of the talk ("back to the question about the tiles").
-    let back = matches!(words.as_slice(), ["back", "to", "a" | "an" | "the" | "our", next, ..]
-        if !["question", "topic", "point", "subject", "issue"].contains(&word(next)));
+    let back = goes_back_to(lower);
     // "We have changed to the emerald green gown instead", "we moved the crate out to the
     // living room at night": the change, said done; not "we moved to Denver in 2019".
     // "So it's moving to Friday 16 May": the change, as it came.
@@ -2333,6 +2330,13 @@ fn ordered_change(words: &[&str]) -> bool {
         || (verb.ends_with("ing")
             && changes(verb)
             && to.is_some_and(|to| to > 0 && rest[0] != "on"))
+}
+
+/// Does an order go back to an earlier option ("ok back to a pass, the 5 days within 1 month
+/// one")? Not to a subject of the talk ("back to the question about the tiles").
+pub(super) fn goes_back_to(lower: &str) -> bool {
+    matches!(first_words(lower).as_slice(), ["back", "to", "a" | "an" | "the" | "our", next, ..]
+        if !["question", "topic", "point", "subject", "issue"].contains(&word(next)))
 }
 
 /// The thing a sentence says moves to a date, a time or a number ("the briefing moves to

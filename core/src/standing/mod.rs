@@ -1186,7 +1186,8 @@ fn kind_in_place(sentence: &str, last: bool) -> Option<Kind> {
 }
 
 /// Is a sentence an option dropped, and nothing more: named ("Forget the creek bottom.",
-/// "So: kill the Marlow lede.") or what was just said ("Drop it.", "Scrap that.")? The
+/// "So: kill the Marlow lede.", "Traverse is dead.") or what was just said ("Drop it.",
+/// "Scrap that.")? The
 /// sentence after it says what replaces it. Not "Forget it.", which waves a matter away;
 /// not "drop me a line".
 fn drops_alone(sentence: &str) -> bool {
@@ -1202,7 +1203,8 @@ fn drops_alone(sentence: &str) -> bool {
         && matches!(words.as_slice(), [verb, object, ..]
             if DROPS.contains(verb)
                 && !matches!(*object, "it" | "to" | "about" | "that" | "this" | "me" | "us" | "you" | "him" | "her" | "them" | "everything"));
-    said_just_now || named
+    // "The crepeline is off; it's too fragile …": gone, with its reasons.
+    said_just_now || named || clauses(&lower).next().and_then(gone).is_some()
 }
 
 /// `sentence` said with the one `before` it (a stress, a seal): the instruction read in
@@ -1235,6 +1237,7 @@ fn says_more(sentence: &str) -> bool {
     words.len() <= 3
         && !lower.ends_with('?')
         && !reacts(&lower)
+        && gone(&lower).is_none()
         && words.first().is_some_and(|w| {
             !w.is_empty()
                 && !SUBJECTS.contains(w)

@@ -138,6 +138,10 @@ pub(super) fn replaced(said: &str) -> Option<Vec<String>> {
         "swap ",
     ];
     let lower = crate::case::lowercase(said);
+    if let Some(thing) = said_gone(&lower) {
+        let words = subject_words(thing);
+        return (!words.is_empty()).then_some(words);
+    }
     let rest = TAKING_BACK.iter().find_map(|mark| {
         lower
             .match_indices(mark)
@@ -160,6 +164,49 @@ pub(super) fn replaced(said: &str) -> Option<Vec<String>> {
         .map_or(rest.len(), |(at, _)| at);
     let words = subject_words(&rest[..end]);
     (!words.is_empty()).then_some(words)
+}
+
+/// The option a short sentence (lower case) says is gone ("Traverse is dead.", "Route53
+/// weighting is out.", "Left drawer's out.", "THURSDAY IS OFF."): the words before the
+/// verb. Not a person or what was just said ("She's off today.", "It's out.").
+pub(super) fn gone(lower: &str) -> Option<&str> {
+    const STATES: &[&str] = &["off", "out", "dead", "cancelled", "canceled", "scrapped"];
+    const NOT_OPTIONS: &[&str] = &[
+        "it",
+        "that",
+        "this",
+        "he",
+        "she",
+        "they",
+        "there",
+        "i",
+        "we",
+        "you",
+        "everyone",
+        "everything",
+        "power",
+    ];
+    let lower = lower.trim();
+    let words = bare_words(lower);
+    let (state, rest) = words.split_last()?;
+    let (thing, _) = lower
+        .rsplit_once(" is ")
+        .or_else(|| lower.rsplit_once("'s "))?;
+    let first = rest.first()?;
+    (words.len() <= 5
+        && STATES.contains(state)
+        && !lower.ends_with('?')
+        && (rest.last() == Some(&"is") || rest.last().is_some_and(|w| w.ends_with("'s")))
+        && !NOT_OPTIONS.contains(&first.trim_end_matches("'s")))
+    .then_some(thing)
+}
+
+/// The option one of the sentences or clauses of `lower` says is gone ([`gone`]).
+fn said_gone(lower: &str) -> Option<&str> {
+    sentences(lower)
+        .into_iter()
+        .flat_map(clauses)
+        .find_map(gone)
 }
 
 /// The verbs that drop a choice named after them ("scrap B", "scratch the 6", "Kill the
@@ -370,6 +417,8 @@ pub(super) fn is_override(text: &str) -> bool {
     let refuses = prefers_against(&lower);
     opens
         || drops_a_choice(&lower)
+        // "The crepeline is off; … Stabiltex it is.": an option said gone, then the new one.
+        || said_gone(&lower).is_some()
         || changes_to(&lower)
         || named_anew(&lower)
         || takes_back_outright(text)
@@ -1172,7 +1221,13 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
     // ("scratch that, let's wrap them instead", "Actually, make it MySQL"); one that names
     // its subject ("revisit the point of view: go with close third person") and matches
     // nothing replaces nothing.
-    let points_back = points_back || (kind == Kind::Decision && said.len() <= POINTING_BACK_WORDS);
+    // Not one that goes back to what it names ("Back to the lab."): that is not the one
+    // before.
+    let points_back = (points_back
+        || (kind == Kind::Decision && said.len() <= POINTING_BACK_WORDS))
+        && !sentences(&crate::case::lowercase(text))
+            .into_iter()
+            .any(goes_back_to);
     let named_around = || {
         found
             .iter()

@@ -5630,3 +5630,31 @@ fn a_number_set_alone_recounts_the_one_count_decided() {
     ));
     assert!(!changes_to("moving on to the budget now."));
 }
+
+#[test]
+fn an_option_said_gone_is_dropped_and_back_to_a_place_points_at_nothing() {
+    let found = read(&[
+        ("user", "Help me stage the play."),
+        ("assistant", "What configuration?"),
+        ("user", "We shall play it in traverse, the audience on both long sides."),
+        ("assistant", "Lovely."),
+        ("user", "I have measured, and oh, despair! Traverse is dead. We go thrust, with the audience on three sides."),
+    ]);
+    assert_superseded(&found, "in traverse");
+    assert!(said(&found, "We go thrust").is_some_and(|i| i.overrides && i.superseded.is_none()));
+    let found = read(&[
+        ("user", "Help me plan the banner treatment."),
+        ("assistant", "Which overlay?"),
+        ("user", "For the overlay, we'll use silk crepeline."),
+        ("assistant", "Noted."),
+        ("user", "The crepeline is off; it's too fragile for the painted area. Stabiltex it is."),
+        ("assistant", "Good choice."),
+        ("user", "Thank you. Back to the lab."),
+    ]);
+    assert_superseded(&found, "silk crepeline");
+    assert!(said(&found, "Stabiltex it is").is_some_and(|i| i.superseded.is_none()));
+    // A person away, or what was just said, is no option dropped.
+    for news in ["She's off today.", "It's out.", "Is the patio out?"] {
+        assert!(gone(&crate::case::lowercase(news)).is_none(), "{news}");
+    }
+}
