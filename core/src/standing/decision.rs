@@ -2315,7 +2315,11 @@ pub(super) fn changes_to(lower: &str) -> bool {
         }
         _ => false,
     };
-    back || done || moving || moves_to_a_value(lower).is_some() || ordered_change(&words)
+    back || done
+        || moving
+        || moves_to_a_value(lower).is_some()
+        || ordered_change(&words)
+        || shifts_by_a_span(&words)
 }
 
 /// Does an order start by changing a thing to another value ("bump the target up to 90",
@@ -2330,6 +2334,22 @@ fn ordered_change(words: &[&str]) -> bool {
         || (verb.ends_with("ing")
             && changes(verb)
             && to.is_some_and(|to| to > 0 && rest[0] != "on"))
+}
+
+/// Does an order move a thing by a span of time ("Slide it a week later.", "Bring the
+/// pressing forward a week.", "push it back two days")?
+pub(super) fn shifts_by_a_span(words: &[&str]) -> bool {
+    let Some((verb, rest)) = past_lets(words).split_first() else {
+        return false;
+    };
+    let rest = &rest[..rest.len().min(6)];
+    (changes(word(verb)) || *verb == "bring")
+        && rest
+            .iter()
+            .any(|w| matches!(word(w), "back" | "forward" | "later" | "earlier"))
+        && rest.windows(2).any(|pair| {
+            (pair[0] == "a" || is_number(pair[0])) && span_of_time(word(pair[1])).is_some()
+        })
 }
 
 /// Does an order go back to an earlier option ("ok back to a pass, the 5 days within 1 month
@@ -2542,13 +2562,15 @@ pub(super) fn orders_a_pick(lower: &str) -> bool {
             | ["include", "one" | "a" | "an" | "two" | "both", _, ..]
             // "open with Small Things Like These instead": what goes first or last, set.
             | ["open" | "close" | "end", "with", _, ..]
-            // "bump it to SEV1", "push it to the 19th": what the talk is on, set anew.
-            | ["bump" | "push" | "move" | "raise" | "lower" | "change" | "switch" | "shift"
-               | "reschedule", "it" | "that" | "this" | "them", "to", _, ..]
             // "do it stepwise: 4.0, then 4.1", "do it in two deploys": how, set.
             | ["do", "it" | "this" | "that", "in" | "with" | "by" | "via" | "through"
                | "stepwise" | "incrementally" | "manually" | "gradually", ..]
         )
+        // "bump it to SEV1", "push it to the 19th", "Take it to 14 days.": what the talk
+        // is on, set anew.
+        || matches!(words.as_slice(), [verb, "it" | "that" | "this" | "them", "to", next, ..]
+            if changes(verb) || (*verb == "take" && is_number(next)))
+        || shifts_by_a_span(&words)
         // "Run at 01:30 UTC.", "start at 9am": when it happens, set.
         || (matches!(words.as_slice(), [_, "at", ..])
             && lower.split_once(" at ").is_some_and(|(_, time)| is_a_time(time)))

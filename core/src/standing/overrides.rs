@@ -1309,17 +1309,23 @@ fn value_moved(found: &[Instruction], words: &[Words], turn: &Turn) -> Option<us
     // Named beside it, not in the sentence that overrides ("… a start date of 1 January
     // 2027 instead" names no other decision's "2027").
     let own = values_of(overriding_sentence(turn.text));
+    // "Said 650 leaves money on the table … Bump it to 700." after "$650": a number set
+    // alone, beside the old one named without its sign.
+    let alone = number_set_alone(&crate::case::lowercase(turn.text));
+    let bare = |w: &str| w.trim_start_matches(['$', '€', '£']).to_owned();
     found.iter().enumerate().rev().find_map(|(at, i)| {
         (i.kind == Kind::Decision
             && i.superseded.is_none()
             && i.message != turn.message
             && words[at].values.iter().any(|old| {
-                turn.around.contains(&old.written)
+                let written = bare(&old.written);
+                turn.around.iter().any(|w| bare(w) == written)
                     && !own.iter().any(|v| v.written == old.written)
-                    && turn
+                    && (turn
                         .values
                         .iter()
                         .any(|new| new.kind == old.kind && new != old)
+                        || alone.is_some_and(|n| said_number(&written) != Some(n)))
             }))
         .then_some(at)
     })
@@ -1480,7 +1486,7 @@ pub(super) fn is_a_time(text: &str) -> bool {
 }
 
 /// The span of time a word counts in ("days" -> "day"), if it is one.
-fn span_of_time(word: &str) -> Option<&str> {
+pub(super) fn span_of_time(word: &str) -> Option<&str> {
     let one = word.strip_suffix('s').unwrap_or(word);
     matches!(one, "day" | "week" | "month" | "year").then_some(one)
 }

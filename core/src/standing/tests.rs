@@ -5636,9 +5636,15 @@ fn an_option_said_gone_is_dropped_and_back_to_a_place_points_at_nothing() {
     let found = read(&[
         ("user", "Help me stage the play."),
         ("assistant", "What configuration?"),
-        ("user", "We shall play it in traverse, the audience on both long sides."),
+        (
+            "user",
+            "We shall play it in traverse, the audience on both long sides.",
+        ),
         ("assistant", "Lovely."),
-        ("user", "I have measured, and oh, despair! Traverse is dead. We go thrust, with the audience on three sides."),
+        (
+            "user",
+            "I have measured, and oh, despair! Traverse is dead. We go thrust, with the audience on three sides.",
+        ),
     ]);
     assert_superseded(&found, "in traverse");
     assert!(said(&found, "We go thrust").is_some_and(|i| i.overrides && i.superseded.is_none()));
@@ -5647,7 +5653,10 @@ fn an_option_said_gone_is_dropped_and_back_to_a_place_points_at_nothing() {
         ("assistant", "Which overlay?"),
         ("user", "For the overlay, we'll use silk crepeline."),
         ("assistant", "Noted."),
-        ("user", "The crepeline is off; it's too fragile for the painted area. Stabiltex it is."),
+        (
+            "user",
+            "The crepeline is off; it's too fragile for the painted area. Stabiltex it is.",
+        ),
         ("assistant", "Good choice."),
         ("user", "Thank you. Back to the lab."),
     ]);
@@ -5657,4 +5666,29 @@ fn an_option_said_gone_is_dropped_and_back_to_a_place_points_at_nothing() {
     for news in ["She's off today.", "It's out.", "Is the patio out?"] {
         assert!(gone(&crate::case::lowercase(news)).is_none(), "{news}");
     }
+}
+
+#[test]
+fn values_set_on_it_by_a_span_or_beside_the_old_number_replace_it() {
+    assert_kind(
+        Some(Kind::Decision),
+        &["Take it to 14 days.", "Slide it a week later.", "Bring the pressing forward a week."],
+    );
+    assert_kind(None, &["Take it to the tip.", "Push back on that a bit."]);
+    let found = read(&[
+        ("user", "Help me price the charters."),
+        ("assistant", "What for the half day?"),
+        ("user", "Going with $650 for the half."),
+        ("assistant", "Noted."),
+        ("user", "Said 650 leaves money on the table. Bump it to 700."),
+    ]);
+    assert_superseded(&found, "$650");
+    let found = read(&[
+        ("user", "Help me plan the event."),
+        ("assistant", "How long should it run?"),
+        ("user", "Let's run it 10 days."),
+        ("assistant", "Noted."),
+        ("user", "The collab drop slipped, so the calendar's open. Take it to 14 days."),
+    ]);
+    assert_superseded(&found, "10 days");
 }
