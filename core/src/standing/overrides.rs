@@ -1249,7 +1249,7 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
                     .count();
                 (n, at)
             })
-            .filter(|&(n, _)| n > 0 && !again)
+            .filter(|&(n, at)| n > 0 && !again && sets_alike(values, &words[at].values))
             .max()
             .map(|(_, at)| at)
     };
@@ -1265,8 +1265,11 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
         .or_else(|| named_twice(found, words, turn))
         .or_else(|| {
             let last = found.len().checked_sub(1)?;
-            (points_back && found[last].kind == kind && found[last].superseded.is_none())
-                .then_some(last)
+            (points_back
+                && found[last].kind == kind
+                && found[last].superseded.is_none()
+                && sets_alike(values, &words[last].values))
+            .then_some(last)
         });
     let at = at?;
     found[at].superseded = Some(message);
@@ -1331,6 +1334,14 @@ fn value_moved(found: &[Instruction], words: &[Words], turn: &Turn) -> Option<us
     })
 }
 
+/// Did an instruction that an override names by its place or by words around it set
+/// what the override sets (`old` beside `new`)? "push it to the 16th" moves a date, not
+/// the question before it.
+fn sets_alike(new: &[Value], old: &[Value]) -> bool {
+    new.iter()
+        .all(|v| !MEASURES.contains(&v.kind.as_str()) || old.iter().any(|o| o.kind == v.kind))
+}
+
 /// One of the other kind than `turn` that its own words name twice or more: "scratch the
 /// first person thing, it's close third on Ada" replaces "the narrator is Ada, in first
 /// person", read as a rule. Not when all that made it an override is a preference said
@@ -1346,7 +1357,12 @@ fn named_twice(found: &[Instruction], words: &[Words], turn: &Turn) -> Option<us
     found
         .iter()
         .enumerate()
-        .filter(|(_, i)| i.kind != turn.kind && i.superseded.is_none() && i.message != turn.message)
+        .filter(|(at, i)| {
+            i.kind != turn.kind
+                && i.superseded.is_none()
+                && i.message != turn.message
+                && sets_alike(turn.values, &words[*at].values)
+        })
         .map(|(at, _)| (shared(&turn.read.said, &words[at].own), at))
         .filter(|&(n, _)| n >= 2)
         .max()

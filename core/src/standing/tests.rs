@@ -5672,7 +5672,11 @@ fn an_option_said_gone_is_dropped_and_back_to_a_place_points_at_nothing() {
 fn values_set_on_it_by_a_span_or_beside_the_old_number_replace_it() {
     assert_kind(
         Some(Kind::Decision),
-        &["Take it to 14 days.", "Slide it a week later.", "Bring the pressing forward a week."],
+        &[
+            "Take it to 14 days.",
+            "Slide it a week later.",
+            "Bring the pressing forward a week.",
+        ],
     );
     assert_kind(None, &["Take it to the tip.", "Push back on that a bit."]);
     let found = read(&[
@@ -5680,7 +5684,10 @@ fn values_set_on_it_by_a_span_or_beside_the_old_number_replace_it() {
         ("assistant", "What for the half day?"),
         ("user", "Going with $650 for the half."),
         ("assistant", "Noted."),
-        ("user", "Said 650 leaves money on the table. Bump it to 700."),
+        (
+            "user",
+            "Said 650 leaves money on the table. Bump it to 700.",
+        ),
     ]);
     assert_superseded(&found, "$650");
     let found = read(&[
@@ -5688,7 +5695,33 @@ fn values_set_on_it_by_a_span_or_beside_the_old_number_replace_it() {
         ("assistant", "How long should it run?"),
         ("user", "Let's run it 10 days."),
         ("assistant", "Noted."),
-        ("user", "The collab drop slipped, so the calendar's open. Take it to 14 days."),
+        (
+            "user",
+            "The collab drop slipped, so the calendar's open. Take it to 14 days.",
+        ),
     ]);
     assert_superseded(&found, "10 days");
+}
+
+#[test]
+fn a_date_set_anew_takes_back_only_what_set_a_date() {
+    let found = read(&[
+        ("user", "Help me plan a client's sleeve."),
+        ("assistant", "Happy to."),
+        ("user", "Black and grey only, never colour work."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "depends on the client tbh. anyway, should i always send a mock up before the session or nah, feels like extra work",
+        ),
+        ("assistant", "It helps."),
+        (
+            "user",
+            "nah gonna need more time. push it to the 16th, i'll redraw and send her the mock up by sunday",
+        ),
+    ]);
+    assert!(
+        found.iter().all(|i| i.superseded.is_none()),
+        "nothing set a date: {found:?}"
+    );
 }
