@@ -5725,3 +5725,25 @@ fn a_date_set_anew_takes_back_only_what_set_a_date() {
         "nothing set a date: {found:?}"
     );
 }
+
+#[test]
+fn a_choice_settled_before_an_emoji_ends_its_sentence() {
+    assert_eq!(
+        super::words::line_sentences(
+            "climate tech it is 🌍🔥 our biggest sponsor does grid batteries"
+        ),
+        [
+            "climate tech it is 🌍🔥",
+            "our biggest sponsor does grid batteries"
+        ]
+    );
+    let found = read(&[
+        ("user", "Help me plan the hackathon."),
+        ("assistant", "Which theme: climate tech, health or fintech?"),
+        (
+            "user",
+            "climate tech it is 🌍🔥 our biggest sponsor does grid batteries so it's a perfect fit",
+        ),
+    ]);
+    assert!(said(&found, "climate tech it is").is_some_and(|i| i.kind == Kind::Decision));
+}

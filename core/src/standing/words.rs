@@ -1017,7 +1017,8 @@ const QUESTION_OPENERS: &[&str] = &[
 /// "at 8 a.m. on the day") —
 /// with the emoji that close it ("by category please!! 🎁"), or at an emoji before a
 /// capital ("… on the bid sheets 🤫 Last year we had none"), a question or a change
-/// made ("… 😭 moving it to the basement instead").
+/// made ("… 😭 moving it to the basement instead"), or after a choice settled ("climate
+/// tech it is 🌍🔥 our biggest sponsor …").
 pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -1055,33 +1056,14 @@ pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
             && bytes
                 .get(i + 1 + closing)
                 .is_none_or(|n| n.is_ascii_whitespace());
-        // An emoji run that starts here and the capital after it.
+        // An emoji run that starts here and ends the sentence ([`ends_before`]).
         let pictured = !marked
             && line.is_char_boundary(i)
             && line[i..].starts_with(is_pictograph)
             && i > 0
             && bytes[i - 1].is_ascii_whitespace()
             && !line[start..i].trim().is_empty()
-            && {
-                let after = line[i..].trim_start_matches(|c: char| is_pictograph(c));
-                // Or before a question, however it is cased ("… it's just not happening 🙃
-                // what's the menu look like??").
-                let asks = after.split_whitespace().next().is_some_and(|w| {
-                    QUESTION_OPENERS.contains(&crate::case::lowercase(word(w)).as_str())
-                }) && after.contains('?');
-                // Or before a change said as it is made ("… rain all weekend 😭 moving it to
-                // the basement instead").
-                let changes = || {
-                    let after = crate::case::lowercase(after.trim_start());
-                    after
-                        .split_whitespace()
-                        .next()
-                        .is_some_and(|w| w.ends_with("ing"))
-                        && super::overrides::is_override(&after)
-                };
-                after.starts_with(char::is_whitespace)
-                    && (after.trim_start().starts_with(char::is_uppercase) || asks || changes())
-            };
+            && ends_before(&line[i..], &line[start..i]);
         if marked || pictured || i + 1 == bytes.len() {
             let end = if pictured {
                 line.len()
@@ -1107,6 +1089,34 @@ pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
         }
     }
     out
+}
+
+/// Does an emoji run (`from` it to the line's end) end the sentence `before` it: before a
+/// capital, a question, however it is cased ("… it's just not happening 🙃 what's the menu
+/// look like??"), a change said as it is made ("… rain all weekend 😭 moving it to the
+/// basement instead"), or after a choice settled ("climate tech it is 🌍🔥 our biggest
+/// sponsor does grid batteries")?
+fn ends_before(from: &str, before: &str) -> bool {
+    let after = from.trim_start_matches(|c: char| is_pictograph(c));
+    let asks = after
+        .split_whitespace()
+        .next()
+        .is_some_and(|w| QUESTION_OPENERS.contains(&crate::case::lowercase(word(w)).as_str()))
+        && after.contains('?');
+    let changes = || {
+        let after = crate::case::lowercase(after.trim_start());
+        after
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.ends_with("ing"))
+            && super::overrides::is_override(&after)
+    };
+    let settled = || {
+        let before = crate::case::lowercase(before.trim_end());
+        before.ends_with(" it is") || before.ends_with(" it is then")
+    };
+    after.starts_with(char::is_whitespace)
+        && (after.trim_start().starts_with(char::is_uppercase) || asks || changes() || settled())
 }
 
 /// Does the dot at `i` of `line` (in the sentence from `start`) leave the sentence going
