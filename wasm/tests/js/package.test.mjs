@@ -376,10 +376,16 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // options dropped in a sentence of their own, plans in minutes and plain present tense:
 // 1.3 kB more, 349,510 B (on 64 chats not read before, at 25% of their tokens newest
 // decisions 179 -> 185 of 195, superseded stated as current 3 -> 1 and written into a
-// summary 50 -> 38 of 94).
+// summary 50 -> 38 of 94). Options said gone ("Traverse is dead."), numbers set alone and
+// changes said with "let's" or "-ing", moves by a span, changes after news joined by "and
+// we", overrides that set a date taking back only what set one, picks before an emoji:
+// 3.3 kB more, about 352.8 kB, and the line moved to 355 kB (on 32 chats not read before,
+// at 25% of their tokens newest decisions 80 -> 85 of 89, superseded stated as current
+// 4 -> 1 and written into a summary 27 -> 20 of 45; on 16 held out to the end, superseded
+// written into a summary 19 -> 16 of 28, the rest as before).
 // `kind_of` and its closure are still the largest code, inlined readers
 // (`scripts/wasm_sections.py functions`).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 350 kB", (t) => {
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 355 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -388,5 +394,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 350
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 350_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 355_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
