@@ -291,7 +291,7 @@ test("ABORTED: the signal stops the run at once and pending summaries are ignore
   const events = [];
   const hanging = (request, { signal }) => {
     signals.push(signal);
-    return new Promise((resolve) => setTimeout(() => resolve("- late"), 5_000).unref());
+    return new Promise((resolve) => setTimeout(() => resolve("- late"), 30_000).unref());
   };
   setTimeout(() => controller.abort(new Error("user pressed stop")), 50);
   const started = performance.now();
@@ -300,7 +300,8 @@ test("ABORTED: the signal stops the run at once and pending summaries are ignore
     assert.equal(e.cause.message, "user pressed stop");
     return true;
   });
-  assert.ok(performance.now() - started < 1_000);
+  // Far sooner than the summaries would answer (30 s), with room for a loaded machine.
+  assert.ok(performance.now() - started < 10_000);
   assert.ok(signals.length >= 3 && signals.every((s) => s === controller.signal));
   assert.ok(!events.includes("finished"));
   // Already aborted: nothing starts.

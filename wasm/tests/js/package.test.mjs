@@ -379,7 +379,7 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // summary 50 -> 38 of 94). Options said gone ("Traverse is dead."), numbers set alone and
 // changes said with "let's" or "-ing", moves by a span, changes after news joined by "and
 // we", overrides that set a date taking back only what set one, picks before an emoji:
-// 3.3 kB more, about 352.8 kB, and the line moved to 355 kB (on 32 chats not read before,
+// 3.2 kB more, 352,738 B, and the line moved to 355 kB (on 32 chats not read before,
 // at 25% of their tokens newest decisions 80 -> 85 of 89, superseded stated as current
 // 4 -> 1 and written into a summary 27 -> 20 of 45; on 16 held out to the end, superseded
 // written into a summary 19 -> 16 of 28, the rest as before).
