@@ -2330,10 +2330,7 @@ fn ordered_change(words: &[&str]) -> bool {
         return false;
     };
     let to = rest.iter().take(5).position(|w| *w == "to");
-    (CHANGE_VERBS.contains(verb) && to.is_some())
-        || (verb.ends_with("ing")
-            && changes(verb)
-            && to.is_some_and(|to| to > 0 && rest[0] != "on"))
+    changes(verb) && to.is_some_and(|to| !verb.ends_with("ing") || (to > 0 && rest[0] != "on"))
 }
 
 /// Does an order move a thing by a span of time ("Slide it a week later.", "Bring the
@@ -2427,12 +2424,9 @@ fn thing_set_anew(sentence: &str) -> Option<Vec<String>> {
     let words = first_words(sentence);
     let rest = match words.as_slice() {
         // "we are raising the stipend to $75 per month".
-        ["i", "am", rest @ ..] | ["we", "are", rest @ ..] | ["let", "us", rest @ ..] => rest,
-        [
-            "i'm" | "we're" | "i'll" | "we'll" | "i" | "we" | "let's" | "lets",
-            rest @ ..,
-        ] => rest,
-        rest => rest,
+        ["i", "am", rest @ ..] | ["we", "are", rest @ ..] => rest,
+        ["i'm" | "we're" | "i'll" | "we'll" | "i" | "we", rest @ ..] => rest,
+        rest => past_lets(rest),
     };
     let (verb, rest) = rest.split_first()?;
     let to = rest.iter().take(6).position(|w| *w == "to")?;

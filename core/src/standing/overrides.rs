@@ -1315,7 +1315,9 @@ fn value_moved(found: &[Instruction], words: &[Words], turn: &Turn) -> Option<us
     // "Said 650 leaves money on the table … Bump it to 700." after "$650": a number set
     // alone, beside the old one named without its sign.
     let alone = number_set_alone(&crate::case::lowercase(turn.text));
-    let bare = |w: &str| w.trim_start_matches(['$', '€', '£']).to_owned();
+    fn bare(w: &str) -> &str {
+        w.trim_start_matches(['$', '€', '£'])
+    }
     found.iter().enumerate().rev().find_map(|(at, i)| {
         (i.kind == Kind::Decision
             && i.superseded.is_none()
@@ -1328,7 +1330,7 @@ fn value_moved(found: &[Instruction], words: &[Words], turn: &Turn) -> Option<us
                         .values
                         .iter()
                         .any(|new| new.kind == old.kind && new != old)
-                        || alone.is_some_and(|n| said_number(&written) != Some(n)))
+                        || alone.is_some_and(|n| said_number(written) != Some(n)))
             }))
         .then_some(at)
     })
@@ -1651,13 +1653,17 @@ fn sole_count(found: &[Instruction], words: &[Words], new: u32) -> Option<usize>
             .filter_map(|v| said_number(&v.written))
             .collect()
     };
-    let mut counting = found.iter().zip(words).enumerate().filter(|(_, (i, w))| {
-        i.kind == Kind::Decision && i.superseded.is_none() && !counts(w).is_empty()
-    });
+    let mut counting = found
+        .iter()
+        .zip(words)
+        .enumerate()
+        .filter(|(_, (i, _))| i.kind == Kind::Decision && i.superseded.is_none())
+        .map(|(at, (_, w))| (at, counts(w)))
+        .filter(|(_, counted)| !counted.is_empty());
     match (counting.next(), counting.next()) {
-        (Some((at, (_, w))), None) => counts(w)
-            .iter()
-            .any(|&old| old != new && new / 4 <= old && old / 4 <= new)
+        (Some((at, counted)), None) => counted
+            .into_iter()
+            .any(|old| old != new && new / 4 <= old && old / 4 <= new)
             .then_some(at),
         _ => None,
     }
