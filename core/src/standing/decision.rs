@@ -2349,6 +2349,48 @@ pub(super) fn shifts_by_a_span(words: &[&str]) -> bool {
         })
 }
 
+/// Does a short sentence without a verb set when a thing happens ("ok first sesh on the
+/// 9th", "Bid close on the 18th.", "judging sunday 2pm", "Going Oct 10–20.")? A line of a
+/// schedule, said as a plan; not news of a person ("back on Monday"), what happened, or a
+/// question.
+pub(super) fn schedules(sentence: &str) -> bool {
+    const NOT_PLANS: &[&str] = &[
+        "i", "i'm", "we", "we're", "you", "he", "she", "they", "it", "it's", "that", "this",
+        "there", "if", "happy", "thanks", "thank", "hope", "sorry", "back", "see", "since",
+        "until", "last", "my", "her", "his", "their",
+    ];
+    // What was or is, not what is planned: "Wedding went great on Saturday."
+    const STATES: &[&str] = &[
+        "was", "were", "is", "are", "had", "did", "has", "have", "went", "got", "came", "said",
+        "told", "made", "took", "saw", "left", "felt", "found", "gave", "kept",
+    ];
+    let lower = crate::case::lowercase(sentence.trim());
+    // The first clause ("Zero effort in the morning, which she NEEDS before a 7am shift"
+    // sets no time), whole past a label ("Target close: Jan 17.", "Handover at 07:30").
+    let head = lower.split([',', ';', '—']).next().unwrap_or(&lower);
+    let head = head.split(" - ").next().unwrap_or(head);
+    let said = bare_words(head);
+    let label = head.split(": ").next().unwrap_or(head);
+    let words = bare_words(past_opener(label));
+    let dated = sets_a_date_or_time(head)
+        || (names_a_day(&said) && !said.iter().any(|w| matches!(*w, "tomorrow" | "tonight")));
+    // "if it goes sideways at 04:30 what's the fastest path back": asked, unmarked.
+    let asks = bare_words(&lower).iter().any(|w| {
+        matches!(
+            *w,
+            "what" | "what's" | "whats" | "how" | "why" | "which" | "who" | "where"
+        )
+    });
+    dated
+        && !asks
+        && !lower.ends_with('?')
+        && (2..=7).contains(&words.len())
+        && words
+            .first()
+            .is_some_and(|w| !NOT_PLANS.contains(w) && !is_number(w))
+        && !said.iter().any(|w| w.ends_with("ed") || STATES.contains(w))
+}
+
 /// Does an order go back to an earlier option ("ok back to a pass, the 5 days within 1 month
 /// one")? Not to a subject of the talk ("back to the question about the tiles").
 pub(super) fn goes_back_to(lower: &str) -> bool {

@@ -869,7 +869,7 @@ fn kinds_in<'t>(
             }
         } else if required.iter().any(|line| within(sentence, line)) {
             kinds.push((Kind::Rule, sentence));
-        } else if let Some(kind) = consequence(sentence) {
+        } else if let Some(kind) = said_unmarked(sentence, is_task) {
             // "For a gala, I think live music makes it feel like an occasion, so book The
             // Late Shift.": the reasons first, then what is done about them, kept with
             // them ("… she uses a wheelchair, so every session has to happen somewhere
@@ -889,6 +889,15 @@ fn kinds_in<'t>(
         kinds.push((Kind::Decision, text.trim()));
     }
     kinds
+}
+
+/// What a sentence that reads as nothing alone says all the same: a line of the schedule
+/// ("Bid close on the 18th.", set; the task's are what is so: "HM PB 1:39:10 (Apr)"), or
+/// what is done about the reasons said first ([`consequence`]).
+fn said_unmarked(sentence: &str, is_task: bool) -> Option<Kind> {
+    (!is_task && schedules(sentence))
+        .then_some(Kind::Decision)
+        .or_else(|| consequence(sentence))
 }
 
 /// What a sentence leaves for the one after it to say ([`kinds_in`]).

@@ -1223,11 +1223,10 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
     // nothing replaces nothing.
     // Not one that goes back to what it names ("Back to the lab."): that is not the one
     // before.
+    let lower = crate::case::lowercase(text);
     let points_back = (points_back
         || (kind == Kind::Decision && said.len() <= POINTING_BACK_WORDS))
-        && !sentences(&crate::case::lowercase(text))
-            .into_iter()
-            .any(goes_back_to);
+        && !sentences(&lower).into_iter().any(goes_back_to);
     let named_around = || {
         found
             .iter()
@@ -1261,6 +1260,7 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
                 .then(|| picked_by_label(found, words, (text, list), message))
                 .flatten()
         })
+        .or_else(|| moved_by_a_span(found, turn, &lower))
         .or_else(named_around)
         .or_else(|| named_twice(found, words, turn))
         .or_else(|| {
@@ -1274,6 +1274,24 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
     let at = at?;
     found[at].superseded = Some(message);
     Some(at)
+}
+
+/// The newest standing decision that set a date or a time, for a decision that moves one
+/// by a span ("Slide it a week later." after "Going Oct 10–20.").
+fn moved_by_a_span(found: &[Instruction], turn: &Turn, lower: &str) -> Option<usize> {
+    let moves = turn.kind == Kind::Decision
+        && sentences(lower)
+            .into_iter()
+            .any(|sentence| shifts_by_a_span(&bare_words(past_opener(sentence))));
+    if !moves {
+        return None;
+    }
+    (0..found.len()).rev().find(|&at| {
+        found[at].kind == Kind::Decision
+            && found[at].superseded.is_none()
+            && found[at].message != turn.message
+            && sets_a_date_or_time(&found[at].text)
+    })
 }
 
 /// The newest standing instruction, of either kind, that set the value an override names
@@ -1315,8 +1333,13 @@ fn value_moved(found: &[Instruction], words: &[Words], turn: &Turn) -> Option<us
     // "Said 650 leaves money on the table … Bump it to 700." after "$650": a number set
     // alone, beside the old one named without its sign.
     let alone = number_set_alone(&crate::case::lowercase(turn.text));
+    // "$650" named "650", "4:58/km" named "4:58".
     fn bare(w: &str) -> &str {
-        w.trim_start_matches(['$', '€', '£'])
+        let w = w.trim_start_matches(['$', '€', '£']);
+        match w.split_once('/') {
+            Some((figure, unit)) if unit.chars().all(char::is_alphabetic) => figure,
+            _ => w,
+        }
     }
     found.iter().enumerate().rev().find_map(|(at, i)| {
         (i.kind == Kind::Decision
@@ -1494,6 +1517,13 @@ pub(super) fn values_of(text: &str) -> Vec<Value> {
         out.push(found);
     }
     out
+}
+
+/// Does `text` hold a date or a time of day ("the 18th", "2pm", "01:30")?
+pub(super) fn sets_a_date_or_time(text: &str) -> bool {
+    values_of(text)
+        .iter()
+        .any(|v| matches!(v.kind.as_str(), "date" | "time"))
 }
 
 /// Is `text` a time of day and at most a word more ("01:30 UTC", "9am", "7 pm.")?

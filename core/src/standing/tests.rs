@@ -5747,3 +5747,83 @@ fn a_choice_settled_before_an_emoji_ends_its_sentence() {
     ]);
     assert!(said(&found, "climate tech it is").is_some_and(|i| i.kind == Kind::Decision));
 }
+
+#[test]
+fn an_old_value_named_without_its_unit_tells_which_decision_moves() {
+    // "4:58" names "4:58/km"; the interval session set since is another thing.
+    let gone = superseded(&[
+        (
+            "user",
+            "Training for a marathon in December. Need a plan structure.",
+        ),
+        ("assistant", "Sure."),
+        (
+            "user",
+            "ok MP = 4:58/km. target 3:29:40. tight but that's the point.",
+        ),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "intervals. Tue sessions: 6x1km @ 4:25, 2 min jog rec. start wk 3?",
+        ),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "update: 10k TT last sat → 46:40. legs fine, engine not. 4:58 is too ambitious \
+             for now. resetting MP to 5:05/km (~3:33). can revisit after the HM in wk 12.",
+        ),
+    ]);
+    assert_eq!(
+        gone,
+        ["ok MP = 4:58/km. target 3:29:40. tight but that's the point."]
+    );
+}
+
+#[test]
+fn a_line_of_the_schedule_is_a_decision_a_later_move_takes_back() {
+    let found = read(&[
+        ("user", "Help me plan the tender for the depot roof."),
+        ("assistant", "Sure."),
+        ("user", "Bid close on the 18th."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "Push bid close back to the 20th. Union meeting's on the 19th.",
+        ),
+    ]);
+    assert_superseded(&found, "Bid close on the 18th.");
+    // Moved by a span, the newest decision that set a date moves.
+    let found = read(&[
+        ("user", "Planning a fishing trip for the three of us."),
+        ("assistant", "Sure."),
+        (
+            "user",
+            "Crew's 3 of us. Driving down from Chicago. Thinking 10 days on the ground.",
+        ),
+        ("assistant", "Good."),
+        ("user", "Going Oct 10–20. Everybody put in PTO already."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "Work's slammed that week. Slide it a week later. Crew's cool with it.",
+        ),
+    ]);
+    assert_superseded(&found, "Going Oct 10–20.");
+    assert!(said(&found, "Crew's 3 of us").is_none_or(|i| i.superseded.is_none()));
+}
+
+#[test]
+fn a_dated_line_that_asks_reports_or_explains_is_no_decision() {
+    for line in [
+        "Zero effort in the morning, which she NEEDS before a 7am shift.",
+        "Side question: S02E04 had a weird spike at 00:31:10 where people skipped ahead.",
+        "rollback at 04:30 — what's the fastest path back",
+        "Wedding went great on Saturday.",
+    ] {
+        let found = reply_to("Anything else?", line);
+        assert!(found.is_empty(), "{line}: {found:?}");
+    }
+    // The task's dates are what is so, not a plan set.
+    let found = read(&[("user", "Race on 1 Dec. HM PB 1:39:10 (Apr). Need a plan.")]);
+    assert!(found.is_empty(), "{found:?}");
+}
