@@ -2356,13 +2356,14 @@ pub(super) fn shifts_by_a_span(words: &[&str]) -> bool {
 pub(super) fn schedules(sentence: &str) -> bool {
     const NOT_PLANS: &[&str] = &[
         "i", "i'm", "we", "we're", "you", "he", "she", "they", "it", "it's", "that", "this",
-        "there", "if", "happy", "thanks", "thank", "hope", "sorry", "back", "see", "since",
-        "until", "last", "my", "her", "his", "their",
+        "there", "if", "happy", "thanks", "thank", "hope", "off", "says", "sorry", "back", "see",
+        "since", "until", "last", "my", "her", "his", "their",
     ];
     // What was or is, not what is planned: "Wedding went great on Saturday."
     const STATES: &[&str] = &[
         "was", "were", "is", "are", "had", "did", "has", "have", "went", "got", "came", "said",
-        "told", "made", "took", "saw", "left", "felt", "found", "gave", "kept",
+        "told", "made", "took", "saw", "left", "felt", "found", "gave", "kept", "ran", "sent",
+        "heard", "thought", "spoke", "wrote", "bought", "won", "lost", "met", "paid", "sold",
     ];
     let lower = crate::case::lowercase(sentence.trim());
     // The first clause ("Zero effort in the morning, which she NEEDS before a 7am shift"

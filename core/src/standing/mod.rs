@@ -87,6 +87,16 @@ pub struct Instruction {
 
 /// Is `sentence` (any case) a rule, a decision, or neither?
 pub fn kind_of(sentence: &str) -> Option<Kind> {
+    // "I must stress that every condition report is to be photographed …": what is said
+    // past the saying, when the whole reads as nothing.
+    kind_as_worded(sentence).or_else(|| {
+        let lower = crate::case::lowercase(sentence.trim());
+        past_a_saying(&lower).and_then(kind_of)
+    })
+}
+
+/// What `sentence` is, read as it is worded ([`kind_of`]).
+fn kind_as_worded(sentence: &str) -> Option<Kind> {
     let text = sentence.trim();
     if text.ends_with('?') {
         // "I think (b) is the most defensible course, and she is content with it; would you
@@ -718,7 +728,7 @@ pub fn instructions(messages: &[&Message], is_output: impl Fn(usize) -> bool) ->
             let overrides = !found.is_empty()
                 && (override_said
                     || (kind == Kind::Decision
-                        && decides_again(&found, &words, (said, index), &read)));
+                        && decides_again(&found, &words, (text, said, index), &read)));
             let mut replaced = None;
             if overrides {
                 let head = override_head(said);
@@ -793,8 +803,7 @@ fn kinds_in<'t>(
     let said = sentences(text);
     let mut pending = Pending::default();
     for (at, &sentence) in said.iter().enumerate() {
-        // "### Screen count": a heading names what the lines under it say.
-        if sentence.trim_start().starts_with('#') && !sentence.contains(['.', '!', ':']) {
+        if frames(sentence) {
             continue;
         }
         let kind = kind_in_place(sentence, at + 1 == said.len());
@@ -889,6 +898,13 @@ fn kinds_in<'t>(
         kinds.push((Kind::Decision, text.trim()));
     }
     kinds
+}
+
+/// Does a sentence only frame what the others say: a heading, which names what the lines
+/// under it say ("### Screen count"), or a letter's greeting or sign-off ([`greets`])?
+fn frames(sentence: &str) -> bool {
+    (sentence.trim_start().starts_with('#') && !sentence.contains(['.', '!', ':']))
+        || greets(sentence)
 }
 
 /// What a sentence that reads as nothing alone says all the same: a line of the schedule
@@ -1349,10 +1365,27 @@ fn leaves_open(sentence: &str) -> bool {
 /// A clause (lower case) past the words that lead the user's own point in ("i think …",
 /// "i should also say that …", "i must add …").
 fn past_a_lead_in(clause: &str) -> &str {
-    if let Some(rest) = clause.strip_prefix("i think ") {
-        return rest;
+    clause
+        .strip_prefix("i think ")
+        .or_else(|| past_a_saying(clause))
+        .unwrap_or(clause)
+}
+
+/// What a sentence (lower case) says past saying that it says it ("i must stress that
+/// …", "i should also mention that …", "please note that …", "bear in mind that …").
+fn past_a_saying(lower: &str) -> Option<&str> {
+    let noted = [
+        "please note that ",
+        "note that ",
+        "bear in mind that ",
+        "keep in mind that ",
+    ]
+    .iter()
+    .find_map(|lead| lower.strip_prefix(lead));
+    if noted.is_some() {
+        return noted;
     }
-    let Some(rest) = [
+    let rest = [
         "i should ",
         "i must ",
         "i need to ",
@@ -1360,14 +1393,12 @@ fn past_a_lead_in(clause: &str) -> &str {
         "i have to ",
     ]
     .iter()
-    .find_map(|lead| clause.strip_prefix(lead)) else {
-        return clause;
-    };
+    .find_map(|lead| lower.strip_prefix(lead))?;
     let rest = rest.strip_prefix("also ").unwrap_or(rest);
     ["say ", "mention ", "add ", "stress ", "point out "]
         .iter()
         .find_map(|verb| rest.strip_prefix(verb))
-        .map_or(clause, |said| said.strip_prefix("that ").unwrap_or(said))
+        .map(|said| said.strip_prefix("that ").unwrap_or(said))
 }
 
 /// Is `sentence`, without its closing mark, one of `words` alone?

@@ -955,7 +955,7 @@ pub(super) fn take_back(
             // by its number alone.
             .or_else(|| {
                 let at = (turn.kind == Kind::Decision)
-                    .then(|| value_set_anew(found, words, text, &turn.read.said))
+                    .then(|| value_set_anew(found, words, (text, text), &turn.read.said))
                     .flatten()?;
                 found[at].superseded = Some(turn.message);
                 Some(at)
@@ -967,7 +967,7 @@ pub(super) fn take_back(
         found[at].superseded = Some(turn.message);
         Some(at)
     } else if let Some(at) = (turn.kind == Kind::Decision)
-        .then(|| value_set_anew(found, words, text, &turn.read.said))
+        .then(|| value_set_anew(found, words, (text, text), &turn.read.said))
         .flatten()
     {
         found[at].superseded = Some(turn.message);
@@ -1577,7 +1577,7 @@ fn changed(new: &[Value], old: &[Value]) -> usize {
 pub(super) fn decides_again(
     found: &[Instruction],
     words: &[Words],
-    (said, message): (&str, usize),
+    (text, said, message): (&str, &str, usize),
     read: &Words,
 ) -> bool {
     let subject = &read.said;
@@ -1595,7 +1595,7 @@ pub(super) fn decides_again(
             || changed_thing(said).is_some_and(|thing| names_a_decision(found, words, &thing))
             || sets_again(found, words, said)
             || is_not(found, words, said, usize::MAX).is_some()
-            || value_set_anew(found, words, said, subject).is_some())
+            || value_set_anew(found, words, (said, text), subject).is_some())
 }
 
 /// Does a decision point at a value it sets anew ("Make it every eight weeks", "Bump it
@@ -1630,11 +1630,11 @@ fn points_at_a_value(lower: &str) -> bool {
 /// ([`points_at_a_value`]): the newest that counts the same thing by another number
 /// ("Make it every eight weeks" after "a minor release every six weeks"), or, said with
 /// "now", one of the same subject by another number ("Duck at 28 now" after "Duck goes at
-/// 26").
+/// 26"), or one whose value the message (`text`) names beside the new ([`named_beside`]).
 pub(super) fn value_set_anew(
     found: &[Instruction],
     words: &[Words],
-    said: &str,
+    (said, text): (&str, &str),
     subject: &[String],
 ) -> Option<usize> {
     let lower = crate::case::lowercase(said);
@@ -1669,6 +1669,23 @@ pub(super) fn value_set_anew(
         .map(|(at, _)| at)
         .or_else(|| sole_of_its_kind(found, words, &new))
         .or_else(|| sole_count(found, words, number_set_alone(&lower)?))
+        .or_else(|| named_beside(found, words, &values_of(text)))
+}
+
+/// The newest standing decision whose value a decision names beside a new value of the
+/// same kind ("7:05 squeezes R-07A too tight … Make it 7:00 flat." after "Move it to
+/// 7:05."): a measure, named whole.
+fn named_beside(found: &[Instruction], words: &[Words], new: &[Value]) -> Option<usize> {
+    found.iter().enumerate().rev().find_map(|(at, i)| {
+        (i.kind == Kind::Decision
+            && i.superseded.is_none()
+            && words[at].values.iter().any(|old| {
+                MEASURES.contains(&old.kind.as_str())
+                    && new.contains(old)
+                    && new.iter().any(|v| v.kind == old.kind && v != old)
+            }))
+        .then_some(at)
+    })
 }
 
 /// The one standing decision that counts a thing, for an order that sets a number alone

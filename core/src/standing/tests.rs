@@ -5827,3 +5827,58 @@ fn a_dated_line_that_asks_reports_or_explains_is_no_decision() {
     let found = read(&[("user", "Race on 1 Dec. HM PB 1:39:10 (Apr). Need a plan.")]);
     assert!(found.is_empty(), "{found:?}");
 }
+
+#[test]
+fn a_letters_greeting_and_sign_off_are_no_instructions() {
+    // Read after a question, "Dear colleague," once settled it, and every letter after
+    // "replaced" the one before.
+    let letter = |body: &str| format!("Dear colleague,\n\n{body}\n\nKind regards,\nMargaret Ives");
+    let (first, second) = (
+        letter("Thank you. The exhibition opens on 26 September."),
+        letter("Thank you for the draft, it reads well."),
+    );
+    let found = read(&[
+        ("user", "I am preparing an outgoing loan of six works."),
+        (
+            "assistant",
+            "Should a colleague from your staff courier the works, or the shipper's agent?",
+        ),
+        ("user", first.as_str()),
+        ("assistant", "Shall I draft the facility report next?"),
+        ("user", second.as_str()),
+    ]);
+    assert!(said(&found, "Dear colleague").is_none(), "{found:?}");
+    assert!(said(&found, "Kind regards").is_none(), "{found:?}");
+}
+
+#[test]
+fn a_rule_said_past_saying_so_is_a_rule() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "I must stress that every condition report is to be photographed under raking light.",
+            "Please note that all vendors must bring their own tables.",
+        ],
+    );
+    assert_kind(None, &["I must say that I always forget my keys."]);
+}
+
+#[test]
+fn an_old_value_named_beside_a_new_one_tells_which_decision_it_sets() {
+    // Two decisions set a time; the message names the one it moves.
+    let gone = superseded(&[
+        ("user", "Help me plan the school run."),
+        ("assistant", "Sure."),
+        ("user", "Let's start lessons at 8:10."),
+        ("assistant", "Noted."),
+        ("user", "First pickup at 6:50."),
+        ("assistant", "Noted."),
+        ("user", "Never route a bus over the ridge in winter."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "Tried it for a week: 6:50 leaves the kids waiting in the dark. Make it 7:00.",
+        ),
+    ]);
+    assert_eq!(gone, ["First pickup at 6:50."]);
+}

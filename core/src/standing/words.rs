@@ -590,6 +590,34 @@ pub(super) fn is_number(w: &str) -> bool {
         || said_number(word(w)).is_some()
 }
 
+/// Is a sentence a letter's greeting or sign-off ("Dear colleague,", "Hi all,", "Kind
+/// regards,", "Cheers,")? It says nothing to keep, however it reads after a question.
+pub(super) fn greets(sentence: &str) -> bool {
+    const GREETINGS: &[&str] = &["dear", "hi", "hello", "hey", "greetings", "morning"];
+    const SIGN_OFFS: &[&str] = &[
+        "regards",
+        "kind regards",
+        "best regards",
+        "warm regards",
+        "best",
+        "best wishes",
+        "cheers",
+        "thanks",
+        "many thanks",
+        "sincerely",
+        "yours sincerely",
+        "yours faithfully",
+        "yours",
+    ];
+    let lower = crate::case::lowercase(sentence.trim());
+    let Some(said) = lower.strip_suffix(',') else {
+        return false;
+    };
+    let words = bare_words(said);
+    SIGN_OFFS.contains(&said)
+        || (words.len() <= 4 && words.first().is_some_and(|w| GREETINGS.contains(w)))
+}
+
 /// An order's words past "let's" or "let us" ("Let's bump the target up to 90").
 pub(super) fn past_lets<'a, 'w>(words: &'a [&'w str]) -> &'a [&'w str] {
     match words {
