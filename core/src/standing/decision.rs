@@ -1291,14 +1291,31 @@ pub(super) fn settles_in_short(lower: &str) -> bool {
 }
 
 /// Does a sentence label what follows as final ("Final count: **3 screens**.", "final
-/// answer: the blue one", "Okay, about the start, final now: Regensburg.")?
+/// answer: the blue one", "Okay, about the start, final now: Regensburg.") or close a
+/// short choice so ("Sat the 21st, final final.", "Butter yellow, final answer.")?
 pub(super) fn labelled_final(lower: &str) -> bool {
-    lower.find(':').is_some_and(|at| {
+    let labelled = lower.find(':').is_some_and(|at| {
         let label = bare_words(&lower[..at]);
         (label.first() == Some(&"final") && label.len() <= 3)
             || (label.len() <= 8
                 && matches!(label.as_slice(), [.., "final"] | [.., "final", "now"]))
-    })
+    });
+    let closed = lower.rsplit_once(',').is_some_and(|(choice, last)| {
+        let choice = bare_words(choice);
+        let last = bare_words(last);
+        (1..=6).contains(&choice.len())
+            && match last.as_slice() {
+                ["final", rest @ ..] => {
+                    rest.len() <= 2
+                        && rest
+                            .iter()
+                            .all(|w| matches!(*w, "final" | "answer" | "decision" | "now"))
+                }
+                ["that's" | "thats", "final"] => true,
+                _ => false,
+            }
+    });
+    labelled || closed
 }
 
 /// Does a sentence take what the assistant put forward, pointing at it ("Use that scheme:

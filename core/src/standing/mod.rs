@@ -992,6 +992,7 @@ fn turns(sentence: &str) -> bool {
             .iter()
             .any(|marks| says_any(&crate::case::lowercase(sentence), marks)))
         || announces_the_next(sentence)
+        || announces_a_change(&crate::case::lowercase(sentence))
         || turns_on_a_topic(sentence)
         || drops_alone(sentence)
 }
@@ -1031,6 +1032,30 @@ fn announces_the_next(sentence: &str) -> bool {
     let lower = crate::case::lowercase(sentence.trim());
     let bare = lower.trim_end_matches(['.', '!', ':']).trim_end();
     !lower.ends_with('?') && ANNOUNCED.iter().any(|said| bare.ends_with(said))
+}
+
+/// Does a clause of a sentence (lower case) bring news that a thing of the work changed,
+/// without saying to what ("I write with a change.", "Also a change in the calendar, …",
+/// "(Oh, and the title changed, I forgot to mention.)")? What follows says it.
+pub(super) fn announces_a_change(lower: &str) -> bool {
+    clauses(lower).any(|clause| {
+        let words = bare_words(past_opener(clause));
+        match words.as_slice() {
+            ["i", "write" | "am" | "come", "with", "a", "change"]
+            | [
+                "a" | "one",
+                "change",
+                "in" | "to" | "on" | "of",
+                "the" | "our",
+                ..,
+            ] => words.len() <= 6,
+            ["the" | "our", thing @ .., "changed"] => {
+                let named = thing.iter().filter(|w| !matches!(**w, "has" | "have"));
+                (1..=3).contains(&named.count())
+            }
+            _ => false,
+        }
+    })
 }
 
 /// What a sentence says after a short label that names its topic ("format — …", "for

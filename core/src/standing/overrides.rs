@@ -419,6 +419,8 @@ pub(super) fn is_override(text: &str) -> bool {
         || drops_a_choice(&lower)
         // "The crepeline is off; … Stabiltex it is.": an option said gone, then the new one.
         || said_gone(&lower).is_some()
+        // "(Oh, and the title changed.) … 'Sunset Teahouse' it is.": news of a change.
+        || announces_a_change(&lower)
         || changes_to(&lower)
         || named_anew(&lower)
         || takes_back_outright(text)

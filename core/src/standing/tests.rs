@@ -5882,3 +5882,61 @@ fn an_old_value_named_beside_a_new_one_tells_which_decision_it_sets() {
     ]);
     assert_eq!(gone, ["First pickup at 6:50."]);
 }
+
+#[test]
+fn a_choice_closed_as_final_replaces_the_one_before() {
+    let found = read(&[
+        ("user", "Planning our band's first gig at the youth centre."),
+        ("assistant", "Great. Which date works for everyone?"),
+        (
+            "user",
+            "date wise we're locking in sat the 7th, thats when everyone's free",
+        ),
+        ("assistant", "The 7th it is."),
+        ("user", "Never put my phone number on the posters."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "Sat the 21st, final final. the centre emailed to confirm this time",
+        ),
+    ]);
+    assert_superseded(&found, "sat the 7th");
+    assert!(
+        said(&found, "Sat the 21st").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+    assert_kind(Some(Kind::Decision), &["Butter yellow, final answer."]);
+    assert_kind(None, &["Is that final, or a draft?", "Well, the final."]);
+}
+
+#[test]
+fn news_that_a_thing_changed_makes_the_next_choice_replace_its_own() {
+    let found = read(&[
+        (
+            "user",
+            "I'm translating a cosy manga and need a style guide.",
+        ),
+        ("assistant", "Happy to help. What is the English title?"),
+        (
+            "user",
+            "First, title: we're going with 'Lanterns Over the Harbour'.",
+        ),
+        ("assistant", "Lovely title."),
+        ("user", "Never translate the honorifics."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "(Oh, and the title changed, I forgot to mention.) The editor ran a poll: \
+             'Harbour Lights' it is. Shorter, and it fits the logo.",
+        ),
+    ]);
+    assert_superseded(&found, "Lanterns Over the Harbour");
+    assert_kind(None, &["I write with a change."]);
+    assert!(announces_a_change("i write with a change."));
+    assert!(announces_a_change(
+        "also a change in the calendar, our engineer is away."
+    ));
+    assert!(!announces_a_change(
+        "the weather changed overnight and everything is wet."
+    ));
+}
