@@ -382,10 +382,15 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // 3.2 kB more, 352,738 B, and the line moved to 355 kB (on 32 chats not read before,
 // at 25% of their tokens newest decisions 80 -> 85 of 89, superseded stated as current
 // 4 -> 1 and written into a summary 27 -> 20 of 45; on 16 held out to the end, superseded
-// written into a summary 19 -> 16 of 28, the rest as before).
+// written into a summary 19 -> 16 of 28, the rest as before). Verbless lines of a
+// schedule, moves by a span, old values named beside new ones, choices closed as final,
+// news that a thing changed, rules said past "I must stress that", greetings not read:
+// 2.2 kB more, about 354.9 kB, and the line moved to 357 kB (on 16 chats not read before
+// and 16 held out, at 25% of their tokens superseded written into a summary 16 -> 14 of
+// 23 and 17 -> 15 of 25, the rest as before).
 // `kind_of` and its closure are still the largest code, inlined readers
 // (`scripts/wasm_sections.py functions`).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 355 kB", (t) => {
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 357 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -394,5 +399,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 355
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 355_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 357_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
