@@ -1254,7 +1254,13 @@ fn drops_alone(sentence: &str) -> bool {
             if DROPS.contains(verb)
                 && !matches!(*object, "it" | "to" | "about" | "that" | "this" | "me" | "us" | "you" | "him" | "her" | "them" | "everything"));
     // "The crepeline is off; it's too fragile …": gone, with its reasons.
-    said_just_now || named || clauses(&lower).next().and_then(gone).is_some()
+    said_just_now
+        || named
+        || clauses(&lower)
+            .next()
+            .map(past_opener)
+            .and_then(gone)
+            .is_some()
 }
 
 /// `sentence` said with the one `before` it (a stress, a seal): the instruction read in
@@ -1299,7 +1305,10 @@ fn says_more(sentence: &str) -> bool {
 /// ("Finance has reviewed the figures and we are raising the stipend to $75"), when that is
 /// an instruction: its kind.
 fn consequence(sentence: &str) -> Option<Kind> {
-    kind_of(last_clause(sentence)?)
+    let last = last_clause(sentence)?;
+    // "The church has the choir in on Tuesdays now, so the Tuesday one is off — we'll just
+    // have the Thursday.": an option dropped for the reasons before it.
+    kind_of(last).or_else(|| drops_alone(last).then_some(Kind::Decision))
 }
 
 /// What a sentence says before its reasons: up to a dash, a semicolon, "because" or

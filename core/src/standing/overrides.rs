@@ -206,7 +206,7 @@ fn said_gone(lower: &str) -> Option<&str> {
     sentences(lower)
         .into_iter()
         .flat_map(clauses)
-        .find_map(gone)
+        .find_map(|clause| gone(past_opener(clause)))
 }
 
 /// The verbs that drop a choice named after them ("scrap B", "scratch the 6", "Kill the

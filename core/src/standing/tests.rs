@@ -5940,3 +5940,28 @@ fn news_that_a_thing_changed_makes_the_next_choice_replace_its_own() {
         "the weather changed overnight and everything is wet."
     ));
 }
+
+#[test]
+fn an_option_said_gone_after_its_reasons_is_dropped() {
+    let found = read(&[
+        ("user", "I'm planning my students' spring recital."),
+        ("assistant", "Lovely. When will you rehearse?"),
+        (
+            "user",
+            "Let's do the Tuesday and the Thursday evenings before, in the hall.",
+        ),
+        ("assistant", "Two rehearsals in the hall, noted."),
+        ("user", "Never list anyone's book level in the program."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "Bad news, dear. The church has the choir in on Tuesdays now, so the Tuesday one \
+             is off — we'll just have the Thursday.",
+        ),
+    ]);
+    assert_superseded(&found, "Let's do the Tuesday and the Thursday evenings");
+    assert!(
+        said(&found, "Never list anyone's book level").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+}
