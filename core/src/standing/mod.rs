@@ -886,9 +886,7 @@ fn kinds_in<'t>(
             kinds.push((kind, sentence));
         }
     }
-    if let Some(pick) = pending.picked {
-        kinds.push((Kind::Decision, pick));
-    }
+    pending.close(&mut kinds);
     if kinds.is_empty()
         && !leaves_open(text.trim())
         && !reacts(&crate::case::lowercase(text.trim()))
@@ -969,6 +967,17 @@ impl<'t> Pending<'t> {
             return true;
         }
         false
+    }
+
+    /// What is still pending at the message's end, read into `kinds`: a pick by place, and
+    /// an option dropped with nothing after it ("Bad news. The boat trip is off.").
+    fn close(self, kinds: &mut Vec<(Kind, &'t str)>) {
+        if let Some(pick) = self.picked {
+            kinds.push((Kind::Decision, pick));
+        }
+        if let Some(turn) = self.turning.filter(|turn| drops_alone(turn)) {
+            kinds.push((Kind::Decision, turn));
+        }
     }
 }
 
@@ -1232,7 +1241,19 @@ fn drops(lower: &str) -> bool {
 /// turn ([`turns`]) when a sentence follows to say what replaces it ("Drop it.\nAppend-only
 /// into a raw table", "… We open on the invoice"), not a decision of its own.
 fn kind_in_place(sentence: &str, last: bool) -> Option<Kind> {
-    kind_of(sentence).filter(|_| last || !drops_alone(sentence))
+    kind_of(sentence)
+        .filter(|_| last || !drops_alone(sentence))
+        .or_else(|| drops_and_keeps(sentence).then_some(Kind::Decision))
+}
+
+/// Does a sentence drop an option and say what is kept, a whole decision ("so tuesday
+/// pickup is off just thurs and sat.", "Publisher's legal just came back: PH is out of
+/// the soft launch.")?
+fn drops_and_keeps(sentence: &str) -> bool {
+    let lower = crate::case::lowercase(sentence.trim());
+    clauses(&lower)
+        .filter_map(|clause| gone_and_kept(past_opener(clause)))
+        .any(|(_, kept)| kept)
 }
 
 /// Is a sentence an option dropped, and nothing more: named ("Forget the creek bottom.",

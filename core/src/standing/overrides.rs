@@ -168,8 +168,17 @@ pub(super) fn replaced(said: &str) -> Option<Vec<String>> {
 
 /// The option a short sentence (lower case) says is gone ("Traverse is dead.", "Route53
 /// weighting is out.", "Left drawer's out.", "THURSDAY IS OFF."): the words before the
-/// verb. Not a person or what was just said ("She's off today.", "It's out.").
+/// verb, at most three ([`gone_and_kept`]). Not a person or what was just said ("She's off
+/// today.", "It's out.").
 pub(super) fn gone(lower: &str) -> Option<&str> {
+    gone_and_kept(lower).map(|(thing, _)| thing)
+}
+
+/// The option a short sentence (lower case) says is gone ([`gone`]), and whether it also
+/// says what is kept: the rest, after "just" or "only" ("tuesday pickup is off just thurs
+/// and sat"), or the choice an option is out of, which it names ("PH is out of the soft
+/// launch.").
+pub(super) fn gone_and_kept(lower: &str) -> Option<(&str, bool)> {
     const STATES: &[&str] = &["off", "out", "dead", "cancelled", "canceled", "scrapped"];
     const NOT_OPTIONS: &[&str] = &[
         "it",
@@ -186,19 +195,36 @@ pub(super) fn gone(lower: &str) -> Option<&str> {
         "everything",
         "power",
     ];
+    // What may follow the state: for how long ("now", "for good").
+    const GOES_ON: &[&str] = &["now", "for", "too", "anyway"];
     let lower = lower.trim();
-    let words = bare_words(lower);
-    let (state, rest) = words.split_last()?;
-    let (thing, _) = lower
-        .rsplit_once(" is ")
-        .or_else(|| lower.rsplit_once("'s "))?;
-    let first = rest.first()?;
-    (words.len() <= 5
-        && STATES.contains(state)
-        && !lower.ends_with('?')
-        && (rest.last() == Some(&"is") || rest.last().is_some_and(|w| w.ends_with("'s")))
-        && !NOT_OPTIONS.contains(&first.trim_end_matches("'s")))
-    .then_some(thing)
+    if lower.ends_with('?') {
+        return None;
+    }
+    let (thing, state, after) = STATES.iter().find_map(|state| {
+        [" is ", "'s "].iter().find_map(|verb| {
+            let mark = format!("{verb}{state}");
+            let at = lower.find(&mark)?;
+            let after = &lower[at + mark.len()..];
+            (!after.starts_with(char::is_alphanumeric)).then_some((&lower[..at], *state, after))
+        })
+    })?;
+    let named = bare_words(thing);
+    let first = named.first()?;
+    if named.len() > 3 || NOT_OPTIONS.contains(first) {
+        return None;
+    }
+    let after = after.trim_start_matches(|c: char| c.is_whitespace() || c == ',');
+    match bare_words(after).as_slice() {
+        [] => Some((thing, false)),
+        [w, ..] if GOES_ON.contains(w) => Some((thing, false)),
+        ["just" | "only", _, ..] => Some((thing, true)),
+        ["of", rest @ ..] if state == "out" && (1..=4).contains(&rest.len()) => Some((
+            after["of".len()..].trim_matches(|c: char| !c.is_alphanumeric()),
+            true,
+        )),
+        _ => None,
+    }
 }
 
 /// The option one of the sentences or clauses of `lower` says is gone ([`gone`]).

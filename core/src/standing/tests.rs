@@ -5669,6 +5669,67 @@ fn an_option_said_gone_is_dropped_and_back_to_a_place_points_at_nothing() {
 }
 
 #[test]
+fn an_option_dropped_at_the_end_or_with_what_is_kept_is_a_decision() {
+    // Nothing after the drop to say what replaces it: the drop is the decision.
+    let found = read(&[
+        ("user", "Help me plan our family reunion in July."),
+        ("assistant", "What do you have in mind?"),
+        ("user", "Let's do a boat trip on the Saturday afternoon."),
+        ("assistant", "I will look at boat operators."),
+        ("user", "Bad news from Uncle Jim. The boat trip is off."),
+        ("assistant", "Sorry to hear that."),
+        ("user", "Thanks for your help today."),
+    ]);
+    assert_superseded(&found, "boat trip on the Saturday");
+    assert!(said(&found, "The boat trip is off").is_some_and(|i| i.superseded.is_none()));
+    // What is kept said after the drop, in the same clause.
+    let found = read(&[
+        ("user", "help me set up holiday preorders"),
+        ("assistant", "Which days?"),
+        ("user", "ok lets do pickups tuesday thursday and saturday"),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "jess cant work tuesdays. so tuesday pickup is off just thurs and sat. i cant do pickup and bake alone",
+        ),
+        ("assistant", "Got it."),
+        ("user", "thanks"),
+    ]);
+    assert_superseded(&found, "pickups tuesday thursday");
+    assert!(
+        said(&found, "tuesday pickup is off")
+            .is_some_and(|i| i.kind == Kind::Decision && i.superseded.is_none())
+    );
+    // An option out of a choice names the choice.
+    let found = read(&[
+        ("user", "Plan the game's soft launch with me."),
+        ("assistant", "Which countries?"),
+        (
+            "user",
+            "We'll do the soft launch in the Philippines and Canada.",
+        ),
+        ("assistant", "Good pair."),
+        (
+            "user",
+            "Publisher's legal just came back: PH is out of the soft launch. Something about a review.",
+        ),
+        ("assistant", "Understood."),
+        ("user", "Thanks."),
+    ]);
+    assert_superseded(&found, "Philippines and Canada");
+    assert!(said(&found, "PH is out").is_some_and(|i| i.superseded.is_none()));
+    for news in [
+        "The printer is out of ink, sadly and badly so.",
+        "Mum's off work today.",
+    ] {
+        assert!(
+            gone_and_kept(&crate::case::lowercase(news)).is_none_or(|(_, kept)| !kept),
+            "{news}"
+        );
+    }
+}
+
+#[test]
 fn values_set_on_it_by_a_span_or_beside_the_old_number_replace_it() {
     assert_kind(
         Some(Kind::Decision),
