@@ -307,6 +307,7 @@ fn marks_a_choice(lower: &str) -> bool {
         contains_phrase(lower, mark)
             && (*mark != "instead of" || !says_any(lower, AGAINST))
             && (!matches!(*mark, "instead of" | "rather than") || !says_any(lower, HOLDS))
+            && (!mark.ends_with("rather") || !rather_a_manner(lower))
     })
 }
 

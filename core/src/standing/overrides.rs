@@ -439,8 +439,9 @@ pub(super) fn is_override(text: &str) -> bool {
         .into_iter()
         .flatten()
         .any(|w| OVERRIDE_OPENERS.contains(&w.as_str()));
-    // "I'd rather not …" prefers against something; it takes nothing back.
-    let refuses = prefers_against(&lower);
+    // "I'd rather not …" prefers against something, "I'd rather be cautious" says how the
+    // speaker would be; neither takes anything back.
+    let refuses = prefers_against(&lower) || rather_a_manner(&lower);
     opens
         || drops_a_choice(&lower)
         // "The crepeline is off; … Stabiltex it is.": an option said gone, then the new one.

@@ -5669,6 +5669,34 @@ fn an_option_said_gone_is_dropped_and_back_to_a_place_points_at_nothing() {
 }
 
 #[test]
+fn how_one_would_rather_be_is_no_choice_and_takes_nothing_back() {
+    assert_kind(
+        None,
+        &["I'd rather be cautious.", "We'd rather be safe than sorry."],
+    );
+    assert_kind(Some(Kind::Decision), &["I'd rather be in the front row."]);
+    let found = read(&[
+        ("user", "Help me set up a flu clinic."),
+        ("assistant", "Which days?"),
+        (
+            "user",
+            "I think we'll go with Tuesday and Thursday afternoons for the clinic.",
+        ),
+        ("assistant", "Fine."),
+        (
+            "user",
+            "Every patient waits fifteen minutes after the jab, regardless of history. I'd rather be cautious.",
+        ),
+        ("assistant", "Noted."),
+        ("user", "Thanks."),
+    ]);
+    assert!(said(&found, "Tuesday and Thursday").is_some_and(|i| i.superseded.is_none()));
+    assert!(
+        said(&found, "Every patient waits").is_some_and(|i| i.kind == Kind::Rule && !i.overrides)
+    );
+}
+
+#[test]
 fn an_option_dropped_at_the_end_or_with_what_is_kept_is_a_decision() {
     // Nothing after the drop to say what replaces it: the drop is the decision.
     let found = read(&[

@@ -1229,6 +1229,21 @@ fn rather_not_done(lower: &str) -> bool {
     })
 }
 
+/// Does a sentence (lower case) say how the speaker would rather be, not what they choose
+/// ("I'd rather be cautious.", "we'd rather be safe than sorry"; not "I'd rather be in the
+/// front row")?
+pub(super) fn rather_a_manner(lower: &str) -> bool {
+    const NOT_MANNERS: &[&str] = &[
+        "in", "at", "on", "with", "near", "by", "the", "a", "an", "there", "home", "back",
+    ];
+    let words: Vec<&str> = lower.split_whitespace().map(word).collect();
+    words.windows(4).any(|w| {
+        matches!(w[..3], ["i'd" | "we'd", "rather", "be"])
+            && !NOT_MANNERS.contains(&w[3])
+            && !w[3].starts_with(|c: char| c.is_ascii_digit())
+    })
+}
+
 /// What prefers against something: "I'd rather not …", "I'd rather you didn't …", "I'd
 /// rather we didn't …".
 pub(super) const PREFERS_AGAINST: &[&str] = &[
