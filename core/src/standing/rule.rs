@@ -1053,13 +1053,33 @@ pub(super) fn prohibits(clause: &str) -> bool {
         ["that", rest @ ..] => rest.to_vec(),
         words => words.to_vec(),
     };
-    matches!(words.first(), Some(&("no" | "nothing" | "nobody" | "none")))
+    let modal = matches!(words.first(), Some(&("no" | "nothing" | "nobody" | "none")))
         && words.iter().skip(1).any(|w| {
             matches!(
                 word(w),
                 "may" | "can" | "should" | "must" | "shall" | "gets" | "allowed"
             )
-        })
+        });
+    // "nobody administers a vaccine without a second person checking", "Nobody leaves
+    // before the count is done": what no one does but on a condition. Not "Nobody likes
+    // the new logo.", which tells.
+    let verb = match words.as_slice() {
+        ["nobody" | "nothing", verb, ..] | ["no", "one", verb, ..] => Some(word(verb)),
+        _ => None,
+    };
+    // Not what no one knows or what happens ("Nobody knows until Friday.", "Nothing
+    // happens without coffee").
+    let conditioned = verb.is_some_and(|verb| {
+        let stem = &verb[..verb.len() - 1];
+        verb.len() > 3
+            && verb.ends_with('s')
+            && !verb.ends_with("ss")
+            && !NOT_A_RULE.contains(&stem)
+            && !["happen", "matter", "seem", "work", "look", "sound"].contains(&stem)
+    }) && ["without", "until", "unless", "before", "except"]
+        .iter()
+        .any(|mark| contains_phrase(clause, mark));
+    modal || conditioned
 }
 
 /// Verbs that say what one does not know, think or have, or did: not a refusal.

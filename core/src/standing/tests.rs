@@ -5669,6 +5669,26 @@ fn an_option_said_gone_is_dropped_and_back_to_a_place_points_at_nothing() {
 }
 
 #[test]
+fn what_no_one_does_but_on_a_condition_is_a_rule() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "Nobody administers a vaccine without a second person checking the batch number.",
+            "I need to be strict then: nobody peeks at the lift before the end date.",
+            "No one leaves until the count is done.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "Nobody likes the new logo.",
+            "Nobody knows until Friday.",
+            "Nothing happens without coffee, honestly.",
+        ],
+    );
+}
+
+#[test]
 fn how_one_would_rather_be_is_no_choice_and_takes_nothing_back() {
     assert_kind(
         None,
