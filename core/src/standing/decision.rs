@@ -2399,6 +2399,29 @@ pub(super) fn schedules(sentence: &str) -> bool {
             "what" | "what's" | "whats" | "how" | "why" | "which" | "who" | "where"
         )
     });
+    // "Loading is half past six Tuesday morning.", "Handover is at 7:30": a thing set for
+    // a time, said with "is" after a subject of a few words.
+    // Not what a day is ("Today is Monday.") nor how a thing is then ("The weather is
+    // awful on Tuesday").
+    let copula = head.split_once(" is ").and_then(|(thing, set)| {
+        let thing = bare_words(past_opener(thing));
+        let set = bare_words(set);
+        let when = set.first().is_some_and(|w| {
+            matches!(
+                *w,
+                "at" | "on" | "from" | "due" | "the" | "this" | "next" | "half" | "quarter"
+            ) || is_number(w)
+                || MONTHS.contains(w)
+                || names_a_day(&set[..1])
+        });
+        ((1..=3).contains(&thing.len())
+            && when
+            && !names_a_day(&thing)
+            && !thing
+                .iter()
+                .any(|w| matches!(*w, "today" | "tomorrow" | "tonight")))
+        .then_some(thing.len())
+    });
     dated
         && !asks
         && !lower.ends_with('?')
@@ -2406,7 +2429,9 @@ pub(super) fn schedules(sentence: &str) -> bool {
         && words
             .first()
             .is_some_and(|w| !NOT_PLANS.contains(w) && !is_number(w))
-        && !said.iter().any(|w| w.ends_with("ed") || STATES.contains(w))
+        && !said.iter().enumerate().any(|(at, w)| {
+            (w.ends_with("ed") || STATES.contains(w)) && (Some(at) != copula || *w != "is")
+        })
 }
 
 /// Does an order go back to an earlier option ("ok back to a pass, the 5 days within 1 month
@@ -2435,7 +2460,8 @@ fn moves_to_a_value(lower: &str) -> Option<&str> {
     MOVES.iter().find_map(|verb| {
         let (thing, rest) = clause.split_once(verb)?;
         let after = bare_words(rest);
-        // "The pilot moves to April": a month alone, said first.
+        // "The pilot moves to April": a month alone, said first; "Loading moves to a
+        // quarter to five": a time in words.
         let value = match after.as_slice() {
             ["the", first, ..] | [first, ..] => {
                 first.starts_with(|c: char| c.is_ascii_digit())
@@ -2443,7 +2469,7 @@ fn moves_to_a_value(lower: &str) -> Option<&str> {
                     || names_a_day(&after[..after.len().min(3)])
             }
             [] => false,
-        };
+        } || time_in_words(after.strip_prefix(&["a"]).unwrap_or(&after)).is_some();
         (value && thing.split_whitespace().count() <= 4).then_some(thing)
     })
 }

@@ -1501,6 +1501,10 @@ pub(super) fn values_of(text: &str) -> Vec<Value> {
                 && n.chars().all(char::is_alphabetic)
                 && (!is_marking_word(n) || span_of_time(n).is_some())
         });
+        if let Some(words) = time_in_words(&tokens[at..]) {
+            out.push(value("time", &tokens[at..at + words].join(" ")));
+            continue;
+        }
         if !digits.starts_with(|c: char| c.is_ascii_digit()) {
             // "eight weeks", not "one of" nor "a week".
             if let Some(unit) = unit.filter(|_| is_number(token) && !matches!(*token, "one" | "a"))
@@ -1546,6 +1550,32 @@ pub(super) fn values_of(text: &str) -> Vec<Value> {
         out.push(found);
     }
     out
+}
+
+/// How many of the first `tokens` (lower case) say a time of day in words ("quarter to
+/// five", "half past 6", "nine o'clock", "six-forty", "noon"), if they do.
+pub(super) fn time_in_words(tokens: &[&str]) -> Option<usize> {
+    let hour = |w: &str| {
+        said_number(w)
+            .or_else(|| w.parse().ok())
+            .is_some_and(|n| (1..=12).contains(&n))
+    };
+    match tokens {
+        ["quarter" | "half", "to" | "past", h, ..] if hour(h) => Some(3),
+        [h, "o'clock" | "oclock", ..] if hour(h) => Some(2),
+        ["noon" | "midday" | "midnight", ..] => Some(1),
+        [w, ..] => w
+            .split_once('-')
+            .filter(|(h, m)| {
+                hour(h)
+                    && matches!(
+                        *m,
+                        "ten" | "fifteen" | "twenty" | "thirty" | "forty" | "fifty"
+                    )
+            })
+            .map(|_| 1),
+        [] => None,
+    }
 }
 
 /// Does `text` hold a date or a time of day ("the 18th", "2pm", "01:30")?

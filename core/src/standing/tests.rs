@@ -5669,6 +5669,43 @@ fn an_option_said_gone_is_dropped_and_back_to_a_place_points_at_nothing() {
 }
 
 #[test]
+fn a_time_in_words_and_a_time_set_with_is_are_read() {
+    assert_kind(
+        Some(Kind::Decision),
+        &["Loading moves to a quarter to five."],
+    );
+    let found = read(&[
+        ("user", "Help me provision the ship."),
+        ("assistant", "When do we load?"),
+        (
+            "user",
+            "Loading is half past six Tuesday morning. What order should it come on?",
+        ),
+        ("assistant", "Dry goods first."),
+        ("user", "Wharf called. Loading moves to a quarter to five."),
+        ("assistant", "Noted."),
+        ("user", "Thanks."),
+    ]);
+    assert_superseded(&found, "half past six");
+    assert!(said(&found, "a quarter to five").is_some_and(|i| i.superseded.is_none()));
+    for (line, time) in [
+        ("Launch date is Oct 14.", true),
+        ("Handover is at 7:30.", true),
+        ("Today is Monday.", false),
+        ("The weather is awful on Tuesday.", false),
+    ] {
+        let found = read(&[
+            ("user", "Help me plan the week."),
+            ("assistant", "Sure."),
+            ("user", line),
+            ("assistant", "Noted."),
+            ("user", "Thanks."),
+        ]);
+        assert_eq!(said(&found, line).is_some(), time, "{line}");
+    }
+}
+
+#[test]
 fn what_no_one_does_but_on_a_condition_is_a_rule() {
     assert_kind(
         Some(Kind::Rule),
