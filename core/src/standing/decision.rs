@@ -2897,15 +2897,16 @@ pub(super) fn proposes(lower: &str) -> bool {
                 .map(|at| at + 2)
         });
     // "let's have Dev take the Tuesday runs": the work given to someone; "let's have a
-    // look" is a look.
+    // look" is a look; "we'll have it at the Lakeside pavilion": where it is held.
     let causes = |at: usize| {
         verb_after(at).as_deref() == Some("have")
             && verb_after(at + 1).is_some_and(|next| {
                 !next.is_empty()
-                    && !matches!(
+                    && (!matches!(
                         next.as_str(),
                         "a" | "an" | "some" | "another" | "more" | "one" | "it" | "that" | "this"
-                    )
+                    ) || (next == "it"
+                        && matches!(verb_after(at + 2).as_deref(), Some("at" | "in" | "on"))))
             })
     };
     match at {
@@ -3085,23 +3086,27 @@ pub(super) fn is_personal(lower: &str) -> bool {
         Some((at, _)) => &said[..at],
         None => said,
     };
-    says_any(
-        said,
-        &[
-            "the dog",
-            "my dog",
-            "the kids",
-            "my kids",
-            "lunch break",
-            "a shower",
-            "a nap",
-            "a walk",
-            "for a walk",
-            "a coffee",
-            "coffee break",
-            "some coffee",
-        ],
-    )
+    // Not who the work is for: "lets book that pontoon boat ride for the kids".
+    let of_someone = ["the dog", "my dog", "the kids", "my kids"]
+        .iter()
+        .any(|who| {
+            said.match_indices(who)
+                .any(|(at, _)| contains_phrase(&said[at..], who) && !said[..at].ends_with("for "))
+        });
+    of_someone
+        || says_any(
+            said,
+            &[
+                "lunch break",
+                "a shower",
+                "a nap",
+                "a walk",
+                "for a walk",
+                "a coffee",
+                "coffee break",
+                "some coffee",
+            ],
+        )
 }
 
 /// Does a decision speak for the work (`let's`, `we'll`, `I'll go with`, an order), not

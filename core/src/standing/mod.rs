@@ -186,10 +186,24 @@ fn relays_a_choice(lower: &str) -> bool {
         && reported_order(lower).and_then(kind_of) == Some(Kind::Decision)
 }
 
+/// Does a clause foretell what one other person will do ("she'll bring three pies no
+/// matter what anybody tells her", "he'll be late no matter what")? Not what they must
+/// ("he'll have to sign in").
+fn foretells(clause: &str) -> bool {
+    let words = bare_words(clause);
+    matches!(
+        words.as_slice(),
+        ["she'll" | "he'll", ..] | ["she" | "he", "will", ..]
+    ) && !says_any(
+        clause,
+        &["have to", "has to", "must", "need to", "needs to"],
+    )
+}
+
 /// Does a clause of a sentence (`lower`, in lower case) give an order that holds: marked
 /// and said as an order, or in one of the forms a rule takes whatever marks it?
 fn clause_orders(lower: &str, clause: &str) -> bool {
-    if deduces(clause) || recalls_a_habit(clause) || owns_an_errand(clause) {
+    if deduces(clause) || recalls_a_habit(clause) || owns_an_errand(clause) || foretells(clause) {
         return false;
     }
     // "the intro – like the cold open plus the theme – keep it under 90 seconds total":

@@ -920,6 +920,9 @@ pub(super) fn recalls_a_habit(clause: &str) -> bool {
         .any(|w| w[0] == "never" && matches!(w[1], "would" | "could" | "might") && w[2] == "have");
     let past =
         |w: &str| PAST.contains(&w) || (w.len() > 4 && w.ends_with("ed") && !w.ends_with("eed"));
+    // "…, never caught a thing": what one did not do, its subject said before.
+    let never_did_alone = matches!(words.as_slice(), ["never", did, ..]
+        if *did != "let" && (past(did) || NEVER_DID.contains(did)));
     // "she never wrote anything down": what someone did not do; not "secrets are never
     // logged", which binds, nor "pretend it never existed", an order.
     let pretend = matches!(words.first(), Some(&("pretend" | "imagine" | "act")));
@@ -932,6 +935,7 @@ pub(super) fn recalls_a_habit(clause: &str) -> bool {
                 && (past(w[2]) || NEVER_DID.contains(&w[2]))
         });
     never_done
+        || never_did_alone
         || might_have_been
         || never_did
         || words
@@ -995,7 +999,7 @@ pub(super) fn owns_an_errand(clause: &str) -> bool {
 /// Verbs in the past that say what someone never did ("she never wrote anything down").
 const NEVER_DID: &[&str] = &[
     "wrote", "told", "thought", "knew", "saw", "let", "bought", "sent", "found", "paid", "brought",
-    "left", "spoke",
+    "left", "spoke", "caught", "taught",
 ];
 
 /// Does a clause give the units or the form a kind of thing is always written in, with no

@@ -5669,6 +5669,28 @@ fn an_option_said_gone_is_dropped_and_back_to_a_place_points_at_nothing() {
 }
 
 #[test]
+fn plans_for_the_kids_and_where_it_is_held_are_decisions_and_tales_are_no_rules() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "So lets book that pontoon boat ride for the kids, a couple of trips around the lake.",
+            "So we'll have it at the Lakeside pavilion, once Carol and I work out which Saturday.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "I'll take the kids to school.",
+            "Oh the lake one sounds lovely, we used to go out there, never caught a thing.",
+            "My sister never listens anyway, she'll bring three pies no matter what anybody tells her.",
+            "He'll be late no matter what.",
+            "let's have it out with him",
+        ],
+    );
+    assert_kind(Some(Kind::Rule), &["He'll have to sign in every time."]);
+}
+
+#[test]
 fn a_time_in_words_and_a_time_set_with_is_are_read() {
     assert_kind(
         Some(Kind::Decision),
