@@ -1835,7 +1835,12 @@ fn names_a_decision(found: &[Instruction], words: &[Words], thing: &[String]) ->
 /// "Ortiz called, the 50 gal wont fit … we're doing a 40 gallon unit instead" is about the
 /// tank, not the plumber its news names.
 pub(super) fn override_head(said: &str) -> Vec<String> {
-    subject_words(head_of(overriding_sentence(said)))
+    let sentence = overriding_sentence(said);
+    // "Our compliance advisor … raised concerns about … two of our insurance contracts, so
+    // I'm afraid the fluoride offer will not go ahead after all": the override after its
+    // reasons.
+    let last = last_clause(sentence).filter(|last| is_override(last));
+    subject_words(head_of(last.unwrap_or(sentence)))
 }
 
 /// The sentence of `said` that overrides, else all of it.

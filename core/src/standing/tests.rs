@@ -5669,6 +5669,35 @@ fn an_option_said_gone_is_dropped_and_back_to_a_place_points_at_nothing() {
 }
 
 #[test]
+fn an_override_after_its_reasons_is_named_by_what_follows_so() {
+    let found = read(&[
+        ("user", "Help me with the practice's autumn mailing."),
+        ("assistant", "What goes in it?"),
+        (
+            "user",
+            "Let's include the complimentary fluoride varnish for children under twelve in this mailing.",
+        ),
+        (
+            "assistant",
+            "Here are two introductions, a short and a long one.",
+        ),
+        (
+            "user",
+            "I have decided we'll use the shorter of your two introductions for Priya.",
+        ),
+        ("assistant", "Good."),
+        (
+            "user",
+            "Our advisor raised concerns about two of our insurance contracts, so I'm afraid the fluoride offer will not go ahead after all.",
+        ),
+        ("assistant", "Understood."),
+        ("user", "Thank you."),
+    ]);
+    assert_superseded(&found, "fluoride varnish");
+    assert!(said(&found, "two introductions").is_some_and(|i| i.superseded.is_none()));
+}
+
+#[test]
 fn plans_for_the_kids_and_where_it_is_held_are_decisions_and_tales_are_no_rules() {
     assert_kind(
         Some(Kind::Decision),
