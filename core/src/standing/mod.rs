@@ -967,8 +967,19 @@ impl<'t> Pending<'t> {
             && let Some(both) = span(text, turn, sentence)
         {
             // "scratch offset. cursor-based pagination for everything.": the sentence
-            // after the turn is what replaces, whatever its form.
-            kinds.push((kind.unwrap_or(Kind::Decision), both));
+            // after the turn is what replaces, whatever its form; an order with no mark of
+            // a rule is a choice ("actually no. start with the host intro, the classic
+            // way").
+            let lower = crate::case::lowercase(sentence);
+            let kind = match kind {
+                Some(Kind::Rule)
+                    if !says_any(&lower, STRONG_RULE_MARKS) && !marks_a_rule(&lower) =>
+                {
+                    Kind::Decision
+                }
+                kind => kind.unwrap_or(Kind::Decision),
+            };
+            kinds.push((kind, both));
             self.turned = Some(sentence);
             return true;
         }
@@ -1019,6 +1030,22 @@ fn turns(sentence: &str) -> bool {
         || announces_a_change(&crate::case::lowercase(sentence))
         || turns_on_a_topic(sentence)
         || drops_alone(sentence)
+        || says_no_again(sentence)
+}
+
+/// Is a sentence a "no" said on second thought, and nothing more ("hmm - actually no -
+/// start with the host intro", "Wait, no.")? The sentence after it says what replaces.
+fn says_no_again(sentence: &str) -> bool {
+    let lower = crate::case::lowercase(sentence.trim());
+    let words = bare_words(&lower);
+    words.iter().any(|w| matches!(*w, "no" | "nope" | "nah"))
+        && words.iter().any(|w| matches!(*w, "actually" | "wait"))
+        && words.iter().all(|w| {
+            matches!(
+                *w,
+                "no" | "nope" | "nah" | "actually" | "wait" | "hmm" | "hm" | "oh" | "um" | "ok"
+            )
+        })
 }
 
 /// Is a sentence a change announced on a topic, and nothing more ("Change of heart on the
@@ -1256,6 +1283,9 @@ fn drops(lower: &str) -> bool {
 /// turn ([`turns`]) when a sentence follows to say what replaces it ("Drop it.\nAppend-only
 /// into a raw table", "… We open on the invoice"), not a decision of its own.
 fn kind_in_place(sentence: &str, last: bool) -> Option<Kind> {
+    if says_no_again(sentence) {
+        return None;
+    }
     kind_of(sentence)
         .filter(|_| last || !drops_alone(sentence))
         .or_else(|| drops_and_keeps(sentence).then_some(Kind::Decision))

@@ -5669,6 +5669,68 @@ fn an_option_said_gone_is_dropped_and_back_to_a_place_points_at_nothing() {
 }
 
 #[test]
+fn a_voice_that_ends_its_sentences_with_dashes_is_read_sentence_by_sentence() {
+    let found = read(&[
+        (
+            "user",
+            "hey - prepping ep 14 - need help structuring the edit",
+        ),
+        ("assistant", "How long is the raw tape?"),
+        (
+            "user",
+            "raw is 2h10 - she rambles - and keep the final cut under 45 min - that's a hard cap for us",
+        ),
+        ("assistant", "Got it."),
+        (
+            "user",
+            "ok let's do the cold open with the runway story - it's the best bit",
+        ),
+        ("assistant", "Nice."),
+        (
+            "user",
+            "hmm - actually no - start with the host intro, the classic way - the runway story loses punch twice",
+        ),
+        ("assistant", "Sure."),
+        (
+            "user",
+            "ok schedule - ep goes out thursday the 12th - locking that",
+        ),
+        ("assistant", "Locked."),
+        (
+            "user",
+            "ok random thought - the temp intro is flat - honestly just scrap that - montage up top instead",
+        ),
+        ("assistant", "Good call."),
+        ("user", "thanks"),
+    ]);
+    assert!(
+        said(&found, "keep the final cut under 45 min")
+            .is_some_and(|i| i.kind == Kind::Rule && i.superseded.is_none())
+    );
+    assert_superseded(&found, "cold open");
+    assert_superseded(&found, "host intro");
+    assert!(said(&found, "thursday the 12th").is_some_and(|i| i.superseded.is_none()));
+    assert!(said(&found, "montage up top").is_some_and(|i| i.superseded.is_none()));
+}
+
+#[test]
+fn an_order_after_a_turn_with_no_mark_of_a_rule_is_a_choice() {
+    let found = read(&[
+        ("user", "Help me set the clinic's day."),
+        ("assistant", "Lunch?"),
+        ("user", "Lunch: everyone 12:30–1:30."),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "Scrap the single lunch hour. Front desk eats 12:00–12:30 so the phones stay covered, clinical 12:30–1:30.",
+        ),
+        ("assistant", "Done."),
+        ("user", "Thanks."),
+    ]);
+    assert!(said(&found, "Front desk eats").is_some_and(|i| i.kind == Kind::Decision));
+}
+
+#[test]
 fn an_override_after_its_reasons_is_named_by_what_follows_so() {
     let found = read(&[
         ("user", "Help me with the practice's autumn mailing."),

@@ -1016,10 +1016,25 @@ pub(super) fn sentences(text: &str) -> Vec<&str> {
             line_sentences(trimmed)
                 .into_iter()
                 .filter(|sentence| !sentence.starts_with(['"', '“', '\'']))
-                .filter(|sentence| !quotes || !within_a_quote(trimmed, sentence)),
+                .filter(|sentence| !quotes || !within_a_quote(trimmed, sentence))
+                .flat_map(dashed),
         );
     }
     out
+}
+
+/// The sentences of one said in a voice that ends them with dashes ("hmm - actually no -
+/// start with the host intro, the classic way - i feel like …"): two dashes or more, each
+/// part a sentence. One dash sets off what it is about ("Option B - the cheap one").
+fn dashed(sentence: &str) -> Vec<&str> {
+    if sentence.matches(" - ").count() < 2 {
+        return vec![sentence];
+    }
+    sentence
+        .split(" - ")
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .collect()
 }
 
 /// Does `sentence`, a slice of `line`, start inside a quotation that closes after it: an
