@@ -5669,6 +5669,23 @@ fn an_option_said_gone_is_dropped_and_back_to_a_place_points_at_nothing() {
 }
 
 #[test]
+fn a_change_ordered_after_an_emoji_is_a_sentence_of_its_own() {
+    let found = read(&[
+        ("user", "help me book a tattoo series"),
+        ("assistant", "How often?"),
+        ("user", "let's do every 3 weeks."),
+        ("assistant", "Ok."),
+        (
+            "user",
+            "also turns out she heals slow, told me her last piece took ages to settle 😬 make it a month between sittings",
+        ),
+        ("assistant", "Ok."),
+        ("user", "thx"),
+    ]);
+    assert!(said(&found, "a month between").is_some_and(|i| i.kind == Kind::Decision));
+}
+
+#[test]
 fn a_voice_that_ends_its_sentences_with_dashes_is_read_sentence_by_sentence() {
     let found = read(&[
         (

@@ -1138,7 +1138,8 @@ pub(crate) fn line_sentences(line: &str) -> Vec<&str> {
 /// capital, a question, however it is cased ("… it's just not happening 🙃 what's the menu
 /// look like??"), a change said as it is made ("… rain all weekend 😭 moving it to the
 /// basement instead"), or after a choice settled ("climate tech it is 🌍🔥 our biggest
-/// sponsor does grid batteries")?
+/// sponsor does grid batteries"), or before a change ordered ("… took ages to settle 😬
+/// make it a month between sittings")?
 fn ends_before(from: &str, before: &str) -> bool {
     let after = from.trim_start_matches(|c: char| is_pictograph(c));
     let asks = after
@@ -1158,8 +1159,28 @@ fn ends_before(from: &str, before: &str) -> bool {
         let before = crate::case::lowercase(before.trim_end());
         before.ends_with(" it is") || before.ends_with(" it is then")
     };
+    // "… took ages to settle 😬 make it a month between sittings": a change ordered.
+    let orders = after.split_whitespace().next().is_some_and(|w| {
+        matches!(
+            word(w),
+            "make"
+                | "let's"
+                | "lets"
+                | "switch"
+                | "change"
+                | "move"
+                | "push"
+                | "bump"
+                | "scrap"
+                | "scratch"
+        )
+    });
     after.starts_with(char::is_whitespace)
-        && (after.trim_start().starts_with(char::is_uppercase) || asks || changes() || settled())
+        && (after.trim_start().starts_with(char::is_uppercase)
+            || asks
+            || orders
+            || changes()
+            || settled())
 }
 
 /// Does the dot at `i` of `line` (in the sentence from `start`) leave the sentence going
