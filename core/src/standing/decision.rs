@@ -2400,9 +2400,8 @@ pub(super) fn schedules(sentence: &str) -> bool {
         )
     });
     // "Loading is half past six Tuesday morning.", "Handover is at 7:30": a thing set for
-    // a time, said with "is" after a subject of a few words.
-    // Not what a day is ("Today is Monday.") nor how a thing is then ("The weather is
-    // awful on Tuesday").
+    // a time, said with "is" after a subject of a few words; not what a day is ("Today is
+    // Monday.") nor how a thing is then ("The weather is awful on Tuesday").
     let copula = head.split_once(" is ").and_then(|(thing, set)| {
         let thing = bare_words(past_opener(thing));
         let set = bare_words(set);

@@ -201,12 +201,14 @@ pub(super) fn gone_and_kept(lower: &str) -> Option<(&str, bool)> {
     if lower.ends_with('?') {
         return None;
     }
-    let (thing, state, after) = STATES.iter().find_map(|state| {
-        [" is ", "'s "].iter().find_map(|verb| {
-            let mark = format!("{verb}{state}");
-            let at = lower.find(&mark)?;
-            let after = &lower[at + mark.len()..];
-            (!after.starts_with(char::is_alphanumeric)).then_some((&lower[..at], *state, after))
+    // The first "is" or "'s" a state follows, as a word.
+    let (thing, state, after) = [" is ", "'s "].iter().find_map(|verb| {
+        lower.match_indices(verb).find_map(|(at, _)| {
+            let rest = &lower[at + verb.len()..];
+            STATES.iter().find_map(|state| {
+                let after = rest.strip_prefix(state)?;
+                (!after.starts_with(char::is_alphanumeric)).then_some((&lower[..at], *state, after))
+            })
         })
     })?;
     let named = bare_words(thing);
