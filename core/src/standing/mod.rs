@@ -1319,13 +1319,18 @@ fn drops_alone(sentence: &str) -> bool {
         && matches!(words.as_slice(), [verb, object, ..]
             if DROPS.contains(verb)
                 && !matches!(*object, "it" | "to" | "about" | "that" | "this" | "me" | "us" | "you" | "him" | "her" | "them" | "everything"));
-    // "The crepeline is off; it's too fragile …": gone, with its reasons.
+    // "The crepeline is off; it's too fragile …": gone, with its reasons; "Update, and I
+    // say this with calm: the rooftop is dead.": gone, after what announces it.
     said_just_now
         || named
         || clauses(&lower)
             .next()
             .map(past_opener)
             .and_then(gone)
+            .is_some()
+        || lower
+            .rsplit_once(": ")
+            .and_then(|(_, after)| gone(past_opener(after)))
             .is_some()
 }
 

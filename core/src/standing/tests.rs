@@ -5884,6 +5884,26 @@ fn how_one_would_rather_be_is_no_choice_and_takes_nothing_back() {
 }
 
 #[test]
+fn an_option_said_gone_after_what_announces_it_is_dropped() {
+    let found = read(&[
+        ("user", "Help me scout locations for the chase."),
+        ("assistant", "Rooftop or street?"),
+        (
+            "user",
+            "So we're going with the parking garage rooftop on Spring Street.",
+        ),
+        ("assistant", "Nice."),
+        (
+            "user",
+            "Update, and I say this with calm: the rooftop is dead. The garage wants fifteen grand a day.",
+        ),
+        ("assistant", "Ouch."),
+        ("user", "Thanks."),
+    ]);
+    assert_superseded(&found, "garage rooftop");
+}
+
+#[test]
 fn an_option_dropped_at_the_end_or_with_what_is_kept_is_a_decision() {
     // Nothing after the drop to say what replaces it: the drop is the decision.
     let found = read(&[
