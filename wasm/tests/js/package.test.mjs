@@ -387,10 +387,15 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // news that a thing changed, options said gone after their reasons, rules said past "I
 // must stress that", greetings not read: 2.1 kB more, about 354.8 kB, and the line moved to
 // 357 kB (on 16 chats not read before and 16 held out, at 25% of their tokens superseded
-// written into a summary 16 -> 13 of 23 and 17 -> 15 of 25, the rest as before).
-// `kind_of` and its closure are still the largest code, inlined readers
+// written into a summary 16 -> 13 of 23 and 17 -> 15 of 25, the rest as before). Options
+// dropped with nothing after them or with what is kept, times said in words and with "is",
+// prohibitions on a condition, plans for the kids, a voice that ends its sentences with
+// dashes, an override named after its reasons: 2.1 kB more, about 356.9 kB, and the line
+// moved to 358 kB (on 16 chats not read before, at 25% of their tokens newest decisions
+// 36 -> 39 of 39, superseded stated as current 1 -> 0 of 24 and written into a summary
+// 14 -> 10). `kind_of` and its closure are still the largest code, inlined readers
 // (`scripts/wasm_sections.py functions`).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 357 kB", (t) => {
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 358 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -399,5 +404,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 357
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 357_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 358_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
