@@ -856,6 +856,11 @@ fn kinds_in<'t>(
         } else if kind == Some(Kind::Decision) && picks_only_a_place(sentence) {
             // "b) it is. 3 + 1 + 1, extensions at our discretion": the terms after it.
             pending.picked = Some(sentence);
+        } else if unmarked(sentence) {
+            // Long speech with no mark in it (dictated, "ok so saturdays at the riverside
+            // market … so forget it elm park on sundays instead …"): its parts, each read
+            // alone, not the whole read by its strongest word.
+            kinds.extend(kinds_of_parts(sentence, asked.filter(|_| at == 0)));
         } else if let Some(kind) = kind {
             kinds.push((kind, sentence));
         } else if let Some(kind) = after_label(sentence)
@@ -865,13 +870,11 @@ fn kinds_in<'t>(
             // "format — use the avro converter …", "what counts as errors: we'll exclude
             // 429s": the instruction after the topic it answers.
             kinds.push((kind, sentence));
-        } else if sentence.len() > MAX_CHARS || unmarked(sentence) {
-            // A long run-on sentence, or long speech with no mark in it, that reads as
-            // nothing whole: its parts, each read alone ("… so — we're switching to
-            // rooflights instead of the dormer, three on the back slope …").
-            kinds.extend(kinds_of_parts(sentence, |first| {
-                at == 0 && asked.is_some_and(|m| picks_an_option(&m.text(), first))
-            }));
+        } else if sentence.len() > MAX_CHARS {
+            // A long run-on sentence that reads as nothing whole: its parts, each read
+            // alone ("… so — we're switching to rooflights instead of the dormer, three on
+            // the back slope …").
+            kinds.extend(kinds_of_parts(sentence, asked.filter(|_| at == 0)));
         } else if turns(sentence) {
             // "Change of heart on the date.": before it reads as what was asked, settled.
             pending.turning = Some(sentence);
@@ -1402,14 +1405,21 @@ fn head_of(sentence: &str) -> &str {
 /// The instructions of a long run-on sentence read in [`parts`]. Cut where nothing
 /// marks a new thought, a part that opens on a quantifier or a preposition goes on from
 /// the one before ("… with the fireworks people and all the boats on the lake").
-/// `picks` tells whether the first part picks an option offered ("I think B most
+/// The first part may pick an option the message `asked` offered ("I think B most
 /// mornings, he's always liked eggs, …": a long reply that opens on its pick).
-fn kinds_of_parts(sentence: &str, picks: impl Fn(&str) -> bool) -> Vec<(Kind, &str)> {
+fn kinds_of_parts<'t>(sentence: &'t str, asked: Option<&Message>) -> Vec<(Kind, &'t str)> {
+    let picks = |part: &str| asked.is_some_and(|m| picks_an_option(&m.text(), part));
     let unmarked = unmarked(sentence);
     parts(sentence)
         .into_iter()
         .enumerate()
-        .filter(|(_, part)| !(unmarked && opens_a_fragment(&crate::case::lowercase(part))))
+        // One word is no instruction ("… for refills and everything"), nor a fragment; "no
+        // plastic clamshells ever" is a ban, not what "no" counts.
+        .filter(|(_, part)| part.contains(' '))
+        .filter(|(_, part)| {
+            let lower = crate::case::lowercase(part);
+            !(unmarked && opens_a_fragment(&lower) && !lower.starts_with("no "))
+        })
         .filter_map(|(at, part)| {
             kind_of(part)
                 .or_else(|| (at == 0 && picks(part)).then_some(Kind::Decision))
@@ -1419,11 +1429,12 @@ fn kinds_of_parts(sentence: &str, picks: impl Fn(&str) -> bool) -> Vec<(Kind, &s
 }
 
 /// The parts of a long run-on sentence, cut where a new thought starts (a dash, a
-/// semicolon, ", so", ", and", ", but"), or at "and" and "but" where nothing marks it
-/// ([`unmarked`]).
+/// semicolon, ", so", ", and", ", but"), or at "and", "but" and "so" where nothing marks
+/// it ([`unmarked`], [`so_at`]).
 fn parts(sentence: &str) -> Vec<&str> {
     const MARKED: &[&str] = &[";", "—", "–", ", so ", ", and ", ", but "];
-    let cuts = if unmarked(sentence) {
+    let unmarked = unmarked(sentence);
+    let cuts = if unmarked {
         &[" and ", " but "]
     } else {
         MARKED
@@ -1434,6 +1445,7 @@ fn parts(sentence: &str) -> Vec<&str> {
         let cut = cuts
             .iter()
             .filter_map(|mark| rest.find(mark).map(|at| (at, mark.len())))
+            .chain(unmarked.then(|| so_at(rest)).flatten().map(|at| (at, 4)))
             .min();
         // A part cut at ", so " or ", and " keeps its word ("so no fish, not even tinned
         // tuna"): the user's words as said.
@@ -1450,11 +1462,31 @@ fn parts(sentence: &str) -> Vec<&str> {
     out
 }
 
+/// Where speech with no marks goes on to what follows from it ("… sitting in my kitchen so
+/// cut that in half"): at " so ", not where it says how much ("she's so responsible", "so
+/// much").
+fn so_at(speech: &str) -> Option<usize> {
+    const HOW: &[&str] = &[
+        "is", "was", "are", "were", "be", "been", "am", "feel", "feels", "look", "looks", "sound",
+        "sounds", "seem", "seems", "not", "and", "or", "she's", "he's", "it's", "shes", "hes",
+        "its", "thats", "that's", "i'm", "im", "you're", "they're", "we're",
+    ];
+    speech.match_indices(" so ").map(|(at, _)| at).find(|&at| {
+        let before = speech[..at].rsplit(' ').next().unwrap_or_default();
+        let after = speech[at + 4..].split(' ').next().unwrap_or_default();
+        !HOW.contains(&crate::case::lowercase(before).as_str())
+            && !matches!(after, "much" | "many" | "far" | "long")
+    })
+}
+
 /// Is a sentence long speech with no mark inside it ("we'll do the potluck with a sign up
 /// sheet Carol can make … and oh you need to know everything we serve has to be peanut
-/// free because …"): no comma, semicolon, colon or dash, over half the length read whole?
+/// free because …"): no comma, semicolon, colon, dash or ellipsis, over half the length
+/// read whole?
 fn unmarked(sentence: &str) -> bool {
-    sentence.len() > MAX_CHARS / 2 && !sentence.contains([',', ';', ':', '—', '–'])
+    sentence.len() > MAX_CHARS / 2
+        && !sentence.contains([',', ';', ':', '—', '–', '…'])
+        && !sentence.contains("..")
 }
 
 /// Does a short sentence name two options and pick neither ("publishing: trusted

@@ -6261,3 +6261,57 @@ fn an_option_said_gone_after_its_reasons_is_dropped() {
         "{found:?}"
     );
 }
+
+#[test]
+fn dictated_speech_with_no_marks_is_read_by_its_parts() {
+    let found = read(&[
+        (
+            "user",
+            "hey so im getting my stall ready for the summer markets i sell soap and candles \
+             and want help with the whole plan",
+        ),
+        ("assistant", "Happy to help. What are you making first?"),
+        (
+            "user",
+            "ok pricing so right now the big soap is 9 and the candles are 12 to 20 depending \
+             on size and people always ask me for deals at the end of the day and like i never \
+             discount the candles they take me a week each so whats even the point but the soap \
+             maybe i dunno",
+        ),
+        ("assistant", "Holding firm on candle prices makes sense."),
+        (
+            "user",
+            "what about wrapping i saw someone at another market use those shiny plastic bags \
+             for the soaps but no plastic wrap ever my regulars would riot they bring their \
+             tins back for refills and everything and they tell their friends",
+        ),
+        ("assistant", "Paper and twine it is, then."),
+        (
+            "user",
+            "ok so update on the lavender batch it came out way softer than i want and i dont \
+             want fifty bars of mush sitting in my garage so cut that in half and ill figure \
+             out the rest of the oil later maybe freeze it or give it to my sister",
+        ),
+    ]);
+    // Each is read in its own words, not the whole message by its strongest one.
+    assert_said(&found, "like i never discount the candles", Kind::Rule);
+    assert!(said(&found, "ok pricing").is_none(), "{found:?}");
+    assert_said(&found, "no plastic wrap ever", Kind::Rule);
+    assert_said(&found, "cut that in half", Kind::Decision);
+    assert!(
+        said(&found, "cut that in half").is_some_and(|i| !i.text.contains("lavender")),
+        "{found:?}"
+    );
+    // A word alone is no instruction.
+    assert!(found.iter().all(|i| i.text.contains(' ')), "{found:?}");
+    // "so" that says how much cuts nothing, and speech marked with dots is read by them.
+    let speech = "she said the kids would love it and she thinks shes so responsible about the \
+                  money and so we could start a small fund for the school trip next year with \
+                  whatever the bake sale brings in after the costs";
+    assert_eq!(
+        parts(speech)[1],
+        "she thinks shes so responsible about the money"
+    );
+    assert!(unmarked(speech));
+    assert!(!unmarked(&speech.replace(" and so ", "... so ")));
+}

@@ -67,7 +67,11 @@ pub(super) fn before<'a>(lower: &'a str, clause: &str) -> Option<&'a str> {
 /// Does a clause open with a quantifier or a preposition: no verb of its own? Not one
 /// that says what each of a class does ([`each_does`]).
 pub(super) fn opens_a_fragment(clause: &str) -> bool {
-    if each_does(clause) {
+    // "like i never discount the raw honey": "like" said before the speaker's point.
+    let mut words = clause.split_whitespace();
+    if each_does(clause)
+        || (words.next() == Some("like") && words.next().is_some_and(|w| SUBJECTS.contains(&w)))
+    {
         return false;
     }
     const OPENERS: &[&str] = &[
