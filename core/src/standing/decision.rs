@@ -2350,6 +2350,30 @@ fn ordered_change(words: &[&str]) -> bool {
     changes(verb) && to.is_some_and(|to| !verb.ends_with("ing") || (to > 0 && rest[0] != "on"))
 }
 
+/// Does a sentence (lower case) scale what was set ("Halve it, mate.", "ngl double it",
+/// "Halve the hiring plan.", "so cut that in half")? The verb on a thing named or pointed
+/// at; not "double-check the totals", "double down", "cut corners". The words that name
+/// the thing (none where it points: "that", "it").
+pub(super) fn scales(lower: &str) -> Option<Vec<&str>> {
+    const POINTING: &[&str] = &["it", "that", "this", "them", "those"];
+    let words = bare_words(lower);
+    let on_a_thing = |w: &str| POINTING.contains(&w) || matches!(w, "the" | "our" | "my");
+    let at = words
+        .windows(2)
+        .position(|pair| matches!(pair[0], "halve" | "double" | "triple") && on_a_thing(pair[1]))
+        .or_else(|| {
+            words.windows(4).position(|w| {
+                w[0] == "cut" && on_a_thing(w[1]) && matches!(w[2], "in" | "by") && w[3] == "half"
+            })
+        })?;
+    let named = if POINTING.contains(&words[at + 1]) {
+        &[][..]
+    } else {
+        &words[at + 2..(at + 4).min(words.len())]
+    };
+    Some(named.to_vec())
+}
+
 /// Does an order move a thing by a span of time ("Slide it a week later.", "Bring the
 /// pressing forward a week.", "push it back two days")?
 pub(super) fn shifts_by_a_span(words: &[&str]) -> bool {

@@ -452,6 +452,7 @@ pub(super) fn is_override(text: &str) -> bool {
         || announces_a_change(&lower)
         || changes_to(&lower)
         || named_anew(&lower)
+        || scales(&lower).is_some()
         || takes_back_outright(text)
         // "Okay, about the start, final now: Regensburg.": a choice settled over the
         // ones before it.
@@ -947,6 +948,14 @@ pub(super) fn take_back(
     if turn.kind == Kind::Decision && override_said && starts_over(text) {
         take_back_every_decision(found, turn.message);
         None
+    } else if let Some(at) = (turn.kind == Kind::Decision)
+        .then(|| scaled(found, words, turn, &crate::case::lowercase(text)))
+        .flatten()
+    {
+        // "Halve it, mate.": the amount it names, or none.
+        let at = at?;
+        found[at].superseded = Some(turn.message);
+        Some(at)
     } else if let Some(at) = dropped_label(said).and_then(|label| {
         found.iter().zip(words).rposition(|(i, w)| {
             i.kind == turn.kind
@@ -1304,6 +1313,71 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
         });
     let at = at?;
     found[at].superseded = Some(message);
+    Some(at)
+}
+
+/// What a decision that scales an amount ([`scales`]) takes back ("Halve it, mate." after
+/// "Let's do 80k …"; "CEO wants a tighter loop on the status calls. Halve that." after
+/// "Status calls every 2h"): of the standing instructions of either kind, the one that
+/// holds the numbers its message names ("20's too slow … Halve that." after "Lookback 20
+/// days."), else the one its words name most (the thing it names, or those around a
+/// "that" it points with), a
+/// decision before a rule, the newest of those tied; with nothing named, the newest
+/// decision that holds a number. `None` when it does not scale; `Some(None)` when it
+/// scales nothing said.
+fn scaled(
+    found: &[Instruction],
+    words: &[Words],
+    turn: &Turn,
+    lower: &str,
+) -> Option<Option<usize>> {
+    let (sentence, thing) = sentences(lower)
+        .into_iter()
+        .find_map(|s| scales(s).map(|thing| (s, thing.join(" "))))?;
+    // Digits of a number, with what follows them ("20's", "5-day") left out.
+    let digits = |text: &str| -> Vec<String> {
+        numbers(text)
+            .iter()
+            .map(|n| n.chars().take_while(char::is_ascii_digit).collect())
+            .collect()
+    };
+    let counts = digits(turn.text);
+    let its_own = if thing.is_empty() {
+        subject_words(sentence)
+    } else {
+        Vec::new()
+    };
+    let at = found
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.superseded.is_none() && i.message != turn.message)
+        .map(|(at, i)| {
+            let numbers: usize = digits(&i.text)
+                .iter()
+                .filter(|n| counts.contains(n))
+                .map(String::len)
+                .sum();
+            // The thing named as said ("the hiring plan": "Also hiring plan: …") counts
+            // as two words.
+            let said_so =
+                !thing.is_empty() && contains_phrase(&crate::case::lowercase(&i.text), &thing);
+            let named = turn
+                .around
+                .iter()
+                .filter(|w| !its_own.contains(w) && words[at].own.contains(w))
+                .count()
+                + 2 * usize::from(said_so);
+            // One of the other kind by its numbers or two words: "… half of them wandered
+            // back late. Let's halve that" does not scale "we always close the first half
+            // with something a cappella".
+            let same = i.kind == turn.kind;
+            let named_enough = numbers > 0 || named >= if same { 1 } else { 2 };
+            let counts = same && i.text.contains(|c: char| c.is_ascii_digit());
+            ((numbers, named, same), named_enough || counts, at)
+        })
+        .filter(|&(_, named_or_counts, _)| named_or_counts)
+        .max()
+        .map(|(_, _, at)| at);
     Some(at)
 }
 

@@ -6315,3 +6315,63 @@ fn dictated_speech_with_no_marks_is_read_by_its_parts() {
     assert!(unmarked(speech));
     assert!(!unmarked(&speech.replace(" and so ", "... so ")));
 }
+
+#[test]
+fn halving_or_doubling_replaces_the_amount_it_names_or_points_at() {
+    let found = read(&[
+        (
+            "user",
+            "Help me plan the club's spring ride and the kit order.",
+        ),
+        ("assistant", "Happy to. How far should the ride be?"),
+        (
+            "user",
+            "Let's do 90k, out along the canal and back over the ridge.",
+        ),
+        ("assistant", "A solid day out."),
+        ("user", "No main roads, full stop."),
+        ("assistant", "Understood."),
+        ("user", "Jerseys: we'll order 30 in the club colours."),
+        ("assistant", "Thirty jerseys, noted."),
+        (
+            "user",
+            "Talked to the newer riders and 90 sounded brutal to most of them. Halve it, mate.",
+        ),
+        ("assistant", "45k it is."),
+        (
+            "user",
+            "Treasurer says money's tight this quarter. Halve the jersey order.",
+        ),
+    ]);
+    assert_superseded(&found, "Let's do 90k");
+    assert_superseded(&found, "we'll order 30 in the club colours");
+    assert_said(&found, "Halve it, mate.", Kind::Decision);
+    assert!(
+        said(&found, "No main roads").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+    // The rule a shared word names stays: only a number or two words name one of the
+    // other kind.
+    let found = read(&[
+        ("user", "I'm planning our choir's summer concert."),
+        ("assistant", "Lovely. What's fixed so far?"),
+        (
+            "user",
+            "We always close the first half with something quiet.",
+        ),
+        ("assistant", "A gentle close, noted."),
+        (
+            "user",
+            "Last year half of them wandered back late from the break. Let's halve that, ten \
+             minutes is plenty.",
+        ),
+    ]);
+    assert!(
+        said(&found, "We always close the first half").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+    assert_kind(
+        None,
+        &["Double-check the totals.", "Halving a recipe is tricky."],
+    );
+}
