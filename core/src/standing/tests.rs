@@ -4576,6 +4576,17 @@ fn formal_and_gentle_forms_of_rules_and_picks() {
         ),
     ]);
     assert_said(&found, "or after 7 p.m.", Kind::Rule);
+    // So do "excl.", "incl.", "min.", "max." and "hrs." ("under 15 slides excl. appendix").
+    let found = read(&[
+        ("user", "Help me build the board deck."),
+        ("assistant", "Happy to. Any constraints?"),
+        (
+            "user",
+            "Let's lead with the retention story. Keep it under 15 slides excl. appendix, the \
+             board complains when we pad.",
+        ),
+    ]);
+    assert_said(&found, "Keep it under 15 slides excl. appendix", Kind::Rule);
 }
 
 #[test]

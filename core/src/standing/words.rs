@@ -1189,7 +1189,7 @@ fn ends_before(from: &str, before: &str) -> bool {
 
 /// Does the dot at `i` of `line` (in the sentence from `start`) leave the sentence going
 /// on: the dot of a title or an abbreviation ("Ms. Alvarez", "e.g. Redis", "at 8 a.m. on
-/// the day"), or a trailing-off ("which she... didn't always do")?
+/// the day", "under 15 slides excl. appendix"), or a trailing-off ("which she... didn't always do")?
 fn dot_goes_on(line: &str, start: usize, i: usize) -> bool {
     const ABBREVIATIONS: &[&str] = &[
         "mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "vs", "e.g", "i.e", "approx", "mt",
@@ -1202,7 +1202,9 @@ fn dot_goes_on(line: &str, start: usize, i: usize) -> bool {
         ABBREVIATIONS.iter().any(|a| word.eq_ignore_ascii_case(a))
             // "before 8 a.m. or after 7 p.m.": an abbreviation that may end a
             // sentence, inside one where the words after it go on in lower case.
-            || (["a.m", "p.m", "etc"].iter().any(|a| word.eq_ignore_ascii_case(a))
+            || (["a.m", "p.m", "etc", "excl", "incl", "min", "max", "hrs"]
+                .iter()
+                .any(|a| word.eq_ignore_ascii_case(a))
                 && line[i + 1..]
                     .split_whitespace()
                     .next()
