@@ -1918,41 +1918,86 @@ pub(super) fn places_a_person(text: &str) -> bool {
             .is_some_and(|t| WHERE.contains(&crate::case::lowercase(word(t)).as_str()))
 }
 
+/// Words a sentence opens with that name no one.
+const NOT_NAMES: &[&str] = &[
+    "the",
+    "this",
+    "that",
+    "it",
+    "he",
+    "she",
+    "they",
+    "we",
+    "you",
+    "who",
+    "which",
+    "what",
+    "everyone",
+    "everybody",
+    "someone",
+    "somebody",
+    "nobody",
+    "anyone",
+    "each",
+    "every",
+    "our",
+    "my",
+    "your",
+    "their",
+    "his",
+    "her",
+    "one",
+];
+
+/// The one a sentence casts in a part and the part, lower case ("Maya is our Puck!", "So
+/// Rosie's in Pomona is our diner.", "Devon gets Puck.", "Ana gets the lead."): a name of
+/// a few words, then "is our" or "gets" and the part, named, to the end. Not "It is our
+/// turn", "Bob is our neighbour.", "Lisa is our manager at the bank", "Maya gets tired".
+pub(super) fn cast(sentence: &str) -> Option<(String, String)> {
+    let tokens = past_openers(sentence.trim());
+    let named = |t: &str| {
+        let t = word(t);
+        t.starts_with(|c: char| c.is_uppercase())
+            && t != "I"
+            && !NOT_NAMES.contains(&crate::case::lowercase(t).as_str())
+    };
+    // "is our" chooses where the part has a name, or where it is said as settled ("So …",
+    // "… is our Puck!"); "Bob is our neighbour." says who he is.
+    let settled = sentence.trim_end().ends_with('!')
+        || sentence.split_whitespace().next().is_some_and(|first| {
+            matches!(
+                crate::case::lowercase(word(first)).as_str(),
+                "so" | "ok" | "okay" | "right" | "fine"
+            )
+        });
+    let (who, part) = if let Some(at) = tokens.windows(2).position(|w| w == ["is", "our"])
+        && (settled || tokens.get(at + 2).is_some_and(|t| named(t)))
+    {
+        (&tokens[..at], &tokens[at + 2..])
+    } else if tokens.get(1) == Some(&"gets")
+        && tokens.get(2).is_some_and(|t| named(t) || *t == "the")
+    {
+        (&tokens[..1], &tokens[2..])
+    } else {
+        return None;
+    };
+    let said = |words: &[&str]| {
+        let words: Vec<&str> = words.iter().map(|w| word(w)).collect();
+        crate::case::lowercase(&words.join(" "))
+    };
+    (who.first().is_some_and(|w| named(w))
+        && (1..=4).contains(&who.len())
+        && (1..=3).contains(&part.len())
+        && part.last().is_some_and(|w| w.ends_with(['.', '!'])))
+    .then(|| (said(who), said(part)))
+}
+
 /// Does a sentence give a part of the work to a person, named ("Sana handles the
 /// inspection data", "Dev owns the release notes", "Priya will take care of the venue")?
 /// One or two capitalised words that are not a word any sentence opens with, then the
 /// verb that hands the part over, then the part. Not what a tool does well ("Postgres
 /// handles the load fine").
 pub(super) fn gives_a_part_to(text: &str) -> bool {
-    const NOT_NAMES: &[&str] = &[
-        "the",
-        "this",
-        "that",
-        "it",
-        "he",
-        "she",
-        "they",
-        "we",
-        "you",
-        "who",
-        "which",
-        "what",
-        "everyone",
-        "everybody",
-        "someone",
-        "somebody",
-        "nobody",
-        "anyone",
-        "each",
-        "every",
-        "our",
-        "my",
-        "your",
-        "their",
-        "his",
-        "her",
-        "one",
-    ];
     const TAKES: &[&[&str]] = &[
         &["handles"],
         &["owns"],
@@ -2423,29 +2468,36 @@ pub(super) fn schedules(sentence: &str) -> bool {
             "what" | "what's" | "whats" | "how" | "why" | "which" | "who" | "where"
         )
     });
-    // "Loading is half past six Tuesday morning.", "Handover is at 7:30": a thing set for
-    // a time, said with "is" after a subject of a few words; not what a day is ("Today is
+    // "Loading is half past six Tuesday morning.", "Handover is at 7:30", "Performances
+    // are the first weekend of May": a thing set for a time, said with "is" or "are" after
+    // a subject of a few words; not what a day is ("Today is
     // Monday.") nor how a thing is then ("The weather is awful on Tuesday").
-    let copula = head.split_once(" is ").and_then(|(thing, set)| {
-        let thing = bare_words(past_opener(thing));
-        let set = bare_words(set);
-        let when = set.first().is_some_and(|w| {
-            matches!(
-                *w,
-                "at" | "on" | "from" | "due" | "the" | "this" | "next" | "half" | "quarter"
-            ) || is_number(w)
-                || MONTHS.contains(w)
-                || names_a_day(&set[..1])
+    let copula =
+        (head.split_once(" is ").or_else(|| head.split_once(" are "))).and_then(|(thing, set)| {
+            let thing = bare_words(past_opener(thing));
+            let set = bare_words(set);
+            let when = set.first().is_some_and(|w| {
+                matches!(
+                    *w,
+                    "at" | "on" | "from" | "due" | "the" | "this" | "next" | "half" | "quarter"
+                ) || is_number(w)
+                    || MONTHS.contains(w)
+                    || names_a_day(&set[..1])
+            });
+            ((1..=3).contains(&thing.len())
+                && when
+                && !names_a_day(&thing)
+                && !thing
+                    .iter()
+                    .any(|w| matches!(*w, "today" | "tomorrow" | "tonight")))
+            .then_some(thing.len())
         });
-        ((1..=3).contains(&thing.len())
-            && when
-            && !names_a_day(&thing)
-            && !thing
-                .iter()
-                .any(|w| matches!(*w, "today" | "tomorrow" | "tonight")))
-        .then_some(thing.len())
-    });
-    dated
+    // "… are the first weekend of May": a month said after "of" or "in" dates a thing set.
+    let in_a_month = copula.is_some()
+        && said
+            .windows(2)
+            .any(|pair| matches!(pair[0], "of" | "in") && MONTHS.contains(&pair[1]));
+    (dated || in_a_month)
         && !asks
         && !lower.ends_with('?')
         && (2..=7).contains(&words.len())
@@ -2453,7 +2505,8 @@ pub(super) fn schedules(sentence: &str) -> bool {
             .first()
             .is_some_and(|w| !NOT_PLANS.contains(w) && !is_number(w))
         && !said.iter().enumerate().any(|(at, w)| {
-            (w.ends_with("ed") || STATES.contains(w)) && (Some(at) != copula || *w != "is")
+            (w.ends_with("ed") || STATES.contains(w))
+                && (Some(at) != copula || !matches!(*w, "is" | "are"))
         })
 }
 

@@ -344,6 +344,7 @@ fn says_a_choice(text: &str, lower: &str) -> bool {
         || names_a_pick(text)
         || places_a_person(text)
         || gives_a_part_to(text)
+        || cast(text).is_some()
         || announces_a_choice(text)
         || named_anew(lower)
         || ends_choosing(lower)

@@ -949,10 +949,13 @@ pub(super) fn take_back(
         take_back_every_decision(found, turn.message);
         None
     } else if let Some(at) = (turn.kind == Kind::Decision)
-        .then(|| scaled(found, words, turn, &crate::case::lowercase(text)))
+        .then(|| {
+            scaled(found, words, turn, &crate::case::lowercase(text))
+                .or_else(|| recast(found, text, turn.message).map(Some))
+        })
         .flatten()
     {
-        // "Halve it, mate.": the amount it names, or none.
+        // "Halve it, mate.": the amount it names, or none; "Devon gets Puck.": who had it.
         let at = at?;
         found[at].superseded = Some(turn.message);
         Some(at)
@@ -1001,22 +1004,14 @@ pub(super) fn take_back(
                 Some(at)
             })
     } else if let Some(at) = (turn.kind == Kind::Decision)
-        .then(|| is_not(found, words, text, turn.message))
+        .then(|| {
+            is_not(found, words, text, turn.message)
+                .or_else(|| value_set_anew(found, words, (text, text), &turn.read.said))
+                // "Actually, switch the report to option B" after "Option C.": one list.
+                .or_else(|| picked_by_label(found, words, (text, turn.read.list), turn.message))
+        })
         .flatten()
     {
-        found[at].superseded = Some(turn.message);
-        Some(at)
-    } else if let Some(at) = (turn.kind == Kind::Decision)
-        .then(|| value_set_anew(found, words, (text, text), &turn.read.said))
-        .flatten()
-    {
-        found[at].superseded = Some(turn.message);
-        Some(at)
-    } else if let Some(at) = (turn.kind == Kind::Decision)
-        .then(|| picked_by_label(found, words, (text, turn.read.list), turn.message))
-        .flatten()
-    {
-        // "Actually, switch the report to option B" after "Option C.": one list.
         found[at].superseded = Some(turn.message);
         Some(at)
     } else if let Some(named) = changed_thing(said) {
@@ -1314,6 +1309,19 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
     let at = at?;
     found[at].superseded = Some(message);
     Some(at)
+}
+
+/// The newest standing decision that cast another in the part a decision casts ("Devon
+/// gets Puck." after "Maya is our Puck!").
+fn recast(found: &[Instruction], text: &str, message: usize) -> Option<usize> {
+    let cast_in = |text: &str| sentences(text).into_iter().find_map(cast);
+    let (who, part) = cast_in(text)?;
+    found.iter().rposition(|i| {
+        i.kind == Kind::Decision
+            && i.superseded.is_none()
+            && i.message != message
+            && cast_in(&i.text).is_some_and(|(other, same)| same == part && other != who)
+    })
 }
 
 /// What a decision that scales an amount ([`scales`]) takes back ("Halve it, mate." after
@@ -1729,6 +1737,7 @@ pub(super) fn decides_again(
             || picks_again_from_its_list(found, words, read)
             || changed_thing(said).is_some_and(|thing| names_a_decision(found, words, &thing))
             || sets_again(found, words, said)
+            || recast(found, text, message).is_some()
             || is_not(found, words, said, usize::MAX).is_some()
             || value_set_anew(found, words, (said, text), subject).is_some())
 }

@@ -6386,3 +6386,50 @@ fn halving_or_doubling_replaces_the_amount_it_names_or_points_at() {
         &["Double-check the totals.", "Halving a recipe is tricky."],
     );
 }
+
+#[test]
+fn a_part_cast_anew_replaces_the_one_cast_before() {
+    let found = read(&[
+        (
+            "user",
+            "I'm directing our school's spring play and need help planning it.",
+        ),
+        ("assistant", "Wonderful! Who have you cast so far?"),
+        (
+            "user",
+            "Auditions were amazing. Priya read the witch scene and gave me chills. Priya is \
+             our Witch! Still thinking about the rest.",
+        ),
+        ("assistant", "She sounds perfect."),
+        (
+            "user",
+            "Rehearsals need a plan. Performances are the second weekend of June.",
+        ),
+        ("assistant", "Noted, I'll plan back from June."),
+        (
+            "user",
+            "Callbacks today and wow. Jonah did the witch monologue and the room froze. Jonah \
+             gets Witch. It's the right call, even if it hurts.",
+        ),
+    ]);
+    assert_said(&found, "Priya is our Witch!", Kind::Decision);
+    assert_superseded(&found, "Priya is our Witch!");
+    assert_said(&found, "Jonah gets Witch.", Kind::Decision);
+    assert_said(
+        &found,
+        "Performances are the second weekend of June.",
+        Kind::Decision,
+    );
+    assert_kind(
+        None,
+        &[
+            "It is our turn.",
+            "Lisa is our manager at the bank.",
+            "Maya gets tired.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &["So Rosie's in Pomona is our diner."],
+    );
+}
