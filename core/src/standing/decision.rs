@@ -2148,6 +2148,18 @@ fn does_for_sure(words: &[&str]) -> bool {
     })
 }
 
+/// A verb a user says they will do, with the word after it, that makes a choice ("i'm
+/// gonna do the homestay", "we'll set up an Etsy shop", "I'm going to stay in Word", "we'll
+/// stick with the old vendor").
+const DONE_WITH: &[(&str, &str)] = &[
+    ("do", "the"),
+    ("set", "up"),
+    ("stay", "with"),
+    ("stay", "in"),
+    ("stay", "on"),
+    ("stick", "with"),
+];
+
 /// Does the user commit to get, book or submit something ("I'll get the X-T30 II", "we'll
 /// submit the first paper to …")?
 pub(super) fn commits(lower: &str) -> bool {
@@ -2234,9 +2246,7 @@ pub(super) fn commits(lower: &str) -> bool {
             Some("ask") if ["for", "them"].contains(&next) => return true,
             // "I'll host it on Buzzsprout", "I'll set up an Etsy shop".
             Some("host") => return true,
-            // "i'm gonna do the homestay".
-            Some("do") if next == "the" => return true,
-            Some("set") if next == "up" => return true,
+            Some(verb) if DONE_WITH.contains(&(verb, next)) => return true,
             // "I'll make an offer on the 2018 CX-5".
             Some("make")
                 if ["an", "a"].contains(&next) && words.get(verb + 2) == Some(&"offer") =>

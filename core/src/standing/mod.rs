@@ -1219,7 +1219,12 @@ fn continues_the_last(
         && last.as_ptr() == before.as_ptr()
         && before.split_whitespace().count() <= 3
         && leads_with_a_letter(&crate::case::lowercase(sentence)).is_some();
-    (adds || replaces || by_label)
+    // "ok lets do thursday. the 12th.": the date of the choice just made.
+    let dates_it = last_kind == Kind::Decision
+        && last.as_ptr() == before.as_ptr()
+        && bare_words(sentence).len() <= 3
+        && sets_a_date_or_time(sentence);
+    (adds || replaces || by_label || dates_it)
         && span(text, before, sentence).is_some_and(|both| !both.contains('\n'))
 }
 

@@ -1289,13 +1289,13 @@ pub(super) fn supersede(found: &mut [Instruction], words: &[Words], turn: &Turn)
     };
     let at = holds_the_value_dropped(found, words, turn)
         .or_else(|| value_moved(found, words, turn))
+        .or_else(|| moved_by_a_span(found, turn, &lower))
         .or(best.map(|(_, _, _, at)| at))
         .or_else(|| {
             (kind == Kind::Decision && !again)
                 .then(|| picked_by_label(found, words, (text, list), message))
                 .flatten()
         })
-        .or_else(|| moved_by_a_span(found, turn, &lower))
         .or_else(named_around)
         .or_else(|| named_twice(found, words, turn))
         .or_else(|| {
@@ -1390,12 +1390,16 @@ fn scaled(
 }
 
 /// The newest standing decision that set a date or a time, for a decision that moves one
-/// by a span ("Slide it a week later." after "Going Oct 10–20.").
+/// by a span ("Slide it a week later." after "Going Oct 10–20."), or says a date or a time
+/// instead in a few words ("so. friday the 13th instead lol." after "ok
+/// lets do thursday."), whatever else its message says.
 fn moved_by_a_span(found: &[Instruction], turn: &Turn, lower: &str) -> Option<usize> {
     let moves = turn.kind == Kind::Decision
-        && sentences(lower)
-            .into_iter()
-            .any(|sentence| shifts_by_a_span(&bare_words(past_opener(sentence))));
+        && sentences(lower).into_iter().any(|sentence| {
+            let words = bare_words(past_opener(sentence));
+            shifts_by_a_span(&words)
+                || (words.contains(&"instead") && words.len() <= 6 && sets_a_date_or_time(sentence))
+        });
     if !moves {
         return None;
     }

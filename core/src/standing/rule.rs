@@ -1492,7 +1492,8 @@ pub(super) fn leaves_out(clause: &str) -> bool {
 
 /// Does a clause keep a thing as it is for good ("The brassicas stay netted from planting to
 /// harvest", "the signature dish names stay in English", "the lower one stays as lawn")?
-/// A thing leads; not "we stay at the Hilton", "the kids stayed up", "it stays with me".
+/// A thing leads; not "we stay at the Hilton", "I'm going to stay in Word" (a choice), "the
+/// kids stayed up", "it stays with me".
 /// Or said as an order: "Leave the headnotes alone apart from spelling", "leave the intro
 /// as is".
 pub(super) fn stays_so(clause: &str) -> bool {
@@ -1522,6 +1523,8 @@ pub(super) fn stays_so(clause: &str) -> bool {
             matches!(
                 *w,
                 "i" | "we"
+                    | "i'm"
+                    | "we're"
                     | "you"
                     | "they"
                     | "he"

@@ -6433,3 +6433,40 @@ fn a_part_cast_anew_replaces_the_one_cast_before() {
         &["So Rosie's in Pomona is our diner."],
     );
 }
+
+#[test]
+fn a_date_said_instead_replaces_the_date_chosen_whatever_else_is_said() {
+    let found = read(&[
+        (
+            "user",
+            "organizing a retirement lunch for our charge nurse.",
+        ),
+        ("assistant", "Lovely idea. When?"),
+        (
+            "user",
+            "ok lets do wednesday. the 9th. shes on days that week so she'll be around.",
+        ),
+        ("assistant", "Wednesday the 9th it is."),
+        (
+            "user",
+            "food then. well get trays from the deli. cheap n feeds 30 easy. i called and they \
+             said they can label the allergens.",
+        ),
+        ("assistant", "Deli trays, noted."),
+        (
+            "user",
+            "card hm. maybe. ugh. plot twist. she got moved to nights bc somebody called out \
+             sick. so. thursday the 10th instead lol. whatever, shes on days again by then",
+        ),
+    ]);
+    assert_superseded(&found, "ok lets do wednesday. the 9th.");
+    assert!(
+        said(&found, "get trays from the deli").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+    assert_kind(
+        Some(Kind::Decision),
+        &["Okay, I think I'm going to stay in Word."],
+    );
+    assert_kind(Some(Kind::Rule), &["The signs stay in English."]);
+}
