@@ -2405,6 +2405,26 @@ fn ordered_change(words: &[&str]) -> bool {
     changes(verb) && to.is_some_and(|to| !verb.ends_with("ing") || (to > 0 && rest[0] != "on"))
 }
 
+/// Does a sentence (lower case) set when and where the work gathers or starts ("Meet at
+/// Pittville Park gates at half eight.", "Let's start on Monday.", "let's start in
+/// Seattle")? The verb first, said as an order; then a date, a time, a day or a place by
+/// its name. Not a habit ("we meet on Tuesdays usually"), not a question.
+pub(super) fn gathers_at(lower: &str, text: &str) -> bool {
+    let words = bare_words(first_clause(past_opener(lower)));
+    let order = past_lets(&words);
+    let named_place = || {
+        past_openers(text)
+            .windows(2)
+            .any(|w| matches!(w[0], "in" | "at") && w[1].starts_with(|c: char| c.is_uppercase()))
+    };
+    matches!(
+        order.first(),
+        Some(&("meet" | "start" | "gather" | "leave" | "depart" | "kick"))
+    ) && order.len() <= 9
+        && !lower.trim_end().ends_with('?')
+        && (sets_a_date_or_time(lower) || names_a_day(order) || named_place())
+}
+
 /// Does a sentence (lower case) scale what was set ("Halve it, mate.", "ngl double it",
 /// "Halve the hiring plan.", "so cut that in half")? The verb on a thing named or pointed
 /// at; not "double-check the totals", "double down", "cut corners". The words that name

@@ -6470,3 +6470,24 @@ fn a_date_said_instead_replaces_the_date_chosen_whatever_else_is_said() {
     );
     assert_kind(Some(Kind::Rule), &["The signs stay in English."]);
 }
+
+#[test]
+fn where_and_when_the_work_gathers_is_a_decision() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Meet at Bridge Street car park at half eight, there's room to sort tyres.",
+            "Let's start on Monday.",
+            "ok let's start in Denver.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "Start at the top of the page.",
+            "Let's start at 9?",
+            "Leave it at that.",
+            "Let's start with the budget.",
+        ],
+    );
+}
