@@ -2489,8 +2489,19 @@ pub(super) fn schedules(sentence: &str) -> bool {
     let said = bare_words(head);
     let label = head.split(": ").next().unwrap_or(head);
     let words = bare_words(past_opener(label));
+    // "SCBA confidence course, Sat wk 3, 0800-1200": the thing, then its day, named or
+    // cut short.
+    let day_after = || {
+        // Not a list of options ("options rn: thurs night market, sat farmers mkt").
+        let then = lower.split(',').nth(1).map(bare_words).unwrap_or_default();
+        !head.contains(':')
+            && then
+                .first()
+                .is_some_and(|day| names_a_day(&[day]) || SHORT_DAYS.contains(day))
+    };
     let dated = sets_a_date_or_time(head)
-        || (names_a_day(&said) && !said.iter().any(|w| matches!(*w, "tomorrow" | "tonight")));
+        || (names_a_day(&said) && !said.iter().any(|w| matches!(*w, "tomorrow" | "tonight")))
+        || day_after();
     // "if it goes sideways at 04:30 what's the fastest path back": asked, unmarked.
     let asks = bare_words(&lower).iter().any(|w| {
         matches!(

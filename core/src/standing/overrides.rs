@@ -789,7 +789,17 @@ pub(super) fn restates(found: &[Instruction], words: &[Words], subject: &[String
             for words in [&mut mine, &mut theirs] {
                 crate::sort::sort_dedup(words);
             }
-            let common = mine.iter().filter(|m| theirs.contains(m)).count();
+            // A slot of a schedule is not the choice: "Extrication at the salvage yard, Sat
+            // wk 8, 0800-1200" restates nothing of "SCBA confidence course, Sat wk 3,
+            // 0800-1200".
+            let when = |w: &str| {
+                SHORT_DAYS.contains(&w)
+                    || (w.starts_with(|c: char| c.is_ascii_digit()) && w.contains(['-', ':']))
+            };
+            let common = mine
+                .iter()
+                .filter(|m| theirs.contains(m) && !when(m))
+                .count();
             common >= 2 && common * 2 >= mine.len().min(theirs.len())
         })
 }

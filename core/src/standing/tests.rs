@@ -6491,3 +6491,42 @@ fn where_and_when_the_work_gathers_is_a_decision() {
         ],
     );
 }
+
+#[test]
+fn a_schedule_line_names_its_thing_then_its_day_and_a_slot_is_not_the_choice() {
+    let found = read(&[
+        (
+            "user",
+            "Drill schedule for the quarter. Help me lay it out.",
+        ),
+        ("assistant", "Sure. What's first?"),
+        (
+            "user",
+            "Hose advancement drill, Sat wk 2, 0800-1200. Training center loaned us the props.",
+        ),
+        ("assistant", "Noted for week 2."),
+        ("user", "Note: all drills wrap by 2130. Non-negotiable."),
+        ("assistant", "Understood."),
+        (
+            "user",
+            "Pump ops at the reservoir, Sat wk 6, 0800-1200. Water dept is good with it.",
+        ),
+        ("assistant", "Added."),
+        (
+            "user",
+            "ok events. options rn: thurs night market downtown, sat farmers mkt, or the fest",
+        ),
+    ]);
+    assert_said(
+        &found,
+        "Hose advancement drill, Sat wk 2, 0800-1200.",
+        Kind::Decision,
+    );
+    assert_said(
+        &found,
+        "Pump ops at the reservoir, Sat wk 6, 0800-1200.",
+        Kind::Decision,
+    );
+    assert!(found.iter().all(|i| i.superseded.is_none()), "{found:?}");
+    assert!(said(&found, "options rn").is_none(), "{found:?}");
+}

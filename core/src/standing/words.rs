@@ -1329,6 +1329,12 @@ pub(super) const MONTHS: &[&str] = &[
     "dec",
 ];
 
+/// Days cut short, as a schedule writes them ("Sat wk 3", "Tues 1900"): read as days only
+/// where a schedule names one, since "sat" and "sun" are words too.
+pub(super) const SHORT_DAYS: &[&str] = &[
+    "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
+];
+
 /// Does it name a day: a weekday, "tomorrow", or a month beside a number ("Monday 22
 /// September", "June 19")?
 pub(super) fn names_a_day(words: &[&str]) -> bool {
