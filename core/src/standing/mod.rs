@@ -852,6 +852,10 @@ fn kinds_in<'t>(
             // "Plan is to keep the existing layout and just replace the cabinets": the
             // plan, though it reads as an order.
             kinds.push((Kind::Decision, sentence));
+        } else if revokes(sentence) {
+            // "forget what i said about the ten minute thing": a rule taken back, stated
+            // so that the summary says so.
+            kinds.push((Kind::Rule, sentence));
         } else if takes_back_outright(sentence) {
             // "Update: the migrations are managed with Sqitch from now on": a choice
             // replaced, though it reads as a rule.

@@ -362,6 +362,20 @@ pub(super) fn opens_dropping(lower: &str) -> bool {
             .is_some_and(|then| !asks(then) && !says_any(then, &["show me", "give me", "tell me"]))
 }
 
+/// Does a sentence take back what the user said before about a matter ("forget what i
+/// said about the ten minute thing", "Ignore what I said about tabs.", "never mind the bit
+/// about the deposit")?
+pub(super) fn revokes(sentence: &str) -> bool {
+    let lower = respelled(&crate::case::lowercase(sentence));
+    ["forget", "ignore", "disregard", "scratch", "nevermind"]
+        .iter()
+        .any(|verb| {
+            ["what i said about", "the bit about", "the part about"]
+                .iter()
+                .any(|what| contains_phrase(&lower, &format!("{verb} {what}")))
+        })
+}
+
 /// Does a sentence take an earlier choice back outright, naming what replaces it
 /// ("scratch Lightroom, moving to Capture One", "update: 4.2 goes out Tuesday", "the
 /// caterer fell through, so Luigi's")?

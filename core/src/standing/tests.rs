@@ -6530,3 +6530,31 @@ fn a_schedule_line_names_its_thing_then_its_day_and_a_slot_is_not_the_choice() {
     assert!(found.iter().all(|i| i.superseded.is_none()), "{found:?}");
     assert!(said(&found, "options rn").is_none(), "{found:?}");
 }
+
+#[test]
+fn a_rule_taken_back_is_stated_and_takes_back_the_rule_it_names() {
+    let found = read(&[
+        ("user", "help me structure the edit of this week's episode"),
+        ("assistant", "Sure. Any constraints?"),
+        (
+            "user",
+            "no ad breaks before the first segment ends, people bail early.",
+        ),
+        ("assistant", "Noted."),
+        ("user", "Never put music under the guest."),
+        ("assistant", "Understood."),
+        (
+            "user",
+            "yes pls but first - forget what i said about ad breaks before the first segment - \
+             the sponsor wants their read up front",
+        ),
+    ]);
+    assert_said(&found, "forget what i said about ad breaks", Kind::Rule);
+    assert_superseded(&found, "no ad breaks before the first segment ends");
+    assert!(
+        said(&found, "Never put music under the guest.").is_some_and(|i| i.superseded.is_none()),
+        "{found:?}"
+    );
+    assert!(revokes("Ignore what I said about tabs."));
+    assert!(!revokes("I forget what she said about the venue."));
+}
