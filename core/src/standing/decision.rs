@@ -2425,6 +2425,42 @@ pub(super) fn gathers_at(lower: &str, text: &str) -> bool {
         && (sets_a_date_or_time(lower) || names_a_day(order) || named_place())
 }
 
+/// Does a sentence (lower case) say in the passive what was decided ("The meeting start time
+/// has been set at 6:30 p.m.", "it has been concluded that the item is to be moved to New
+/// Business", "the budget amendment has been determined to be placed on the consent
+/// agenda")? "has been" or "have been", then a verb of deciding or setting; not a
+/// question, not "has been cancelled", not "I have been set back".
+pub(super) fn decided_in_passive(lower: &str) -> bool {
+    const DECIDED: &[&str] = &[
+        "set",
+        "scheduled",
+        "decided",
+        "determined",
+        "concluded",
+        "agreed",
+        "approved",
+        "resolved",
+        "fixed",
+        "booked",
+        "confirmed",
+        "chosen",
+        "selected",
+        "finalised",
+        "finalized",
+        "locked",
+    ];
+    !lower.trim_end().ends_with('?')
+        && clauses(lower).any(|clause| {
+            bare_words(clause).windows(4).any(|w| {
+                matches!(w[0], "has" | "have")
+                    && w[1] == "been"
+                    && DECIDED.contains(&w[2])
+                    // "has been set at 6:30", not "I have been set back".
+                    && (w[2] != "set" || matches!(w[3], "at" | "for" | "to" | "on" | "as"))
+            })
+        })
+}
+
 /// Does a sentence (lower case) scale what was set ("Halve it, mate.", "ngl double it",
 /// "Halve the hiring plan.", "so cut that in half")? The verb on a thing named or pointed
 /// at; not "double-check the totals", "double down", "cut corners". The words that name

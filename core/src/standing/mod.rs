@@ -360,6 +360,7 @@ fn says_a_choice(text: &str, lower: &str) -> bool {
         || settles_in_short(lower)
         || scales(lower).is_some()
         || gathers_at(lower, text)
+        || decided_in_passive(lower)
         // "Keep Harborview, but move the gala to Friday, November 14": a change, with what
         // stays.
         || clauses(lower).any(changes_to)

@@ -6558,3 +6558,25 @@ fn a_rule_taken_back_is_stated_and_takes_back_the_rule_it_names() {
     assert!(revokes("Ignore what I said about tabs."));
     assert!(!revokes("I forget what she said about the venue."));
 }
+
+#[test]
+fn a_decision_said_in_the_passive_is_a_decision() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "The meeting start time has been set at 6:30 p.m., so that the closed session may \
+             be convened.",
+            "Accordingly, it has been concluded that the item is to be moved to New Business.",
+            "With regard to the Parks item: the budget amendment has been determined to be \
+             placed on the consent agenda.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "My flight has been cancelled.",
+            "Has it been decided yet?",
+            "Work has been slow, so I have been set back a week.",
+        ],
+    );
+}
