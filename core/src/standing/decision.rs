@@ -1202,7 +1202,8 @@ const DOCUMENT_READS: &[&str] = &[
 /// Does it settle a choice in one of the short forms users close a choice with: the thing,
 /// then "decided" ("Rounds of eight, decided, done, moving on"); "lock X in" ("Lock the
 /// buns in at £3.20"); "X is the one" ("I rather think 'Lifting the Floor' is the one, as
-/// it says what we found") or the aim ("A2 is the goal"); a final count or answer ("Final
+/// it says what we found", "nah 165 is the number, feels friendlier") or the aim ("A2 is
+/// the goal"); a final count or answer ("Final
 /// count: **3 screens**."); what the assistant put forward, taken ("Use that scheme: …");
 /// what a document should read ("The age range on the flyer should read 45 to 75"); a thing
 /// made the main one ("Make linneahart.com the main domain")? Not asked, nor "the one who
@@ -1236,6 +1237,9 @@ pub(super) fn settles_in_short(lower: &str) -> bool {
     // "then A2 is the goal, and if B1 comes, it is a gift": named, then the aim.
     let the_one = [
         " is the one",
+        " is the number",
+        " is the price",
+        " is the winner",
         " is the right one",
         " is the goal",
         " is our goal",
@@ -1253,7 +1257,8 @@ pub(super) fn settles_in_short(lower: &str) -> bool {
             .iter()
             .find_map(|lead| named.strip_prefix(lead))
             .unwrap_or(named);
-        let after = bare_words(&lower[at + mark.len()..]);
+        let rest = &lower[at + mark.len()..];
+        let after = bare_words(rest);
         let first = bare_words(named).first().copied().unwrap_or("");
         !named.trim().is_empty()
             && !matches!(
@@ -1261,10 +1266,11 @@ pub(super) fn settles_in_short(lower: &str) -> bool {
                 "which" | "what" | "who" | "nobody" | "no" | "none" | "neither"
             )
             && (mark.ends_with("one") || !matches!(first, "that" | "this" | "it"))
-            && matches!(
-                after.first(),
-                None | Some(&("as" | "because" | "for" | "then" | "now" | "and" | "not"))
-            )
+            && (rest.starts_with([',', ';'])
+                || matches!(
+                    after.first(),
+                    None | Some(&("as" | "because" | "for" | "then" | "now" | "and" | "not"))
+                ))
     });
     let final_label = labelled_final(lower);
     // "The age range on the flyer should read 45 to 75", "the sign should now say

@@ -1072,14 +1072,18 @@ pub(super) fn prohibits(clause: &str) -> bool {
         _ => None,
     };
     // Not what no one knows or what happens ("Nobody knows until Friday.", "Nothing
-    // happens without coffee").
+    // happens without coffee", "Nothing works without coffee"); "Nobody works on the deck
+    // edge without a tie-off" is a person's work.
+    let a_thing = words.first() == Some(&"nothing");
     let conditioned = verb.is_some_and(|verb| {
         let stem = &verb[..verb.len() - 1];
+        let how_a_thing_is = a_thing && ["seem", "work", "look", "sound"].contains(&stem);
         verb.len() > 3
             && verb.ends_with('s')
             && !verb.ends_with("ss")
             && !NOT_A_RULE.contains(&stem)
-            && !["happen", "matter", "seem", "work", "look", "sound"].contains(&stem)
+            && !["happen", "matter"].contains(&stem)
+            && !how_a_thing_is
     }) && ["without", "until", "unless", "before", "except"]
         .iter()
         .any(|mark| contains_phrase(clause, mark));

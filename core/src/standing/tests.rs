@@ -6580,3 +6580,25 @@ fn a_decision_said_in_the_passive_is_a_decision() {
         ],
     );
 }
+
+#[test]
+fn the_number_named_and_no_one_working_without_a_condition() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "nah 165 is the number, feels friendlier and still covers my guys.",
+            "Rosewood is the winner.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "That is the number we got from the vet.",
+            "Nothing works without coffee.",
+        ],
+    );
+    assert_kind(
+        Some(Kind::Rule),
+        &["Nobody works on the deck edge without a tie-off."],
+    );
+}
