@@ -393,9 +393,14 @@ test("checkFormat names the provider rules a conversation breaks", async () => {
 // dashes, an override named after its reasons: 2.1 kB more, about 356.9 kB, and the line
 // moved to 358 kB (on 16 chats not read before, at 25% of their tokens newest decisions
 // 36 -> 39 of 39, superseded stated as current 1 -> 0 of 24 and written into a summary
-// 14 -> 10). `kind_of` and its closure are still the largest code, inlined readers
-// (`scripts/wasm_sections.py functions`).
-test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 358 kB", (t) => {
+// 14 -> 10). Amounts halved or doubled, parts cast anew, dates said instead, dictated
+// speech read by its parts, rules taken back, decisions said in the passive, where the work
+// gathers, schedule lines with their day after a comma: 4.5 kB more, about 361.4 kB, and
+// the line moved to 362 kB (on 16 chats not read before, at 25% of their tokens newest
+// decisions 40 -> 45 of 47, superseded stated as current 2 -> 0 of 18 and written into a
+// summary 12 -> 7). `kind_of` and its closure are still the largest code, inlined readers
+// (`scripts/wasm_sections.py functions`): shrinking them comes before the next reading.
+test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 362 kB", (t) => {
   const wasm = (dir) => readFileSync(new URL(`../../${dir}/compactor_bg.wasm`, import.meta.url));
   // `wasm/build.sh --dev` keeps the debug sections and skips optimization: not what ships.
   if (WebAssembly.Module.customSections(new WebAssembly.Module(wasm("pkg-lite")), "name").length > 0) {
@@ -404,5 +409,5 @@ test("sizes: the full module is at most 2.3 MB gzipped, the lite one at most 358
   }
   const gzipped = (dir) => gzipSync(wasm(dir), { level: 9 }).length;
   assert.ok(gzipped("pkg") <= 2_300_000, `full: ${gzipped("pkg")} bytes gzipped`);
-  assert.ok(gzipped("pkg-lite") <= 358_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
+  assert.ok(gzipped("pkg-lite") <= 362_000, `lite: ${gzipped("pkg-lite")} bytes gzipped`);
 });
