@@ -367,12 +367,19 @@ pub(super) fn opens_dropping(lower: &str) -> bool {
 /// about the deposit")?
 pub(super) fn revokes(sentence: &str) -> bool {
     let lower = respelled(&crate::case::lowercase(sentence));
-    ["forget", "ignore", "disregard", "scratch", "nevermind"]
+    ["what i said about", "the bit about", "the part about"]
         .iter()
-        .any(|verb| {
-            ["what i said about", "the bit about", "the part about"]
-                .iter()
-                .any(|what| contains_phrase(&lower, &format!("{verb} {what}")))
+        .flat_map(|what| lower.match_indices(what))
+        .any(|(at, _)| {
+            lower[..at]
+                .split_whitespace()
+                .next_back()
+                .is_some_and(|verb| {
+                    matches!(
+                        verb,
+                        "forget" | "ignore" | "disregard" | "scratch" | "nevermind"
+                    )
+                })
         })
 }
 
@@ -1353,9 +1360,8 @@ fn recast(found: &[Instruction], text: &str, message: usize) -> Option<usize> {
 /// "Status calls every 2h"): of the standing instructions of either kind, the one that
 /// holds the numbers its message names ("20's too slow … Halve that." after "Lookback 20
 /// days."), else the one its words name most (the thing it names, or those around a
-/// "that" it points with), a
-/// decision before a rule, the newest of those tied; with nothing named, the newest
-/// decision that holds a number. `None` when it does not scale; `Some(None)` when it
+/// "that" it points with), a decision before a rule, the newest of those tied; with
+/// nothing named, the newest decision that holds a number. `None` when it does not scale; `Some(None)` when it
 /// scales nothing said.
 fn scaled(
     found: &[Instruction],
@@ -1415,8 +1421,8 @@ fn scaled(
 
 /// The newest standing decision that set a date or a time, for a decision that moves one
 /// by a span ("Slide it a week later." after "Going Oct 10–20."), or says a date or a time
-/// instead in a few words ("so. friday the 13th instead lol." after "ok
-/// lets do thursday."), whatever else its message says.
+/// instead in a few words ("so. friday the 13th instead lol." after "ok lets do
+/// thursday."), whatever else its message says.
 fn moved_by_a_span(found: &[Instruction], turn: &Turn, lower: &str) -> Option<usize> {
     let moves = turn.kind == Kind::Decision
         && sentences(lower).into_iter().any(|sentence| {
