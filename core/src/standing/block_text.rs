@@ -324,9 +324,11 @@ pub(super) fn with_antecedent<'a, 't>(all: &'a [&'t str], said: &[&str]) -> Opti
         crate::case::lowercase(sentence)
             .split(|c: char| !c.is_alphanumeric() && c != '\'')
             .any(|w| {
-                matches!(
+                one_of(
                     w,
-                    "that" | "this" | "it" | "those" | "them" | "these" | "that's" | "it's"
+                    &[
+                        "that", "this", "it", "those", "them", "these", "that's", "it's",
+                    ],
                 )
             })
     };

@@ -225,7 +225,7 @@ pub(super) fn takes_the_role_now(lower: &str) -> bool {
         .map(word)
         .collect();
     let Some(at) = words.windows(3).position(|w| {
-        matches!(w[0], "is" | "are") && w[1] == "now" && matches!(w[2], "the" | "our")
+        one_of(w[0], &["is", "are"]) && w[1] == "now" && one_of(w[2], &["the", "our"])
     }) else {
         return false;
     };
@@ -233,9 +233,11 @@ pub(super) fn takes_the_role_now(lower: &str) -> bool {
     (1..=3).contains(&thing.len())
         && (1..=3).contains(&role.len())
         && !thing.iter().any(|w| {
-            matches!(
-                *w,
-                "it" | "this" | "that" | "there" | "he" | "she" | "they" | "what" | "which" | "who"
+            one_of(
+                w,
+                &[
+                    "it", "this", "that", "there", "he", "she", "they", "what", "which", "who",
+                ],
             )
         })
 }
@@ -298,29 +300,32 @@ pub(super) fn settles(lower: &str) -> bool {
             && w.ends_with("ing")
             && !["morning", "evening"].contains(&w)
     });
-    let named = matches!(first, "the" | "our")
+    let named = one_of(first, &["the", "our"])
         || ((1..=3).contains(&be)
             && !doing
             && !words[..be].iter().any(|w| NOT_A_PART.contains(&word(w))));
     // "Kate will be so smug", "he'll be thrilled": how someone will feel settles nothing.
     let feels = words.get(be + 2).is_some_and(|w| {
-        matches!(
+        one_of(
             word(w),
-            "so" | "very"
-                | "really"
-                | "super"
-                | "thrilled"
-                | "happy"
-                | "glad"
-                | "upset"
-                | "disappointed"
-                | "smug"
-                | "mad"
-                | "excited"
-                | "relieved"
-                | "furious"
-                | "devastated"
-                | "delighted"
+            &[
+                "so",
+                "very",
+                "really",
+                "super",
+                "thrilled",
+                "happy",
+                "glad",
+                "upset",
+                "disappointed",
+                "smug",
+                "mad",
+                "excited",
+                "relieved",
+                "furious",
+                "devastated",
+                "delighted",
+            ],
         )
     });
     named && !feels && words.len() <= 16 && !is_personal(lower)
@@ -356,7 +361,7 @@ fn fronts_its_object(clause: &str) -> bool {
     let words = bare_words(clause);
     let Some(at) = words
         .iter()
-        .position(|w| matches!(*w, "i" | "we" | "i'll" | "we'll"))
+        .position(|w| one_of(w, &["i", "we", "i'll", "we'll"]))
     else {
         return false;
     };
@@ -365,12 +370,12 @@ fn fronts_its_object(clause: &str) -> bool {
         _ => at + 1,
     };
     (2..=6).contains(&at)
-        && matches!(words[0], "the" | "this" | "that")
+        && one_of(words[0], &["the", "this", "that"])
         && verb + 1 == words.len()
         && words.get(verb).is_some_and(|v| {
-            matches!(
-                *v,
-                "take" | "book" | "choose" | "buy" | "use" | "do" | "pick" | "keep"
+            one_of(
+                v,
+                &["take", "book", "choose", "buy", "use", "do", "pick", "keep"],
             )
         })
 }
@@ -493,7 +498,7 @@ pub(super) fn does_as_a_plan_first(lower: &str) -> bool {
     }
     // "we are now insisting on 45-day terms": the verb after the adverb.
     if words.len() > 2
-        && (matches!(words[1], "now" | "still" | "also" | "just") || is_adverb(words[1]))
+        && (one_of(words[1], &["now", "still", "also", "just"]) || is_adverb(words[1]))
     {
         words.remove(1);
     }
@@ -512,25 +517,13 @@ pub(super) fn does_as_a_plan_first(lower: &str) -> bool {
         && *next == "a"
         && !words
             .get(3)
-            .is_some_and(|w| matches!(*w, "lot" | "bit" | "little" | "few"));
-    let how = matches!(
-        *next,
-        "great"
-            | "well"
-            | "fine"
-            | "ok"
-            | "okay"
-            | "good"
-            | "better"
-            | "worse"
-            | "alright"
-            | "it"
-            | "this"
-            | "that"
-            | "so"
-            | "pretty"
-            | "really"
-            | "what"
+            .is_some_and(|w| one_of(w, &["lot", "bit", "little", "few"]));
+    let how = one_of(
+        next,
+        &[
+            "great", "well", "fine", "ok", "okay", "good", "better", "worse", "alright", "it",
+            "this", "that", "so", "pretty", "really", "what",
+        ],
     ) && !(*next == "it"
         && words.len() > 3
         && (contains_phrase(lower, "instead") || names_a_day(&words[3..])));
@@ -538,9 +531,11 @@ pub(super) fn does_as_a_plan_first(lower: &str) -> bool {
     // "We're doing it Saturday 14 June": the day it is done.)
     // "We're renting a 4x4 from Adobe", "We're starting on Sunday, September 14": a thing
     // got, a day set; not "we're building a marketplace" (the work itself).
-    let gets = matches!(
-        *verb,
-        "renting" | "buying" | "booking" | "hiring" | "ordering" | "leasing" | "adopting"
+    let gets = one_of(
+        verb,
+        &[
+            "renting", "buying", "booking", "hiring", "ordering", "leasing", "adopting",
+        ],
     ) && *next == "a";
     let sets_a_day = sets_a_day(who, verb, next, &words);
     if sets_a_day && !verb.ends_with("ing") {
@@ -548,27 +543,17 @@ pub(super) fn does_as_a_plan_first(lower: &str) -> bool {
     }
     if doing_now
         && !how
-        && (done_a_thing
-            || gets
-            || sets_a_day
-            || !matches!(*next, "to" | "a" | "for" | "about" | "on"))
+        && (done_a_thing || gets || sets_a_day || !one_of(next, &["to", "a", "for", "about", "on"]))
     {
         return !is_habit(lower);
     }
-    matches!(*who, "we" | "i")
+    one_of(who, &["we", "i"])
         && (DOING.contains(verb) || (*who == "we" && *verb == "use"))
         // Not "we keep getting errors"; "we keep everything in one sheet" is a plan.
         && (!next.ends_with("ing") || next.ends_with("thing"))
-        && !matches!(
-            *next,
-            "to" | "it" | "that" | "this" | "them" | "care" | "turns" | "a"
-        )
+        && !one_of(next, &["to", "it", "that", "this", "them", "care", "turns", "a"])
         // "We do maybe 2M movements a day": a volume guessed, not a plan.
-        && !matches!(
-            *next,
-            "maybe" | "about" | "around" | "roughly" | "approximately" | "probably" | "like"
-                | "nearly" | "almost"
-        )
+        && !one_of(next, &["maybe", "about", "around", "roughly", "approximately", "probably", "like", "nearly", "almost"])
         && !is_habit(lower)
 }
 
@@ -576,35 +561,30 @@ pub(super) fn does_as_a_plan_first(lower: &str) -> bool {
 /// sending on Sunday mornings", "We train Tuesday and Thursday, 18:00 to 19:30", "we start
 /// on Monday 22 September", "We start in Ulm"? What recurs or begins, on a day or where.
 fn sets_a_day(who: &str, verb: &str, next: &str, words: &[&str]) -> bool {
-    let going = matches!(
+    let going = one_of(
         verb,
-        "starting"
-            | "leaving"
-            | "flying"
-            | "launching"
-            | "departing"
-            | "arriving"
-            | "sending"
-            | "publishing"
-            | "meeting"
-            | "training"
-            | "opening"
+        &[
+            "starting",
+            "leaving",
+            "flying",
+            "launching",
+            "departing",
+            "arriving",
+            "sending",
+            "publishing",
+            "meeting",
+            "training",
+            "opening",
+        ],
     ) && next == "on";
     // "We open the 15 of April", "we go in the first two weeks of September", "we run
     // Sunday": a day or a month named.
-    let set = matches!(who, "we" | "i")
-        && matches!(
+    let set = one_of(who, &["we", "i"])
+        && one_of(
             verb,
-            "train"
-                | "start"
-                | "meet"
-                | "open"
-                | "fly"
-                | "leave"
-                | "send"
-                | "go"
-                | "run"
-                | "launch"
+            &[
+                "train", "start", "meet", "open", "fly", "leave", "send", "go", "run", "launch",
+            ],
         )
         && (names_a_day(words)
             || (words
@@ -612,12 +592,12 @@ fn sets_a_day(who: &str, verb: &str, next: &str, words: &[&str]) -> bool {
                 .any(|w| MONTHS[..12].contains(w) && *w != "may")
                 && !words
                     .iter()
-                    .any(|w| matches!(*w, "every" | "each" | "usually" | "always"))));
+                    .any(|w| one_of(w, &["every", "each", "usually", "always"]))));
     // "We start in Ulm instead", "We begin in Donaueschingen, at the source": where it
     // begins or ends.
     let from = who == "we"
-        && matches!(verb, "start" | "begin" | "finish" | "end")
-        && matches!(next, "in" | "at" | "from");
+        && one_of(verb, &["start", "begin", "finish", "end"])
+        && one_of(next, &["in", "at", "from"]);
     going || set || from
 }
 
@@ -640,12 +620,12 @@ fn returns_in(clause: &str) -> bool {
             next,
             ..,
         ] => {
-            !matches!(
-                *next,
-                "work" | "you" | "it" | "this" | "that" | "normal" | "square"
+            !one_of(
+                next,
+                &["work", "you", "it", "this", "that", "normal", "square"],
             ) && !words
                 .iter()
-                .any(|w| matches!(*w, "question" | "topic" | "point"))
+                .any(|w| one_of(w, &["question", "topic", "point"]))
         }
         _ => false,
     };
@@ -894,27 +874,19 @@ pub(super) fn someone_chose(lower: &str) -> bool {
     };
     (1..4.min(words.len())).any(|at| {
         let subject = &words[..at];
-        let said_by = !matches!(
+        let said_by = !one_of(
             subject[0],
-            "i" | "we"
-                | "you"
-                | "if"
-                | "when"
-                | "whether"
-                | "what"
-                | "which"
-                | "who"
-                | "should"
-                | "did"
-                | "has"
-                | "have"
+            &[
+                "i", "we", "you", "if", "when", "whether", "what", "which", "who", "should", "did",
+                "has", "have",
+            ],
         ) && (words[at] != "chosen"
             || matches!(subject.last(), Some(&("has" | "have"))));
         said_by
             && chose(at).is_some_and(|object| {
                 words
                     .get(object)
-                    .is_some_and(|w| !matches!(*w, "up" | "to" | "out" | "it" | "me" | "us" | "on"))
+                    .is_some_and(|w| !one_of(w, &["up", "to", "out", "it", "me", "us", "on"]))
             })
     })
 }
@@ -941,12 +913,12 @@ pub(super) fn reports_a_proposal(lower: &str) -> bool {
     let words: Vec<&str> = first_words(lower).into_iter().map(word).take(7).collect();
     let own = words
         .first()
-        .is_some_and(|w| matches!(*w, "i" | "we" | "i'd" | "we'd" | "i've" | "we've"));
+        .is_some_and(|w| one_of(w, &["i", "we", "i'd", "we'd", "i've", "we've"]));
     // Nor "the start date they proposed is March 3": the proposal named, then settled.
     !own && (1..words.len()).any(|at| {
-        !matches!(
+        !one_of(
             words[at - 1],
-            "as" | "was" | "were" | "been" | "be" | "is" | "you" | "the"
+            &["as", "was", "were", "been", "be", "is", "you", "the"],
         ) && !words
             .get(at + 1)
             .is_some_and(|w| SUBJECT_VERBS.contains(w) || *w == "is")
@@ -1184,9 +1156,17 @@ pub(super) fn accepts_a_way(lower: &str) -> bool {
     words.len() >= 3
         && words[0].len() > 4
         && words[0].ends_with("ing")
-        && !matches!(
+        && !one_of(
             words[0],
-            "thing" | "nothing" | "something" | "everything" | "anything" | "morning" | "evening"
+            &[
+                "thing",
+                "nothing",
+                "something",
+                "everything",
+                "anything",
+                "morning",
+                "evening",
+            ],
         )
         && !lower.trim_end().ends_with('?')
 }
@@ -1261,11 +1241,11 @@ pub(super) fn settles_in_short(lower: &str) -> bool {
         let after = bare_words(rest);
         let first = bare_words(named).first().copied().unwrap_or("");
         !named.trim().is_empty()
-            && !matches!(
+            && !one_of(
                 first,
-                "which" | "what" | "who" | "nobody" | "no" | "none" | "neither"
+                &["which", "what", "who", "nobody", "no", "none", "neither"],
             )
-            && (mark.ends_with("one") || !matches!(first, "that" | "this" | "it"))
+            && (mark.ends_with("one") || !one_of(first, &["that", "this", "it"]))
             && (rest.starts_with([',', ';'])
                 || matches!(
                     after.first(),
@@ -1284,7 +1264,7 @@ pub(super) fn settles_in_short(lower: &str) -> bool {
     let made_main =
         matches!(words.first(), Some(&"make"))
             && words.windows(2).skip(1).take(4).any(|w| {
-                w[0] == "the" && matches!(w[1], "main" | "default" | "primary" | "official")
+                w[0] == "the" && one_of(w[1], &["main", "default", "primary", "official"])
             });
     decided
         || locked
@@ -1315,7 +1295,7 @@ pub(super) fn labelled_final(lower: &str) -> bool {
                     rest.len() <= 2
                         && rest
                             .iter()
-                            .all(|w| matches!(*w, "final" | "answer" | "decision" | "now"))
+                            .all(|w| one_of(w, &["final", "answer", "decision", "now"]))
                 }
                 ["that's" | "thats", "final"] => true,
                 _ => false,
@@ -1357,7 +1337,7 @@ fn sets_in_short(lower: &str) -> bool {
     // "Start date is 24 August", "budget is $1,500": a value of the work, set.
     let valued = words.len() <= 7
         && words.windows(3).any(|w| {
-            matches!(w[0], "date" | "budget" | "deadline" | "price")
+            one_of(w[0], &["date", "budget", "deadline", "price"])
                 && w[1] == "is"
                 && w[2].starts_with(|c: char| c.is_ascii_digit() || "$£€".contains(c))
         });
@@ -1381,7 +1361,7 @@ fn sets_in_short(lower: &str) -> bool {
             .iter()
             .skip(1)
             .take(5)
-            .position(|w| matches!(*w, "at" | "to"))
+            .position(|w| one_of(w, &["at", "to"]))
             .is_some_and(|at| {
                 words
                     .get(at + 2)
@@ -1441,14 +1421,14 @@ pub(super) fn reports_advice(lower: &str) -> bool {
     let advised = words.iter().enumerate().any(|(at, w)| {
         // "I now think we should …": the speaker's own view, past the words between.
         let speaker = words[..at].iter().rev().find(|w| {
-            !matches!(**w, "now" | "still" | "also" | "really" | "actually" | "do") && !is_adverb(w)
+            !one_of(w, &["now", "still", "also", "really", "actually", "do"]) && !is_adverb(w)
         });
         REPORTING.contains(w)
             && at > 0
-            && !speaker.is_some_and(|s| matches!(*s, "i" | "we" | "you" | "i'd" | "we'd" | "don't"))
+            && !speaker.is_some_and(|s| one_of(s, &["i", "we", "you", "i'd", "we'd", "don't"]))
             && words[at + 1..].windows(2).take(9).any(|pair| {
-                matches!(pair[0], "i" | "we" | "you" | "she" | "he" | "they")
-                    && matches!(pair[1], "should" | "shouldn't" | "ought")
+                one_of(pair[0], &["i", "we", "you", "she", "he", "they"])
+                    && one_of(pair[1], &["should", "shouldn't", "ought"])
             })
     });
     advised
@@ -1472,27 +1452,27 @@ pub(super) fn confirmed(question: &str) -> Option<&str> {
     // joined by "and" asks beside the statement ("switch prep day to Wednesday evening,
     // and I guess I'll freeze the Monday portions?").
     let joined = tag.first() == Some(&"and");
-    let offers = tag.iter().any(|w| matches!(*w, "or" | "vs" | "versus"))
+    let offers = tag.iter().any(|w| one_of(w, &["or", "vs", "versus"]))
         || tag
             .first()
-            .is_some_and(|w| matches!(*w, "but" | "if" | "unless" | "though"));
+            .is_some_and(|w| one_of(w, &["but", "if", "unless", "though"]));
     // "If we went with leasing instead, how would that look?": a thought, not a choice.
     let supposes = crate::case::lowercase(head)
         .split_whitespace()
         .map(word)
         .find(|w| !LEADS.contains(w))
-        .is_some_and(|w| matches!(w, "if" | "what" | "whether" | "suppose" | "say"));
+        .is_some_and(|w| one_of(w, &["if", "what", "whether", "suppose", "say"]));
     // "bump bulgogi to $13, it's still under 15 so we're good right?": a longer tag that
     // ends asking for a yes.
     let asks_a_yes = tag
         .last()
-        .is_some_and(|w| matches!(word(w), "right" | "yeah" | "ok" | "okay" | "correct"));
+        .is_some_and(|w| one_of(word(w), &["right", "yeah", "ok", "okay", "correct"]));
     let short = tag.len() <= 6 || ((joined || asks_a_yes) && tag.len() <= 14);
     // "signed shirt, worth about £150?": a figure guessed, asked after, not confirmed.
     let guesses = tag.windows(2).any(|pair| {
-        matches!(
+        one_of(
             pair[0],
-            "about" | "around" | "roughly" | "maybe" | "approximately"
+            &["about", "around", "roughly", "maybe", "approximately"],
         ) && pair[1]
             .trim_start_matches(['$', '£', '€', '~'])
             .starts_with(|c: char| c.is_ascii_digit())
@@ -1642,12 +1622,14 @@ pub(super) fn leans_to(lower: &str) -> bool {
     let rest: Vec<&str> = rest.split(' ').collect();
     let next = rest[0];
     let counted = next.starts_with(|c: char| c.is_ascii_digit())
-        || matches!(next, "two" | "three" | "four" | "five" | "six");
-    let plans = matches!(next, "we" | "we'll" | "i'll" | "let's" | "lets");
+        || one_of(next, &["two", "three", "four", "five", "six"]);
+    let plans = one_of(next, &["we", "we'll", "i'll", "let's", "lets"]);
     let orders = rest.len() >= 3
-        && !matches!(
+        && !one_of(
             next,
-            "about" | "of" | "that" | "it" | "maybe" | "if" | "whether" | "the" | "this" | "so"
+            &[
+                "about", "of", "that", "it", "maybe", "if", "whether", "the", "this", "so",
+            ],
         )
         && is_imperative(&rest.join(" "));
     counted || plans || orders
@@ -1726,44 +1708,53 @@ pub(super) fn acts_bare(lower: &str) -> bool {
     // "switching food to Hartley's barbecue", "revising goal to sub-3:05", "hiring
     // Bluebird Movers to do the whole thing": what it changes to, or whom it engages,
     // whatever comes between; not "raising kids to be kind".
-    let changes = matches!(
-        *verb,
-        "switching"
-            | "swapping"
-            | "moving"
-            | "changing"
-            | "bumping"
-            | "raising"
-            | "lowering"
-            | "revising"
-            | "extending"
-            | "switched"
-            | "swapped"
+    let changes = one_of(
+        verb,
+        &[
+            "switching",
+            "swapping",
+            "moving",
+            "changing",
+            "bumping",
+            "raising",
+            "lowering",
+            "revising",
+            "extending",
+            "switched",
+            "swapped",
+        ],
     ) && words.windows(2).any(|w| w[0] == "to" && w[1] != "be");
     // "using mann-whitney for the between-ward comparisons": the means, set for a part.
-    let means = *verb == "using" && !matches!(*next, "it" | "my" | "the") && words.contains(&"for");
+    let means = *verb == "using" && !one_of(next, &["it", "my", "the"]) && words.contains(&"for");
     // "booked him for next thursday at 10": engaged, for someone.
-    let engages = (matches!(*verb, "hiring" | "booking" | "renting" | "ordering")
-        && !matches!(*next, "to" | "it" | "is" | "was" | "costs"))
-        || (DONE.contains(verb) && matches!(*next, "him" | "her" | "them" | "us" | "me"));
+    let engages = (one_of(verb, &["hiring", "booking", "renting", "ordering"])
+        && !one_of(next, &["to", "it", "is", "was", "costs"]))
+        || (DONE.contains(verb) && one_of(next, &["him", "her", "them", "us", "me"]));
     // "switching to …", "bumping it to …"; not "returning to the agreement", "getting to
     // it".
     let to = *next != "to"
-        || matches!(
-            *verb,
-            "switching" | "changing" | "bumping" | "upgrading" | "downgrading" | "sticking"
+        || one_of(
+            verb,
+            &[
+                "switching",
+                "changing",
+                "bumping",
+                "upgrading",
+                "downgrading",
+                "sticking",
+            ],
         );
     // "dropping vegas, its just phoenix and tucson": what is dropped, named bare.
     // "cancelled peloton, just using the free youtube program": dropped, said as news.
-    let drops = (matches!(*verb, "dropping" | "scrapping" | "ditching" | "cutting")
-        || CHANGED.contains(verb) && !matches!(*verb, "switched" | "swapped"))
-        && !matches!(*next, "to" | "by" | "in" | "into" | "it" | "off");
+    let drops = (one_of(verb, &["dropping", "scrapping", "ditching", "cutting"])
+        || CHANGED.contains(verb) && !one_of(verb, &["switched", "swapped"]))
+        && !one_of(next, &["to", "by", "in", "into", "it", "off"]);
     // "ordered brass pulls from amazon": a deal names what it got.
     let deal = DONE.contains(verb)
         && next.chars().all(char::is_alphabetic)
-        && !matches!(
-            *next,
-            "it" | "that" | "this" | "them" | "to" | "in" | "out" | "on"
+        && !one_of(
+            next,
+            &["it", "that", "this", "them", "to", "in", "out", "on"],
         );
     let on = (ON.contains(next) || next.starts_with(|c: char| c.is_ascii_digit()) || drops || deal)
         && to;
@@ -1771,7 +1762,7 @@ pub(super) fn acts_bare(lower: &str) -> bool {
         || changes
         || engages
         || means;
-    let orders = ORDER.contains(verb) && matches!(*next, "with" | "on");
+    let orders = ORDER.contains(verb) && one_of(next, &["with", "on"]);
     // Not "signed up to coach my son's team": the work itself.
     let takes_on = words.windows(3).any(|w| w == ["signed", "up", "to"]);
     (acts || orders) && !takes_on && !lower.trim_end().ends_with('?')
@@ -1877,7 +1868,7 @@ pub(super) fn names_a_pick(text: &str) -> bool {
     let end = if at(0) == "option" && label(1) {
         Some(1)
     } else if PICKS.contains(&at(0)) {
-        let from = usize::from(matches!(at(1), "for" | "with"));
+        let from = usize::from(one_of(at(1), &["for", "with"]));
         if at(1 + from) == "option" && label(2 + from) {
             Some(2 + from)
         } else if tokens.get(1 + from).is_some_and(|t| word(t).len() == 1) && label(1 + from) {
@@ -1971,9 +1962,9 @@ pub(super) fn cast(sentence: &str) -> Option<(String, String)> {
     // "… is our Puck!"); "Bob is our neighbour." says who he is.
     let settled = sentence.trim_end().ends_with('!')
         || sentence.split_whitespace().next().is_some_and(|first| {
-            matches!(
+            one_of(
                 crate::case::lowercase(word(first)).as_str(),
-                "so" | "ok" | "okay" | "right" | "fine"
+                &["so", "ok", "okay", "right", "fine"],
             )
         });
     let (who, part) = if let Some(at) = tokens.windows(2).position(|w| w == ["is", "our"])
@@ -2069,10 +2060,7 @@ pub(super) fn takes_for_a_thing(lower: &str) -> bool {
         .map(|(_, thing)| bare_words(thing));
     thing.is_some_and(|thing| (1..=4).contains(&thing.len()))
         && !taken.is_empty()
-        && !matches!(
-            taken[0],
-            "turns" | "care" | "it" | "a" | "some" | "ibuprofen"
-        )
+        && !one_of(taken[0], &["turns", "care", "it", "a", "some", "ibuprofen"])
         && taken.len() <= 8
 }
 
@@ -2113,12 +2101,20 @@ pub(super) fn announces_a_choice(sentence: &str) -> bool {
         return false;
     }
     // "So: a three-year project …": a conclusion, named; not "So: we need to talk".
-    let concludes = matches!(label.trim(), "so" | "ok so" | "okay so" | "right so")
-        && (matches!(said[0], "a" | "an" | "the") || is_number(said[0]));
+    let concludes = one_of(label.trim(), &["so", "ok so", "okay so", "right so"])
+        && (one_of(said[0], &["a", "an", "the"]) || is_number(said[0]));
     // "Fine: 40 percent pre-bookable …", "Decision: the east hall": what follows, accepted.
-    let accepted = matches!(
+    let accepted = one_of(
         label.trim(),
-        "fine" | "ok fine" | "okay fine" | "agreed" | "decided" | "decision" | "settled"
+        &[
+            "fine",
+            "ok fine",
+            "okay fine",
+            "agreed",
+            "decided",
+            "decision",
+            "settled",
+        ],
     );
     // "we agreed on the call: no alcohol at any official event": a rule, agreed.
     (concludes || accepted || says_any(&label, SETTLED)) && kind_of(&rest) != Some(Kind::Rule)
@@ -2147,7 +2143,7 @@ pub(super) fn ends_instead(lower: &str) -> bool {
 /// speaker")? `words`: the sentence's first words, bare.
 fn does_for_sure(words: &[&str]) -> bool {
     words.windows(3).any(|w| {
-        matches!(w[0], "i'm" | "im" | "we're")
+        one_of(w[0], &["i'm", "im", "we're"])
             && w[1] == "definitely"
             && w[2].len() > 5
             && w[2].ends_with("ing")
@@ -2230,9 +2226,9 @@ pub(super) fn commits(lower: &str) -> bool {
         // "I'll just use a spreadsheet", "we'll definitely book the barn".
         let verb = verb
             + usize::from(words.get(verb).is_some_and(|w| {
-                matches!(
-                    *w,
-                    "just" | "also" | "definitely" | "then" | "now" | "actually"
+                one_of(
+                    w,
+                    &["just", "also", "definitely", "then", "now", "actually"],
                 )
             }));
         let next = words.get(verb + 1).copied().unwrap_or("");
@@ -2269,9 +2265,9 @@ pub(super) fn commits(lower: &str) -> bool {
 /// days")? A verb of doing, then how often.
 fn done_on_a_schedule(words: &[&str], verb: usize) -> bool {
     let scheduled = words.iter().skip(verb + 1).any(|w| {
-        matches!(
-            *w,
-            "every" | "daily" | "weekly" | "nightly" | "hourly" | "monthly"
+        one_of(
+            w,
+            &["every", "daily", "weekly", "nightly", "hourly", "monthly"],
         )
     });
     scheduled
@@ -2421,7 +2417,7 @@ pub(super) fn gathers_at(lower: &str, text: &str) -> bool {
     let named_place = || {
         past_openers(text)
             .windows(2)
-            .any(|w| matches!(w[0], "in" | "at") && w[1].starts_with(|c: char| c.is_uppercase()))
+            .any(|w| one_of(w[0], &["in", "at"]) && w[1].starts_with(|c: char| c.is_uppercase()))
     };
     matches!(
         order.first(),
@@ -2458,11 +2454,11 @@ pub(super) fn decided_in_passive(lower: &str) -> bool {
     !lower.trim_end().ends_with('?')
         && clauses(lower).any(|clause| {
             bare_words(clause).windows(4).any(|w| {
-                matches!(w[0], "has" | "have")
+                one_of(w[0], &["has", "have"])
                     && w[1] == "been"
                     && DECIDED.contains(&w[2])
                     // "has been set at 6:30", not "I have been set back".
-                    && (w[2] != "set" || matches!(w[3], "at" | "for" | "to" | "on" | "as"))
+                    && (w[2] != "set" || one_of(w[3], &["at", "for", "to", "on", "as"]))
             })
         })
 }
@@ -2474,13 +2470,13 @@ pub(super) fn decided_in_passive(lower: &str) -> bool {
 pub(super) fn scales(lower: &str) -> Option<Vec<&str>> {
     const POINTING: &[&str] = &["it", "that", "this", "them", "those"];
     let words = bare_words(lower);
-    let on_a_thing = |w: &str| POINTING.contains(&w) || matches!(w, "the" | "our" | "my");
+    let on_a_thing = |w: &str| POINTING.contains(&w) || one_of(w, &["the", "our", "my"]);
     let at = words
         .windows(2)
-        .position(|pair| matches!(pair[0], "halve" | "double" | "triple") && on_a_thing(pair[1]))
+        .position(|pair| one_of(pair[0], &["halve", "double", "triple"]) && on_a_thing(pair[1]))
         .or_else(|| {
             words.windows(4).position(|w| {
-                w[0] == "cut" && on_a_thing(w[1]) && matches!(w[2], "in" | "by") && w[3] == "half"
+                w[0] == "cut" && on_a_thing(w[1]) && one_of(w[2], &["in", "by"]) && w[3] == "half"
             })
         })?;
     let named = if POINTING.contains(&words[at + 1]) {
@@ -2501,7 +2497,7 @@ pub(super) fn shifts_by_a_span(words: &[&str]) -> bool {
     (changes(word(verb)) || *verb == "bring")
         && rest
             .iter()
-            .any(|w| matches!(word(w), "back" | "forward" | "later" | "earlier"))
+            .any(|w| one_of(word(w), &["back", "forward", "later", "earlier"]))
         && rest.windows(2).any(|pair| {
             (pair[0] == "a" || is_number(pair[0])) && span_of_time(word(pair[1])).is_some()
         })
@@ -2542,13 +2538,15 @@ pub(super) fn schedules(sentence: &str) -> bool {
                 .is_some_and(|day| names_a_day(&[day]) || SHORT_DAYS.contains(day))
     };
     let dated = sets_a_date_or_time(head)
-        || (names_a_day(&said) && !said.iter().any(|w| matches!(*w, "tomorrow" | "tonight")))
+        || (names_a_day(&said) && !said.iter().any(|w| one_of(w, &["tomorrow", "tonight"])))
         || day_after();
     // "if it goes sideways at 04:30 what's the fastest path back": asked, unmarked.
     let asks = bare_words(&lower).iter().any(|w| {
-        matches!(
-            *w,
-            "what" | "what's" | "whats" | "how" | "why" | "which" | "who" | "where"
+        one_of(
+            w,
+            &[
+                "what", "what's", "whats", "how", "why", "which", "who", "where",
+            ],
         )
     });
     // "Loading is half past six Tuesday morning.", "Handover is at 7:30", "Performances
@@ -2560,9 +2558,11 @@ pub(super) fn schedules(sentence: &str) -> bool {
             let thing = bare_words(past_opener(thing));
             let set = bare_words(set);
             let when = set.first().is_some_and(|w| {
-                matches!(
-                    *w,
-                    "at" | "on" | "from" | "due" | "the" | "this" | "next" | "half" | "quarter"
+                one_of(
+                    w,
+                    &[
+                        "at", "on", "from", "due", "the", "this", "next", "half", "quarter",
+                    ],
                 ) || is_number(w)
                     || MONTHS.contains(w)
                     || names_a_day(&set[..1])
@@ -2572,14 +2572,14 @@ pub(super) fn schedules(sentence: &str) -> bool {
                 && !names_a_day(&thing)
                 && !thing
                     .iter()
-                    .any(|w| matches!(*w, "today" | "tomorrow" | "tonight")))
+                    .any(|w| one_of(w, &["today", "tomorrow", "tonight"])))
             .then_some(thing.len())
         });
     // "… are the first weekend of May": a month said after "of" or "in" dates a thing set.
     let in_a_month = copula.is_some()
         && said
             .windows(2)
-            .any(|pair| matches!(pair[0], "of" | "in") && MONTHS.contains(&pair[1]));
+            .any(|pair| one_of(pair[0], &["of", "in"]) && MONTHS.contains(&pair[1]));
     (dated || in_a_month)
         && !asks
         && !lower.ends_with('?')
@@ -2589,7 +2589,7 @@ pub(super) fn schedules(sentence: &str) -> bool {
             .is_some_and(|w| !NOT_PLANS.contains(w) && !is_number(w))
         && !said.iter().enumerate().any(|(at, w)| {
             (w.ends_with("ed") || STATES.contains(w))
-                && (Some(at) != copula || !matches!(*w, "is" | "are"))
+                && (Some(at) != copula || !one_of(w, &["is", "are"]))
         })
 }
 
@@ -2749,7 +2749,7 @@ fn assigns(words: &[&str]) -> bool {
     let given_a_role = matches!(words.first(), Some(&("hold" | "designate" | "treat")))
         && words
             .windows(2)
-            .any(|w| w[0] == "as" && matches!(w[1], "the" | "our"));
+            .any(|w| w[0] == "as" && one_of(w[1], &["the", "our"]));
     hands_over || given_a_role
 }
 
@@ -2820,19 +2820,12 @@ pub(super) fn orders_a_pick(lower: &str) -> bool {
         || match words.as_slice() {
             // "ok use email plus postcode": the means, set; not "use it wisely", "use your
             // judgement", "used to".
-            ["use", next, ..] => !matches!(word(next), "it" | "to" | "your" | "this" | "that"),
+            ["use", next, ..] => !one_of(word(next), &["it", "to", "your", "this", "that"]),
             // "Call them Nell and Ruth.", "Title it Thirty-Five Miles an Hour.": a name
             // given; not "call him tomorrow".
-            ["call" | "title" | "name", "it" | "them" | "him" | "her", next, ..] => !matches!(
-                word(next),
-                "tomorrow" | "today" | "tonight" | "back" | "later" | "now" | "and" | "to"
-                    | "about" | "first" | "again" | "up" | "out" | "when" | "if" | "at" | "on"
-            ),
+            ["call" | "title" | "name", "it" | "them" | "him" | "her", next, ..] => !one_of(word(next), &["tomorrow", "today", "tonight", "back", "later", "now", "and", "to", "about", "first", "again", "up", "out", "when", "if", "at", "on"]),
             // "Take the villa near Trogir"; not "take the time to …".
-            ["take", "the", next, ..] => !matches!(
-                word(next),
-                "time" | "chance" | "opportunity" | "lead" | "hint" | "risk" | "rest" | "day"
-            ),
+            ["take", "the", next, ..] => !one_of(word(next), &["time", "chance", "opportunity", "lead", "hint", "risk", "rest", "day"]),
             // "make the hake 170 g", "make the session timeout 15 minutes": a value, set.
             ["make", "the" | "our" | "my", rest @ ..] => rest.iter().any(|w| is_number(w)),
             // "Ok, make it 2 Orpingtons and 2 Easter Eggers", "Make it nine episodes", "so
@@ -2842,19 +2835,7 @@ pub(super) fn orders_a_pick(lower: &str) -> bool {
             ["make", "it", next, after, ..] if is_number(after) && !is_number(next) => true,
             ["make", "it", next, ..] => {
                 is_number(next)
-                    || matches!(
-                        word(next),
-                        "the"
-                            | "a"
-                            | "an"
-                            | "monday"
-                            | "tuesday"
-                            | "wednesday"
-                            | "thursday"
-                            | "friday"
-                            | "saturday"
-                            | "sunday"
-                    )
+                    || one_of(word(next), &["the", "a", "an", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
             }
             // "Plan it across 12 spreads", "spread it over 3 days": a count the work is
             // laid over.
@@ -2969,30 +2950,18 @@ pub(super) fn orders_the_work(words: &[&str]) -> bool {
         && next.ends_with('s')
         && !next.ends_with("ss")
         && !SUBJECT_VERBS.contains(&next)
-        && !matches!(
+        && !one_of(
             next,
-            "takes"
-                | "looks"
-                | "does"
-                | "goes"
-                | "needs"
-                | "runs"
-                | "gets"
-                | "this"
-                | "his"
-                | "hers"
-                | "ours"
-                | "yours"
-                | "theirs"
-                | "thus"
-                | "plus"
-                | "always"
+            &[
+                "takes", "looks", "does", "goes", "needs", "runs", "gets", "this", "his", "hers",
+                "ours", "yours", "theirs", "thus", "plus", "always",
+            ],
         );
     let measured = next.starts_with(|c: char| c.is_ascii_digit())
         && next.contains(|c: char| c.is_alphabetic());
     WORK_VERBS.contains(&verb)
         && (WORK_OBJECTS.contains(&next) || things || measured)
-        && !(verb == "generate" && matches!(next, "a" | "an" | "the"))
+        && !(verb == "generate" && one_of(next, &["a", "an", "the"]))
 }
 
 /// Does it tell what was chosen before, or by someone else ("Last time we tried something
@@ -3045,13 +3014,13 @@ pub(super) fn proposes(lower: &str) -> bool {
     let verb_after = |at: usize| words.get(at).map(|w| bare(w));
     let at = words
         .iter()
-        .position(|w| matches!(bare(w).as_str(), "let's" | "lets" | "we'll"))
+        .position(|w| one_of(bare(w).as_str(), &["let's", "lets", "we'll"]))
         .map(|at| at + 1)
         .or_else(|| {
             words
                 .windows(2)
                 .position(|w| {
-                    bare(w[0]) == "we" && matches!(bare(w[1]).as_str(), "will" | "should" | "shall")
+                    bare(w[0]) == "we" && one_of(bare(w[1]).as_str(), &["will", "should", "shall"])
                 })
                 .map(|at| at + 2)
         });
@@ -3061,9 +3030,11 @@ pub(super) fn proposes(lower: &str) -> bool {
         verb_after(at).as_deref() == Some("have")
             && verb_after(at + 1).is_some_and(|next| {
                 !next.is_empty()
-                    && (!matches!(
+                    && (!one_of(
                         next.as_str(),
-                        "a" | "an" | "some" | "another" | "more" | "one" | "it" | "that" | "this"
+                        &[
+                            "a", "an", "some", "another", "more", "one", "it", "that", "this",
+                        ],
                     ) || (next == "it"
                         && matches!(verb_after(at + 2).as_deref(), Some("at" | "in" | "on"))))
             })
@@ -3122,7 +3093,7 @@ pub(super) fn ends_choosing(lower: &str) -> bool {
         || (picks(first)
             && first.split_whitespace().count() <= 6
             && !first.split_whitespace().any(|w| {
-                matches!(w, "what" | "how" | "where" | "when" | "who" | "which" | "whether" | "if")
+                one_of(w, &["what", "how", "where", "when", "who", "which", "whether", "if"])
             }))
         || lower.contains(" it is for ")
         || lower.contains(" it is, then")
@@ -3148,12 +3119,7 @@ pub(super) fn ends_choosing(lower: &str) -> bool {
 /// then", "and then", "it is what it is then", nor "Right then.", an opener alone.
 pub(super) fn names_then(lower: &str) -> bool {
     let words: Vec<&str> = picked_then(lower).split_whitespace().collect();
-    let opener = |w: &str| {
-        matches!(
-            w,
-            "right" | "ok" | "okay" | "fine" | "alright" | "well" | "so"
-        )
-    };
+    let opener = |w: &str| one_of(w, &["right", "ok", "okay", "fine", "alright", "well", "so"]);
     matches!(words.as_slice(), [.., before, "then"]
         if (words.len() <= 4 || part_then(&words).is_some())
             && !(words.len() == 2 && opener(word(before)))
@@ -3169,9 +3135,11 @@ fn picked_then(lower: &str) -> &str {
         .split([',', ';', '—'])
         .map(str::trim)
         .find(|part| {
-            !matches!(
-                *part,
-                "fine" | "ok" | "okay" | "alright" | "sure" | "right" | "nope" | "nah" | "yeah"
+            !one_of(
+                part,
+                &[
+                    "fine", "ok", "okay", "alright", "sure", "right", "nope", "nah", "yeah",
+                ],
             )
         })
         .unwrap_or("");
@@ -3188,16 +3156,16 @@ fn part_then<'a, 'w>(words: &'a [&'w str]) -> Option<&'a [&'w str]> {
     let is = words
         .iter()
         .take(4)
-        .position(|w| matches!(*w, "is" | "are"))
+        .position(|w| one_of(w, &["is", "are"]))
         .filter(|&at| at > 0)?;
     let thing = word(words[0]);
     let plain = words.len() <= 8
         && words.last() == Some(&"then")
         && !SUBJECTS.contains(&thing)
-        && !matches!(thing, "that" | "this" | "which")
+        && !one_of(thing, &["that", "this", "which"])
         && !words
             .iter()
-            .any(|w| matches!(*w, "if" | "what" | "when" | "how" | "there"));
+            .any(|w| one_of(w, &["if", "what", "when", "how", "there"]));
     plain.then(|| &words[..is])
 }
 
@@ -3284,7 +3252,7 @@ pub(super) fn speaks_for_the_work(lower: &str) -> bool {
     if first == "i"
         && words
             .get(1)
-            .is_some_and(|w| matches!(word(w), "feel" | "felt" | "look" | "sound" | "seem"))
+            .is_some_and(|w| one_of(word(w), &["feel", "felt", "look", "sound", "seem"]))
     {
         return false;
     }

@@ -288,10 +288,7 @@ fn sets_the_replies(clause: &str) -> bool {
     let answers_of_a_form = *verb == "write"
         && matches!(rest, [form, "answers" | "replies" | "messages", ..] if FORMS.contains(form));
     answers_of_a_form
-        || (matches!(
-            *verb,
-            "answer" | "reply" | "respond" | "write" | "talk" | "explain"
-        ) && matches!(rest.first(), Some(&("in" | "with" | "using")))
+        || (one_of(verb, &["answer", "reply", "respond", "write", "talk", "explain"]) && matches!(rest.first(), Some(&("in" | "with" | "using")))
             && rest.iter().skip(1).take(3).any(|w| FORMS.contains(w))
             // "explain in two sentences": one answer's length.
             && !rest.iter().skip(1).take(3).any(|w| is_number(w)))
@@ -320,7 +317,7 @@ fn marks_a_choice(lower: &str) -> bool {
     DECISION_MARKS.iter().any(|mark| {
         contains_phrase(lower, mark)
             && (*mark != "instead of" || !says_any(lower, AGAINST))
-            && (!matches!(*mark, "instead of" | "rather than") || !says_any(lower, HOLDS))
+            && (!one_of(mark, &["instead of", "rather than"]) || !says_any(lower, HOLDS))
             && (!mark.ends_with("rather") || !rather_a_manner(lower))
     })
 }
@@ -373,7 +370,7 @@ fn goes_a_way(text: &str) -> bool {
     let words = bare_words(past_opener(text));
     let going = match words.as_slice() {
         [we, "going", next, ..] | [we, "are", "going", next, ..]
-            if matches!(crate::case::lowercase(we).as_str(), "we're" | "we") =>
+            if one_of(crate::case::lowercase(we).as_str(), &["we're", "we"]) =>
         {
             Some(next)
         }
@@ -391,25 +388,16 @@ fn requires_bare(lower: &str) -> bool {
         let Some((last, thing)) = words.split_last() else {
             return false;
         };
-        matches!(*last, "required" | "mandatory")
+        one_of(last, &["required", "mandatory"])
             && (1..=4).contains(&thing.len())
             && !SUBJECTS.contains(&thing[0])
             && !thing.iter().any(|w| {
-                matches!(
-                    *w,
-                    "is" | "are"
-                        | "was"
-                        | "were"
-                        | "be"
-                        | "been"
-                        | "not"
-                        | "no"
-                        | "nothing"
-                        | "what"
-                        | "anything"
-                        | "if"
-                        | "whatever"
-                        | "whether"
+                one_of(
+                    w,
+                    &[
+                        "is", "are", "was", "were", "be", "been", "not", "no", "nothing", "what",
+                        "anything", "if", "whatever", "whether",
+                    ],
                 )
             })
     })
@@ -506,9 +494,11 @@ fn after_its_topic(lower: &str) -> Option<Kind> {
     // "for now …", "for example …": when, or how it is said, not what it is for.
     let first = topic.split_whitespace().next().map(word);
     if first.is_some_and(|w| {
-        matches!(
+        one_of(
             w,
-            "now" | "example" | "instance" | "once" | "what" | "sure" | "real" | "me" | "us"
+            &[
+                "now", "example", "instance", "once", "what", "sure", "real", "me", "us",
+            ],
         )
     }) {
         return None;
@@ -636,12 +626,14 @@ fn asks_to_change(lower: &str) -> bool {
 fn formats_a_class(lower: &str) -> bool {
     let words: Vec<&str> = lower.split_whitespace().map(word).collect();
     words.windows(3).any(|w| {
-        matches!(w[0], "all" | "every" | "each")
-            && !matches!(
+        one_of(w[0], &["all", "every", "each"])
+            && !one_of(
                 w[1],
-                "the" | "of" | "my" | "your" | "our" | "these" | "those" | "this" | "that"
+                &[
+                    "the", "of", "my", "your", "our", "these", "those", "this", "that",
+                ],
             )
-            && matches!(w[2], "in" | "as")
+            && one_of(w[2], &["in", "as"])
     })
 }
 
@@ -1049,12 +1041,14 @@ fn turns(sentence: &str) -> bool {
 fn says_no_again(sentence: &str) -> bool {
     let lower = crate::case::lowercase(sentence.trim());
     let words = bare_words(&lower);
-    words.iter().any(|w| matches!(*w, "no" | "nope" | "nah"))
-        && words.iter().any(|w| matches!(*w, "actually" | "wait"))
+    words.iter().any(|w| one_of(w, &["no", "nope", "nah"]))
+        && words.iter().any(|w| one_of(w, &["actually", "wait"]))
         && words.iter().all(|w| {
-            matches!(
-                *w,
-                "no" | "nope" | "nah" | "actually" | "wait" | "hmm" | "hm" | "oh" | "um" | "ok"
+            one_of(
+                w,
+                &[
+                    "no", "nope", "nah", "actually", "wait", "hmm", "hm", "oh", "um", "ok",
+                ],
             )
         })
 }
@@ -1112,7 +1106,7 @@ pub(super) fn announces_a_change(lower: &str) -> bool {
                 ..,
             ] => words.len() <= 6,
             ["the" | "our", thing @ .., "changed"] => {
-                let named = thing.iter().filter(|w| !matches!(**w, "has" | "have"));
+                let named = thing.iter().filter(|w| !one_of(w, &["has", "have"]));
                 (1..=3).contains(&named.count())
             }
             _ => false,
@@ -1138,22 +1132,12 @@ fn after_label(sentence: &str) -> Option<&str> {
     let topic = (1..=5).contains(&label.split_whitespace().count())
         && !label.contains(',')
         && !label.split_whitespace().any(|w| {
-            matches!(
+            one_of(
                 crate::case::lowercase(word(w)).as_str(),
-                "i" | "we"
-                    | "you"
-                    | "he"
-                    | "she"
-                    | "they"
-                    | "it"
-                    | "would"
-                    | "should"
-                    | "does"
-                    | "do"
-                    | "is"
-                    | "are"
-                    | "can"
-                    | "could"
+                &[
+                    "i", "we", "you", "he", "she", "they", "it", "would", "should", "does", "do",
+                    "is", "are", "can", "could",
+                ],
             )
         });
     (topic && !sentence.trim_end().ends_with('?') && rest.split_whitespace().count() >= 3)
@@ -1264,7 +1248,7 @@ fn leans_back(sentence: &str) -> bool {
     let words = bare_words(&lower);
     let ends_pointing = match words.as_slice() {
         [.., "this" | "that", "one"] => true,
-        [.., last] => matches!(*last, "this" | "that" | "it" | "these" | "those" | "them"),
+        [.., last] => one_of(last, &["this", "that", "it", "these", "those", "them"]),
         [] => false,
     };
     says_any(
@@ -1488,7 +1472,7 @@ fn so_at(speech: &str) -> Option<usize> {
         let before = speech[..at].rsplit(' ').next().unwrap_or_default();
         let after = speech[at + 4..].split(' ').next().unwrap_or_default();
         !HOW.contains(&crate::case::lowercase(before).as_str())
-            && !matches!(after, "much" | "many" | "far" | "long")
+            && !one_of(after, &["much", "many", "far", "long"])
     })
 }
 

@@ -256,7 +256,7 @@ fn dropped_label(said: &str) -> Option<String> {
         // "scrap B", "scrap b, go with (a)": not "scrap a …", "drop I …".
         let letter = w[1].len() == 1
             && w[1].chars().all(|c| c.is_ascii_alphabetic())
-            && !matches!(w[1], "I" | "A" | "i" | "a");
+            && !one_of(w[1], &["I", "A", "i", "a"]);
         if letter {
             return Some(w[1].to_ascii_uppercase());
         }
@@ -375,9 +375,9 @@ pub(super) fn revokes(sentence: &str) -> bool {
                 .split_whitespace()
                 .next_back()
                 .is_some_and(|verb| {
-                    matches!(
+                    one_of(
                         verb,
-                        "forget" | "ignore" | "disregard" | "scratch" | "nevermind"
+                        &["forget", "ignore", "disregard", "scratch", "nevermind"],
                     )
                 })
         })
@@ -638,8 +638,8 @@ pub(super) fn picked_label(text: &str) -> Option<String> {
         let apart = raw[at + 1] != label || at + 2 == raw.len();
         let letter = label.len() == 1
             && label.chars().all(|c| c.is_ascii_uppercase())
-            && (!matches!(label, "I" | "A") || (label == "A" && apart));
-        let after_option = matches!(before.as_str(), "option" | "options")
+            && (!one_of(label, &["I", "A"]) || (label == "A" && apart));
+        let after_option = one_of(before.as_str(), &["option", "options"])
             && label.len() <= 2
             && label.chars().all(|c| c.is_ascii_alphanumeric());
         (after_option || (letter && PICKS.contains(&before.as_str())))
@@ -914,7 +914,7 @@ pub(super) fn take_back_named(
     // paste the notes into the GitHub release", which set none.
     let sets_a_like_value = |w: &Words| {
         set_to.is_none_or(|new| {
-            let when = |v: &Value| matches!(v.kind.as_str(), "date" | "time");
+            let when = |v: &Value| one_of(v.kind.as_str(), &["date", "time"]);
             !new.iter().any(when)
                 || w.values
                     .iter()
@@ -1625,8 +1625,7 @@ pub(super) fn values_of(text: &str) -> Vec<Value> {
         }
         if !digits.starts_with(|c: char| c.is_ascii_digit()) {
             // "eight weeks", not "one of" nor "a week".
-            if let Some(unit) = unit.filter(|_| is_number(token) && !matches!(*token, "one" | "a"))
-            {
+            if let Some(unit) = unit.filter(|_| is_number(token) && !one_of(token, &["one", "a"])) {
                 out.push(value(unit_of(unit), token));
             }
             continue;
@@ -1649,11 +1648,11 @@ pub(super) fn values_of(text: &str) -> Vec<Value> {
                 },
                 token,
             )
-        } else if matches!(suffix, "am" | "pm") || next.is_some_and(|n| matches!(n, "am" | "pm")) {
+        } else if one_of(suffix, &["am", "pm"]) || next.is_some_and(|n| one_of(n, &["am", "pm"])) {
             value("time", token)
         } else if before.is_some_and(|b| MONTHS.contains(&b))
             || next.is_some_and(|n| MONTHS.contains(&n))
-            || matches!(suffix, "st" | "nd" | "rd" | "th")
+            || one_of(suffix, &["st", "nd", "rd", "th"])
         {
             value("date", token)
         } else if let Some(unit) = suffix
@@ -1685,11 +1684,7 @@ pub(super) fn time_in_words(tokens: &[&str]) -> Option<usize> {
         [w, ..] => w
             .split_once('-')
             .filter(|(h, m)| {
-                hour(h)
-                    && matches!(
-                        *m,
-                        "ten" | "fifteen" | "twenty" | "thirty" | "forty" | "fifty"
-                    )
+                hour(h) && one_of(m, &["ten", "fifteen", "twenty", "thirty", "forty", "fifty"])
             })
             .map(|_| 1),
         [] => None,
@@ -1700,7 +1695,7 @@ pub(super) fn time_in_words(tokens: &[&str]) -> Option<usize> {
 pub(super) fn sets_a_date_or_time(text: &str) -> bool {
     values_of(text)
         .iter()
-        .any(|v| matches!(v.kind.as_str(), "date" | "time"))
+        .any(|v| one_of(v.kind.as_str(), &["date", "time"]))
 }
 
 /// Is `text` a time of day and at most a word more ("01:30 UTC", "9am", "7 pm.")?
@@ -1713,7 +1708,7 @@ pub(super) fn is_a_time(text: &str) -> bool {
 /// The span of time a word counts in ("days" -> "day"), if it is one.
 pub(super) fn span_of_time(word: &str) -> Option<&str> {
     let one = word.strip_suffix('s').unwrap_or(word);
-    matches!(one, "day" | "week" | "month" | "year").then_some(one)
+    one_of(one, &["day", "week", "month", "year"]).then_some(one)
 }
 
 /// What a number counts, one of it: "3 days" and "1 day" count the same thing.
@@ -1929,9 +1924,11 @@ fn sets_again(found: &[Instruction], words: &[Words], said: &str) -> bool {
     };
     let mine = opening(said);
     let frame = mine.len() == 2
-        && !matches!(
+        && !one_of(
             mine[1].as_str(),
-            "is" | "are" | "was" | "were" | "will" | "have" | "has" | "can" | "should"
+            &[
+                "is", "are", "was", "were", "will", "have", "has", "can", "should",
+            ],
         );
     let values = values_of(said);
     frame

@@ -160,9 +160,9 @@ pub(super) fn labels_a_value(lower: &str, spoke_of: &impl Fn(&[&str]) -> bool) -
     };
     let label: Vec<&str> = label.split_whitespace().map(word).collect();
     (1..=3).contains(&label.len())
-        && !matches!(
+        && !one_of(
             label[0],
-            "next" | "update" | "question" | "q" | "edit" | "context"
+            &["next", "update", "question", "q", "edit", "context"],
         )
         && spoke_of(&label)
         && (1..=12).contains(&value.split_whitespace().count())
@@ -265,16 +265,18 @@ pub(super) fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bo
                 .iter()
                 .any(|day| w.starts_with(day) && w.ends_with(['y', 's']))
     });
-    if start == 0 && matches!(words[at], "is" | "are") && !dated {
+    if start == 0 && one_of(words[at], &["is", "are"]) && !dated {
         return false;
     }
     let thing = &words[start..at];
     // "Testing will be conducted …", "The timetable will operate on a two-week cycle".
     let future_be = words[at] != "will"
         || words.get(at + 1).is_some_and(|next| {
-            matches!(
-                *next,
-                "be" | "operate" | "run" | "use" | "remain" | "stay" | "follow" | "start"
+            one_of(
+                next,
+                &[
+                    "be", "operate", "run", "use", "remain", "stay", "follow", "start",
+                ],
             )
         });
     // "The Mazda CX-5 wins" ends on it; "… wins the race" is no pick.
@@ -282,25 +284,13 @@ pub(super) fn names_then_settles(clause: &str, spoke_of: &impl Fn(&[&str]) -> bo
     // A value, not a measure or a judgement ("head height is about 2.4", "the room is
     // really small", "our race director is the worst at it") nor a condition.
     let no_value = |next: &str| {
-        matches!(
+        one_of(
             next,
-            "about"
-                | "around"
-                | "roughly"
-                | "very"
-                | "really"
-                | "too"
-                | "so"
-                | "pretty"
-                | "quite"
-                | "not"
-                | "a"
-                | "an"
-                | "kind"
-                | "getting"
-                | "still"
-                | "already"
-        ) || (matches!(words[at], "is" | "are") && CONDITIONS.contains(&next))
+            &[
+                "about", "around", "roughly", "very", "really", "too", "so", "pretty", "quite",
+                "not", "a", "an", "kind", "getting", "still", "already",
+            ],
+        ) || (one_of(words[at], &["is", "are"]) && CONDITIONS.contains(&next))
             || (next == "the" && matches!(words.get(at + 2), Some(&("worst" | "best"))))
     };
     let has_value = words.get(at + 1).is_some_and(|&next| !no_value(next)) || words[at] == "wins";
@@ -425,25 +415,12 @@ const TOPIC_WORDS: &[&str] = &[
 /// green", "bluetooth died mid dress")? News, not a choice.
 pub(super) fn tells_what_happened(lower: &str) -> bool {
     lower.split_whitespace().map(word).nth(1).is_some_and(|w| {
-        matches!(
+        one_of(
             w,
-            "came"
-                | "went"
-                | "got"
-                | "said"
-                | "ran"
-                | "took"
-                | "made"
-                | "sent"
-                | "fell"
-                | "died"
-                | "broke"
-                | "crashed"
-                | "failed"
-                | "stopped"
-                | "froze"
-                | "quit"
-                | "happened"
+            &[
+                "came", "went", "got", "said", "ran", "took", "made", "sent", "fell", "died",
+                "broke", "crashed", "failed", "stopped", "froze", "quit", "happened",
+            ],
         )
     })
 }
@@ -870,7 +847,7 @@ pub(super) fn picks_only_a_place(sentence: &str) -> bool {
         }
         [label, rest @ ..] => {
             label.len() == 1
-                && !matches!(*label, "i" | "a")
+                && !one_of(label, &["i", "a"])
                 && label.chars().all(|c| c.is_ascii_alphanumeric())
                 && matches!(rest, ["it", "is"] | ["then"] | ["please"] | ["it's"])
         }

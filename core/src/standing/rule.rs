@@ -153,7 +153,7 @@ pub(super) fn bounds_itself(clause: &str) -> bool {
         .iter()
         .skip(1)
         .take(3)
-        .any(|w| matches!(*w, "is" | "are" | "means" | "stays" | "stay"));
+        .any(|w| one_of(w, &["is", "are", "means", "stays", "stay"]));
     const BOUNDS: &[&str] = &[
         "only",
         "at least",
@@ -228,7 +228,7 @@ pub(super) fn labels_a_rule(lower: &str) -> bool {
         && label.iter().take(3).any(|w| LABELS.contains(w))
         && !label
             .iter()
-            .any(|w| matches!(*w, "was" | "were" | "is" | "broke" | "had"))
+            .any(|w| one_of(w, &["was", "were", "is", "broke", "had"]))
         && rest.split_whitespace().count() >= 3
 }
 
@@ -425,7 +425,7 @@ pub(super) fn never_can(clause: &str) -> bool {
         && (says_any(clause, &["at any point", "at any time", "ever"])
             || words
                 .windows(3)
-                .any(|w| matches!(w[0], "can't" | "cannot") && matches!(w[2], "any" | "anything")));
+                .any(|w| one_of(w[0], &["can't", "cannot"]) && one_of(w[2], &["any", "anything"])));
     any || (says_any(clause, &["can't", "cannot"])
         && clause.trim_end_matches(['.', '!']).ends_with(" at all"))
 }
@@ -482,8 +482,8 @@ pub(super) const WE_MAY_NOT: &[&str] = &[
 pub(super) fn pins(clause: &str) -> bool {
     let words: Vec<&str> = clause.split_whitespace().map(word).collect();
     let pinned = words.windows(2).enumerate().any(|(at, pair)| {
-        matches!(pair[0], "stuck" | "staying" | "stay" | "pinned" | "locked")
-            && matches!(pair[1], "on" | "to" | "at")
+        one_of(pair[0], &["stuck", "staying", "stay", "pinned", "locked"])
+            && one_of(pair[1], &["on", "to", "at"])
             && words[at + 2..]
                 .iter()
                 .take(3)
@@ -539,14 +539,14 @@ pub(super) fn binds(clause: &str) -> bool {
         match *word {
             // "must be" of a thing deduces ("it must be the cache"); of the work it binds.
             "must" => {
-                let deduced = matches!(next, "say" | "admit" | "confess" | "")
+                let deduced = one_of(next, &["say", "admit", "confess", ""])
                     || (next == "have" && after == "been")
-                    || (thing && matches!(next, "be" | "have"));
+                    || (thing && one_of(next, &["be", "have"]));
                 !deduced
             }
             "mustn't" => true,
             "should" => {
-                !thing && matches!(next, "not" | "never" | "always" | "still" | "only" | "be")
+                !thing && one_of(next, &["not", "never", "always", "still", "only", "be"])
             }
             // "the kids' devices need to be on a separate network".
             // Or "every hotel needs a pool", "any change to the config needs a sign-off".
@@ -557,18 +557,14 @@ pub(super) fn binds(clause: &str) -> bool {
                             .iter()
                             .chain(words.iter().take(2))
                             .any(|w| {
-                                matches!(
-                                    *w,
-                                    "every" | "each" | "all" | "any" | "anyone" | "everyone"
-                                        | "anybody" | "everybody" | "whoever"
-                                )
+                                one_of(w, &["every", "each", "all", "any", "anyone", "everyone", "anybody", "everybody", "whoever"])
                             }))
                     // "the office on the 3rd floor needs wired ethernet": a part of the
                     // work, what it must have.
                     || (*word == "needs"
                         && at <= 6
                         && matches!(words.first(), Some(&("the" | "our")))
-                        && !matches!(next, "to" | "a" | "some" | "more" | "help" | "work")
+                        && !one_of(next, &["to", "a", "some", "more", "help", "work"])
                         && !is_personal(clause))
             }
             "shouldn't" => !thing,
@@ -576,8 +572,8 @@ pub(super) fn binds(clause: &str) -> bool {
             // "we shall see", "I shall raise it".
             "shall" | "shan't" => {
                 !thing
-                    && !matches!(subject, "we" | "i")
-                    && matches!(next, "be" | "not" | "never" | "only" | "always" | "remain")
+                    && !one_of(subject, &["we", "i"])
+                    && one_of(next, &["be", "not", "never", "only", "always", "remain"])
             }
             // "Uncle Rob and Aunt Denise can NOT be at the same table".
             // "the beds can't go in the front yard, HOA rules"; not "the app can't
@@ -640,7 +636,7 @@ pub(super) fn denies(clause: &str) -> bool {
     ];
     let words: Vec<&str> = clause.split_whitespace().map(word).collect();
     let cannot_do = words.windows(3).any(|w| {
-        matches!(w[0], "can't" | "cannot")
+        one_of(w[0], &["can't", "cannot"])
             && w[1] == "do"
             && !NOT_A_THING.contains(&w[2])
             && !w[2].is_empty()
@@ -678,27 +674,24 @@ pub(super) fn limits_by_number(clause: &str) -> bool {
     let has_number = words.iter().any(|w| number(w));
     // A number, then its unit, then "max": "3 hours max", "$400 max".
     let max_after = words.iter().enumerate().any(|(at, w)| {
-        matches!(*w, "max" | "maximum" | "tops")
+        one_of(w, &["max", "maximum", "tops"])
             && words[at.saturating_sub(3)..at].iter().any(|w| number(w))
     });
     // "our budget is €4,000", "my whole budget for supplies is $60".
     let budget = contains_phrase(clause, "budget of")
         || words.iter().enumerate().any(|(at, w)| {
-            matches!(*w, "budget" | "budget's")
+            one_of(w, &["budget", "budget's"])
                 && words[at + 1..]
                     .iter()
                     .take(4)
-                    .any(|w| matches!(*w, "is" | "'s"))
+                    .any(|w| one_of(w, &["is", "'s"]))
                 || *w == "budget's"
         });
     let only = matches!(words.as_slice(), ["i" | "we", "only", "get" | "have", ..]);
     // "i only want to work on this on weekends", "we only eat chicken and fish": a limit
     // without a number; not "I only want to know …".
     if let ["i" | "we", "only", verb, next, ..] = words.as_slice()
-        && matches!(
-            *verb,
-            "want" | "eat" | "use" | "buy" | "drink" | "fly" | "shop"
-        )
+        && one_of(verb, &["want", "eat", "use", "buy", "drink", "fly", "shop"])
         && !matches!(*next, "to" if words.get(4).is_some_and(|w| matches!(*w, "know" | "ask" | "see" | "check" | "make" | "say")))
     {
         return true;
@@ -710,14 +703,14 @@ pub(super) fn limits_by_number(clause: &str) -> bool {
     // "we can't drive more than about 3 hours on any single day".
     let at_most = refused
         && words.windows(4).any(|w| {
-            let amount = if matches!(w[2], "about" | "around" | "roughly") {
+            let amount = if one_of(w[2], &["about", "around", "roughly"]) {
                 w[3]
             } else {
                 w[2]
             };
             w[0] == "more"
                 && w[1] == "than"
-                && (number(amount) || matches!(amount, "one" | "two" | "three" | "four" | "five"))
+                && (number(amount) || one_of(amount, &["one", "two", "three", "four", "five"]))
         });
     // "the feature lookup can take at most 10ms p99", "we would prefer to spend no more than
     // $45 per month", "the board has capped the costume budget at $1,500 total".
@@ -739,7 +732,7 @@ pub(super) fn limits_by_number(clause: &str) -> bool {
     // three interviews a week": a count no one may pass.
     let counted = |at: usize| {
         words.get(at).is_some_and(|w| {
-            number(w) || matches!(*w, "one" | "two" | "three" | "four" | "five" | "six")
+            number(w) || one_of(w, &["one", "two", "three", "four", "five", "six"])
         })
     };
     let first = words.iter().position(|w| !LEADS.contains(w)).unwrap_or(0);
@@ -749,7 +742,7 @@ pub(super) fn limits_by_number(clause: &str) -> bool {
         .is_some_and(|at| {
             counted(at + 2)
                 && (words[first] == "nobody"
-                    || (at == first + 1 && matches!(words[first], "not" | "no")))
+                    || (at == first + 1 && one_of(words[first], &["not", "no"])))
         });
     max_after
         || at_most
@@ -769,21 +762,15 @@ fn can_only(words: &[&str]) -> bool {
             && (w[1].starts_with(|c: char| c.is_ascii_digit())
                 || (is_number(w[1]) && w[1] != "one"))
             && words.get(at + 2).is_some_and(|unit| {
-                matches!(
-                    *unit,
-                    "days"
-                        | "nights"
-                        | "evenings"
-                        | "mornings"
-                        | "weekends"
-                        | "hours"
-                        | "minutes"
-                        | "times"
-                        | "sessions"
-                        | "shifts"
+                one_of(
+                    unit,
+                    &[
+                        "days", "nights", "evenings", "mornings", "weekends", "hours", "minutes",
+                        "times", "sessions", "shifts",
+                    ],
                 )
             })
-            && words[..at].iter().any(|w| matches!(*w, "can" | "could"))
+            && words[..at].iter().any(|w| one_of(w, &["can", "could"]))
     })
 }
 
@@ -792,9 +779,9 @@ fn can_only(words: &[&str]) -> bool {
 /// said of a deed refused, a limit.
 fn beyond_a_number(words: &[&str]) -> bool {
     words.windows(2).any(|w| {
-        matches!(
+        one_of(
             w[0],
-            "past" | "beyond" | "after" | "over" | "longer" | "later"
+            &["past", "beyond", "after", "over", "longer", "later"],
         ) && (w[1].starts_with(|c: char| c.is_ascii_digit()) || (is_number(w[1]) && w[1] != "one"))
     })
 }
@@ -803,30 +790,32 @@ fn beyond_a_number(words: &[&str]) -> bool {
 /// what someone can't believe, find or wait for ("I can't believe it took 3 days")?
 pub(super) fn refuses_a_deed(words: &[&str]) -> bool {
     words.windows(2).any(|w| {
-        matches!(w[0], "can't" | "cannot" | "won't")
-            && !matches!(
+        one_of(w[0], &["can't", "cannot", "won't"])
+            && !one_of(
                 w[1],
-                "believe"
-                    | "remember"
-                    | "tell"
-                    | "say"
-                    | "imagine"
-                    | "understand"
-                    | "figure"
-                    | "see"
-                    | "find"
-                    | "get"
-                    | "wait"
-                    | "stand"
-                    | "decide"
-                    | "choose"
-                    | "think"
-                    | "afford"
-                    | "handle"
-                    | "compile"
-                    | "parse"
-                    | "load"
-                    | "keep"
+                &[
+                    "believe",
+                    "remember",
+                    "tell",
+                    "say",
+                    "imagine",
+                    "understand",
+                    "figure",
+                    "see",
+                    "find",
+                    "get",
+                    "wait",
+                    "stand",
+                    "decide",
+                    "choose",
+                    "think",
+                    "afford",
+                    "handle",
+                    "compile",
+                    "parse",
+                    "load",
+                    "keep",
+                ],
             )
     })
 }
@@ -850,7 +839,7 @@ pub(super) fn sets_a_bound(words: &[&str]) -> bool {
     let Some(verb) = words
         .iter()
         .take(6)
-        .position(|w| matches!(*w, "is" | "are" | "stays" | "remains"))
+        .position(|w| one_of(w, &["is", "are", "stays", "remains"]))
     else {
         return false;
     };
@@ -917,7 +906,7 @@ pub(super) fn recalls_a_habit(clause: &str) -> bool {
     // "I never would have thought about the chocolate chips": what might have been.
     let might_have_been = words
         .windows(3)
-        .any(|w| w[0] == "never" && matches!(w[1], "would" | "could" | "might") && w[2] == "have");
+        .any(|w| w[0] == "never" && one_of(w[1], &["would", "could", "might"]) && w[2] == "have");
     let past =
         |w: &str| PAST.contains(&w) || (w.len() > 4 && w.ends_with("ed") && !w.ends_with("eed"));
     // "…, never caught a thing": what one did not do, its subject said before.
@@ -928,9 +917,9 @@ pub(super) fn recalls_a_habit(clause: &str) -> bool {
     let pretend = matches!(words.first(), Some(&("pretend" | "imagine" | "act")));
     let never_did = !pretend
         && words.windows(3).any(|w| {
-            !matches!(
+            !one_of(
                 w[0],
-                "is" | "are" | "be" | "been" | "get" | "gets" | "was" | "were"
+                &["is", "are", "be", "been", "get", "gets", "was", "were"],
             ) && w[1] == "never"
                 && (past(w[2]) || NEVER_DID.contains(&w[2]))
         });
@@ -949,15 +938,11 @@ pub(super) fn recalls_a_habit(clause: &str) -> bool {
 fn entitles(clause: &str) -> bool {
     let words: Vec<&str> = clause.split_whitespace().map(word).collect();
     let Some(at) = words.windows(3).take(4).position(|w| {
-        matches!(w[0], "get" | "gets")
+        one_of(w[0], &["get", "gets"])
                 && w[1] == "to"
                 && w[2].len() > 2
                 // A place reached, not a thing done: "people get to the venue by car".
-                && !matches!(
-                    w[2],
-                    "the" | "our" | "your" | "their" | "his" | "her" | "bed" | "work" | "school"
-                        | "sleep" | "class" | "church"
-                )
+                && !one_of(w[2], &["the", "our", "your", "their", "his", "her", "bed", "work", "school", "sleep", "class", "church"])
     }) else {
         return false;
     };
@@ -966,7 +951,7 @@ fn entitles(clause: &str) -> bool {
     ];
     at > 0
         && !words[..at].iter().any(|w| PEOPLE.contains(w))
-        && (words[at] == "get" || matches!(words[0], "every" | "each" | "any"))
+        && (words[at] == "get" || one_of(words[0], &["every", "each", "any"]))
         && !is_habit(clause)
 }
 
@@ -977,21 +962,23 @@ pub(super) fn owns_an_errand(clause: &str) -> bool {
     let words: Vec<&str> = clause.split_whitespace().map(word).collect();
     words.windows(4).any(|w| {
         let speaks = w[0] == "i"
-            && matches!(
+            && one_of(
                 w[2],
-                "mention"
-                    | "tell"
-                    | "ask"
-                    | "add"
-                    | "warn"
-                    | "discuss"
-                    | "apologise"
-                    | "apologize"
-                    | "thank"
+                &[
+                    "mention",
+                    "tell",
+                    "ask",
+                    "add",
+                    "warn",
+                    "discuss",
+                    "apologise",
+                    "apologize",
+                    "thank",
+                ],
             );
-        let finds_out = matches!(w[0], "i" | "we")
+        let finds_out = one_of(w[0], &["i", "we"])
             && w[2] == "see"
-            && matches!(w[3], "when" | "if" | "whether" | "how" | "what");
+            && one_of(w[3], &["when", "if", "whether", "how", "what"]);
         w[1] == "must" && (speaks || finds_out)
     })
 }
@@ -1040,7 +1027,7 @@ pub(super) fn sets_the_units(clause: &str) -> bool {
                     && things.ends_with('s')
                     && UNITS.contains(unit)
                     && rest.iter().all(|w| {
-                        UNITS.contains(w) || matches!(*w, "please" | "throughout" | "everywhere")
+                        UNITS.contains(w) || one_of(w, &["please", "throughout", "everywhere"])
                     })
             }
             _ => false,
@@ -1059,9 +1046,9 @@ pub(super) fn prohibits(clause: &str) -> bool {
     };
     let modal = matches!(words.first(), Some(&("no" | "nothing" | "nobody" | "none")))
         && words.iter().skip(1).any(|w| {
-            matches!(
+            one_of(
                 word(w),
-                "may" | "can" | "should" | "must" | "shall" | "gets" | "allowed"
+                &["may", "can", "should", "must", "shall", "gets", "allowed"],
             )
         });
     // "nobody administers a vaccine without a second person checking", "Nobody leaves
@@ -1232,22 +1219,22 @@ pub(super) fn keeps_to(clause: &str) -> bool {
     let opens = words.iter().position(|w| *w == "keep").filter(|&at| {
         at > 0
             && at <= 5
-            && matches!(words[at - 1], "we" | "we'll" | "let's")
+            && one_of(words[at - 1], &["we", "we'll", "let's"])
             && words[..at - 1]
                 .iter()
-                .all(|w| matches!(*w, "but" | "so" | "and" | "i" | "reckon" | "think"))
+                .all(|w| one_of(w, &["but", "so", "and", "i", "reckon", "think"]))
     });
     if let Some(at) = opens
         && words[at..]
             .iter()
-            .any(|w| matches!(*w, "under" | "below" | "within"))
+            .any(|w| one_of(w, &["under", "below", "within"]))
         && clause.contains(|c: char| c.is_ascii_digit())
     {
         return true;
     }
     match words.as_slice() {
         // "keep it in first person", not "keep it up", "keep it going".
-        ["keep", "it", next, ..] => !matches!(*next, "up" | "going" | "coming" | "together"),
+        ["keep", "it", next, ..] => !one_of(next, &["up", "going", "coming", "together"]),
         ["keep", next, ..] => !PACE.contains(next),
         // "cap my study at 90 minutes a day", "limit each talk to 20 minutes", "restrict
         // the corpus to peer-reviewed work"; not "limit the damage".
@@ -1288,9 +1275,11 @@ pub(super) fn reports_a_saying(lower: &str) -> bool {
     let speaker = &words[..at];
     let other = !speaker.is_empty()
         && !speaker.iter().any(|w| {
-            matches!(
-                *w,
-                "i" | "we" | "you" | "i'd" | "we'd" | "i've" | "we've" | "as" | "that" | "it"
+            one_of(
+                w,
+                &[
+                    "i", "we", "you", "i'd", "we'd", "i've", "we've", "as", "that", "it",
+                ],
             )
         });
     let habit =
@@ -1348,7 +1337,7 @@ pub(super) fn sets_a_deadline(clause: &str) -> bool {
     let mut words = clause.split_whitespace().peekable();
     let mut by = false;
     while let Some(word) = words.next() {
-        if !matches!(word, "by" | "before" | "than") {
+        if !one_of(word, &["by", "before", "than"]) {
             continue;
         }
         let mut next = words.peek().copied().unwrap_or("");
@@ -1436,17 +1425,11 @@ pub(super) fn bounds_a_class(clause: &str) -> bool {
         .iter()
         .take(10)
         .take_while(|w| {
-            !matches!(
-                **w,
-                "is" | "are"
-                    | "was"
-                    | "were"
-                    | "has"
-                    | "have"
-                    | "had"
-                    | "there's"
-                    | "it's"
-                    | "that's"
+            !one_of(
+                w,
+                &[
+                    "is", "are", "was", "were", "has", "have", "had", "there's", "it's", "that's",
+                ],
             )
         })
         .enumerate()
@@ -1508,14 +1491,14 @@ pub(super) fn stays_so(clause: &str) -> bool {
             .iter()
             .skip(2)
             .take(6)
-            .any(|w| matches!(*w, "alone" | "untouched" | "unchanged"))
+            .any(|w| one_of(w, &["alone", "untouched", "unchanged"]))
             || words.windows(2).skip(2).take(6).any(|w| w == ["as", "is"]);
         return kept && !for_now();
     }
     let Some(at) = words
         .iter()
         .take(5)
-        .position(|w| matches!(*w, "stay" | "stays" | "remain" | "remains"))
+        .position(|w| one_of(w, &["stay", "stays", "remain", "remains"]))
     else {
         return false;
     };
@@ -1524,27 +1507,17 @@ pub(super) fn stays_so(clause: &str) -> bool {
     // "EM/F1 stays as a smoke check for now": for a while, not for good.
     !thing.is_empty()
         && !thing.iter().any(|w| {
-            matches!(
-                *w,
-                "i" | "we"
-                    | "i'm"
-                    | "we're"
-                    | "you"
-                    | "they"
-                    | "he"
-                    | "she"
-                    | "it"
-                    | "this"
-                    | "that"
-                    | "there"
-                    | "what"
-                    | "who"
-                    | "everyone"
+            one_of(
+                w,
+                &[
+                    "i", "we", "i'm", "we're", "you", "they", "he", "she", "it", "this", "that",
+                    "there", "what", "who", "everyone",
+                ],
             )
         })
-        && (matches!(
+        && (one_of(
             how,
-            "in" | "as" | "on" | "off" | "out" | "under" | "below" | "within"
+            &["in", "as", "on", "off", "out", "under", "below", "within"],
         ) || (how.len() > 4 && how.ends_with("ed")))
         && !for_now()
         && !clause.trim_end().ends_with('?')
@@ -1585,7 +1558,7 @@ pub(super) fn only_this(clause: &str) -> bool {
     // "and the planting's natives only": what it is, after the thing it is said of.
     let words: Vec<&str> = bare_words(clause)
         .into_iter()
-        .skip_while(|w| matches!(*w, "and" | "but" | "so" | "also"))
+        .skip_while(|w| one_of(w, &["and", "but", "so", "also"]))
         .collect();
     let Some(at) = words.iter().position(|w| *w == "only") else {
         return false;
@@ -1601,7 +1574,7 @@ pub(super) fn only_this(clause: &str) -> bool {
             .any(|w| SUBJECTS.contains(w) || NOT_THINGS.contains(w) || is_marking_word(w))
         && match rest {
             [] | ["please"] => true,
-            [place, ..] => matches!(*place, "on" | "in" | "for") && rest.len() <= 8,
+            [place, ..] => one_of(place, &["on", "in", "for"]) && rest.len() <= 8,
         }
 }
 
@@ -1745,11 +1718,11 @@ fn binds_the_work(clause: &str) -> bool {
     words.windows(2).enumerate().any(|(at, pair)| {
         pair[0] == "should"
             && at > 0
-            && !matches!(pair[1], "be" | "have" | "get")
+            && !one_of(pair[1], &["be", "have", "get"])
             && !words[..at].iter().any(|w| {
-                matches!(
-                    *w,
-                    "i" | "you" | "we" | "he" | "she" | "they" | "it" | "that" | "this"
+                one_of(
+                    w,
+                    &["i", "you", "we", "he", "she", "they", "it", "that", "this"],
                 )
             })
     })

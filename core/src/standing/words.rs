@@ -455,11 +455,18 @@ pub(super) fn asks_what(first: &str, second: Option<&str>) -> bool {
     ];
     // "anything I should know about renting there", "any tips for the drive".
     let any = match first {
-        "anything" => second.is_some_and(|s| matches!(s, "i" | "we" | "else" | "to")),
+        "anything" => second.is_some_and(|s| one_of(s, &["i", "we", "else", "to"])),
         "any" => second.is_some_and(|s| {
-            matches!(
+            one_of(
                 s,
-                "tips" | "ideas" | "advice" | "thoughts" | "suggestions" | "recommendations"
+                &[
+                    "tips",
+                    "ideas",
+                    "advice",
+                    "thoughts",
+                    "suggestions",
+                    "recommendations",
+                ],
             )
         }),
         _ => false,
@@ -808,48 +815,27 @@ pub(super) fn is_imperative(lower: &str) -> bool {
     let gone_by = first == "yesterday"
         || (first == "last"
             && words.get(1).map(|w| word(w)).is_some_and(|w| {
-                matches!(
+                one_of(
                     w,
-                    "year"
-                        | "time"
-                        | "week"
-                        | "month"
-                        | "night"
-                        | "season"
-                        | "summer"
-                        | "winter"
-                        | "spring"
-                        | "autumn"
-                        | "term"
-                        | "round"
+                    &[
+                        "year", "time", "week", "month", "night", "season", "summer", "winter",
+                        "spring", "autumn", "term", "round",
+                    ],
                 )
             }));
     // "just me and Jordan": an object pronoun opens who, not an order.
     if SUBJECTS.contains(&first)
-        || matches!(first, "me" | "us" | "him" | "them")
+        || one_of(first, &["me", "us", "him", "them"])
         || gone_by
         || INTERJECTIONS.contains(&first)
         || possessive
         // "Mrs. Hollis kept it all in her head": a title opens a name; "gonna measure
         // height every 2 days": the user's own plan, its subject left out.
-        || matches!(first, "mr" | "mrs" | "ms" | "dr" | "miss" | "prof" | "gonna")
+        || one_of(first, &["mr", "mrs", "ms", "dr", "miss", "prof", "gonna"])
         // "weather app says rain all weekend": the weather opens a forecast.
-        || matches!(first, "rain" | "snow" | "sleet" | "hail")
+        || one_of(first, &["rain", "snow", "sleet", "hail"])
         || first.starts_with(|c: char| c.is_ascii_digit())
-        || matches!(
-            first,
-            "didn't"
-                | "didnt"
-                | "did"
-                | "wasn't"
-                | "wasnt"
-                | "weren't"
-                | "werent"
-                | "was"
-                | "were"
-                | "hadn't"
-                | "hadnt"
-        )
+        || one_of(first, &["didn't", "didnt", "did", "wasn't", "wasnt", "weren't", "werent", "was", "were", "hadn't", "hadnt"])
     {
         return false;
     }
@@ -1165,18 +1151,12 @@ fn ends_before(from: &str, before: &str) -> bool {
     };
     // "… took ages to settle 😬 make it a month between sittings": a change ordered.
     let orders = after.split_whitespace().next().is_some_and(|w| {
-        matches!(
+        one_of(
             word(w),
-            "make"
-                | "let's"
-                | "lets"
-                | "switch"
-                | "change"
-                | "move"
-                | "push"
-                | "bump"
-                | "scrap"
-                | "scratch"
+            &[
+                "make", "let's", "lets", "switch", "change", "move", "push", "bump", "scrap",
+                "scratch",
+            ],
         )
     });
     after.starts_with(char::is_whitespace)
@@ -1215,9 +1195,11 @@ fn dot_goes_on(line: &str, start: usize, i: usize) -> bool {
     let trails_on = i >= 2 && line.as_bytes()[i - 1] == b'.' && {
         let next = line[i + 1..].split_whitespace().next().unwrap_or("");
         next.starts_with(|c: char| c.is_lowercase())
-            && !matches!(
+            && !one_of(
                 word(next),
-                "no" | "wait" | "actually" | "or" | "oh" | "hmm" | "scratch" | "sorry"
+                &[
+                    "no", "wait", "actually", "or", "oh", "hmm", "scratch", "sorry",
+                ],
             )
     };
     abbreviated || trails_on
@@ -1262,7 +1244,7 @@ fn rather_not_done(lower: &str) -> bool {
     words.iter().enumerate().any(|(at, w)| {
         *w == "rather"
             && at > 0
-            && matches!(words[at - 1], "i'd" | "we'd" | "really" | "much")
+            && one_of(words[at - 1], &["i'd", "we'd", "really", "much"])
             && words[at + 1..]
                 .iter()
                 .take(5)
@@ -1366,4 +1348,9 @@ pub(super) fn singular(word: &str) -> &str {
         Some(stem) if stem.len() > 3 && !stem.ends_with('s') => stem,
         _ => word,
     }
+}
+
+/// Is `word` one of `words`?
+pub(super) fn one_of(word: &str, words: &[&str]) -> bool {
+    words.contains(&word)
 }
