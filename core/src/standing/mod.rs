@@ -800,6 +800,21 @@ fn stands_whole(text: &str, kinds: &[(Kind, &str)], overriding: bool) -> bool {
     short && (one || overriding)
 }
 
+/// What a sentence that reads as nothing whole says in one of its parts: the instruction
+/// after the topic it answers ("format — use the avro converter …", "what counts as
+/// errors: we'll exclude 429s"), before a list, or a rule said aside ("I do big pieces
+/// (two clients a day max, my wrist's not what it was)").
+fn kind_in_a_part(sentence: &str) -> Option<Kind> {
+    after_label(sentence)
+        .and_then(kind_of)
+        .or_else(|| before_list(sentence).and_then(kind_of))
+        .or_else(|| {
+            aside(sentence)
+                .and_then(kind_of)
+                .filter(|k| *k == Kind::Rule)
+        })
+}
+
 /// The sentences of a user's message that are instructions, each with its kind: a plan
 /// the task states is a decision, and so is a short reply that picks one of the options
 /// the assistant's message before it (`asked`) offered.
@@ -863,12 +878,7 @@ fn kinds_in<'t>(
             kinds.extend(kinds_of_parts(sentence, asked.filter(|_| at == 0)));
         } else if let Some(kind) = kind {
             kinds.push((kind, sentence));
-        } else if let Some(kind) = after_label(sentence)
-            .and_then(kind_of)
-            .or_else(|| before_list(sentence).and_then(kind_of))
-        {
-            // "format — use the avro converter …", "what counts as errors: we'll exclude
-            // 429s": the instruction after the topic it answers.
+        } else if let Some(kind) = kind_in_a_part(sentence) {
             kinds.push((kind, sentence));
         } else if sentence.len() > MAX_CHARS {
             // A long run-on sentence that reads as nothing whole: its parts, each read

@@ -38,6 +38,10 @@ pub(super) const BINDING: &[&str] = &[
     "we've got to",
     "we have got to",
     "you've got to",
+    // "whatever we end up with, it's got to fit on one page".
+    "it's got to",
+    "it has got to",
+    "has got to",
     "important that",
     "essential that",
     "crucial that",
@@ -382,6 +386,10 @@ pub(super) const REFUSALS: &[&str] = &[
     // no inflatables", "I promised them the hive entrances won't face their yard".
     "insists",
     "insisted",
+    // "they insist the midroll lands between 18:00 and 22:00 in every episode".
+    "they insist",
+    "i insist",
+    "we insist",
     "made me promise",
     "i promised",
     "we promised",
@@ -1355,18 +1363,35 @@ pub(super) fn sets_a_deadline(clause: &str) -> bool {
 /// Does an order end by excluding what it must not hold ("write the contract in plain
 /// English, no legalese")? Not a word on the pace ("no rush").
 pub(super) fn excludes(lower: &str) -> bool {
-    lower.split(", no ").skip(1).any(names_a_thing)
+    excluded_at(lower).next().is_some()
+}
+
+/// Where a sentence names what is left out after a comma: ", no legalese", ", never
+/// imported" (not ", no rush", ", never mind"), the byte offset of the comma.
+fn excluded_at(lower: &str) -> impl Iterator<Item = usize> + '_ {
+    [", no ", ", never "].into_iter().flat_map(move |mark| {
+        lower
+            .match_indices(mark)
+            .filter(move |(at, _)| names_a_thing(&lower[at + mark.len()..]))
+            .map(|(at, _)| at)
+    })
 }
 
 /// Does the word `rest` opens with name a thing, not the pace ("no rush", "no worries")?
 pub(super) fn names_a_thing(rest: &str) -> bool {
     const PACE: &[&str] = &[
         "rush", "worries", "worry", "problem", "problems", "pressure", "hurry", "need", "idea",
-        "thanks", "way",
+        "thanks", "way", "mind",
+    ];
+    // "permanent grass for the ewes, never been ploughed in my time": how a thing has
+    // been, not what is left out.
+    const BEEN: &[&str] = &[
+        "been", "had", "have", "was", "were", "did", "do", "does", "is", "are", "once", "again",
+        "ever", "used",
     ];
     rest.split_whitespace()
         .next()
-        .is_some_and(|w| !PACE.contains(&word(w)))
+        .is_some_and(|w| !PACE.contains(&word(w)) && !BEEN.contains(&word(w)))
 }
 
 /// Does a clause forbid a thing by naming it ("no peanuts", "no swearing stronger than
@@ -1702,12 +1727,16 @@ pub(super) fn orders_with_contrast(lower: &str) -> bool {
         .any(|lead| past_opener(clause).starts_with(lead))
     };
     let ordered = |clause: &str| is_imperative(clause) || binds_the_work(clause) || wants(clause);
-    (lower.contains(", not ") || excludes(lower))
+    // "though actually, no, I want local or reclaimed stone only, never imported": the
+    // order is the clause just before what it leaves out.
+    let mut contrasts = lower
+        .match_indices(", not ")
+        .map(|(at, _)| at)
+        .chain(excluded_at(lower))
+        .peekable();
+    contrasts.peek().is_some()
         && (clauses(lower).next().is_some_and(ordered)
-            || lower
-                .split_once(", not ")
-                .and_then(|(order, _)| clauses(order).last())
-                .is_some_and(ordered))
+            || contrasts.any(|at| clauses(&lower[..at]).last().is_some_and(ordered)))
 }
 
 /// Does a clause say what the work should do ("the runbook should use role names"), not

@@ -6602,3 +6602,47 @@ fn the_number_named_and_no_one_working_without_a_condition() {
         &["Nobody works on the deck edge without a tie-off."],
     );
 }
+
+#[test]
+fn what_is_left_out_after_never_and_what_they_insist() {
+    assert_kind(
+        Some(Kind::Rule),
+        &[
+            "Though actually, no, thinking about it, I want local or reclaimed stone only, \
+             never imported, because the carbon side matters to me.",
+            "Network stuff: they insist the midroll lands between 18:00 and 22:00 in every \
+             episode.",
+            "Looks right but whatever we end up with, it's got to fit on one page.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "Long Meadow, 35 acre, permanent grass for the ewes, never been ploughed in my time.",
+            "Write it however you like, never mind the jargon.",
+            "I've always done it in my head and it's got to where I need it written down.",
+        ],
+    );
+}
+
+#[test]
+fn a_rule_said_aside_in_brackets() {
+    let found = read(&[
+        ("user", "Help me plan my guest spot."),
+        ("assistant", "Sure. What about the schedule?"),
+        (
+            "user",
+            "Nah. Schedule next. Sessions are long, I do big pieces (two clients a day max, \
+             my wrist's not what it was).",
+        ),
+        ("assistant", "Noted."),
+        (
+            "user",
+            "Ha, my partner is off playtest duty (although she'll still be the first to try \
+             every new version). It was so-ordered on 12 January (ECF No. 41).",
+        ),
+    ]);
+    assert_said(&found, "two clients a day max", Kind::Rule);
+    assert!(said(&found, "playtest").is_none(), "{found:?}");
+    assert!(said(&found, "ECF").is_none(), "{found:?}");
+}

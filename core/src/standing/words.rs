@@ -331,6 +331,9 @@ pub(super) fn respelled(lower: &str) -> String {
         .replace("non negotiable", "non-negotiable")
         .replace("nonnegotiable", "non-negotiable")
         .replace("never mind", "nevermind")
+        // "it's got to where I need it written down": how far things went, no "got to".
+        .replace("got to where", "come to where")
+        .replace("got to the point", "come to the point")
         .replace("let us ", "let's ")
         // "I shan't accept payment terms longer than 30 days".
         .replace("shan't", "won't")
@@ -1353,4 +1356,25 @@ pub(super) fn singular(word: &str) -> &str {
 /// Is `word` one of `words`?
 pub(super) fn one_of(word: &str, words: &[&str]) -> bool {
     words.contains(&word)
+}
+
+/// The first clause a statement says in brackets, aside ("I do big pieces (two clients a
+/// day max, my wrist's not what it was)"): of four words or more, not opening on what ties
+/// it to the sentence ("(although she'll still be the first …)", "(i.e. strangers, …)"),
+/// not in a question.
+pub(super) fn aside(sentence: &str) -> Option<&str> {
+    let (_, rest) = sentence.split_once('(')?;
+    let (inside, _) = rest.split_once(')')?;
+    let first = inside.split(", ").next()?.trim();
+    let words = bare_words(first);
+    (!sentence.trim_end().ends_with('?')
+        && words.len() >= 4
+        && !one_of(
+            words[0],
+            &[
+                "although", "though", "which", "who", "whether", "because", "since", "like", "i.e",
+                "e.g", "as", "if", "when", "unless",
+            ],
+        ))
+    .then_some(first)
 }
