@@ -1179,6 +1179,43 @@ const DOCUMENT_READS: &[&str] = &[
     " should now say ",
 ];
 
+/// Does a sentence settle a count as what will do ("Two guys is plenty for that one")? Not
+/// a judgement of time ("Two weeks is plenty of time").
+fn counted_enough(lower: &str) -> bool {
+    [" is plenty", " is enough", " are plenty", " will do"]
+        .iter()
+        .find_map(|mark| lower.split_once(mark))
+        .is_some_and(|(counted, rest)| {
+            let counted = bare_words(past_opener(counted));
+            counted.len() <= 4
+                && counted.first().is_some_and(|w| is_number(w))
+                && bare_words(rest)
+                    .first()
+                    .is_none_or(|w| one_of(w, &["for", "now", "then", "here"]))
+        })
+}
+
+/// What settles the thing named before it ([`settles_in_short`]): "'Lifting the Floor'
+/// is the one", "A2 is the goal", "the Acer griseum gets the spot now".
+const THE_ONE: &[&str] = &[
+    " is the one",
+    " is the number",
+    " is the price",
+    " is the winner",
+    " is the right one",
+    " is the goal",
+    " is our goal",
+    " is my goal",
+    " is the target",
+    " is our target",
+    " is my target",
+    " is the aim",
+    // "so I think the Acer griseum gets the spot now, since …".
+    " gets the spot",
+    " gets the slot",
+    " gets the nod",
+];
+
 /// Does it settle a choice in one of the short forms users close a choice with: the thing,
 /// then "decided" ("Rounds of eight, decided, done, moving on"); "lock X in" ("Lock the
 /// buns in at £3.20"); "X is the one" ("I rather think 'Lifting the Floor' is the one, as
@@ -1215,43 +1252,32 @@ pub(super) fn settles_in_short(lower: &str) -> bool {
             });
     // "'Lifting the Floor' is the one, as …": named, then the one, with its reasons;
     // "then A2 is the goal, and if B1 comes, it is a gift": named, then the aim.
-    let the_one = [
-        " is the one",
-        " is the number",
-        " is the price",
-        " is the winner",
-        " is the right one",
-        " is the goal",
-        " is our goal",
-        " is my goal",
-        " is the target",
-        " is our target",
-        " is my target",
-        " is the aim",
-    ]
-    .iter()
-    .flat_map(|mark| lower.match_indices(mark))
-    .any(|(at, mark)| {
-        let named = past_opener(&lower[..at]);
-        let named = ["i rather think ", "i think ", "i reckon ", "honestly "]
-            .iter()
-            .find_map(|lead| named.strip_prefix(lead))
-            .unwrap_or(named);
-        let rest = &lower[at + mark.len()..];
-        let after = bare_words(rest);
-        let first = bare_words(named).first().copied().unwrap_or("");
-        !named.trim().is_empty()
-            && !one_of(
-                first,
-                &["which", "what", "who", "nobody", "no", "none", "neither"],
-            )
-            && (mark.ends_with("one") || !one_of(first, &["that", "this", "it"]))
-            && (rest.starts_with([',', ';'])
-                || matches!(
-                    after.first(),
-                    None | Some(&("as" | "because" | "for" | "then" | "now" | "and" | "not"))
-                ))
-    });
+    let the_one = THE_ONE
+        .iter()
+        .flat_map(|mark| lower.match_indices(mark))
+        .any(|(at, mark)| {
+            // "…; a colleague showed me one, so I think the Acer griseum gets the spot now":
+            // what the clause before the mark names.
+            let named = past_opener(lower[..at].rsplit([',', ';', ':']).next().unwrap_or(""));
+            let named = ["i rather think ", "i think ", "i reckon ", "honestly "]
+                .iter()
+                .find_map(|lead| named.strip_prefix(lead))
+                .unwrap_or(named);
+            let rest = &lower[at + mark.len()..];
+            let after = bare_words(rest);
+            let first = bare_words(named).first().copied().unwrap_or("");
+            !named.trim().is_empty()
+                && !one_of(
+                    first,
+                    &["which", "what", "who", "nobody", "no", "none", "neither"],
+                )
+                && (mark.ends_with("one") || !one_of(first, &["that", "this", "it"]))
+                && (rest.starts_with([',', ';'])
+                    || matches!(
+                        after.first(),
+                        None | Some(&("as" | "because" | "for" | "then" | "now" | "and" | "not"))
+                    ))
+        });
     let final_label = labelled_final(lower);
     // "The age range on the flyer should read 45 to 75", "the sign should now say
     // 'Closed Mondays'": the words a document carries, set.
@@ -1269,6 +1295,7 @@ pub(super) fn settles_in_short(lower: &str) -> bool {
     decided
         || locked
         || the_one
+        || counted_enough(lower)
         || final_label
         || reads
         || made_main
@@ -1498,6 +1525,11 @@ pub(super) fn accepts(lower: &str) -> bool {
         "keep that",
         "keep it",
         "keep those",
+        // "Perfecto, the five pages you say, we do that.": what was put, taken up, set
+        // off ("Every year in May we do that" tells a habit).
+        ", we do that",
+        ", we do it",
+        ", we'll do that",
     ];
     let bare = lower.trim_end_matches(|c: char| !c.is_alphanumeric());
     let tagged = ACCEPTING.iter().any(|tag| {
@@ -2162,6 +2194,18 @@ const DONE_WITH: &[(&str, &str)] = &[
     ("stick", "with"),
 ];
 
+/// Does the "gonna" at `at` say what the speaker will do: early in the sentence ("im gonna
+/// make my own starter", "gonna use pimsleur") or after "we're" or "i'm" ("… so we're just
+/// gonna use google calendar", "were" written without its mark opening a part)?
+fn says_gonna(words: &[&str], at: usize) -> bool {
+    at <= 2
+        || words[..at]
+            .iter()
+            .rev()
+            .take(2)
+            .any(|w| one_of(w, &["we're", "i'm", "im"]) || (*w == "were" && words[0] == "were"))
+}
+
 /// Does the user commit to get, book or submit something ("I'll get the X-T30 II", "we'll
 /// submit the first paper to …")?
 pub(super) fn commits(lower: &str) -> bool {
@@ -2212,8 +2256,7 @@ pub(super) fn commits(lower: &str) -> bool {
             "i'll" | "we'll" => at + 1,
             "i" | "we" if matches!(words.get(at + 1), Some(&("will" | "shall"))) => at + 2,
             "i'm" | "im" | "we're" if going_to => at + 3,
-            // "im gonna make my own starter", "gonna use pimsleur".
-            "gonna" if at <= 2 => at + 1,
+            "gonna" if says_gonna(&words, at) => at + 1,
             "i'm" | "im"
                 if words
                     .get(at + 1)
@@ -2464,9 +2507,9 @@ pub(super) fn decided_in_passive(lower: &str) -> bool {
 }
 
 /// Does a sentence (lower case) scale what was set ("Halve it, mate.", "ngl double it",
-/// "Halve the hiring plan.", "so cut that in half")? The verb on a thing named or pointed
-/// at; not "double-check the totals", "double down", "cut corners". The words that name
-/// the thing (none where it points: "that", "it").
+/// "Halve the hiring plan.", "so cut that in half", "bump that up three bucks")? The verb
+/// on a thing named or pointed at; not "double-check the totals", "double down", "cut
+/// corners". The words that name the thing (none where it points: "that", "it").
 pub(super) fn scales(lower: &str) -> Option<Vec<&str>> {
     const POINTING: &[&str] = &["it", "that", "this", "them", "those"];
     let words = bare_words(lower);
@@ -2477,6 +2520,21 @@ pub(super) fn scales(lower: &str) -> Option<Vec<&str>> {
         .or_else(|| {
             words.windows(4).position(|w| {
                 w[0] == "cut" && on_a_thing(w[1]) && one_of(w[2], &["in", "by"]) && w[3] == "half"
+            })
+        })
+        // "so bump that up three bucks", "raise the fee up a tenner"; not "bump it up to
+        // 12", which sets the value.
+        .or_else(|| {
+            words.iter().enumerate().position(|(at, w)| {
+                let by = |up: usize| {
+                    words.get(up).is_some_and(|w| one_of(w, &["up", "down"]))
+                        && words.get(up + 1).is_some_and(|next| *next != "to")
+                };
+                one_of(w, &["bump", "raise", "knock"])
+                    && words.get(at + 1).is_some_and(|thing| {
+                        on_a_thing(thing)
+                            && (by(at + 2) || (!POINTING.contains(thing) && by(at + 3)))
+                    })
             })
         })?;
     let named = if POINTING.contains(&words[at + 1]) {

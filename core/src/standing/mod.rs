@@ -358,9 +358,23 @@ fn says_a_choice(text: &str, lower: &str) -> bool {
         || scales(lower).is_some()
         || gathers_at(lower, text)
         || decided_in_passive(lower)
+        || reflects(lower)
         // "Keep Harborview, but move the gala to Friday, November 14": a change, with what
         // stays.
         || clauses(lower).any(changes_to)
+}
+
+/// Does a sentence change the work on reflection ("Upon reflection, the fire and rehire
+/// code should take the lead position", "On reflection, stars and planets would suit us
+/// better")? What the work is to be, not how the speaker now feels ("Upon reflection, I am
+/// persuaded by your earlier remark").
+fn reflects(lower: &str) -> bool {
+    ["on reflection, ", "upon reflection, "]
+        .iter()
+        .find_map(|mark| lower.split_once(mark))
+        .is_some_and(|(_, rest)| {
+            !one_of(rest.split(' ').next().unwrap_or(""), &["i", "i'm", "i've"])
+        })
 }
 
 /// Does "we're going" name the way it goes ("We're going IKEA boxes with custom fronts",

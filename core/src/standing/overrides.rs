@@ -20,6 +20,8 @@ pub(super) const OVERRIDE_MARKS: &[&str] = &[
     "changed my mind",
     "change my mind",
     "on second thought",
+    "on reflection",
+    "upon reflection",
     "scratch that",
     "forget that",
     "forget what",

@@ -173,11 +173,41 @@ pub(super) fn bounds_itself(clause: &str) -> bool {
 /// against)? "Between" counts
 /// where it bounds a quantity.
 pub(super) fn marks_a_rule(clause: &str) -> bool {
-    RULE_MARKS
-        .iter()
-        .any(|m| contains_phrase(clause, m) && (*m != "between" || bounds_between(clause)))
-        || says_any(clause, BINDING)
+    RULE_MARKS.iter().any(|m| {
+        contains_phrase(clause, m)
+            && (*m != "between" || bounds_between(clause))
+            && (*m != "all" || !all_is_a_span(clause))
+    }) || says_any(clause, BINDING)
         || prefers_against(clause)
+}
+
+/// Is every "all" of a clause a span of time ("we'll be there all day", "she will see it
+/// from the kitchen all winter"), no quantity of things?
+fn all_is_a_span(clause: &str) -> bool {
+    let words = bare_words(clause);
+    words
+        .windows(2)
+        .filter(|pair| pair[0] == "all")
+        .all(|pair| {
+            span_of_time(pair[1]).is_some()
+                || one_of(
+                    pair[1],
+                    &[
+                        "night",
+                        "morning",
+                        "afternoon",
+                        "evening",
+                        "weekend",
+                        "winter",
+                        "summer",
+                        "spring",
+                        "autumn",
+                        "season",
+                        "along",
+                    ],
+                )
+        })
+        && words.last() != Some(&"all")
 }
 
 /// Does "between" bound a quantity ("keep it between 3 and 5", "between $200 and $300"),

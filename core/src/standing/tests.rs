@@ -6646,3 +6646,50 @@ fn a_rule_said_aside_in_brackets() {
     assert!(said(&found, "playtest").is_none(), "{found:?}");
     assert!(said(&found, "ECF").is_none(), "{found:?}");
 }
+
+#[test]
+fn choices_on_reflection_counted_enough_and_taken_up() {
+    assert_kind(
+        Some(Kind::Decision),
+        &[
+            "Upon reflection, the fire and rehire code should take the lead position: several \
+             of our larger clients have change programmes under way.",
+            "This is close, though I'm now wavering on the tree; a colleague showed me a maple, \
+             so I think the Acer griseum gets the spot now, since the client will see it from \
+             the kitchen all winter.",
+            "Two guys is plenty for that one.",
+            "ok so bad news time to pet is like 30 something a month and i only have fourteen \
+             regular clients so were just gonna use google calendar and a google form for now",
+            "Perfecto, the five pages you say, we do that.",
+        ],
+    );
+    assert_kind(
+        None,
+        &[
+            "Upon reflection, I am persuaded by your earlier remark concerning first-time \
+             applicants.",
+            "Two weeks is plenty of time.",
+            "We'll be there all day.",
+            "you're a lifesaver seriously this would've taken me all weekend",
+        ],
+    );
+}
+
+#[test]
+fn bumped_up_by_an_amount_replaces_the_value() {
+    let turns = [
+        ("user", "Help me set my pet-sitting prices."),
+        ("assistant", "What do you charge for a walk?"),
+        ("user", "ok lets go with 22 for a half hour walk"),
+        ("assistant", "Noted, $22 for a half-hour walk."),
+        (
+            "user",
+            "honestly im still underpricing myself for the short walks so bump that up three \
+             bucks",
+        ),
+    ];
+    assert_superseded(&read(&turns), "22 for a half hour walk");
+    // "Bump it up to 12 participants" sets the value; it scales nothing.
+    assert_eq!(decision::scales("bump it up to 12 participants"), None);
+    assert!(decision::scales("so bump that up three bucks").is_some());
+}

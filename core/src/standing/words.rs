@@ -331,6 +331,8 @@ pub(super) fn respelled(lower: &str) -> String {
         .replace("non negotiable", "non-negotiable")
         .replace("nonnegotiable", "non-negotiable")
         .replace("never mind", "nevermind")
+        // "so were just gonna use google calendar": "we're", written without its mark.
+        .replace("so were ", "so we're ")
         // "it's got to where I need it written down": how far things went, no "got to".
         .replace("got to where", "come to where")
         .replace("got to the point", "come to the point")
