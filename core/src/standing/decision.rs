@@ -2577,7 +2577,14 @@ pub(super) fn schedules(sentence: &str) -> bool {
         "told", "made", "took", "saw", "left", "felt", "found", "gave", "kept", "ran", "sent",
         "heard", "thought", "spoke", "wrote", "bought", "won", "lost", "met", "paid", "sold",
     ];
+    // A label that says only that a date follows ("Date — Sat 15th March, already cleared
+    // it with the owners", "Date: Saturday 15 March").
+    const WHEN: &[&str] = &["date", "day", "when", "deadline"];
     let lower = crate::case::lowercase(sentence.trim());
+    let when = lower
+        .split_once([':', '—'])
+        .filter(|(label, _)| one_of(label.trim(), WHEN));
+    let lower = when.map_or(lower.clone(), |(label, rest)| format!("{label}: {rest}"));
     // The first clause ("Zero effort in the morning, which she NEEDS before a 7am shift"
     // sets no time), whole past a label ("Target close: Jan 17.", "Handover at 07:30").
     let head = lower.split([',', ';', '—']).next().unwrap_or(&lower);
@@ -2641,7 +2648,7 @@ pub(super) fn schedules(sentence: &str) -> bool {
     (dated || in_a_month)
         && !asks
         && !lower.ends_with('?')
-        && (2..=7).contains(&words.len())
+        && ((2..=7).contains(&words.len()) || when.is_some())
         && words
             .first()
             .is_some_and(|w| !NOT_PLANS.contains(w) && !is_number(w))

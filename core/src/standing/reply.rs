@@ -911,6 +911,26 @@ fn option_names(message: &str) -> Vec<String> {
     subject_words(&names)
 }
 
+/// The counts a message offers as options in its prose ("Common block lengths are 8, 10
+/// or 12 weeks."): the numbers of a sentence that names two joined by "or".
+fn offered_counts(message: &str) -> Vec<u32> {
+    message
+        .split(['.', '\n', '?'])
+        .map(bare_words)
+        .filter(|words| {
+            words
+                .windows(3)
+                .any(|w| is_number(w[0]) && w[1] == "or" && is_number(w[2]))
+        })
+        .flat_map(|words| {
+            words
+                .into_iter()
+                .filter_map(said_number)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// Does a reply open by naming one of the options the assistant's message before it laid
 /// out ("imerovigli. the quiet thing sold me …" after a table of villages, "the rotating
 /// one." after "**Option 2: Rotating templates**", "AGM then")? A few words, every word of
@@ -962,5 +982,8 @@ fn picks_a_named_option(asked: &str, reply: &str) -> bool {
         return false;
     }
     let names = option_names(asked);
-    said.iter().all(|w| names.contains(w))
+    // "Eight weeks." after "Common block lengths are 8, 10 or 12 weeks": a count offered.
+    let counts = offered_counts(asked);
+    said.iter()
+        .all(|w| names.contains(w) || said_number(w).is_some_and(|n| counts.contains(&n)))
 }

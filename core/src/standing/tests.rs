@@ -6693,3 +6693,27 @@ fn bumped_up_by_an_amount_replaces_the_value() {
     assert_eq!(decision::scales("bump it up to 12 participants"), None);
     assert!(decision::scales("so bump that up three bucks").is_some());
 }
+
+#[test]
+fn a_date_after_its_label_and_a_count_offered_in_prose() {
+    let found = read(&[
+        ("user", "Help me plan our bouldering comp."),
+        ("assistant", "Sure. When is it?"),
+        (
+            "user",
+            "Date — Sat 15th March, already cleared it with the owners.",
+        ),
+        ("assistant", "Great, noted."),
+        ("user", "Day: Monday was awful."),
+    ]);
+    assert_said(&found, "Sat 15th March", Kind::Decision);
+    assert!(said(&found, "Monday was awful").is_none(), "{found:?}");
+    let asked = "Common block lengths are 8, 10 or 12 weeks. Shorter blocks suit crews already \
+                 fit. How long do you want to go?";
+    assert_said(
+        &reply_to(asked, "Eight weeks. Lay it out."),
+        "Eight weeks",
+        Kind::Decision,
+    );
+    assert!(reply_to(asked, "Seven weeks. Lay it out.").is_empty());
+}
