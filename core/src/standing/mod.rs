@@ -1038,11 +1038,29 @@ impl<'t> Pending<'t> {
 /// always.")? Not "Not Berlin after all — Amsterdam then", an instruction of its own; but
 /// "never numeric.", a rule that says what the one before it was.
 fn stresses_the_one_before(before: &str, sentence: &str, kind: Option<Kind>) -> bool {
-    stresses(sentence)
+    let stressed = stresses(sentence)
         && (is_pure_stress(sentence)
             || kind.is_none()
-            || (kind == Some(Kind::Rule) && sentence.split_whitespace().count() <= 3))
-        && !before.trim_end().ends_with('?')
+            || (kind == Some(Kind::Rule) && sentence.split_whitespace().count() <= 3));
+    (stressed || stresses_it_back(sentence)) && !before.trim_end().ends_with('?')
+}
+
+/// Does a sentence open by stressing what was said before it, pointing back, whatever
+/// reasons follow ("That one's non-negotiable, the CFO's laptop died two days before
+/// quarter close")?
+fn stresses_it_back(sentence: &str) -> bool {
+    let lower = crate::case::lowercase(sentence.trim());
+    let first = lower.split([',', ';', '—']).next().unwrap_or("");
+    [
+        "that's ",
+        "that one's ",
+        "that is ",
+        "this is ",
+        "that one is ",
+    ]
+    .iter()
+    .find_map(|lead| first.strip_prefix(lead))
+    .is_some_and(is_pure_stress)
 }
 
 /// Does a sentence turn away from a choice, leaving the sentence after it to say what

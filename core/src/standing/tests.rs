@@ -6717,3 +6717,18 @@ fn a_date_after_its_label_and_a_count_offered_in_prose() {
     );
     assert!(reply_to(asked, "Seven weeks. Lay it out.").is_empty());
 }
+
+#[test]
+fn a_list_item_stressed_after_it_with_reasons() {
+    let found = read(&[
+        ("user", "Help me write our helpdesk support policy."),
+        ("assistant", "Sure. What targets do you have?"),
+        (
+            "user",
+            "Targets:\n1. P1: first response inside 15 minutes, any hour. That one's \
+             non-negotiable, the CFO's laptop died two days before quarter close last year.\n\
+             2. P2 and P3, suggest something sensible for 6 people.",
+        ),
+    ]);
+    assert_said(&found, "first response inside 15 minutes", Kind::Rule);
+}
