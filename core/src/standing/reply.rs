@@ -922,12 +922,7 @@ fn offered_counts(message: &str) -> Vec<u32> {
                 .windows(3)
                 .any(|w| is_number(w[0]) && w[1] == "or" && is_number(w[2]))
         })
-        .flat_map(|words| {
-            words
-                .into_iter()
-                .filter_map(said_number)
-                .collect::<Vec<_>>()
-        })
+        .flat_map(|words| words.into_iter().filter_map(said_number))
         .collect()
 }
 
