@@ -1231,12 +1231,24 @@ pub(super) fn settles_in_short(lower: &str) -> bool {
     }
     let words = bare_words(lower);
     // "Rounds of eight, decided, done": a clause of its own after the thing it settles.
+    // "Kickoff watch party in the school library, done.": a place or a thing set, sealed;
+    // not "ok that's the intro, done", what was finished.
     let decided = lower.split([',', ';', '—']).skip(1).any(|clause| {
         matches!(
             bare_words(clause).as_slice(),
             ["decided"] | ["settled"] | ["done", "deal"] | ["final"] | ["that's", "decided"]
         )
-    });
+    }) || lower
+        .trim_end_matches(['.', '!'])
+        .strip_suffix(", done")
+        .is_some_and(|set| {
+            let words = bare_words(past_opener(set));
+            (3..=10).contains(&words.len())
+                && words.windows(2).any(|w| one_of(w[0], &["in", "at", "on"]))
+                && !words
+                    .iter()
+                    .any(|w| NOT_THINGS.contains(w) || w.ends_with("ed"))
+        });
     // "Lock the buns in at £3.20": lock, what, then "in" closing it or before its value.
     let locked = matches!(words.first(), Some(&"lock"))
         && words

@@ -1715,6 +1715,10 @@ pub(super) fn seals(sentence: &str) -> bool {
         "locked in",
         "locking it in",
         "done deal",
+        // "Saltmarsh. That's what it's called now.": a name given.
+        "that's what it's called now",
+        "that's what we're calling it",
+        "that's the name now",
     ];
     is_alone(sentence, SEALS)
 }

@@ -6732,3 +6732,24 @@ fn a_list_item_stressed_after_it_with_reasons() {
     ]);
     assert_said(&found, "first response inside 15 minutes", Kind::Rule);
 }
+
+#[test]
+fn a_place_set_and_sealed_with_done() {
+    assert_kind(
+        Some(Kind::Decision),
+        &["Kickoff watch party in the school library, done."],
+    );
+    assert_kind(
+        None,
+        &["ok that's the intro, done.", "I finished the draft, done."],
+    );
+    let named = reply_to(
+        "Happy to help with the listing copy.",
+        "Love the draft. Saltmarsh. That's what it's called now.",
+    );
+    assert_said(
+        &named,
+        "Saltmarsh. That's what it's called now.",
+        Kind::Decision,
+    );
+}
